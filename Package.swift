@@ -1,0 +1,97 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Every PKRelay target compiles in Swift 6 language mode, which turns on complete strict
+/// concurrency checking.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "PKRelay",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "pkrelay", targets: ["pkrelay"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // Bytes at the bottom: RTP/RTCP/STUN parsing and serialising, standard library only.
+        .target(name: "RTPWire", swiftSettings: strict),
+        // Per-stream algorithms that take the time as an argument.
+        .target(name: "StreamCore", dependencies: ["RTPWire"], swiftSettings: strict),
+        // C libraries, wrapped once.
+        .target(name: "CSRTP", linkerSettings: [.linkedLibrary("srtp2")]),
+        .target(name: "COpenSSLShims", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+        .target(name: "CSocketShims"),
+        .target(name: "SecureTransport", dependencies: ["CSRTP", "COpenSSLShims"], swiftSettings: strict),
+        // Room tokens: JWT HS256 minted by the room server, verified by the relay.
+        .target(name: "Auth", dependencies: ["SecureTransport", "Protocol"], swiftSettings: strict),
+        // Control-channel messages and error codes, shared by the relay and the traffic tool.
+        .target(name: "Protocol", swiftSettings: strict),
+        // Pure state machines for rooms, users, publications and subscriptions.
+        .target(name: "RoomEngine", dependencies: ["Protocol"], swiftSettings: strict),
+        // Sockets, the data-plane thread, fan-out and RTCP handling.
+        .target(
+            name: "MediaPlane",
+            dependencies: ["RTPWire", "StreamCore", "SecureTransport", "CSocketShims"],
+            swiftSettings: strict
+        ),
+        // WebSocket sessions, tokens, configuration and the HTTP listener.
+        .target(
+            name: "PKRelayServer",
+            dependencies: [
+                "Protocol", "RoomEngine", "MediaPlane", "SecureTransport", "Auth", "CSocketShims",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // A Swift client of the control channel and media transports: used by the tests and the
+        // traffic tool, and a reference for app teams writing their own.
+        .target(
+            name: "PKRelayClient",
+            dependencies: [
+                "Protocol", "RTPWire", "SecureTransport", "CSocketShims",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "pkrelay",
+            dependencies: [
+                "PKRelayServer", "Auth",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "RTPWireTests", dependencies: ["RTPWire"], swiftSettings: strict),
+        .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "RTPWire"], swiftSettings: strict),
+        .testTarget(name: "SecureTransportTests", dependencies: ["SecureTransport", "COpenSSLShims"], swiftSettings: strict),
+        .testTarget(name: "AuthTests", dependencies: ["Auth", "Protocol"], swiftSettings: strict),
+        .testTarget(name: "RoomEngineTests", dependencies: ["RoomEngine", "Protocol"], swiftSettings: strict),
+        .testTarget(
+            name: "PKRelayServerTests",
+            dependencies: [
+                "PKRelayServer", "PKRelayClient", "Protocol", "RTPWire", "SecureTransport", "Auth", "CSocketShims",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

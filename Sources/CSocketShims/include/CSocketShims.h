@@ -1,0 +1,55 @@
+#ifndef PKRELAY_CSOCKETSHIMS_H
+#define PKRELAY_CSOCKETSHIMS_H
+
+#include <stdint.h>
+
+/* Batched UDP I/O for the data plane. recvmmsg/sendmmsg, struct mmsghdr and MSG_WAITFORONE are
+ * GNU extensions Glibc does not show to Swift, so the data plane reaches them through these
+ * few functions. IPv4 addresses and ports are in host byte order. */
+
+typedef struct pkr_msg_batch pkr_msg_batch;
+
+/* A batch of `count` messages, each with its own `buffer_size`-byte buffer, allocated once. */
+pkr_msg_batch *pkr_batch_create(unsigned count, unsigned buffer_size);
+void pkr_batch_destroy(pkr_msg_batch *batch);
+unsigned pkr_batch_count(const pkr_msg_batch *batch);
+unsigned pkr_batch_buffer_size(const pkr_msg_batch *batch);
+uint8_t *pkr_batch_buffer(pkr_msg_batch *batch, unsigned index);
+
+/* Receives up to the batch's count of datagrams without blocking; returns how many, 0 when none
+ * are waiting, or -errno. Truncated datagrams are reported with length 0. */
+int pkr_batch_receive(int fd, pkr_msg_batch *batch);
+unsigned pkr_batch_length(const pkr_msg_batch *batch, unsigned index);
+uint32_t pkr_batch_source_ip(const pkr_msg_batch *batch, unsigned index);
+uint16_t pkr_batch_source_port(const pkr_msg_batch *batch, unsigned index);
+
+/* Prepares message `index` for sending: its length and destination. */
+void pkr_batch_prepare(pkr_msg_batch *batch, unsigned index, unsigned length, uint32_t ip, uint16_t port);
+/* Sends messages 0..<count with as few sendmmsg calls as possible; returns how many were sent
+ * (the rest are dropped when the socket buffer is full); a datagram the kernel refuses is skipped. */
+int pkr_batch_send(int fd, pkr_msg_batch *batch, unsigned count);
+
+/* A non-blocking IPv4 UDP socket bound to ip:port (port 0 = any); returns the fd or -errno. */
+int pkr_udp_open(uint32_t ip, uint16_t port, int receive_buffer, int send_buffer);
+int pkr_udp_local_port(int fd);
+int pkr_udp_send(int fd, const void *data, unsigned length, uint32_t ip, uint16_t port);
+int pkr_close(int fd);
+
+/* Parses a dotted IPv4 address; returns 0 on success. */
+int pkr_ipv4_parse(const char *text, uint32_t *ip);
+
+/* epoll and eventfd, for the data-plane thread's wait-and-wake loop. */
+int pkr_epoll_create(void);
+int pkr_epoll_add(int epoll_fd, int fd, uint64_t token);
+int pkr_epoll_remove(int epoll_fd, int fd);
+/* Waits up to timeout_ms; writes ready tokens into `tokens`; returns the count or -errno. */
+int pkr_epoll_wait(int epoll_fd, uint64_t *tokens, int capacity, int timeout_ms);
+int pkr_eventfd_create(void);
+void pkr_eventfd_signal(int fd);
+void pkr_eventfd_drain(int fd);
+
+/* Clocks in milliseconds. */
+int64_t pkr_monotonic_ms(void);
+int64_t pkr_realtime_ms(void);
+
+#endif

@@ -1,0 +1,121 @@
+import CSocketShims
+import SecureTransport
+
+extension DataPlane {
+    /// Applies every command the control plane posted since the last batch.
+    func drainMailbox() {
+        mailbox.take(replacingWith: &commands)
+        for command in commands { apply(command) }
+        commands.removeAll(keepingCapacity: true)
+    }
+
+    func apply(_ command: MediaCommand) {
+        switch command {
+        case .addTransport(let id, let fd, _, let profile, let outbound):
+            let transport = TransportState(
+                id: id, fd: fd, profile: profile, outbound: outbound?.take(), rtcpSSRC: nextRandom() | 1,
+                slotCount: max(1, configuration.sendBatchSize), slotCapacity: Self.sendSlotCapacity)
+            transports[id] = transport
+            _ = pkr_epoll_add(epollFD, fd, UInt64(id))
+        case .connectTransport(let id, let remote, let inbound):
+            guard let transport = transports[id] else { return }
+            transport.connected = true
+            if let remote {
+                transport.remote = remote
+                transport.remoteKey = remote.key
+            }
+            if let inbound { transport.inbound = inbound.take() }
+        case .removeTransport(let id):
+            guard let transport = transports.removeValue(forKey: id) else { return }
+            for source in Array(transport.sources.values) { removeSource(source) }
+            for sink in Array(transport.sinks.values) { removeSink(sink) }
+            transport.pending = 0
+            _ = pkr_epoll_remove(epollFD, transport.fd)
+            _ = pkr_close(transport.fd)
+        case .addSource(let spec):
+            guard let transport = transports[spec.transportId] else { return }
+            if let previous = transport.sources[spec.ssrc] { removeSource(previous) }
+            let source = SourceState(spec: spec, transport: transport, nowMs: nowMs, configuration: configuration)
+            transport.sources[spec.ssrc] = source
+            sources[spec.id] = source
+        case .removeSource(let id):
+            if let source = sources[id] { removeSource(source) }
+        case .addSink(let spec):
+            guard let transport = transports[spec.transportId] else { return }
+            let sink = SinkState(spec: spec, transport: transport, initialSequenceNumber: UInt16(truncatingIfNeeded: nextRandom()), initialTimestamp: nextRandom())
+            transport.sinks[spec.outputSSRC] = sink
+            sinks[spec.id] = sink
+        case .removeSink(let id):
+            if let sink = sinks[id] { removeSink(sink) }
+        case .bind(let sinkId, let sourceId):
+            guard let sink = sinks[sinkId], let source = sources[sourceId] else { return }
+            unbind(sink)
+            sink.source = source
+            sink.generation &+= 1
+            source.sinks.append(sink)
+            if sink.isVideo {
+                sink.waitingForKeyframe = true
+                source.repeater.start(nowMs: nowMs)
+                if source.repeater.poll(nowMs: nowMs) {
+                    _ = source.throttle.shouldSendRequest(nowMs: nowMs)
+                    sendPictureLossIndication(to: source)
+                }
+            }
+        case .unbind(let sinkId):
+            if let sink = sinks[sinkId] { unbind(sink) }
+        case .requestKeyframe(let sourceId):
+            if let source = sources[sourceId] { requestKeyframe(from: source) }
+        case .stop:
+            running = false
+        }
+    }
+
+    func unbind(_ sink: SinkState) {
+        guard let source = sink.source else { return }
+        source.sinks.removeAll { $0 === sink }
+        sink.source = nil
+        sink.waitingForKeyframe = false
+    }
+
+    func removeSource(_ source: SourceState) {
+        for sink in source.sinks { sink.source = nil; sink.waitingForKeyframe = false }
+        source.sinks.removeAll()
+        if source.transport.sources[source.ssrc] === source { source.transport.sources[source.ssrc] = nil }
+        sources[source.id] = nil
+    }
+
+    func removeSink(_ sink: SinkState) {
+        unbind(sink)
+        if sink.transport.sinks[sink.rewriter.outputSSRC] === sink { sink.transport.sinks[sink.rewriter.outputSSRC] = nil }
+        sinks[sink.id] = nil
+    }
+
+    /// Publishes a snapshot of counters and per-object stats for the control plane.
+    func publishReport() {
+        var report = MediaPlaneReport()
+        report.generatedAtMs = nowUnixMs
+        report.counters = counters
+        for (id, source) in sources {
+            var entry = source.report
+            entry.idleMs = nowMs - source.lastMediaMs
+            entry.packetsLost = source.statistics.cumulativeLost
+            entry.jitterMs = source.clockRate > 0 ? Double(source.statistics.jitter) * 1000 / Double(source.clockRate) : 0
+            report.sources[id] = entry
+        }
+        for (id, sink) in sinks {
+            var entry = sink.report
+            entry.fractionLost = sink.remoteStatistics.fractionLost
+            entry.cumulativeLost = sink.remoteStatistics.cumulativeLost
+            entry.jitter = sink.remoteStatistics.jitter
+            entry.roundTripTimeMs = sink.remoteStatistics.roundTripTimeMs
+            entry.bound = sink.source != nil
+            report.sinks[id] = entry
+        }
+        for (id, transport) in transports {
+            var entry = transport.report
+            entry.remote = transport.remoteKey == 0 ? nil : transport.remote.description
+            report.transports[id] = entry
+        }
+        reports.publish(report)
+    }
+}

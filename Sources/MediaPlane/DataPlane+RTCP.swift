@@ -1,0 +1,135 @@
+import RTPWire
+import StreamCore
+
+extension DataPlane {
+    /// A compound RTCP packet: sender reports from publishers are translated for their sinks;
+    /// receiver reports from subscribers feed stats; PLI/FIR become throttled keyframe requests;
+    /// NACKs are answered from the retransmission buffer.
+    func handleRTCP(_ packet: UnsafeRawBufferPointer, on transport: TransportState) {
+        var iterator = RTCPPacketIterator(packet)
+        while let view = iterator.next() {
+            switch view.packetType {
+            case RTCPPacketType.senderReport:
+                guard let report = RTCPSenderReport(view: view, in: packet) else { counters.drop(.malformedRTCP); continue }
+                if let source = transport.sources[report.ssrc] { handleSenderReport(report, from: source) }
+                for index in 0..<report.reportCount {
+                    if let block = report.reportBlock(at: index, in: packet) { handleReportBlock(block, on: transport) }
+                }
+            case RTCPPacketType.receiverReport:
+                guard let report = RTCPReceiverReport(view: view, in: packet) else { counters.drop(.malformedRTCP); continue }
+                for index in 0..<report.reportCount {
+                    if let block = report.reportBlock(at: index, in: packet) { handleReportBlock(block, on: transport) }
+                }
+            case RTCPPacketType.payloadFeedback:
+                guard let feedback = RTCPFeedback(view: view, in: packet) else { counters.drop(.malformedRTCP); continue }
+                if feedback.isPictureLossIndication {
+                    counters.keyframeRequestsReceived &+= 1
+                    if let sink = transport.sinks[feedback.mediaSSRC] { requestKeyframe(for: sink) }
+                } else if feedback.isFullIntraRequest {
+                    counters.keyframeRequestsReceived &+= 1
+                    for index in 0..<feedback.firEntryCount {
+                        if let entry = feedback.firEntry(at: index, in: packet), let sink = transport.sinks[entry.ssrc] { requestKeyframe(for: sink) }
+                    }
+                }
+            case RTCPPacketType.transportFeedback:
+                guard let feedback = RTCPFeedback(view: view, in: packet) else { counters.drop(.malformedRTCP); continue }
+                guard feedback.isGenericNACK, let sink = transport.sinks[feedback.mediaSSRC] else { continue }
+                for index in 0..<feedback.nackEntryCount {
+                    guard let entry = feedback.nackEntry(at: index, in: packet) else { break }
+                    entry.forEachLost { lost in
+                        counters.nacksReceived &+= 1
+                        retransmit(lost, to: sink)
+                    }
+                }
+            default:
+                continue
+            }
+        }
+        if iterator.isMalformed { counters.drop(.malformedRTCP) }
+    }
+
+    /// Sends each bound sink a sender report in its own SSRC and timestamp space, stamped with
+    /// the relay's clock so the subscriber's round-trip time is measured against the relay.
+    func handleSenderReport(_ report: RTCPSenderReport, from source: SourceState) {
+        source.lastSenderReportNTPMiddle = NTPTime.middle32(report.ntpTimestamp)
+        source.lastSenderReportArrivalMs = nowMs
+        let ntp = NTPTime.fromUnixMilliseconds(nowUnixMs)
+        for sink in source.sinks where !sink.waitingForKeyframe && sink.transport.remoteKey != 0 {
+            guard let timestamp = sink.rewriter.outputTimestamp(forSource: report.rtpTimestamp) else { continue }
+            let transport = sink.transport
+            let slot = reserveSlot(on: transport)
+            let buffer = UnsafeMutableRawBufferPointer(start: slot, count: transport.slotCapacity)
+            guard let length = RTCPWriter.writeSenderReport(
+                ssrc: sink.rewriter.outputSSRC, ntpTimestamp: ntp, rtpTimestamp: timestamp,
+                packetCount: sink.rewriter.packetsSent, octetCount: sink.rewriter.octetsSent, into: buffer, at: 0) else { continue }
+            commitRTCP(on: transport, slot: slot, length: length)
+        }
+    }
+
+    /// A subscriber's report about one of the tracks the relay sends it.
+    func handleReportBlock(_ block: RTCPReportBlock, on transport: TransportState) {
+        guard let sink = transport.sinks[block.ssrc] else { return }
+        sink.remoteStatistics.update(
+            fractionLost: block.fractionLost, cumulativeLost: block.cumulativeLost, jitter: block.jitter,
+            lastSenderReport: block.lastSenderReport, delaySinceLastSenderReport: block.delaySinceLastSenderReport,
+            nowNTPMiddle32: NTPTime.middle32(NTPTime.fromUnixMilliseconds(nowUnixMs)))
+    }
+
+    /// A subscriber asked for a keyframe: pass it to the source, throttled across all its sinks.
+    func requestKeyframe(for sink: SinkState) {
+        guard let source = sink.source else { return }
+        requestKeyframe(from: source)
+    }
+
+    func requestKeyframe(from source: SourceState) {
+        guard source.isVideo, source.throttle.shouldSendRequest(nowMs: nowMs) else { return }
+        sendPictureLossIndication(to: source)
+    }
+
+    func sendPictureLossIndication(to source: SourceState) {
+        let transport = source.transport
+        guard transport.remoteKey != 0 else { return }
+        let slot = reserveSlot(on: transport)
+        let buffer = UnsafeMutableRawBufferPointer(start: slot, count: transport.slotCapacity)
+        guard let length = RTCPWriter.writePictureLossIndication(senderSSRC: transport.rtcpSSRC, mediaSSRC: source.ssrc, into: buffer, at: 0) else { return }
+        counters.keyframeRequestsSent &+= 1
+        source.report.keyframeRequestsSent &+= 1
+        commitRTCP(on: transport, slot: slot, length: length)
+    }
+
+    /// Answers one NACKed sequence number of a sink from its source's retransmission buffer.
+    func retransmit(_ outputSequenceNumber: UInt16, to sink: SinkState) {
+        guard let source = sink.source, let buffer = source.retransmissions,
+              let sourceSequence = sink.rewriter.sourceSequenceNumber(forOutput: outputSequenceNumber) else {
+            counters.retransmissionsMissed &+= 1
+            return
+        }
+        let sent: Bool? = buffer.withPacket(sequenceNumber: sourceSequence, nowMs: nowMs, maximumAgeMs: configuration.retransmissionMaximumAgeMs) { stored in
+            guard let header = RTPHeader.parse(stored), let timestamp = sink.rewriter.outputTimestamp(forSource: header.timestamp) else { return false }
+            return sendRTP(stored, to: sink.transport, ssrc: sink.rewriter.outputSSRC, sequenceNumber: outputSequenceNumber, timestamp: timestamp)
+        }
+        if sent == true {
+            counters.retransmissionsSent &+= 1
+            sink.report.retransmissions &+= 1
+        } else {
+            counters.retransmissionsMissed &+= 1
+        }
+    }
+
+    /// The relay's receiver report to a publisher about one of its tracks.
+    func sendReceiverReport(for source: SourceState) {
+        let transport = source.transport
+        guard transport.remoteKey != 0, source.statistics.packetsReceived > 0 else { return }
+        let lost = source.statistics.cumulativeLost
+        let block = RTCPReportBlock(
+            ssrc: source.ssrc, fractionLost: source.statistics.makeReportFractionLost(),
+            cumulativeLost: Int32(clamping: min(max(lost, Int64(RTCPReportBlock.minimumCumulativeLost)), Int64(RTCPReportBlock.maximumCumulativeLost))),
+            extendedHighestSequence: source.statistics.extendedHighestSequenceNumber, jitter: source.statistics.jitter,
+            lastSenderReport: source.lastSenderReportNTPMiddle,
+            delaySinceLastSenderReport: source.lastSenderReportNTPMiddle == 0 ? 0 : NTPTime.compact(fromMilliseconds: nowMs - source.lastSenderReportArrivalMs))
+        let slot = reserveSlot(on: transport)
+        let buffer = UnsafeMutableRawBufferPointer(start: slot, count: transport.slotCapacity)
+        guard let length = RTCPWriter.writeReceiverReport(ssrc: transport.rtcpSSRC, block: block, into: buffer, at: 0) else { return }
+        commitRTCP(on: transport, slot: slot, length: length)
+    }
+}

@@ -1,0 +1,99 @@
+import RTPWire
+import SecureTransport
+import StreamCore
+
+extension DataPlane {
+    /// One datagram: demultiplex, check the sender, decrypt, then hand RTP or RTCP on.
+    func handleDatagram(on transport: TransportState, buffer: UnsafeMutableRawPointer, length: Int, from endpoint: IPv4Endpoint) {
+        counters.packetsIn &+= 1
+        counters.bytesIn &+= UInt64(length)
+        transport.report.packetsIn &+= 1
+        transport.report.bytesIn &+= UInt64(length)
+        guard length > 0 else { counters.drop(.truncated); return }
+        guard length <= Self.maximumPacketSize else { counters.drop(.oversized); return }
+        let kind = PacketDemultiplexer.classify(UnsafeRawBufferPointer(start: buffer, count: length))
+        guard kind == .rtp || kind == .rtcp else { counters.drop(.notRTP); return }
+        if transport.remoteKey != 0 {
+            guard endpoint.key == transport.remoteKey else { counters.drop(.unexpectedSource); return }
+        } else if !transport.connected {
+            counters.drop(.notConnected)
+            return
+        }
+        var plainLength = length
+        if !transport.isPlain {
+            guard let inbound = transport.inbound else { counters.drop(.noInboundKey); return }
+            let status = kind == .rtp ? inbound.unprotectRTP(buffer, length: &plainLength) : inbound.unprotectRTCP(buffer, length: &plainLength)
+            switch status {
+            case .ok: break
+            case .authenticationFailed: counters.drop(.srtpAuthenticationFailed); return
+            case .replayed: counters.drop(.srtpReplayed); return
+            case .malformed: counters.drop(.srtpMalformed); return
+            case .failed: counters.drop(.srtpOther); return
+            }
+        }
+        let packet = UnsafeRawBufferPointer(start: buffer, count: plainLength)
+        if kind == .rtp {
+            guard let header = RTPHeader.parse(packet) else { counters.drop(.malformedRTP); return }
+            latchIfNeeded(transport, endpoint)
+            handleRTP(packet, header: header, on: transport)
+        } else {
+            guard plainLength >= 8 else { counters.drop(.malformedRTCP); return }
+            // RTCP does not latch: senders such as ffmpeg send RTCP from another port than RTP,
+            // and send a sender report before their first RTP packet.
+            counters.rtcpIn &+= 1
+            handleRTCP(packet, on: transport)
+        }
+    }
+
+    /// A connected transport without a known address adopts the sender of the first authenticated RTP packet.
+    @inline(__always)
+    func latchIfNeeded(_ transport: TransportState, _ endpoint: IPv4Endpoint) {
+        if transport.remoteKey == 0 {
+            transport.remoteKey = endpoint.key
+            transport.remote = endpoint
+        }
+    }
+
+    /// An RTP packet from a publisher: statistics, retransmission buffer, then every sink.
+    func handleRTP(_ packet: UnsafeRawBufferPointer, header: RTPHeader, on transport: TransportState) {
+        guard let source = transport.sources[header.ssrc] else { counters.drop(.unknownSSRC); return }
+        source.lastMediaMs = nowMs
+        source.report.packets &+= 1
+        source.report.bytes &+= UInt64(packet.count)
+        source.statistics.record(sequenceNumber: header.sequenceNumber, timestamp: header.timestamp, arrivalMs: nowMs)
+        var keyframe = false
+        if source.isVideo {
+            if let codec = source.codec, header.payloadLength > 0 {
+                let payload = UnsafeRawBufferPointer(rebasing: packet[header.payloadOffset..<(header.payloadOffset + header.payloadLength)])
+                keyframe = KeyframeDetector.isKeyframe(codec: codec, payload: payload)
+            }
+            if keyframe {
+                source.report.keyframes &+= 1
+                source.throttle.keyframeReceived(nowMs: nowMs)
+                source.repeater.keyframeDelivered()
+            }
+            source.retransmissions?.store(sequenceNumber: header.sequenceNumber, packet: packet, nowMs: nowMs)
+        }
+        for sink in source.sinks {
+            forward(packet, header: header, keyframe: keyframe, to: sink)
+        }
+    }
+
+    /// Sends one packet to one sink with the sink's SSRC, sequence number and timestamp.
+    func forward(_ packet: UnsafeRawBufferPointer, header: RTPHeader, keyframe: Bool, to sink: SinkState) {
+        if sink.waitingForKeyframe {
+            guard keyframe else { counters.drop(.waitingForKeyframe); return }
+            sink.waitingForKeyframe = false
+        }
+        guard sink.transport.remoteKey != 0 else { counters.drop(.sinkNotConnected); return }
+        guard let numbers = sink.rewriter.rewrite(sourceGeneration: sink.generation, sequenceNumber: header.sequenceNumber, timestamp: header.timestamp, nowMs: nowMs) else {
+            counters.drop(.staleSequence)
+            return
+        }
+        if sendRTP(packet, to: sink.transport, ssrc: sink.rewriter.outputSSRC, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp) {
+            sink.rewriter.recordSent(payloadBytes: header.payloadLength)
+            sink.report.packets &+= 1
+            sink.report.bytes &+= UInt64(packet.count)
+        }
+    }
+}

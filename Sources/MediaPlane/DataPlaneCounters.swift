@@ -1,0 +1,25 @@
+/// Relay-wide counters kept by the data-plane thread and copied into each report.
+public struct DataPlaneCounters: Sendable, Hashable {
+    public var packetsIn: UInt64 = 0
+    public var bytesIn: UInt64 = 0
+    public var packetsOut: UInt64 = 0
+    public var bytesOut: UInt64 = 0
+    public var rtcpIn: UInt64 = 0
+    public var rtcpOut: UInt64 = 0
+    public var keyframeRequestsReceived: UInt64 = 0
+    public var keyframeRequestsSent: UInt64 = 0
+    public var nacksReceived: UInt64 = 0
+    public var retransmissionsSent: UInt64 = 0
+    public var retransmissionsMissed: UInt64 = 0
+    public var receiveBatches: UInt64 = 0
+    public var sendBatches: UInt64 = 0
+    /// Drops, indexed by ``DropReason/rawValue``.
+    public var drops: [UInt64] = Array(repeating: 0, count: DropReason.allCases.count)
+
+    public init() {}
+
+    mutating func drop(_ reason: DropReason) { drops[reason.rawValue] &+= 1 }
+
+    /// The number of drops for one reason.
+    public func drops(_ reason: DropReason) -> UInt64 { drops[reason.rawValue] }
+}

@@ -1,0 +1,45 @@
+/// Why the data plane dropped a packet. Every drop is counted under one of these.
+public enum DropReason: Int, Sendable, CaseIterable {
+    case truncated
+    case notRTP
+    case notConnected
+    case unexpectedSource
+    case noInboundKey
+    case srtpAuthenticationFailed
+    case srtpReplayed
+    case srtpMalformed
+    case srtpOther
+    case malformedRTP
+    case malformedRTCP
+    case unknownSSRC
+    case staleSequence
+    case sinkNotConnected
+    case waitingForKeyframe
+    case oversized
+    case sendBufferFull
+    case protectFailed
+
+    /// The label used in metrics and stats.
+    public var label: String {
+        switch self {
+        case .truncated: "truncated"
+        case .notRTP: "not_rtp"
+        case .notConnected: "not_connected"
+        case .unexpectedSource: "unexpected_source"
+        case .noInboundKey: "no_inbound_key"
+        case .srtpAuthenticationFailed: "srtp_auth_failed"
+        case .srtpReplayed: "srtp_replayed"
+        case .srtpMalformed: "srtp_malformed"
+        case .srtpOther: "srtp_other"
+        case .malformedRTP: "malformed_rtp"
+        case .malformedRTCP: "malformed_rtcp"
+        case .unknownSSRC: "unknown_ssrc"
+        case .staleSequence: "stale_sequence"
+        case .sinkNotConnected: "sink_not_connected"
+        case .waitingForKeyframe: "waiting_for_keyframe"
+        case .oversized: "oversized"
+        case .sendBufferFull: "send_buffer_full"
+        case .protectFailed: "protect_failed"
+        }
+    }
+}

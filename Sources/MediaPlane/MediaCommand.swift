@@ -1,0 +1,16 @@
+import SecureTransport
+
+/// A change the control plane posts to the data-plane thread's mailbox.
+enum MediaCommand: Sendable {
+    case addTransport(id: Int, fd: Int32, port: Int, profile: SRTPProfile?, outbound: SRTPSessionHandoff?)
+    case connectTransport(id: Int, remote: IPv4Endpoint?, inbound: SRTPSessionHandoff?)
+    case removeTransport(id: Int)
+    case addSource(MediaSourceSpec)
+    case removeSource(id: UInt32)
+    case addSink(MediaSinkSpec)
+    case removeSink(id: UInt32)
+    case bind(sink: UInt32, source: UInt32)
+    case unbind(sink: UInt32)
+    case requestKeyframe(source: UInt32)
+    case stop
+}

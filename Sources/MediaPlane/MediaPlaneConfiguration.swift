@@ -1,0 +1,29 @@
+import SecureTransport
+
+/// Settings of the media plane.
+public struct MediaPlaneConfiguration: Sendable, Hashable {
+    /// The local IPv4 address media sockets bind to.
+    public var bindAddress: String = "127.0.0.1"
+    /// The address told to clients (for deployments behind NAT); defaults to bindAddress.
+    public var announcedAddress: String?
+    /// The first and last UDP port of plain (SRTP) transports.
+    public var portRange: ClosedRange<Int> = 40000...40999
+    /// Socket buffer sizes in bytes (the relay asks for more than rmem_max when it is root).
+    public var receiveBufferBytes: Int = 4 << 20
+    public var sendBufferBytes: Int = 4 << 20
+    /// Datagrams read per recvmmsg call.
+    public var receiveBatchSize: Int = 32
+    /// Datagrams queued per transport before a sendmmsg flush.
+    public var sendBatchSize: Int = 32
+    /// Packets kept per video source for answering NACKs.
+    public var retransmissionBufferPackets: Int = 512
+    /// Oldest packet retransmitted, in milliseconds.
+    public var retransmissionMaximumAgeMs: Int64 = 1000
+    /// Minimum gap between keyframe requests sent to one source, merged across all its subscribers.
+    public var keyframeRequestIntervalMs: Int64 = 500
+    /// How often a new subscriber's keyframe request is repeated until a keyframe arrives.
+    public var keyframeRepeatIntervalMs: Int64 = 300
+    public var keyframeRepeatAttempts: Int = 10
+
+    public init() {}
+}

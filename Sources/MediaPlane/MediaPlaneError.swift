@@ -1,0 +1,22 @@
+/// Why the media plane refused a control-plane request.
+public enum MediaPlaneError: Error, Sendable, Hashable, CustomStringConvertible {
+    case invalidBindAddress(String)
+    case noFreePort(ClosedRange<Int>)
+    case socketFailed(errno: Int32)
+    case invalidKey(String)
+    case unknownTransport(Int)
+    case alreadyConnected(Int)
+    case notRunning
+
+    public var description: String {
+        switch self {
+        case .invalidBindAddress(let address): "'\(address)' is not an IPv4 address"
+        case .noFreePort(let range): "no free UDP port in \(range.lowerBound)-\(range.upperBound)"
+        case .socketFailed(let errno): "socket error \(errno)"
+        case .invalidKey(let reason): reason
+        case .unknownTransport(let id): "no transport \(id)"
+        case .alreadyConnected(let id): "transport \(id) is already connected"
+        case .notRunning: "the media plane is not running"
+        }
+    }
+}

@@ -1,0 +1,13 @@
+/// What the data plane sent one subscriber track, and what the subscriber reported back.
+public struct SinkReport: Sendable, Hashable {
+    public var packets: UInt64 = 0
+    public var bytes: UInt64 = 0
+    public var retransmissions: UInt64 = 0
+    /// From the subscriber's receiver reports.
+    public var fractionLost: Double = 0
+    public var cumulativeLost: Int32 = 0
+    public var jitter: UInt32 = 0
+    public var roundTripTimeMs: Double?
+    public var bound: Bool = false
+    public init() {}
+}

@@ -1,0 +1,13 @@
+/// What the data plane saw of one published track.
+public struct SourceReport: Sendable, Hashable {
+    public var packets: UInt64 = 0
+    public var bytes: UInt64 = 0
+    /// Milliseconds since the last packet (or since the source was added, if none arrived).
+    public var idleMs: Int64 = 0
+    public var packetsLost: Int64 = 0
+    /// Interarrival jitter in milliseconds.
+    public var jitterMs: Double = 0
+    public var keyframes: UInt64 = 0
+    public var keyframeRequestsSent: UInt64 = 0
+    public init() {}
+}

@@ -1,0 +1,36 @@
+import StreamCore
+
+/// A published track on the data-plane thread: where it comes from, who it feeds, and the
+/// per-source state for NACKs, keyframe requests and receiver statistics.
+final class SourceState {
+    let id: UInt32
+    unowned let transport: TransportState
+    let ssrc: UInt32
+    let isVideo: Bool
+    let codec: VideoCodec?
+    let clockRate: UInt32
+    var sinks: [SinkState] = []
+    var lastMediaMs: Int64
+    let retransmissions: RetransmissionBuffer?
+    var throttle: KeyframeRequestThrottle
+    var repeater: KeyframeRequestRepeater
+    var statistics: ReceptionStatistics
+    /// Last sender report: its NTP middle 32 bits and arrival, for receiver-report LSR/DLSR.
+    var lastSenderReportNTPMiddle: UInt32 = 0
+    var lastSenderReportArrivalMs: Int64 = 0
+    var report = SourceReport()
+
+    init(spec: MediaSourceSpec, transport: TransportState, nowMs: Int64, configuration: MediaPlaneConfiguration) {
+        id = spec.id
+        self.transport = transport
+        ssrc = spec.ssrc
+        isVideo = spec.isVideo
+        codec = spec.isVideo ? VideoCodec.named(spec.codec) : nil
+        clockRate = spec.clockRate
+        lastMediaMs = nowMs
+        retransmissions = spec.isVideo ? RetransmissionBuffer(capacity: configuration.retransmissionBufferPackets) : nil
+        throttle = KeyframeRequestThrottle(minimumIntervalMs: configuration.keyframeRequestIntervalMs)
+        repeater = KeyframeRequestRepeater(intervalMs: configuration.keyframeRepeatIntervalMs, maximumAttempts: configuration.keyframeRepeatAttempts)
+        statistics = ReceptionStatistics(clockRate: spec.clockRate)
+    }
+}

@@ -1,0 +1,10 @@
+/// Traffic of one transport.
+public struct TransportReport: Sendable, Hashable {
+    public var packetsIn: UInt64 = 0
+    public var bytesIn: UInt64 = 0
+    public var packetsOut: UInt64 = 0
+    public var bytesOut: UInt64 = 0
+    /// The client's address once connected or latched.
+    public var remote: String?
+    public init() {}
+}

@@ -1,0 +1,45 @@
+import MediaPlane
+
+/// Renders relay figures in the Prometheus text exposition format.
+enum MetricsRenderer {
+    static func render(_ overview: RelayOverview) -> String {
+        var lines: [String] = []
+        func gauge(_ name: String, _ help: String, _ value: Int) {
+            lines.append("# HELP \(name) \(help)")
+            lines.append("# TYPE \(name) gauge")
+            lines.append("\(name) \(value)")
+        }
+        func counter(_ name: String, _ help: String, _ value: UInt64) {
+            lines.append("# HELP \(name) \(help)")
+            lines.append("# TYPE \(name) counter")
+            lines.append("\(name) \(value)")
+        }
+        gauge("pkrelay_rooms", "Rooms with at least one user.", overview.rooms)
+        gauge("pkrelay_users", "Users in rooms (visible or not).", overview.users)
+        gauge("pkrelay_connections", "Open control-channel connections.", overview.connections)
+        gauge("pkrelay_transports", "Open media transports.", overview.transports)
+        gauge("pkrelay_streams", "Published streams.", overview.publications)
+        gauge("pkrelay_subscriptions", "Subscriptions.", overview.subscriptions)
+        gauge("pkrelay_accepting", "1 while joins are accepted, 0 while draining.", overview.accepting ? 1 : 0)
+        let counters = overview.media.counters
+        counter("pkrelay_packets_in_total", "Datagrams received on media transports.", counters.packetsIn)
+        counter("pkrelay_bytes_in_total", "Bytes received on media transports.", counters.bytesIn)
+        counter("pkrelay_packets_out_total", "Datagrams sent on media transports.", counters.packetsOut)
+        counter("pkrelay_bytes_out_total", "Bytes sent on media transports.", counters.bytesOut)
+        counter("pkrelay_keyframe_requests_received_total", "PLI/FIR received from subscribers.", counters.keyframeRequestsReceived)
+        counter("pkrelay_keyframe_requests_sent_total", "PLI sent to publishers after throttling.", counters.keyframeRequestsSent)
+        counter("pkrelay_nacks_received_total", "Sequence numbers NACKed by subscribers.", counters.nacksReceived)
+        counter("pkrelay_retransmissions_total", "Packets retransmitted from the buffer.", counters.retransmissionsSent)
+        counter("pkrelay_retransmissions_missed_total", "NACKed packets no longer in the buffer.", counters.retransmissionsMissed)
+        lines.append("# HELP pkrelay_dropped_packets_total Packets dropped, by reason.")
+        lines.append("# TYPE pkrelay_dropped_packets_total counter")
+        for reason in DropReason.allCases {
+            lines.append("pkrelay_dropped_packets_total{reason=\"\(reason.label)\"} \(counters.drops(reason))")
+        }
+        lines.append("# HELP pkrelay_srtp_failures_total SRTP/SRTCP packets that failed to authenticate or decrypt.")
+        lines.append("# TYPE pkrelay_srtp_failures_total counter")
+        let srtp = counters.drops(.srtpAuthenticationFailed) + counters.drops(.srtpReplayed) + counters.drops(.srtpMalformed) + counters.drops(.srtpOther)
+        lines.append("pkrelay_srtp_failures_total \(srtp)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,43 @@
+extension RelayConfiguration {
+    /// The effective settings as YAML-like text, secrets redacted.
+    public var effectiveSettings: String {
+        """
+        control:
+          host: \(controlHost)
+          port: \(controlPort)
+          maxMessageBytes: \(maxMessageBytes)
+          maxTransportsPerConnection: \(maxTransportsPerConnection)
+          requestsPerSecond: \(requestsPerSecond)
+        admin:
+          host: \(adminHost)
+          port: \(adminPort)
+        media:
+          bindAddress: \(media.bindAddress)
+          announcedAddress: \(media.announcedAddress ?? media.bindAddress)
+          portRangeStart: \(media.portRange.lowerBound)
+          portRangeEnd: \(media.portRange.upperBound)
+          allowPlainRTP: \(allowPlainRTP)
+          srtpProfiles: [\(srtpProfiles.map(\.rawValue).joined(separator: ", "))]
+          receiveBufferBytes: \(media.receiveBufferBytes)
+          sendBufferBytes: \(media.sendBufferBytes)
+          receiveBatchSize: \(media.receiveBatchSize)
+          sendBatchSize: \(media.sendBatchSize)
+          retransmissionBufferPackets: \(media.retransmissionBufferPackets)
+          keyframeRequestIntervalMs: \(media.keyframeRequestIntervalMs)
+        rooms:
+          maxVisibleUsers: \(rooms.maximumVisibleUsersPerRoom)
+          maxPublishers: \(rooms.maximumPublishersPerRoom)
+          maxSubscriptionsPerUser: \(rooms.maximumSubscriptionsPerUser)
+          keepAliveTimeoutSeconds: \(rooms.keepAliveTimeoutMilliseconds / 1000)
+          tokenExpiryWarningSeconds: \(rooms.tokenExpiryWarningMilliseconds / 1000)
+        auth:
+          leewaySeconds: \(tokenLeewaySeconds)
+          keys: [\(usesDevelopmentKey ? "dev (DEVELOPMENT KEY)" : keys.map { "\($0.id) (secret redacted)" }.joined(separator: ", "))]
+        logging:
+          level: \(logLevel.rawValue)
+          format: \(logFormat)
+        shutdown:
+          graceSeconds: \(shutdownGraceSeconds)
+        """
+    }
+}

@@ -1,0 +1,39 @@
+import Auth
+import Logging
+import MediaPlane
+import RoomEngine
+import SecureTransport
+
+/// Every setting of the relay, with built-in defaults that need no file: loopback listeners,
+/// media ports 40000-40999, SRTP required, and the development key (with a loud warning).
+public struct RelayConfiguration: Sendable {
+    public var controlHost = "127.0.0.1"
+    public var controlPort = 7700
+    public var adminHost = "127.0.0.1"
+    public var adminPort = 7710
+    /// Largest control message accepted with an error reply; larger frames close the connection.
+    public var maxMessageBytes = 65536
+    public var maxTransportsPerConnection = 16
+    /// Sustained control requests per second per connection (bursts of twice this are allowed).
+    public var requestsPerSecond = 50
+    public var allowPlainRTP = false
+    public var srtpProfiles: [SRTPProfile] = [.aeadAES128GCM, .aesCM128HMACSHA1_80]
+    public var media = MediaPlaneConfiguration()
+    public var rooms = RoomLimits()
+    public var keys: [SigningKey] = []
+    public var tokenLeewaySeconds: Int64 = 5
+    public var logLevel: Logger.Level = .info
+    public var logFormat = "text"
+    public var shutdownGraceSeconds = 10
+
+    public init() {}
+
+    /// True when no key is configured and the public development key signs tokens.
+    public var usesDevelopmentKey: Bool { keys.isEmpty }
+
+    /// The keys tokens are verified with.
+    public var verificationKeys: [SigningKey] { keys.isEmpty ? [SigningKey.development] : keys }
+
+    /// The key `pkrelay token` signs with: the first configured key.
+    public var mintingKey: SigningKey { verificationKeys[0] }
+}

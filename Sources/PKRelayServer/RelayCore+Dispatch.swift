@@ -1,0 +1,153 @@
+import Auth
+import Foundation
+import Protocol
+import RoomEngine
+
+extension RelayCore {
+    /// Handles one text message from a connection: parse, check, dispatch, answer. Whatever the
+    /// input, the connection gets an answer and stays usable.
+    public func handle(_ text: String, from session: SessionID) {
+        guard sessions[session] != nil else { return }
+        if text.utf8.count > configuration.maxMessageBytes {
+            respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.messageTooLarge, "message is \(text.utf8.count) bytes; the limit is \(configuration.maxMessageBytes)")), to: session)
+            return
+        }
+        let data = Data(text.utf8)
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.parseError, "message is not valid JSON")), to: session)
+            return
+        }
+        guard let request = object as? [String: Any] else {
+            respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.invalidRequest, "a request is a JSON object with id, method and params")), to: session)
+            return
+        }
+        let id: RequestID?
+        if request["id"] == nil || request["id"] is NSNull {
+            id = nil
+        } else if let envelope = try? JSONDecoder().decode(RequestEnvelope.self, from: data), let decoded = envelope.id {
+            id = decoded
+        } else {
+            respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.invalidRequest, "id must be a whole number or a string")), to: session)
+            return
+        }
+        guard let method = request["method"] as? String else {
+            respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.invalidRequest, "method must be a string")), to: session)
+            return
+        }
+        if let params = request["params"], !(params is [String: Any]) && !(params is NSNull) {
+            respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.invalidParams, "params must be an object")), to: session)
+            return
+        }
+        if !sessions[session]!.limiter.allow(nowMs: nowMs()) {
+            respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.rateLimited, "more than \(configuration.requestsPerSecond) requests per second; slow down")), to: session)
+            return
+        }
+        let paramsData = (try? JSONSerialization.data(withJSONObject: (request["params"] as? [String: Any]) ?? [:])) ?? Data("{}".utf8)
+        guard let known = Method(rawValue: method) else {
+            respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.methodNotFound, "unknown method '\(method)'")), to: session)
+            return
+        }
+        dispatch(known, id: id, params: paramsData, session: session)
+    }
+
+    func decode<Params: Decodable>(_ type: Params.Type, from data: Data) -> Result<Params, RelayError> {
+        do {
+            return .success(try JSONDecoder().decode(type, from: data))
+        } catch let error as DecodingError {
+            return .failure(RelayError(.invalidParams, error.parameterMessage))
+        } catch {
+            return .failure(RelayError(.invalidParams, "params are invalid"))
+        }
+    }
+
+    func dispatch(_ method: Method, id: RequestID?, params: Data, session: SessionID) {
+        func run<Params: Decodable, Success: Encodable & Sendable>(_ type: Params.Type, _ body: (Params) -> EngineOutcome<Success>) {
+            switch decode(type, from: params) {
+            case .failure(let error):
+                respond(id, Result<EmptyResult, RelayError>.failure(error), to: session)
+            case .success(let decoded):
+                let outcome = body(decoded)
+                respond(id, outcome.result, to: session)
+                apply(outcome.actions)
+            }
+        }
+        let time = now
+        switch method {
+        case .joinRoom: run(JoinRoomParams.self) { join($0, session: session) }
+        case .leaveRoom: run(RoomParams.self) { engine.leave(session: session, roomId: $0.roomId, now: time) }
+        case .switchRole: run(SwitchRoleParams.self) { engine.switchRole(session: session, params: $0, now: time) }
+        case .setUserVisibility: run(SetUserVisibilityParams.self) { engine.setVisibility(session: session, params: $0, now: time) }
+        case .updateToken: run(UpdateTokenParams.self) { updateToken($0, session: session) }
+        case .createTransport: run(CreateTransportParams.self) { createTransport($0, session: session) }
+        case .connectTransport: run(ConnectTransportParams.self) { connectTransport($0, session: session) }
+        case .closeTransport: run(TransportParams.self) { closeTransport($0, session: session) }
+        case .publishStream: run(PublishStreamParams.self) { engine.publish(session: session, params: $0, now: time) }
+        case .unpublishStream: run(StreamParams.self) { engine.unpublish(session: session, params: $0, now: time) }
+        case .subscribeStream: run(SubscribeStreamParams.self) { engine.subscribe(session: session, params: $0, now: time) }
+        case .unsubscribeStream: run(SubscribeStreamParams.self) { engine.unsubscribe(session: session, params: $0, now: time) }
+        case .getStats: run(GetStatsParams.self) { EngineOutcome(result: .success(stats(for: session, roomId: $0.roomId)), actions: []) }
+        }
+    }
+
+    /// Verifies the token for this room and user and joins.
+    func join(_ params: JoinRoomParams, session: SessionID) -> EngineOutcome<JoinRoomResult> {
+        func refuse(_ error: RelayError) -> EngineOutcome<JoinRoomResult> {
+            let event = ServerEvent.roomStateChanged(RoomStateChangedEvent(roomId: params.roomId, userId: params.userId, state: error.code.rawValue, joinType: 0))
+            return EngineOutcome(result: .failure(error), actions: [.event(session, event)])
+        }
+        guard accepting else { return refuse(RelayError(.shuttingDown, "the relay is shutting down; join another relay")) }
+        guard Self.isValidIdentifier(params.roomId) else { return refuse(RelayError(.invalidParams, "params.roomId must be 1-128 characters of letters, digits and . _ - @ :")) }
+        guard Self.isValidIdentifier(params.userId) else { return refuse(RelayError(.invalidParams, "params.userId must be 1-128 characters of letters, digits and . _ - @ :")) }
+        if let fixed = sessions[session]?.userId, fixed != params.userId {
+            return refuse(RelayError(.invalidParams, "this connection is user '\(fixed)'; open another connection for '\(params.userId)'"))
+        }
+        let claims: TokenClaims
+        switch verifier.verify(params.token, roomId: params.roomId, userId: params.userId, nowSeconds: nowMs() / 1000) {
+        case .failure(let error): return refuse(error)
+        case .success(let verified): claims = verified
+        }
+        let request = JoinRequest(
+            session: session, roomId: params.roomId, userId: params.userId, role: params.role ?? .anchor,
+            visible: params.visible ?? true, roomConfig: params.roomConfig ?? RoomConfig(), grants: Self.grants(of: claims))
+        let outcome = engine.join(request, now: now)
+        if case .success = outcome.result {
+            sessions[session]?.userId = params.userId
+            logger.info("user joined", metadata: ["room": "\(params.roomId)", "user": "\(params.userId)", "role": "\(request.role.rawValue)"])
+        }
+        return outcome
+    }
+
+    func updateToken(_ params: UpdateTokenParams, session: SessionID) -> EngineOutcome<EmptyResult> {
+        guard let userId = engine.userId(of: session, roomId: params.roomId) else {
+            return EngineOutcome(result: .failure(RelayError(.notInRoom, "not joined to room '\(params.roomId)'")), actions: [])
+        }
+        switch verifier.verify(params.token, roomId: params.roomId, userId: userId, nowSeconds: nowMs() / 1000) {
+        case .failure(let error):
+            return EngineOutcome(result: .failure(error), actions: [])
+        case .success(let claims):
+            return engine.updateToken(session: session, roomId: params.roomId, grants: Self.grants(of: claims), now: now)
+        }
+    }
+
+    static func grants(of claims: TokenClaims) -> TokenGrants {
+        let grants = claims.effectiveGrants
+        return TokenGrants(
+            publish: grants.canPublish, subscribe: grants.canSubscribe, forward: grants.canForward, hidden: grants.isHidden,
+            expiresAt: EngineTime(milliseconds: claims.exp * 1000))
+    }
+
+    /// Room and user ids: short, printable, and safe in logs, metrics labels and URLs.
+    static func isValidIdentifier(_ text: String) -> Bool {
+        guard (1...128).contains(text.utf8.count) else { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
+            (scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-@:".unicodeScalars.contains(scalar)))
+        }
+    }
+}
+
+extension RelayCore {
+    /// Binary frames carry nothing in this protocol: answer with an error, keep the connection.
+    public func handleBinary(from session: SessionID) {
+        respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.invalidRequest, "binary frames are not accepted; send JSON text frames")), to: session)
+    }
+}

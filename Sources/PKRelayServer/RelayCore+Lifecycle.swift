@@ -1,0 +1,30 @@
+import Protocol
+import RoomEngine
+
+extension RelayCore {
+    /// Feeds the media plane's activity into the engine and advances its timers (keep-alive,
+    /// token expiry). Called a few times a second.
+    public func tick() {
+        let report = media.latestReport()
+        if report.generatedAtMs != lastReportAtMs {
+            lastReportAtMs = report.generatedAtMs
+            for (id, source) in report.sources where source.packets > 0 {
+                engine.recordMediaActivity(sourceId: id, at: EngineTime(milliseconds: report.generatedAtMs - source.idleMs))
+            }
+        }
+        apply(engine.tick(now: now))
+    }
+
+    /// Starts draining: joins are refused, every user is told (onExitRoom, server shutdown) and
+    /// leaves its rooms, and every connection's outbound stream ends.
+    public func drain() {
+        accepting = false
+        for session in sessions.keys.sorted() {
+            for roomId in engine.rooms(of: session) {
+                send(.exitRoom(ExitRoomEvent(roomId: roomId, reason: .serverShutdown, code: ErrorCode.shuttingDown.rawValue, message: "the relay is shutting down")), to: session)
+            }
+        }
+        for session in sessions.keys.sorted() { disconnect(session) }
+        logger.info("drained all connections")
+    }
+}

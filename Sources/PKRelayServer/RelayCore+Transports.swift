@@ -1,0 +1,93 @@
+import MediaPlane
+import Protocol
+import RoomEngine
+import SecureTransport
+
+extension RelayCore {
+    /// Opens a media transport on a free port and returns the relay's address and SDES key.
+    func createTransport(_ params: CreateTransportParams, session: SessionID) -> EngineOutcome<CreateTransportResult> {
+        func fail(_ error: RelayError) -> EngineOutcome<CreateTransportResult> { EngineOutcome(result: .failure(error), actions: []) }
+        guard let state = sessions[session] else { return fail(RelayError(.internalError, "connection closed")) }
+        guard state.transports.count < configuration.maxTransportsPerConnection else {
+            return fail(RelayError(.tooManyTransports, "a connection may open at most \(configuration.maxTransportsPerConnection) transports"))
+        }
+        let profile: SRTPProfile?
+        switch params.srtpProfile {
+        case nil:
+            profile = configuration.srtpProfiles.first
+        case "none"?:
+            guard configuration.allowPlainRTP else { return fail(RelayError(.unsupported, "plain RTP is disabled on this relay (media.allowPlainRTP)")) }
+            profile = nil
+        case let name?:
+            guard let named = SRTPProfile(rawValue: name), configuration.srtpProfiles.contains(named) else {
+                let offered = configuration.srtpProfiles.map(\.rawValue) + (configuration.allowPlainRTP ? ["none"] : [])
+                return fail(RelayError(.unsupported, "srtpProfile '\(name)' is not offered; use one of \(offered.joined(separator: ", "))"))
+            }
+            profile = named
+        }
+        switch media.openTransport(profile: profile) {
+        case .failure(.noFreePort(let range)):
+            logger.error("no free media port", metadata: ["range": "\(range.lowerBound)-\(range.upperBound)"])
+            return fail(RelayError(.noMediaPort, "no free media port on the relay"))
+        case .failure(let error):
+            logger.error("could not open a transport", metadata: ["error": "\(error)"])
+            return fail(RelayError(.internalError, "could not open a transport: \(error)"))
+        case .success(let opened):
+            sessions[session]?.transports[opened.id] = opened.port
+            engine.transportCreated(session: session, transportId: opened.id)
+            let srtp = opened.profile.map { SRTPParameters(profile: $0.rawValue, key: SDESKeying.encodeBase64(opened.relayKey ?? [])) }
+            return EngineOutcome(result: .success(CreateTransportResult(transportId: opened.id, ip: media.announcedAddress, port: opened.port, srtp: srtp)), actions: [])
+        }
+    }
+
+    /// Gives a transport the client's key and optional address.
+    func connectTransport(_ params: ConnectTransportParams, session: SessionID) -> EngineOutcome<EmptyResult> {
+        func fail(_ error: RelayError) -> EngineOutcome<EmptyResult> { EngineOutcome(result: .failure(error), actions: []) }
+        guard sessions[session]?.transports[params.transportId] != nil else {
+            return fail(RelayError(.transportNotFound, "transport \(params.transportId) is not a transport of this connection"))
+        }
+        var remote: IPv4Endpoint?
+        switch (params.ip, params.port) {
+        case (nil, nil):
+            remote = nil
+        case (let ip?, let port?):
+            guard let endpoint = IPv4Endpoint(host: ip, port: port) else {
+                return fail(RelayError(.invalidParams, "params.ip must be an IPv4 address and params.port 1-65535"))
+            }
+            remote = endpoint
+        default:
+            return fail(RelayError(.invalidParams, "give both params.ip and params.port, or neither to latch"))
+        }
+        var key: [UInt8]?
+        if let text = params.srtpKey {
+            let material = text.split(separator: "|").first.map(String.init) ?? text
+            guard let decoded = SDESKeying.decodeBase64(material) else {
+                return fail(RelayError(.invalidParams, "params.srtpKey must be base64 keying material (master key and salt)"))
+            }
+            key = decoded
+        }
+        switch media.connectTransport(id: params.transportId, remote: remote, clientKey: key) {
+        case .success:
+            return EngineOutcome(result: .success(EmptyResult()), actions: [])
+        case .failure(.alreadyConnected):
+            return fail(RelayError(.transportState, "transport \(params.transportId) is already connected"))
+        case .failure(.invalidKey(let reason)):
+            return fail(RelayError(.invalidParams, reason))
+        case .failure(let error):
+            return fail(RelayError(.transportNotFound, "\(error)"))
+        }
+    }
+
+    /// Closes a transport: publications on it end (Other) and sinks on it go.
+    func closeTransport(_ params: TransportParams, session: SessionID) -> EngineOutcome<EmptyResult> {
+        guard sessions[session]?.transports.removeValue(forKey: params.transportId) != nil else {
+            return EngineOutcome(result: .failure(RelayError(.transportNotFound, "transport \(params.transportId) is not a transport of this connection")), actions: [])
+        }
+        let actions = engine.transportClosed(session: session, transportId: params.transportId, now: now)
+        // The engine's unbind/remove actions are posted before the transport's removal, so the
+        // data plane never holds a sink or source of a closed socket.
+        apply(actions.filter { if case .media = $0 { return true } else { return false } })
+        media.closeTransport(id: params.transportId)
+        return EngineOutcome(result: .success(EmptyResult()), actions: actions.filter { if case .event = $0 { return true } else { return false } })
+    }
+}

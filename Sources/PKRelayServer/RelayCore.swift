@@ -1,0 +1,121 @@
+import Auth
+import Foundation
+import Logging
+import MediaPlane
+import Protocol
+import RoomEngine
+
+/// The control plane's heart: owns the room engine, the control sessions and the link to the
+/// media plane. Every request runs here, one at a time; its actions are applied in order
+/// (events to sessions, routing changes posted to the data plane).
+public actor RelayCore {
+    let configuration: RelayConfiguration
+    let media: MediaPlane
+    let verifier: TokenVerifier
+    let logger: Logger
+    let nowMs: @Sendable () -> Int64
+    var engine: RoomEngine
+    var sessions: [SessionID: ClientSession] = [:]
+    var nextSessionId: SessionID = 1
+    var accepting = true
+    var lastReportAtMs: Int64 = 0
+    let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// Outbound messages queued per connection before a slow reader is disconnected.
+    static let outboundQueueLimit = 4096
+
+    public init(configuration: RelayConfiguration, media: MediaPlane, logger: Logger, nowMs: @escaping @Sendable () -> Int64) {
+        self.configuration = configuration
+        self.media = media
+        self.logger = logger
+        self.nowMs = nowMs
+        self.verifier = TokenVerifier(keys: configuration.verificationKeys, leewaySeconds: configuration.tokenLeewaySeconds)
+        self.engine = RoomEngine(limits: configuration.rooms, ssrcSeed: UInt64(bitPattern: nowMs()) ^ 0xA5A5_5A5A_C3C3_3C3C)
+    }
+
+    var now: EngineTime { EngineTime(milliseconds: nowMs()) }
+
+    /// Whether joins are accepted (false while draining for shutdown).
+    public var isAccepting: Bool { accepting }
+
+    /// Registers a new connection; its outbound messages arrive on the returned stream.
+    public func connect() -> (SessionID, AsyncStream<String>) {
+        let id = nextSessionId
+        nextSessionId += 1
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(Self.outboundQueueLimit))
+        sessions[id] = ClientSession(
+            id: id, outbound: continuation, userId: nil,
+            limiter: RateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestsPerSecond * 2, nowMs: nowMs()))
+        logger.debug("connection opened", metadata: ["session": "\(id)"])
+        return (id, stream)
+    }
+
+    /// The connection closed: the user leaves every room (others see Dropped) and its transports close.
+    public func disconnect(_ session: SessionID) {
+        guard let state = sessions.removeValue(forKey: session) else { return }
+        let (actions, _) = engine.disconnect(session: session, now: now)
+        apply(actions)
+        for transport in state.transports.keys { media.closeTransport(id: transport) }
+        state.outbound.finish()
+        logger.debug("connection closed", metadata: ["session": "\(session)", "user": "\(state.userId ?? "-")"])
+    }
+
+    /// Queues one encoded message for a session; a reader too slow to keep up is disconnected.
+    func send(_ text: String, to session: SessionID) {
+        guard let state = sessions[session] else { return }
+        if case .dropped = state.outbound.yield(text) {
+            logger.warning("client reads too slowly; closing its connection", metadata: ["session": "\(session)", "user": "\(state.userId ?? "-")"])
+            disconnect(session)
+        }
+    }
+
+    func send(_ event: ServerEvent, to session: SessionID) {
+        guard let data = try? encoder.encode(event), let text = String(data: data, encoding: .utf8) else { return }
+        send(text, to: session)
+    }
+
+    func respond<Result: Encodable>(_ id: RequestID?, _ outcome: Swift.Result<Result, RelayError>, to session: SessionID) {
+        let response: OutboundResponse<Result>
+        switch outcome {
+        case .success(let result): response = OutboundResponse(id: id, result: result, error: nil)
+        case .failure(let error): response = OutboundResponse(id: id, result: nil, error: error)
+        }
+        guard let data = try? encoder.encode(response), let text = String(data: data, encoding: .utf8) else { return }
+        send(text, to: session)
+    }
+
+    /// Applies engine actions in order.
+    func apply(_ actions: [EngineAction]) {
+        for action in actions {
+            switch action {
+            case .event(let session, let event):
+                send(event, to: session)
+            case .media(let change):
+                applyMedia(change)
+            }
+        }
+    }
+
+    func applyMedia(_ change: MediaAction) {
+        switch change {
+        case .addSource(let track):
+            media.addSource(MediaSourceSpec(
+                id: track.id, transportId: track.transportId, ssrc: track.ssrc, isVideo: track.kind == .video,
+                codec: track.codec, clockRate: UInt32(track.clockRate)))
+        case .removeSource(let id):
+            media.removeSource(id: id)
+        case .addSink(let sink):
+            media.addSink(MediaSinkSpec(id: sink.id, transportId: sink.transportId, outputSSRC: sink.outputSSRC, isVideo: sink.kind == .video, clockRate: UInt32(sink.clockRate)))
+        case .removeSink(let id):
+            media.removeSink(id: id)
+        case .bind(let sink, let source):
+            media.bind(sink: sink, source: source)
+        case .unbind(let sink):
+            media.unbind(sink: sink)
+        }
+    }
+}

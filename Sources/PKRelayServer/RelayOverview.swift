@@ -1,0 +1,13 @@
+import MediaPlane
+
+/// Relay-wide figures at one moment.
+public struct RelayOverview: Sendable {
+    public var rooms: Int
+    public var users: Int
+    public var publications: Int
+    public var subscriptions: Int
+    public var connections: Int
+    public var transports: Int
+    public var accepting: Bool
+    public var media: MediaPlaneReport
+}

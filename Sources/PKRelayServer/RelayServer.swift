@@ -1,0 +1,109 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import MediaPlane
+import NIOCore
+import Protocol
+import ServiceLifecycle
+
+/// The whole relay: media plane, relay core, the control listener (WebSocket `/rtc`) and the
+/// admin listener (`/healthz`, `/readyz`, `/metrics`).
+public final class RelayServer: Sendable {
+    public let configuration: RelayConfiguration
+    public let core: RelayCore
+    let media: MediaPlane
+    let logger: Logger
+    let ports = PortWaiter()
+
+    /// Frames larger than this close the connection; messages between maxMessageBytes and this
+    /// get a -32001 error and the connection stays usable.
+    static let hardFrameLimit = 1 << 20
+
+    public init(configuration: RelayConfiguration, logger: Logger, nowMs: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) throws {
+        self.configuration = configuration
+        self.logger = logger
+        self.media = try MediaPlane(configuration: configuration.media)
+        self.core = RelayCore(configuration: configuration, media: media, logger: logger, nowMs: nowMs)
+    }
+
+    /// Runs until a graceful shutdown (SIGTERM/SIGINT when `handleSignals`, or ``shutdown`` via the
+    /// returned group) completes.
+    public func makeServiceGroup(handleSignals: Bool) -> ServiceGroup {
+        media.start()
+        let control = makeControlApplication()
+        let admin = makeAdminApplication()
+        let lifecycle = RelayLifecycleService(core: core, media: media, logger: logger, graceSeconds: configuration.shutdownGraceSeconds)
+        return ServiceGroup(
+            services: [control, admin, lifecycle],
+            gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
+            logger: logger)
+    }
+
+    /// Waits until both listeners are bound and returns their ports.
+    public func boundPorts() async -> BoundPorts { await ports.wait() }
+
+    func makeControlApplication() -> some ApplicationProtocol {
+        let core = self.core
+        let logger = self.logger
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.get("/") { _, _ in "PKRelay control channel: connect a WebSocket to /rtc\n" }
+        router.ws("/rtc") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
+            let (session, stream) = await core.connect()
+            let writer = Task {
+                for await text in stream {
+                    do { try await outbound.write(.text(text)) } catch { break }
+                }
+                try? await outbound.close(.goingAway, reason: "session ended")
+            }
+            do {
+                for try await message in inbound.messages(maxSize: Self.hardFrameLimit) {
+                    switch message {
+                    case .text(let text): await core.handle(text, from: session)
+                    case .binary: await core.handleBinary(from: session)
+                    }
+                }
+            } catch {
+                logger.debug("control connection ended with an error", metadata: ["session": "\(session)", "error": "\(error)"])
+            }
+            await core.disconnect(session)
+            await writer.value
+        }
+        let waiter = ports
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(maxFrameSize: Self.hardFrameLimit)),
+            configuration: .init(address: .hostname(configuration.controlHost, port: configuration.controlPort), serverName: "PKRelay"),
+            onServerRunning: { channel in
+                waiter.reportControl(channel.localAddress?.port ?? 0)
+                logger.notice("control channel listening", metadata: ["url": "ws://\(channel.localAddress?.ipAddress ?? "?"):\(channel.localAddress?.port ?? 0)/rtc"])
+            },
+            logger: logger)
+    }
+
+    func makeAdminApplication() -> some ApplicationProtocol {
+        let core = self.core
+        let logger = self.logger
+        let router = Router()
+        router.get("/healthz") { _, _ in "ok\n" }
+        router.get("/readyz") { _, _ -> Response in
+            let ready = await core.isAccepting
+            return Response(status: ready ? .ok : .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: ready ? "ready\n" : "draining\n")))
+        }
+        router.get("/metrics") { _, _ -> Response in
+            let text = MetricsRenderer.render(await core.overview())
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+        let waiter = ports
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.adminHost, port: configuration.adminPort), serverName: "PKRelay"),
+            onServerRunning: { channel in
+                waiter.reportAdmin(channel.localAddress?.port ?? 0)
+                logger.notice("admin listening", metadata: ["url": "http://\(channel.localAddress?.ipAddress ?? "?"):\(channel.localAddress?.port ?? 0)"])
+            },
+            logger: logger)
+    }
+}

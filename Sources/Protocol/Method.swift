@@ -1,0 +1,16 @@
+/// The control-channel methods, by wire name.
+public enum Method: String, Sendable, CaseIterable {
+    case joinRoom
+    case leaveRoom
+    case switchRole
+    case setUserVisibility
+    case updateToken
+    case createTransport
+    case connectTransport
+    case closeTransport
+    case publishStream
+    case unpublishStream
+    case subscribeStream
+    case unsubscribeStream
+    case getStats
+}

@@ -1,0 +1,42 @@
+extension ServerEvent: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case event
+        case data
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .event)
+        switch self {
+        case .roomStateChanged(let data): try container.encode(data, forKey: .data)
+        case .userJoined(let data): try container.encode(data, forKey: .data)
+        case .userLeave(let data): try container.encode(data, forKey: .data)
+        case .userPublishStream(let data): try container.encode(data, forKey: .data)
+        case .userUnpublishStream(let data): try container.encode(data, forKey: .data)
+        case .streamSubscribed(let data): try container.encode(data, forKey: .data)
+        case .userVisibilityChanged(let data): try container.encode(data, forKey: .data)
+        case .switchRole(let data): try container.encode(data, forKey: .data)
+        case .tokenWillExpire(let data): try container.encode(data, forKey: .data)
+        case .exitRoom(let data): try container.encode(data, forKey: .data)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decode(String.self, forKey: .event)
+        switch name {
+        case "onRoomStateChanged": self = .roomStateChanged(try container.decode(RoomStateChangedEvent.self, forKey: .data))
+        case "onUserJoined": self = .userJoined(try container.decode(UserJoinedEvent.self, forKey: .data))
+        case "onUserLeave": self = .userLeave(try container.decode(UserLeaveEvent.self, forKey: .data))
+        case "onUserPublishStream": self = .userPublishStream(try container.decode(UserPublishStreamEvent.self, forKey: .data))
+        case "onUserUnpublishStream": self = .userUnpublishStream(try container.decode(UserUnpublishStreamEvent.self, forKey: .data))
+        case "onStreamSubscribed": self = .streamSubscribed(try container.decode(SubscribeStreamResult.self, forKey: .data))
+        case "onUserVisibilityChanged": self = .userVisibilityChanged(try container.decode(UserVisibilityChangedEvent.self, forKey: .data))
+        case "onSwitchRole": self = .switchRole(try container.decode(SwitchRoleEvent.self, forKey: .data))
+        case "onTokenWillExpire": self = .tokenWillExpire(try container.decode(TokenWillExpireEvent.self, forKey: .data))
+        case "onExitRoom": self = .exitRoom(try container.decode(ExitRoomEvent.self, forKey: .data))
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .event, in: container, debugDescription: "unknown event \(name)")
+        }
+    }
+}

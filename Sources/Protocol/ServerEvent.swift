@@ -1,0 +1,29 @@
+/// An event the relay pushes to a client: `{"event": name, "data": {...}}`.
+public enum ServerEvent: Sendable, Hashable {
+    case roomStateChanged(RoomStateChangedEvent)
+    case userJoined(UserJoinedEvent)
+    case userLeave(UserLeaveEvent)
+    case userPublishStream(UserPublishStreamEvent)
+    case userUnpublishStream(UserUnpublishStreamEvent)
+    case streamSubscribed(SubscribeStreamResult)
+    case userVisibilityChanged(UserVisibilityChangedEvent)
+    case switchRole(SwitchRoleEvent)
+    case tokenWillExpire(TokenWillExpireEvent)
+    case exitRoom(ExitRoomEvent)
+
+    /// The event's name on the wire.
+    public var name: String {
+        switch self {
+        case .roomStateChanged: "onRoomStateChanged"
+        case .userJoined: "onUserJoined"
+        case .userLeave: "onUserLeave"
+        case .userPublishStream: "onUserPublishStream"
+        case .userUnpublishStream: "onUserUnpublishStream"
+        case .streamSubscribed: "onStreamSubscribed"
+        case .userVisibilityChanged: "onUserVisibilityChanged"
+        case .switchRole: "onSwitchRole"
+        case .tokenWillExpire: "onTokenWillExpire"
+        case .exitRoom: "onExitRoom"
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// One track the relay sends a subscriber: the SSRC and payload type it will carry.
+public struct SubscribedTrack: Sendable, Codable, Hashable {
+    public var kind: TrackKind
+    public var ssrc: UInt32
+    public var payloadType: Int
+    public var codec: String
+    public var clockRate: Int
+    public var channels: Int?
+    public var parameters: String?
+    public var transportId: Int
+    public init(kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int?, parameters: String?, transportId: Int) {
+        self.kind = kind
+        self.ssrc = ssrc
+        self.payloadType = payloadType
+        self.codec = codec
+        self.clockRate = clockRate
+        self.channels = channels
+        self.parameters = parameters
+        self.transportId = transportId
+    }
+}

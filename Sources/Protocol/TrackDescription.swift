@@ -1,0 +1,28 @@
+/// One track a publisher declares in `publishStream`.
+public struct TrackDescription: Sendable, Codable, Hashable {
+    public var kind: TrackKind
+    /// The SSRC the publisher sends this track with; unique on its transport, not 0.
+    public var ssrc: UInt32
+    /// 0-127.
+    public var payloadType: Int
+    /// `opus`, `VP8`, `VP9`, `H264`, `AV1`, `PCMU`, `PCMA` (case-insensitive).
+    public var codec: String
+    public var clockRate: Int
+    /// Audio channels (default 1; Opus is announced as 2 in SDP).
+    public var channels: Int?
+    /// Codec parameters as an SDP fmtp string; travels unchanged to subscribers.
+    public var parameters: String?
+    /// The transport this track arrives on, when it differs from the stream's.
+    public var transportId: Int?
+
+    public init(kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int? = nil, parameters: String? = nil, transportId: Int? = nil) {
+        self.kind = kind
+        self.ssrc = ssrc
+        self.payloadType = payloadType
+        self.codec = codec
+        self.clockRate = clockRate
+        self.channels = channels
+        self.parameters = parameters
+        self.transportId = transportId
+    }
+}

@@ -1,0 +1,21 @@
+/// Traffic of one of the caller's transports (`getStats`).
+public struct TransportStats: Sendable, Codable, Hashable {
+    public var transportId: Int
+    public var port: Int
+    /// The client's address once connected or latched.
+    public var remote: String?
+    public var packetsIn: UInt64
+    public var bytesIn: UInt64
+    public var packetsOut: UInt64
+    public var bytesOut: UInt64
+
+    public init(transportId: Int, port: Int, remote: String?, packetsIn: UInt64, bytesIn: UInt64, packetsOut: UInt64, bytesOut: UInt64) {
+        self.transportId = transportId
+        self.port = port
+        self.remote = remote
+        self.packetsIn = packetsIn
+        self.bytesIn = bytesIn
+        self.packetsOut = packetsOut
+        self.bytesOut = bytesOut
+    }
+}

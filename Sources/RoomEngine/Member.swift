@@ -1,0 +1,23 @@
+import Protocol
+
+/// A user in one room, through one session.
+struct Member: Sendable, Hashable {
+    var session: SessionID
+    var userId: String
+    var role: UserRole
+    var visible: Bool
+    var config: RoomConfig
+    var grants: TokenGrants
+    var expiryWarned = false
+    var publications: [StreamIndex: Publication] = [:]
+    /// The last declaration of each stream, re-published by autoPublish.
+    var declarations: [StreamIndex: PublishStreamParams] = [:]
+    var subscriptions: [SubscriptionKey: Subscription] = [:]
+
+    var autoPublish: Bool { config.autoPublish ?? true }
+    var autoSubscribeAudio: Bool { config.autoSubscribeAudio ?? true }
+    var autoSubscribeVideo: Bool { config.autoSubscribeVideo ?? true }
+
+    /// Publishing needs the anchor role, visibility and the publish grant.
+    var canPublish: Bool { role == .anchor && visible && grants.publish }
+}

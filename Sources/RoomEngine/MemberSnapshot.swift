@@ -1,0 +1,22 @@
+import Protocol
+
+/// A read-only view of one member, for stats and the admin API.
+public struct MemberSnapshot: Sendable, Hashable {
+    /// A subscription: whose stream, and the sinks delivering it.
+    public struct SubscriptionView: Sendable, Hashable {
+        public var publisherUserId: String
+        public var streamIndex: StreamIndex
+        public var mediaType: Int
+        public var sinks: [SinkTrack]
+    }
+
+    public var roomId: String
+    public var userId: String
+    public var session: SessionID
+    public var role: UserRole
+    public var visible: Bool
+    public var tokenExpiresAt: EngineTime
+    /// Published tracks by stream.
+    public var publications: [StreamIndex: [SourceTrack]]
+    public var subscriptions: [SubscriptionView]
+}

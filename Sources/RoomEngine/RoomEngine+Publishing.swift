@@ -1,0 +1,150 @@
+import Protocol
+
+extension RoomEngine {
+    /// Codecs the relay forwards, by kind, lowercased.
+    static let knownCodecs: [TrackKind: Set<String>] = [
+        .audio: ["opus", "pcmu", "pcma", "g722"],
+        .video: ["vp8", "vp9", "h264", "av1"],
+    ]
+
+    /// Publishes one of the caller's streams. Publishing a stream already published replaces it
+    /// (the old publication ends with reason Republish).
+    public mutating func publish(session: SessionID, params: PublishStreamParams, now: EngineTime) -> EngineOutcome<PublishStreamResult> {
+        let member: Member
+        switch self.member(session, in: params.roomId) {
+        case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
+        case .success(let found): member = found
+        }
+        if let error = validatePublish(member: member, session: session, params: params, roomId: params.roomId) {
+            return EngineOutcome(result: .failure(error), actions: [])
+        }
+        var actions: [EngineAction] = []
+        let index = params.streamIndex ?? .main
+        rooms[params.roomId]!.members[member.userId]!.declarations[index] = params
+        let mediaType = startPublication(roomId: params.roomId, userId: member.userId, params: params, now: now, into: &actions)
+        return EngineOutcome(result: .success(PublishStreamResult(roomId: params.roomId, streamIndex: index, mediaType: mediaType)), actions: actions)
+    }
+
+    func validatePublish(member: Member, session: SessionID, params: PublishStreamParams, roomId: String) -> RelayError? {
+        if !member.grants.publish { return RelayError(.noPublishPermission, "the token has no publish grant") }
+        if member.role != .anchor { return RelayError(.callerIsAudience, "audience members cannot publish; switchRole to anchor first") }
+        if !member.visible { return RelayError(.invisibleCannotPublish, "invisible users cannot publish; setUserVisibility(true) first") }
+        let index = params.streamIndex ?? .main
+        if member.publications[index] == nil, let room = rooms[roomId], member.publications.isEmpty,
+           room.publisherCount >= limits.maximumPublishersPerRoom {
+            return RelayError(.overPublishLimit, "room '\(roomId)' has reached its limit of \(limits.maximumPublishersPerRoom) publishers")
+        }
+        if params.tracks.isEmpty { return RelayError(.invalidParams, "tracks must name at least one track") }
+        var kinds = Set<TrackKind>()
+        var ssrcsByTransport = Set<[UInt64]>()
+        for (position, track) in params.tracks.enumerated() {
+            let transport = track.transportId ?? params.transportId
+            if !owns(session, transport: transport) {
+                return RelayError(.transportNotFound, "tracks[\(position)]: transport \(transport) is not a transport of this connection")
+            }
+            if !kinds.insert(track.kind).inserted { return RelayError(.invalidParams, "tracks[\(position)]: more than one \(track.kind.rawValue) track") }
+            if track.ssrc == 0 { return RelayError(.invalidParams, "tracks[\(position)].ssrc must not be 0") }
+            if !(0...127).contains(track.payloadType) { return RelayError(.invalidParams, "tracks[\(position)].payloadType must be 0-127") }
+            if !(1...200_000).contains(track.clockRate) { return RelayError(.invalidParams, "tracks[\(position)].clockRate must be 1-200000") }
+            if let channels = track.channels, !(1...8).contains(channels) { return RelayError(.invalidParams, "tracks[\(position)].channels must be 1-8") }
+            if !(Self.knownCodecs[track.kind]?.contains(track.codec.lowercased()) ?? false) {
+                return RelayError(.unsupported, "tracks[\(position)]: codec '\(track.codec)' is not supported for \(track.kind.rawValue)")
+            }
+            if !ssrcsByTransport.insert([UInt64(transport), UInt64(track.ssrc)]).inserted {
+                return RelayError(.invalidParams, "tracks[\(position)]: SSRC \(track.ssrc) used twice on transport \(transport)")
+            }
+            if let clash = ssrcInUse(transport: transport, ssrc: track.ssrc), clash != SourceLocation(roomId: roomId, userId: member.userId, streamIndex: index) {
+                return RelayError(.invalidParams, "tracks[\(position)]: SSRC \(track.ssrc) is already published on transport \(transport)")
+            }
+        }
+        return nil
+    }
+
+    func ssrcInUse(transport: Int, ssrc: UInt32) -> SourceLocation? {
+        for (id, location) in sources {
+            guard let track = rooms[location.roomId]?.members[location.userId]?.publications[location.streamIndex]?.tracks.first(where: { $0.id == id }) else { continue }
+            if track.transportId == transport, track.ssrc == ssrc { return location }
+        }
+        return nil
+    }
+
+    /// Creates the publication, tells the room and binds subscribers. Returns the media type.
+    mutating func startPublication(roomId: String, userId: String, params: PublishStreamParams, now: EngineTime, into actions: inout [EngineAction]) -> Int {
+        let index = params.streamIndex ?? .main
+        if rooms[roomId]!.members[userId]!.publications[index] != nil {
+            unpublish(roomId: roomId, userId: userId, streamIndex: index, reason: .republish, into: &actions)
+        }
+        var tracks: [SourceTrack] = []
+        for description in params.tracks {
+            let track = SourceTrack(
+                id: allocateTrackId(), transportId: description.transportId ?? params.transportId, ssrc: description.ssrc,
+                kind: description.kind, codec: description.codec, clockRate: description.clockRate, payloadType: description.payloadType)
+            tracks.append(track)
+            sources[track.id] = SourceLocation(roomId: roomId, userId: userId, streamIndex: index)
+            actions.append(.media(.addSource(track)))
+        }
+        let publication = Publication(streamIndex: index, tracks: tracks, descriptions: params.tracks, lastMediaAt: now)
+        rooms[roomId]!.members[userId]!.publications[index] = publication
+        broadcast(.userPublishStream(UserPublishStreamEvent(roomId: roomId, userId: userId, streamIndex: index, mediaType: publication.mediaType)), in: roomId, except: userId, into: &actions)
+        for other in rooms[roomId]!.orderedMembers where other.userId != userId {
+            let key = SubscriptionKey(publisherUserId: userId, streamIndex: index)
+            if other.subscriptions[key] != nil {
+                bindSubscription(roomId: roomId, subscriberId: other.userId, key: key, into: &actions)
+            } else {
+                autoSubscribe(roomId: roomId, subscriberId: other.userId, publisherId: userId, streamIndex: index, into: &actions)
+            }
+        }
+        return publication.mediaType
+    }
+
+    /// Unpublishes one of the caller's streams (reason Unpublish).
+    public mutating func unpublish(session: SessionID, params: StreamParams, now: EngineTime) -> EngineOutcome<EmptyResult> {
+        switch member(session, in: params.roomId) {
+        case .failure(let error):
+            return EngineOutcome(result: .failure(error), actions: [])
+        case .success(let member):
+            let index = params.streamIndex ?? .main
+            guard member.publications[index] != nil else {
+                return EngineOutcome(result: .failure(RelayError(.wrongState, "stream '\(index.rawValue)' is not published")), actions: [])
+            }
+            var actions: [EngineAction] = []
+            rooms[params.roomId]!.members[member.userId]!.declarations[index] = nil
+            unpublish(roomId: params.roomId, userId: member.userId, streamIndex: index, reason: .unpublish, into: &actions)
+            return EngineOutcome(result: .success(EmptyResult()), actions: actions)
+        }
+    }
+
+    /// Ends a publication: subscribers' sinks are unbound (kept for a republish), the sources go,
+    /// and the room hears onUserUnpublishStream.
+    mutating func unpublish(roomId: String, userId: String, streamIndex: StreamIndex, reason: UnpublishReason, into actions: inout [EngineAction]) {
+        guard let publication = rooms[roomId]?.members[userId]?.publications[streamIndex] else { return }
+        let key = SubscriptionKey(publisherUserId: userId, streamIndex: streamIndex)
+        for other in rooms[roomId]!.orderedMembers where other.subscriptions[key] != nil {
+            var subscription = other.subscriptions[key]!
+            for kind in [TrackKind.audio, .video] where subscription.bindings[kind] != nil {
+                actions.append(.media(.unbind(sink: subscription.sinks[kind]!.id)))
+                subscription.bindings[kind] = nil
+            }
+            rooms[roomId]!.members[other.userId]!.subscriptions[key] = subscription
+        }
+        for track in publication.tracks {
+            actions.append(.media(.removeSource(track.id)))
+            sources[track.id] = nil
+        }
+        rooms[roomId]!.members[userId]!.publications[streamIndex] = nil
+        broadcast(
+            .userUnpublishStream(UserUnpublishStreamEvent(roomId: roomId, userId: userId, streamIndex: streamIndex, mediaType: publication.mediaType, reason: reason)),
+            in: roomId, except: userId, into: &actions)
+    }
+
+    /// Re-publishes the declared streams of a member that just became a visible anchor.
+    mutating func autoRepublish(roomId: String, userId: String, now: EngineTime, into actions: inout [EngineAction]) {
+        guard let member = rooms[roomId]?.members[userId], member.autoPublish, member.canPublish else { return }
+        for index in StreamIndex.allCases {
+            guard let declaration = member.declarations[index], member.publications[index] == nil else { continue }
+            if validatePublish(member: member, session: member.session, params: declaration, roomId: roomId) == nil {
+                _ = startPublication(roomId: roomId, userId: userId, params: declaration, now: now, into: &actions)
+            }
+        }
+    }
+}

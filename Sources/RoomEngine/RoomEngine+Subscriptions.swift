@@ -1,0 +1,141 @@
+import Protocol
+
+extension RoomEngine {
+    /// Subscribes the caller to another user's stream in the same room.
+    public mutating func subscribe(session: SessionID, params: SubscribeStreamParams, now: EngineTime) -> EngineOutcome<SubscribeStreamResult> {
+        let index = params.streamIndex ?? .main
+        let subscriber: Member
+        switch member(session, in: params.roomId) {
+        case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
+        case .success(let found): subscriber = found
+        }
+        func failure(_ state: SubscribeState, _ error: RelayError) -> EngineOutcome<SubscribeStreamResult> {
+            let data = SubscribeStreamResult(roomId: params.roomId, userId: params.userId, streamIndex: index, state: state, tracks: [])
+            return EngineOutcome(result: .failure(error), actions: [.event(session, .streamSubscribed(data))])
+        }
+        if !subscriber.grants.subscribe { return EngineOutcome(result: .failure(RelayError(.noSubscribePermission, "the token has no subscribe grant")), actions: []) }
+        guard let transport = params.transportId else { return EngineOutcome(result: .failure(RelayError(.invalidParams, "transportId is required")), actions: []) }
+        for candidate in [transport, params.audioTransportId, params.videoTransportId].compactMap({ $0 }) where !owns(session, transport: candidate) {
+            return EngineOutcome(result: .failure(RelayError(.transportNotFound, "transport \(candidate) is not a transport of this connection")), actions: [])
+        }
+        let mediaType = params.mediaType ?? MediaType.audioAndVideo
+        if !(1...3).contains(mediaType) { return EngineOutcome(result: .failure(RelayError(.invalidParams, "mediaType must be 1 (audio), 2 (video) or 3 (both)")), actions: []) }
+        if params.userId == subscriber.userId { return EngineOutcome(result: .failure(RelayError(.invalidParams, "cannot subscribe to your own stream")), actions: []) }
+        guard let publisher = rooms[params.roomId]?.members[params.userId], publisher.visible else {
+            return failure(.failedNotInRoom, RelayError(.streamNotFound, "no visible user '\(params.userId)' in room '\(params.roomId)'"))
+        }
+        guard publisher.publications[index] != nil else {
+            return failure(.failedStreamNotFound, RelayError(.streamNotFound, "user '\(params.userId)' has not published stream '\(index.rawValue)'"))
+        }
+        let key = SubscriptionKey(publisherUserId: params.userId, streamIndex: index)
+        if subscriber.subscriptions[key] == nil, subscriber.subscriptions.count >= limits.maximumSubscriptionsPerUser {
+            return failure(.failedOverLimit, RelayError(.overSubscribeLimit, "at the limit of \(limits.maximumSubscriptionsPerUser) subscriptions"))
+        }
+        var actions: [EngineAction] = []
+        if var existing = subscriber.subscriptions[key] {
+            for kind in [TrackKind.audio, .video] where existing.sinks[kind] != nil {
+                removeSink(kind: kind, of: &existing, into: &actions)
+            }
+            rooms[params.roomId]!.members[subscriber.userId]!.subscriptions[key] = nil
+        }
+        let subscription = Subscription(
+            key: key, mediaType: mediaType, audioTransportId: params.audioTransportId ?? transport,
+            videoTransportId: params.videoTransportId ?? transport)
+        rooms[params.roomId]!.members[subscriber.userId]!.subscriptions[key] = subscription
+        let result = bindSubscription(roomId: params.roomId, subscriberId: subscriber.userId, key: key, into: &actions)
+        return EngineOutcome(result: .success(result), actions: actions)
+    }
+
+    /// Ends (part of) a subscription. `mediaType` narrows which tracks end; default all.
+    public mutating func unsubscribe(session: SessionID, params: SubscribeStreamParams, now: EngineTime) -> EngineOutcome<EmptyResult> {
+        let subscriber: Member
+        switch member(session, in: params.roomId) {
+        case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
+        case .success(let found): subscriber = found
+        }
+        let key = SubscriptionKey(publisherUserId: params.userId, streamIndex: params.streamIndex ?? .main)
+        guard var subscription = subscriber.subscriptions[key] else {
+            return EngineOutcome(result: .failure(RelayError(.wrongState, "not subscribed to '\(params.userId)' stream '\(key.streamIndex.rawValue)'")), actions: [])
+        }
+        var actions: [EngineAction] = []
+        let removing = params.mediaType ?? MediaType.audioAndVideo
+        for kind in [TrackKind.audio, .video] where removing & kind.mediaTypeBit != 0 {
+            if subscription.sinks[kind] != nil { removeSink(kind: kind, of: &subscription, into: &actions) }
+            subscription.mediaType &= ~kind.mediaTypeBit
+        }
+        rooms[params.roomId]!.members[subscriber.userId]!.subscriptions[key] = subscription.mediaType == 0 ? nil : subscription
+        return EngineOutcome(result: .success(EmptyResult()), actions: actions)
+    }
+
+    /// Subscribes a member automatically when its room config asks for it and it has a
+    /// subscribe transport.
+    mutating func autoSubscribe(roomId: String, subscriberId: String, publisherId: String, streamIndex: StreamIndex, into actions: inout [EngineAction]) {
+        guard let subscriber = rooms[roomId]?.members[subscriberId], let transport = subscriber.config.subscribeTransportId,
+              subscriber.grants.subscribe, subscriber.subscriptions.count < limits.maximumSubscriptionsPerUser else { return }
+        let mediaType = (subscriber.autoSubscribeAudio ? MediaType.audio : 0) | (subscriber.autoSubscribeVideo ? MediaType.video : 0)
+        guard mediaType != 0 else { return }
+        let key = SubscriptionKey(publisherUserId: publisherId, streamIndex: streamIndex)
+        guard subscriber.subscriptions[key] == nil else { return }
+        rooms[roomId]!.members[subscriberId]!.subscriptions[key] = Subscription(key: key, mediaType: mediaType, audioTransportId: transport, videoTransportId: transport)
+        bindSubscription(roomId: roomId, subscriberId: subscriberId, key: key, into: &actions)
+    }
+
+    /// Binds a subscription's sinks to the publisher's current tracks (creating sinks as needed)
+    /// and tells the subscriber what it will receive.
+    @discardableResult
+    mutating func bindSubscription(roomId: String, subscriberId: String, key: SubscriptionKey, into actions: inout [EngineAction]) -> SubscribeStreamResult {
+        var subscription = rooms[roomId]!.members[subscriberId]!.subscriptions[key]!
+        let session = rooms[roomId]!.members[subscriberId]!.session
+        let publication = rooms[roomId]?.members[key.publisherUserId]?.publications[key.streamIndex]
+        var tracks: [SubscribedTrack] = []
+        for kind in [TrackKind.audio, .video] where subscription.wants(kind) {
+            guard let publication, let source = publication.track(of: kind), let description = publication.description(of: kind) else { continue }
+            let sink: SinkTrack
+            if let existing = subscription.sinks[kind] {
+                sink = existing
+            } else {
+                sink = SinkTrack(id: allocateTrackId(), transportId: subscription.transportId(for: kind), outputSSRC: ssrcs.next(), kind: kind, clockRate: source.clockRate)
+                subscription.sinks[kind] = sink
+                actions.append(.media(.addSink(sink)))
+            }
+            if subscription.bindings[kind] != source.id {
+                subscription.bindings[kind] = source.id
+                actions.append(.media(.bind(sink: sink.id, source: source.id)))
+            }
+            tracks.append(SubscribedTrack(
+                kind: kind, ssrc: sink.outputSSRC, payloadType: source.payloadType, codec: source.codec, clockRate: source.clockRate,
+                channels: description.channels, parameters: description.parameters, transportId: sink.transportId))
+        }
+        rooms[roomId]!.members[subscriberId]!.subscriptions[key] = subscription
+        let result = SubscribeStreamResult(roomId: roomId, userId: key.publisherUserId, streamIndex: key.streamIndex, state: .success, tracks: tracks)
+        actions.append(.event(session, .streamSubscribed(result)))
+        return result
+    }
+
+    /// Deletes one sink of a subscription (unbinding it first).
+    mutating func removeSink(kind: TrackKind, of subscription: inout Subscription, into actions: inout [EngineAction]) {
+        guard let sink = subscription.sinks[kind] else { return }
+        if subscription.bindings[kind] != nil {
+            actions.append(.media(.unbind(sink: sink.id)))
+            subscription.bindings[kind] = nil
+        }
+        actions.append(.media(.removeSink(sink.id)))
+        ssrcs.release(sink.outputSSRC)
+        subscription.sinks[kind] = nil
+    }
+
+    /// Ends every subscription other members hold to a publisher's streams.
+    mutating func dropSubscriptions(roomId: String, toPublisher publisherId: String, into actions: inout [EngineAction]) {
+        guard let room = rooms[roomId] else { return }
+        for other in room.orderedMembers where other.userId != publisherId {
+            for index in StreamIndex.allCases {
+                let key = SubscriptionKey(publisherUserId: publisherId, streamIndex: index)
+                guard var subscription = other.subscriptions[key] else { continue }
+                for kind in [TrackKind.audio, .video] where subscription.sinks[kind] != nil {
+                    removeSink(kind: kind, of: &subscription, into: &actions)
+                }
+                rooms[roomId]!.members[other.userId]!.subscriptions[key] = nil
+            }
+        }
+    }
+}

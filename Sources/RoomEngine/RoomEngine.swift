@@ -1,0 +1,70 @@
+import Protocol
+
+/// The rooms of one relay as a pure state machine.
+///
+/// Every call takes the time and returns the actions it causes (events for sessions, changes for
+/// the media plane); nothing here touches a socket or a clock, so scenarios are scripted in tests.
+/// The control plane owns one engine and calls it serially.
+public struct RoomEngine: Sendable {
+    public var limits: RoomLimits
+    var rooms: [String: Room] = [:]
+    var sessions: [SessionID: SessionState] = [:]
+    var sources: [UInt32: SourceLocation] = [:]
+    var nextTrackId: UInt32 = 1
+    var ssrcs: SSRCGenerator
+
+    /// - Parameter ssrcSeed: seeds the output-SSRC generator (tests pass a fixed seed).
+    public init(limits: RoomLimits = RoomLimits(), ssrcSeed: UInt64) {
+        self.limits = limits
+        self.ssrcs = SSRCGenerator(seed: ssrcSeed)
+    }
+
+    mutating func allocateTrackId() -> UInt32 {
+        defer { nextTrackId &+= 1; if nextTrackId == 0 { nextTrackId = 1 } }
+        return nextTrackId
+    }
+
+    /// The ids of the rooms that exist, sorted.
+    public var roomIds: [String] { rooms.keys.sorted() }
+
+    /// The number of members of a room (visible or not); nil if it does not exist.
+    public func memberCount(roomId: String) -> Int? { rooms[roomId]?.members.count }
+
+    /// Whether a session has joined a room.
+    public func isJoined(session: SessionID, roomId: String) -> Bool {
+        sessions[session]?.rooms.contains(roomId) ?? false
+    }
+
+    /// The rooms a session is in, sorted.
+    public func rooms(of session: SessionID) -> [String] { (sessions[session]?.rooms).map { $0.sorted() } ?? [] }
+
+    /// The user id a session uses in a room.
+    public func userId(of session: SessionID, roomId: String) -> String? {
+        rooms[roomId]?.members.values.first { $0.session == session }?.userId
+    }
+
+    /// Finds the member of `session` in `roomId`, or the not-in-room error.
+    func member(_ session: SessionID, in roomId: String) -> Result<Member, RelayError> {
+        guard let room = rooms[roomId], let member = room.members.values.first(where: { $0.session == session }) else {
+            return .failure(RelayError(.notInRoom, "not joined to room '\(roomId)'"))
+        }
+        return .success(member)
+    }
+
+    func owns(_ session: SessionID, transport: Int) -> Bool {
+        sessions[session]?.transports.contains(transport) ?? false
+    }
+
+    /// Sessions of the other members of a room, in joining order.
+    func others(in roomId: String, except userId: String) -> [SessionID] {
+        guard let room = rooms[roomId] else { return [] }
+        return room.orderedMembers.filter { $0.userId != userId }.map(\.session)
+    }
+
+    /// Sends `event` to every other member of the room.
+    func broadcast(_ event: ServerEvent, in roomId: String, except userId: String, into actions: inout [EngineAction]) {
+        for session in others(in: roomId, except: userId) {
+            actions.append(.event(session, event))
+        }
+    }
+}

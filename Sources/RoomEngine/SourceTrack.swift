@@ -1,0 +1,23 @@
+import Protocol
+
+/// A published track as the media plane sees it: which transport and SSRC it arrives with.
+public struct SourceTrack: Sendable, Hashable {
+    /// Relay-wide id of this published track; new for every publication.
+    public var id: UInt32
+    public var transportId: Int
+    public var ssrc: UInt32
+    public var kind: TrackKind
+    public var codec: String
+    public var clockRate: Int
+    public var payloadType: Int
+
+    public init(id: UInt32, transportId: Int, ssrc: UInt32, kind: TrackKind, codec: String, clockRate: Int, payloadType: Int) {
+        self.id = id
+        self.transportId = transportId
+        self.ssrc = ssrc
+        self.kind = kind
+        self.codec = codec
+        self.clockRate = clockRate
+        self.payloadType = payloadType
+    }
+}

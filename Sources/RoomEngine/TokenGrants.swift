@@ -1,0 +1,19 @@
+/// What a verified token allows, and until when.
+public struct TokenGrants: Sendable, Hashable {
+    public var publish: Bool
+    public var subscribe: Bool
+    /// May forward its streams to other rooms and link with anchors of other rooms.
+    public var forward: Bool
+    /// The user is always invisible to others.
+    public var hidden: Bool
+    /// Unix milliseconds after which the token is no longer valid.
+    public var expiresAt: EngineTime
+
+    public init(publish: Bool = true, subscribe: Bool = true, forward: Bool = true, hidden: Bool = false, expiresAt: EngineTime) {
+        self.publish = publish
+        self.subscribe = subscribe
+        self.forward = forward
+        self.hidden = hidden
+        self.expiresAt = expiresAt
+    }
+}

@@ -1,0 +1,102 @@
+import CSRTP
+
+extension SRTPSession {
+    /// Fixed RTP header length before CSRCs and extensions (RFC 3550).
+    private static let rtpFixedHeaderLength = 12
+    /// RTCP header plus sender SSRC, which SRTCP leaves unencrypted (RFC 3711 section 3.4).
+    private static let rtcpUnencryptedPrefixLength = 8
+    /// The E flag and SRTCP index word every SRTCP packet carries.
+    private static let srtcpIndexLength = 4
+    /// libsrtp counts bytes in a C `int`.
+    private static let largestLibraryLength = Int(Int32.max)
+
+    /// Encrypts and authenticates an RTP packet in place.
+    ///
+    /// - Parameters:
+    ///   - packet: The RTP packet; the protected packet replaces it.
+    ///   - length: The packet's length; on `.ok` it becomes the protected length.
+    ///   - capacity: Bytes writable at `packet`; must be at least
+    ///     `length + profile.rtpTrailerLength`, otherwise the result is `.malformed`.
+    /// - Returns: `.ok`, or why the packet was not protected (then `length` is unchanged).
+    public func protectRTP(
+        _ packet: UnsafeMutableRawPointer, length: inout Int, capacity: Int
+    ) -> SRTPStatus {
+        guard length >= Self.rtpFixedHeaderLength,
+            length <= Self.largestLibraryLength - rtpTrailerLength,
+            capacity >= length + rtpTrailerLength
+        else {
+            return .malformed
+        }
+        var octets = Int32(truncatingIfNeeded: length)
+        let status = srtp_protect(context, packet, &octets)
+        return finish(status, octets: octets, length: &length)
+    }
+
+    /// Verifies and decrypts an SRTP packet in place.
+    ///
+    /// - Parameters:
+    ///   - packet: The SRTP packet; on `.ok` the plain RTP packet replaces it.
+    ///   - length: The packet's length; on `.ok` it becomes the RTP packet's length.
+    /// - Returns: `.ok`, `.authenticationFailed`, `.replayed`, `.malformed` or `.failed`;
+    ///   on anything but `.ok` the buffer's contents are unspecified and `length` is unchanged.
+    public func unprotectRTP(_ packet: UnsafeMutableRawPointer, length: inout Int) -> SRTPStatus {
+        guard length >= Self.rtpFixedHeaderLength + rtpTrailerLength,
+            length <= Self.largestLibraryLength
+        else {
+            return .malformed
+        }
+        var octets = Int32(truncatingIfNeeded: length)
+        let status = srtp_unprotect(context, packet, &octets)
+        return finish(status, octets: octets, length: &length)
+    }
+
+    /// Encrypts and authenticates a compound RTCP packet in place.
+    ///
+    /// - Parameters:
+    ///   - packet: The RTCP packet; the SRTCP packet replaces it.
+    ///   - length: The packet's length; on `.ok` it becomes the protected length.
+    ///   - capacity: Bytes writable at `packet`; must be at least
+    ///     `length + profile.rtcpTrailerLength`, otherwise the result is `.malformed`.
+    /// - Returns: `.ok`, or why the packet was not protected (then `length` is unchanged).
+    public func protectRTCP(
+        _ packet: UnsafeMutableRawPointer, length: inout Int, capacity: Int
+    ) -> SRTPStatus {
+        guard length >= Self.rtcpUnencryptedPrefixLength,
+            length <= Self.largestLibraryLength - rtcpTrailerLength,
+            capacity >= length + rtcpTrailerLength
+        else {
+            return .malformed
+        }
+        var octets = Int32(truncatingIfNeeded: length)
+        let status = srtp_protect_rtcp(context, packet, &octets)
+        return finish(status, octets: octets, length: &length)
+    }
+
+    /// Verifies and decrypts an SRTCP packet in place.
+    ///
+    /// - Parameters:
+    ///   - packet: The SRTCP packet; on `.ok` the plain RTCP packet replaces it.
+    ///   - length: The packet's length; on `.ok` it becomes the RTCP packet's length.
+    /// - Returns: `.ok`, `.authenticationFailed`, `.replayed`, `.malformed` or `.failed`;
+    ///   on anything but `.ok` the buffer's contents are unspecified and `length` is unchanged.
+    public func unprotectRTCP(_ packet: UnsafeMutableRawPointer, length: inout Int) -> SRTPStatus {
+        guard length >= Self.rtcpUnencryptedPrefixLength + Self.srtcpIndexLength + rtpTrailerLength,
+            length <= Self.largestLibraryLength
+        else {
+            return .malformed
+        }
+        var octets = Int32(truncatingIfNeeded: length)
+        let status = srtp_unprotect_rtcp(context, packet, &octets)
+        return finish(status, octets: octets, length: &length)
+    }
+
+    /// Publishes libsrtp's new length only on success, so callers never see a half-updated one.
+    @inline(__always)
+    private func finish(_ status: srtp_err_status_t, octets: Int32, length: inout Int) -> SRTPStatus {
+        guard status.rawValue == srtp_err_status_ok.rawValue else {
+            return SRTPStatus(libraryStatus: status)
+        }
+        length = Int(octets)
+        return .ok
+    }
+}

@@ -1,0 +1,106 @@
+/// The most recent packets sent on one outgoing stream, kept so NACKed packets can be resent.
+///
+/// All memory is allocated once, in `init`, as a single block: one header per slot followed by
+/// `capacity` packet slots of `maximumPacketSize` bytes. A packet lives in the slot given by the
+/// low bits of its sequence number, so storing and looking up never search and never allocate.
+///
+/// The buffer belongs to the one thread that forwards the stream and is deliberately not
+/// `Sendable`.
+public final class RetransmissionBuffer {
+    /// The number of packets the buffer holds, a power of two.
+    public let capacity: Int
+    /// The largest packet, in bytes, that can be stored; larger ones are skipped.
+    public let maximumPacketSize: Int
+
+    /// `capacity - 1`, masking a sequence number down to its slot.
+    private let slotMask: Int
+    /// The start of the single allocation, which is also the first slot header.
+    private let headers: UnsafeMutablePointer<RetransmissionSlotHeader>
+    /// The first byte of the packet area that follows the headers.
+    private let packetBytes: UnsafeMutableRawPointer
+
+    /// Creates an empty buffer and allocates all the memory it will ever use.
+    ///
+    /// - Parameters:
+    ///   - capacity: The number of packets kept; a power of two from 1 to 65 536.
+    ///   - maximumPacketSize: The largest packet kept, in bytes.
+    public init(capacity: Int = 512, maximumPacketSize: Int = 1500) {
+        precondition(capacity > 0 && capacity <= 65_536 && capacity & (capacity - 1) == 0,
+                     "capacity must be a power of two between 1 and 65536")
+        precondition(maximumPacketSize > 0 && maximumPacketSize <= Int(Int32.max),
+                     "maximumPacketSize must be positive")
+        self.capacity = capacity
+        self.maximumPacketSize = maximumPacketSize
+        self.slotMask = capacity - 1
+
+        let headerBytes = capacity * MemoryLayout<RetransmissionSlotHeader>.stride
+        let block = UnsafeMutableRawPointer.allocate(
+            byteCount: headerBytes + capacity * maximumPacketSize,
+            alignment: MemoryLayout<RetransmissionSlotHeader>.alignment
+        )
+        self.headers = block.bindMemory(to: RetransmissionSlotHeader.self, capacity: capacity)
+        self.headers.initialize(repeating: .empty, count: capacity)
+        self.packetBytes = block + headerBytes
+    }
+
+    deinit {
+        headers.deinitialize(count: capacity)
+        UnsafeMutableRawPointer(headers).deallocate()
+    }
+
+    /// Keeps a copy of a sent packet, replacing whatever occupied its slot.
+    ///
+    /// - Parameters:
+    ///   - sequenceNumber: The packet's sequence number as the receiver saw it.
+    ///   - packet: The packet bytes; packets larger than ``maximumPacketSize`` are not stored.
+    ///   - nowMs: The current monotonic time in milliseconds.
+    /// - Returns: Whether the packet was stored.
+    @discardableResult
+    public func store(sequenceNumber: UInt16, packet: UnsafeRawBufferPointer, nowMs: Int64) -> Bool {
+        guard packet.count <= maximumPacketSize else { return false }
+        let slot = Int(sequenceNumber) & slotMask
+        if let source = packet.baseAddress, packet.count > 0 {
+            (packetBytes + slot * maximumPacketSize).copyMemory(from: source, byteCount: packet.count)
+        }
+        headers[slot] = RetransmissionSlotHeader(
+            sequenceNumber: sequenceNumber,
+            length: Int32(packet.count),
+            storedMs: nowMs
+        )
+        return true
+    }
+
+    /// Gives temporary access to a stored packet.
+    ///
+    /// - Parameters:
+    ///   - sequenceNumber: The sequence number of the wanted packet.
+    ///   - nowMs: The current monotonic time in milliseconds.
+    ///   - maximumAgeMs: Packets stored longer ago than this are treated as gone, since a
+    ///     retransmission that late is useless to the receiver.
+    ///   - body: Reads the packet; the buffer is valid only during the call.
+    /// - Returns: What `body` returned, or `nil` when the packet was never stored, has been
+    ///   overwritten by a newer packet sharing its slot, or is too old.
+    public func withPacket<Result, Failure: Error>(
+        sequenceNumber: UInt16,
+        nowMs: Int64,
+        maximumAgeMs: Int64,
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        let slot = Int(sequenceNumber) & slotMask
+        let header = headers[slot]
+        guard header.length != RetransmissionSlotHeader.emptyLength,
+              header.sequenceNumber == sequenceNumber,
+              nowMs - header.storedMs <= maximumAgeMs
+        else { return nil }
+        let bytes = UnsafeRawBufferPointer(
+            start: UnsafeRawPointer(packetBytes + slot * maximumPacketSize),
+            count: Int(header.length)
+        )
+        return try body(bytes)
+    }
+
+    /// Forgets every stored packet, keeping the memory for reuse.
+    public func reset() {
+        headers.update(repeating: .empty, count: capacity)
+    }
+}

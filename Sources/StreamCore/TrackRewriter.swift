@@ -1,0 +1,157 @@
+/// One outgoing track for one subscriber.
+///
+/// The subscriber sees a single RTP stream with its own SSRC, whose sequence numbers and
+/// timestamps run on without gaps or jumps whatever happens upstream: the publisher may
+/// republish, or the relay may switch the track to another source. Each such upstream change is
+/// a new *source generation*, a number the caller increases (wrapping) every time it happens.
+///
+/// Within one generation the mapping from source to output numbers is a fixed offset, modulo
+/// 2^16 for sequence numbers and 2^32 for timestamps, so reordered and retransmitted packets map
+/// to the same output numbers as they would have in order. The first packet of a newer
+/// generation continues from the highest output sequence number plus one, and from the
+/// timestamp of that packet plus the wall time elapsed since it was forwarded, converted to clock
+/// ticks (at least one tick, so the timestamp always moves).
+public struct TrackRewriter: Sendable {
+    /// The SSRC the subscriber sees for this track.
+    public let outputSSRC: UInt32
+    /// The RTP clock rate of the track in Hz, used to turn elapsed wall time into ticks.
+    public let clockRate: UInt32
+
+    /// The highest output sequence number produced so far (wrap-aware), or the initial sequence
+    /// number minus one before the first packet.
+    public private(set) var lastOutputSequenceNumber: UInt16
+    /// The output timestamp of the packet that carried ``lastOutputSequenceNumber``, or the
+    /// initial timestamp before the first packet.
+    public private(set) var lastOutputTimestamp: UInt32
+    /// The number of packets sent to the subscriber, as reported in RTCP sender reports
+    /// (wraps modulo 2^32 like the report field).
+    public private(set) var packetsSent: UInt32 = 0
+    /// The number of payload octets sent to the subscriber, as reported in RTCP sender reports
+    /// (wraps modulo 2^32 like the report field).
+    public private(set) var octetsSent: UInt32 = 0
+
+    /// The timestamp given to the very first packet.
+    private let initialTimestamp: UInt32
+    /// Whether any packet has been rewritten yet.
+    private var hasStarted = false
+    /// The source generation currently being forwarded.
+    private var currentGeneration: UInt32 = 0
+    /// Added (wrapping) to source sequence numbers of the current generation.
+    private var sequenceNumberOffset: UInt16 = 0
+    /// Added (wrapping) to source timestamps of the current generation.
+    private var timestampOffset: UInt32 = 0
+    /// The source sequence number of the first packet of the current generation; anything
+    /// before it cannot be mapped without colliding with the previous generation's numbers.
+    private var generationFirstSourceSequenceNumber: UInt16 = 0
+    /// The output sequence number given to the first packet of the current generation.
+    private var generationFirstOutputSequenceNumber: UInt16 = 0
+    /// The time at which the packet carrying ``lastOutputSequenceNumber`` was rewritten.
+    private var lastOutputMs: Int64 = 0
+
+    /// Creates a rewriter whose first packet will carry the given sequence number and timestamp.
+    ///
+    /// - Parameters:
+    ///   - outputSSRC: The SSRC the subscriber sees.
+    ///   - initialSequenceNumber: The sequence number of the first forwarded packet (normally random).
+    ///   - initialTimestamp: The timestamp of the first forwarded packet (normally random).
+    ///   - clockRate: The RTP clock rate in Hz (90 000 for video, 48 000 for Opus).
+    public init(outputSSRC: UInt32, initialSequenceNumber: UInt16, initialTimestamp: UInt32, clockRate: UInt32) {
+        self.outputSSRC = outputSSRC
+        self.clockRate = clockRate
+        self.initialTimestamp = initialTimestamp
+        self.lastOutputSequenceNumber = initialSequenceNumber &- 1
+        self.lastOutputTimestamp = initialTimestamp
+    }
+
+    /// Maps one source packet to the numbers the subscriber sees.
+    ///
+    /// - Parameters:
+    ///   - sourceGeneration: Which upstream incarnation the packet belongs to; the caller
+    ///     increases it (wrapping) whenever the publisher republishes or the source is switched.
+    ///   - sequenceNumber: The packet's sequence number as received.
+    ///   - timestamp: The packet's timestamp as received.
+    ///   - nowMs: The current monotonic time in milliseconds.
+    /// - Returns: The outgoing numbers, or `nil` when the packet must be dropped because it
+    ///   belongs to an older generation or precedes the first packet of the current one.
+    public mutating func rewrite(
+        sourceGeneration: UInt32,
+        sequenceNumber: UInt16,
+        timestamp: UInt32,
+        nowMs: Int64
+    ) -> RewrittenPacketNumbers? {
+        if !hasStarted {
+            hasStarted = true
+            beginGeneration(
+                sourceGeneration,
+                sourceSequenceNumber: sequenceNumber,
+                sourceTimestamp: timestamp,
+                outputSequenceNumber: lastOutputSequenceNumber &+ 1,
+                outputTimestamp: initialTimestamp
+            )
+        } else if sourceGeneration != currentGeneration {
+            // Generations are compared with wrap-around so a long-lived track never stalls.
+            guard Int32(bitPattern: sourceGeneration &- currentGeneration) > 0 else { return nil }
+            let elapsedTicks = RTPClockTicks.ticks(milliseconds: nowMs - lastOutputMs, clockRate: clockRate)
+            beginGeneration(
+                sourceGeneration,
+                sourceSequenceNumber: sequenceNumber,
+                sourceTimestamp: timestamp,
+                outputSequenceNumber: lastOutputSequenceNumber &+ 1,
+                outputTimestamp: lastOutputTimestamp &+ max(elapsedTicks, 1)
+            )
+        } else if Int16(bitPattern: sequenceNumber &- generationFirstSourceSequenceNumber) < 0 {
+            return nil
+        }
+
+        let outputSequenceNumber = sequenceNumber &+ sequenceNumberOffset
+        let outputTimestamp = timestamp &+ timestampOffset
+        if Int16(bitPattern: outputSequenceNumber &- lastOutputSequenceNumber) > 0 {
+            lastOutputSequenceNumber = outputSequenceNumber
+            lastOutputTimestamp = outputTimestamp
+            lastOutputMs = nowMs
+        }
+        return RewrittenPacketNumbers(sequenceNumber: outputSequenceNumber, timestamp: outputTimestamp)
+    }
+
+    /// The source sequence number behind an output sequence number, for answering NACKs.
+    ///
+    /// - Returns: `nil` before the first packet, and for output numbers that do not belong to the
+    ///   current generation: before its first output number or after the highest one produced.
+    public func sourceSequenceNumber(forOutput outputSequenceNumber: UInt16) -> UInt16? {
+        guard hasStarted else { return nil }
+        let sinceGenerationStart = Int16(bitPattern: outputSequenceNumber &- generationFirstOutputSequenceNumber)
+        let pastHighest = Int16(bitPattern: outputSequenceNumber &- lastOutputSequenceNumber)
+        guard sinceGenerationStart >= 0, pastHighest <= 0 else { return nil }
+        return outputSequenceNumber &- sequenceNumberOffset
+    }
+
+    /// The output timestamp for a source timestamp of the current generation, for translating
+    /// the RTP timestamp of a sender report; `nil` before the first packet.
+    public func outputTimestamp(forSource sourceTimestamp: UInt32) -> UInt32? {
+        guard hasStarted else { return nil }
+        return sourceTimestamp &+ timestampOffset
+    }
+
+    /// Counts one packet as sent to the subscriber, for the sender-report counters.
+    ///
+    /// - Parameter payloadBytes: The RTP payload size, excluding header and padding.
+    public mutating func recordSent(payloadBytes: Int) {
+        packetsSent &+= 1
+        octetsSent &+= UInt32(truncatingIfNeeded: max(payloadBytes, 0))
+    }
+
+    /// Fixes the offsets of a new generation so that its first packet maps to the given numbers.
+    private mutating func beginGeneration(
+        _ generation: UInt32,
+        sourceSequenceNumber: UInt16,
+        sourceTimestamp: UInt32,
+        outputSequenceNumber: UInt16,
+        outputTimestamp: UInt32
+    ) {
+        currentGeneration = generation
+        generationFirstSourceSequenceNumber = sourceSequenceNumber
+        generationFirstOutputSequenceNumber = outputSequenceNumber
+        sequenceNumberOffset = outputSequenceNumber &- sourceSequenceNumber
+        timestampOffset = outputTimestamp &- sourceTimestamp
+    }
+}

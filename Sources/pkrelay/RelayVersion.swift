@@ -1,0 +1,4 @@
+/// The release of this build.
+enum RelayVersion {
+    static let current = "0.1.0"
+}

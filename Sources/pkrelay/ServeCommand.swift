@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PKRelayServer
+
+/// `pkrelay serve [--config FILE]`: runs the relay until SIGTERM or SIGINT.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the relay (the default command).")
+
+    @Option(name: .long, help: "A YAML configuration file; without one the built-in defaults apply.")
+    var config: String?
+
+    func run() async throws {
+        let configuration = try loadConfiguration(config)
+        bootstrapLogging(configuration)
+        var logger = Logger(label: "pkrelay")
+        logger.logLevel = configuration.logLevel
+        if configuration.usesDevelopmentKey {
+            let banner = """
+            ************************************************************************
+            * PKRelay is using the built-in DEVELOPMENT signing key.               *
+            * Anyone can mint tokens for it. Configure auth.keys before deploying. *
+            ************************************************************************
+
+            """
+            FileHandle.standardError.write(Data(banner.utf8))
+            logger.warning("using the development signing key", metadata: ["kid": "dev"])
+        }
+        let server = try RelayServer(configuration: configuration, logger: logger)
+        let group = server.makeServiceGroup(handleSignals: true)
+        logger.notice("PKRelay starting", metadata: [
+            "version": "\(RelayVersion.current)",
+            "media": "\(configuration.media.bindAddress) ports \(configuration.media.portRange.lowerBound)-\(configuration.media.portRange.upperBound)",
+        ])
+        try await group.run()
+        logger.notice("PKRelay stopped")
+    }
+}
+
+/// Reads the configuration file, or the defaults; exits with the key and reason on a bad file.
+func loadConfiguration(_ path: String?) throws -> RelayConfiguration {
+    guard let path else { return RelayConfiguration() }
+    do {
+        return try RelayConfiguration.load(path: path)
+    } catch {
+        throw ConfigurationFailure(description: "configuration \(path): \(error)")
+    }
+}
+
+func bootstrapLogging(_ configuration: RelayConfiguration) {
+    let level = configuration.logLevel
+    if configuration.logFormat == "json" {
+        LoggingSystem.bootstrap { label in
+            var handler = JSONLogHandler(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    } else {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}
