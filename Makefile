@@ -2,7 +2,7 @@
 SWIFT ?= swift
 CONFIG ?=
 
-.PHONY: all build release run test deps test-deps clean
+.PHONY: all build release run test deps test-deps clean loadtest
 
 all: build
 
@@ -26,6 +26,12 @@ run: release
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Builds release binaries, starts a relay on free ports, runs a 30 s pk-showroom against it with
+# pkrelay-traffic, writes loadtest-report.json and stops the relay. More options: LOADTEST_ARGS='--rooms 10'.
+LOADTEST_ARGS ?=
+loadtest: deps
+	SWIFT=$(SWIFT) Tools/scripts/loadtest.sh --scenario pk-showroom --duration 30s --report loadtest-report.json $(LOADTEST_ARGS)
 
 clean:
 	rm -rf .build

@@ -12,6 +12,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "pkrelay", targets: ["pkrelay"]),
+        .executable(name: "pkrelay-client", targets: ["pkrelay-client"]),
+        // The hot-path modules, for the benchmarks package under Benchmarks/.
+        .library(name: "RTPWire", targets: ["RTPWire"]),
+        .library(name: "StreamCore", targets: ["StreamCore"]),
+        .library(name: "SecureTransport", targets: ["SecureTransport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -21,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // Bytes at the bottom: RTP/RTCP/STUN parsing and serialising, standard library only.
@@ -55,6 +62,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict
         ),
@@ -78,6 +86,39 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `pkrelay-client`: publish with ffmpeg and watch with ffplay through a relay, for first
+        // steps and demos.
+        .executableTarget(
+            name: "pkrelay-client",
+            dependencies: [
+                "PKRelayClient", "Protocol", "SecureTransport", "CSocketShims",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/pkrelay-client",
+            swiftSettings: strict
+        ),
+        // The traffic tool's measurement logic (loss, latency, capacity search, reports, scenarios),
+        // kept apart from its I/O so it is tested with scripted inputs.
+        .target(
+            name: "TrafficCore",
+            dependencies: [
+                "Protocol",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strict
+        ),
+        // `pkrelay-traffic`: realistic PK load against a relay, with honest measurements.
+        .executableTarget(
+            name: "pkrelay-traffic",
+            dependencies: [
+                "TrafficCore", "PKRelayClient", "Protocol", "RTPWire", "SecureTransport", "Auth", "CSocketShims",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/pkrelay-traffic",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "TrafficCoreTests", dependencies: ["TrafficCore"], swiftSettings: strict),
         .testTarget(name: "RTPWireTests", dependencies: ["RTPWire"], swiftSettings: strict),
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "RTPWire"], swiftSettings: strict),
         .testTarget(name: "SecureTransportTests", dependencies: ["SecureTransport", "COpenSSLShims"], swiftSettings: strict),

@@ -55,6 +55,7 @@ extension DataPlane {
             source.sinks.append(sink)
             if sink.isVideo {
                 sink.waitingForKeyframe = true
+                sink.report.keyframeDeliveredAtMs = nil
                 source.repeater.start(nowMs: nowMs)
                 if source.repeater.poll(nowMs: nowMs) {
                     _ = source.throttle.shouldSendRequest(nowMs: nowMs)

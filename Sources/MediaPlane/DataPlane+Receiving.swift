@@ -13,10 +13,13 @@ extension DataPlane {
         guard length <= Self.maximumPacketSize else { counters.drop(.oversized); return }
         let kind = PacketDemultiplexer.classify(UnsafeRawBufferPointer(start: buffer, count: length))
         guard kind == .rtp || kind == .rtcp else { counters.drop(.notRTP); return }
-        if transport.remoteKey != 0 {
-            guard endpoint.key == transport.remoteKey else { counters.drop(.unexpectedSource); return }
-        } else if !transport.connected {
-            counters.drop(.notConnected)
+        guard transport.connected else { counters.drop(.notConnected); return }
+        let fromRemote = endpoint.key == transport.remoteKey
+        // RTCP may come from a second address (senders such as ffmpeg use RTP port + 1) once it
+        // authenticates; on a plain transport only the peer's own address counts.
+        let fromRTCPPeer = kind == .rtcp && !transport.isPlain && (transport.rtcpRemoteKey == 0 || endpoint.key == transport.rtcpRemoteKey)
+        if transport.remoteKey != 0, !fromRemote, !fromRTCPPeer {
+            counters.drop(.unexpectedSource)
             return
         }
         var plainLength = length
@@ -38,8 +41,10 @@ extension DataPlane {
             handleRTP(packet, header: header, on: transport)
         } else {
             guard plainLength >= 8 else { counters.drop(.malformedRTCP); return }
-            // RTCP does not latch: senders such as ffmpeg send RTCP from another port than RTP,
-            // and send a sender report before their first RTP packet.
+            // RTCP does not latch the transport: senders such as ffmpeg send RTCP from another port
+            // than RTP, and a sender report before their first RTP packet. It latches its own
+            // second address instead, so no other sender can reuse it.
+            if !fromRemote, transport.rtcpRemoteKey == 0, !transport.isPlain { transport.rtcpRemoteKey = endpoint.key }
             counters.rtcpIn &+= 1
             handleRTCP(packet, on: transport)
         }
@@ -81,11 +86,13 @@ extension DataPlane {
 
     /// Sends one packet to one sink with the sink's SSRC, sequence number and timestamp.
     func forward(_ packet: UnsafeRawBufferPointer, header: RTPHeader, keyframe: Bool, to sink: SinkState) {
+        // Checked first, so that a keyframe is not spent on a subscriber that cannot receive it yet.
+        guard sink.transport.remoteKey != 0 else { counters.drop(.sinkNotConnected); return }
         if sink.waitingForKeyframe {
             guard keyframe else { counters.drop(.waitingForKeyframe); return }
             sink.waitingForKeyframe = false
+            sink.report.keyframeDeliveredAtMs = nowUnixMs
         }
-        guard sink.transport.remoteKey != 0 else { counters.drop(.sinkNotConnected); return }
         guard let numbers = sink.rewriter.rewrite(sourceGeneration: sink.generation, sequenceNumber: header.sequenceNumber, timestamp: header.timestamp, nowMs: nowMs) else {
             counters.drop(.staleSequence)
             return

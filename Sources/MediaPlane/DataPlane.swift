@@ -63,23 +63,22 @@ final class DataPlane {
         while running {
             let ready = pkr_epoll_wait(epollFD, readyTokens, Self.maximumReadyEvents, 20)
             updateClock()
-            var wake = false
             if ready > 0 {
+                // Commands first: a publish or subscribe that raced its first packets applies
+                // before those packets are read.
+                for index in 0..<Int(ready) where readyTokens[index] == Self.wakeToken {
+                    pkr_eventfd_drain(mailbox.eventFD)
+                    drainMailbox()
+                    flushAll()
+                }
                 for index in 0..<Int(ready) {
                     let token = readyTokens[index]
-                    if token == Self.wakeToken {
-                        wake = true
-                    } else if let transport = transports[Int(truncatingIfNeeded: token)] {
+                    if token != Self.wakeToken, let transport = transports[Int(truncatingIfNeeded: token)] {
                         receive(on: transport)
                     }
                 }
             }
             flushAll()
-            if wake {
-                pkr_eventfd_drain(mailbox.eventFD)
-                drainMailbox()
-                flushAll()
-            }
             runTimers()
             flushAll()
         }

@@ -9,5 +9,7 @@ public struct SinkReport: Sendable, Hashable {
     public var jitter: UInt32 = 0
     public var roundTripTimeMs: Double?
     public var bound: Bool = false
+    /// Unix milliseconds when the first keyframe after the latest bind was sent to the subscriber.
+    public var keyframeDeliveredAtMs: Int64?
     public init() {}
 }

@@ -12,6 +12,8 @@ final class TransportState {
     /// The peer's address key (IPv4Endpoint.key); 0 until connected or latched.
     var remoteKey: UInt64 = 0
     var remote = IPv4Endpoint(ip: 0, port: 0)
+    /// A second peer address RTCP authenticated from (RTP port + 1 senders); 0 until seen.
+    var rtcpRemoteKey: UInt64 = 0
     /// connectTransport has been called (so latching is allowed).
     var connected = false
     /// Sources arriving on this transport, by SSRC.

@@ -21,6 +21,15 @@ enum MetricsRenderer {
         gauge("pkrelay_streams", "Published streams.", overview.publications)
         gauge("pkrelay_subscriptions", "Subscriptions.", overview.subscriptions)
         gauge("pkrelay_accepting", "1 while joins are accepted, 0 while draining.", overview.accepting ? 1 : 0)
+        gauge("pkrelay_forwards", "Forward targets being forwarded into.", overview.forwardTargets)
+        gauge("pkrelay_links", "Two-way PK links.", overview.links)
+        lines += overview.firstKeyframeHistogram.render(
+            name: "pkrelay_forward_first_keyframe_seconds", help: "Time from a forward or link start to its first keyframe reaching a target-room subscriber.")
+        lines.append("# HELP pkrelay_control_request_seconds Time to handle a control request, by method.")
+        lines.append("# TYPE pkrelay_control_request_seconds histogram")
+        for method in overview.requestHistograms.keys.sorted() {
+            lines += overview.requestHistograms[method]!.render(name: "pkrelay_control_request_seconds", help: "", labels: "method=\"\(method)\"").dropFirst(2)
+        }
         let counters = overview.media.counters
         counter("pkrelay_packets_in_total", "Datagrams received on media transports.", counters.packetsIn)
         counter("pkrelay_bytes_in_total", "Bytes received on media transports.", counters.bytesIn)
@@ -41,5 +50,25 @@ enum MetricsRenderer {
         let srtp = counters.drops(.srtpAuthenticationFailed) + counters.drops(.srtpReplayed) + counters.drops(.srtpMalformed) + counters.drops(.srtpOther)
         lines.append("pkrelay_srtp_failures_total \(srtp)")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The webhook families.
+    static func renderWebhooks(_ stats: WebhookStats) -> String {
+        """
+        # HELP pkrelay_webhook_deliveries_total Webhook events delivered (answered with 2xx).
+        # TYPE pkrelay_webhook_deliveries_total counter
+        pkrelay_webhook_deliveries_total \(stats.delivered)
+        # HELP pkrelay_webhook_failures_total Webhook delivery attempts that failed (error, timeout or non-2xx).
+        # TYPE pkrelay_webhook_failures_total counter
+        pkrelay_webhook_failures_total \(stats.failedAttempts)
+        # HELP pkrelay_webhook_dropped_total Webhook events not delivered, by reason.
+        # TYPE pkrelay_webhook_dropped_total counter
+        pkrelay_webhook_dropped_total{reason="queue_full"} \(stats.dropped)
+        pkrelay_webhook_dropped_total{reason="gave_up"} \(stats.givenUp)
+        # HELP pkrelay_webhook_queue_depth Webhook events waiting or in flight.
+        # TYPE pkrelay_webhook_queue_depth gauge
+        pkrelay_webhook_queue_depth \(stats.queued)
+
+        """
     }
 }

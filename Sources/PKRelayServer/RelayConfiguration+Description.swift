@@ -11,6 +11,7 @@ extension RelayConfiguration {
         admin:
           host: \(adminHost)
           port: \(adminPort)
+          requestsPerSecond: \(adminRequestsPerSecond)
         media:
           bindAddress: \(media.bindAddress)
           announcedAddress: \(media.announcedAddress ?? media.bindAddress)
@@ -38,6 +39,15 @@ extension RelayConfiguration {
           format: \(logFormat)
         shutdown:
           graceSeconds: \(shutdownGraceSeconds)
+        webhooks:
+          urls: [\(webhooks.urls.joined(separator: ", "))]
+          secret: \(webhooks.secret.isEmpty ? "(none)" : "(redacted)")
+          requestTimeoutMs: \(webhooks.requestTimeoutMs)
+          retryForSeconds: \(webhooks.retryForSeconds)
+          initialBackoffMs: \(webhooks.initialBackoffMs)
+          maxBackoffMs: \(webhooks.maxBackoffMs)
+          queueSize: \(webhooks.queueSize)
+          concurrency: \(webhooks.concurrency)
         """
     }
 }

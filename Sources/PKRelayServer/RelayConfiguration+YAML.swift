@@ -8,19 +8,23 @@ import Yams
 extension RelayConfiguration {
     /// Reads a YAML configuration over the built-in defaults. Unknown keys and bad values are
     /// refused with the key's dotted path and the reason.
-    public static func load(yaml: String) throws(ConfigurationError) -> RelayConfiguration {
-        let document: Any?
+    ///
+    /// - Parameter environment: `PKRELAY_*` variables override the file's keys (see
+    ///   ``environmentVariable(for:)``); other variables are ignored.
+    public static func load(yaml: String, environment: [String: String] = [:]) throws(ConfigurationError) -> RelayConfiguration {
+        var document: Any?
         do {
             document = try Yams.load(yaml: yaml)
         } catch {
             throw ConfigurationError(key: "", reason: "not valid YAML: \(error)")
         }
+        document = try applyEnvironment(environment, to: document)
         var root = try ConfigurationReader(document, path: "")
         var configuration = RelayConfiguration()
 
         var control = try root.section("control")
         configuration.controlHost = try control.string("host", default: configuration.controlHost)!
-        configuration.controlPort = try control.int("port", default: configuration.controlPort, in: 1...65535)
+        configuration.controlPort = try listenPort(&control, default: configuration.controlPort)
         configuration.maxMessageBytes = try control.int("maxMessageBytes", default: configuration.maxMessageBytes, in: 1024...(1 << 20))
         configuration.maxTransportsPerConnection = try control.int("maxTransportsPerConnection", default: configuration.maxTransportsPerConnection, in: 1...256)
         configuration.requestsPerSecond = try control.int("requestsPerSecond", default: configuration.requestsPerSecond, in: 1...10000)
@@ -28,7 +32,8 @@ extension RelayConfiguration {
 
         var admin = try root.section("admin")
         configuration.adminHost = try admin.string("host", default: configuration.adminHost)!
-        configuration.adminPort = try admin.int("port", default: configuration.adminPort, in: 1...65535)
+        configuration.adminPort = try listenPort(&admin, default: configuration.adminPort)
+        configuration.adminRequestsPerSecond = try admin.int("requestsPerSecond", default: configuration.adminRequestsPerSecond, in: 1...10000)
         try admin.finish()
 
         var media = try root.section("media")
@@ -102,15 +107,55 @@ extension RelayConfiguration {
         configuration.shutdownGraceSeconds = try shutdown.int("graceSeconds", default: configuration.shutdownGraceSeconds, in: 0...600)
         try shutdown.finish()
 
+        var webhooks = try root.section("webhooks")
+        configuration.webhooks = try readWebhooks(&webhooks, defaults: configuration.webhooks)
+        try webhooks.finish()
+
         try root.finish()
         return configuration
     }
 
     /// Reads a configuration file.
-    public static func load(path: String) throws(ConfigurationError) -> RelayConfiguration {
+    public static func load(path: String, environment: [String: String] = [:]) throws(ConfigurationError) -> RelayConfiguration {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationError(key: "", reason: "cannot read '\(path)'")
         }
-        return try load(yaml: text)
+        return try load(yaml: text, environment: environment)
+    }
+
+    /// A listener's `port`: 1-65535, or 0 for a free port chosen at start (and logged).
+    static func listenPort(_ section: inout ConfigurationReader, default fallback: Int) throws(ConfigurationError) -> Int {
+        let port = try section.int("port", default: fallback, in: Int.min...Int.max)
+        guard (0...65535).contains(port) else {
+            throw ConfigurationError(key: "\(section.path).port", reason: "must be between 1 and 65535 (or 0 for a free port), got \(port)")
+        }
+        return port
+    }
+
+    static func readWebhooks(_ section: inout ConfigurationReader, defaults: WebhookConfiguration) throws(ConfigurationError) -> WebhookConfiguration {
+        var webhooks = defaults
+        if let urls = try section.list("urls") {
+            webhooks.urls = []
+            for (index, item) in urls.enumerated() {
+                guard let text = item as? String, let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                    throw ConfigurationError(key: "webhooks.urls[\(index)]", reason: "must be an http or https URL")
+                }
+                webhooks.urls.append(text)
+            }
+        }
+        webhooks.secret = try section.string("secret", default: webhooks.secret) ?? ""
+        if webhooks.isEnabled && webhooks.secret.utf8.count < 16 {
+            throw ConfigurationError(key: "webhooks.secret", reason: "must be at least 16 bytes when webhooks.urls are set")
+        }
+        webhooks.requestTimeoutMs = try section.int("requestTimeoutMs", default: webhooks.requestTimeoutMs, in: 10...60000)
+        webhooks.retryForSeconds = try section.int("retryForSeconds", default: webhooks.retryForSeconds, in: 0...3600)
+        webhooks.initialBackoffMs = try section.int("initialBackoffMs", default: webhooks.initialBackoffMs, in: 1...60000)
+        webhooks.maxBackoffMs = try section.int("maxBackoffMs", default: webhooks.maxBackoffMs, in: 1...600_000)
+        guard webhooks.maxBackoffMs >= webhooks.initialBackoffMs else {
+            throw ConfigurationError(key: "webhooks.maxBackoffMs", reason: "must not be below webhooks.initialBackoffMs (\(webhooks.initialBackoffMs))")
+        }
+        webhooks.queueSize = try section.int("queueSize", default: webhooks.queueSize, in: 1...1_000_000)
+        webhooks.concurrency = try section.int("concurrency", default: webhooks.concurrency, in: 1...256)
+        return webhooks
     }
 }

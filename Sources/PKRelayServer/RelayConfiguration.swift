@@ -11,6 +11,8 @@ public struct RelayConfiguration: Sendable {
     public var controlPort = 7700
     public var adminHost = "127.0.0.1"
     public var adminPort = 7710
+    /// Sustained admin API requests per second over all callers (bursts of twice this pass).
+    public var adminRequestsPerSecond = 20
     /// Largest control message accepted with an error reply; larger frames close the connection.
     public var maxMessageBytes = 65536
     public var maxTransportsPerConnection = 16
@@ -25,6 +27,8 @@ public struct RelayConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     public var logFormat = "text"
     public var shutdownGraceSeconds = 10
+    /// Where and how events are posted to the room server.
+    public var webhooks = WebhookConfiguration()
 
     public init() {}
 

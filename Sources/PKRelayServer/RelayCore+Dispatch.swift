@@ -47,8 +47,14 @@ extension RelayCore {
             respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.methodNotFound, "unknown method '\(method)'")), to: session)
             return
         }
+        let started = ContinuousClock.now
         dispatch(known, id: id, params: paramsData, session: session)
+        let elapsed = ContinuousClock.now - started
+        requestHistograms[method, default: Histogram(bounds: Self.requestLatencyBounds)]
+            .observe(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
+
+    static let requestLatencyBounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1]
 
     func decode<Params: Decodable>(_ type: Params.Type, from data: Data) -> Result<Params, RelayError> {
         do {
@@ -86,6 +92,24 @@ extension RelayCore {
         case .subscribeStream: run(SubscribeStreamParams.self) { engine.subscribe(session: session, params: $0, now: time) }
         case .unsubscribeStream: run(SubscribeStreamParams.self) { engine.unsubscribe(session: session, params: $0, now: time) }
         case .getStats: run(GetStatsParams.self) { EngineOutcome(result: .success(stats(for: session, roomId: $0.roomId)), actions: []) }
+        case .startForwardStreamToRooms: run(StartForwardParams.self) { engine.startForward(session: session, roomId: $0.roomId, targets: verifyTargets($0, session: session), now: time) }
+        case .updateForwardStreamToRooms: run(StartForwardParams.self) { engine.updateForward(session: session, roomId: $0.roomId, targets: verifyTargets($0, session: session), now: time) }
+        case .stopForwardStreamToRooms: run(RoomParams.self) { engine.stopForward(session: session, roomId: $0.roomId, now: time) }
+        case .pauseForwardStreamToAllRooms: run(RoomParams.self) { engine.pauseForward(session: session, roomId: $0.roomId, paused: true, now: time) }
+        case .resumeForwardStreamToAllRooms: run(RoomParams.self) { engine.pauseForward(session: session, roomId: $0.roomId, paused: false, now: time) }
+        case .connectOtherRoom: run(ConnectOtherRoomParams.self) { engine.connectOtherRoom(session: session, params: $0, now: time) }
+        case .disconnectOtherRoom: run(LocalRoomParams.self) { engine.disconnectOtherRoom(session: session, localRoomId: $0.localRoomId, now: time) }
+        case .updateOtherRoomForwardMode: run(UpdateOtherRoomForwardModeParams.self) { engine.updateOtherRoomForwardMode(session: session, params: $0, now: time) }
+        case .invite: run(InviteParams.self) { engine.invite(session: session, params: $0, now: time) }
+        case .cancelInvitation: run(InvitationParams.self) { engine.cancelInvitation(session: session, params: $0, now: time) }
+        case .acceptInvitation: run(InvitationParams.self) { engine.acceptInvitation(session: session, params: $0, now: time) }
+        case .rejectInvitation: run(RejectInvitationParams.self) { engine.rejectInvitation(session: session, params: $0, now: time) }
+        case .sendRoomMessage: run(SendRoomMessageParams.self) { params in
+            withPayload(text: params.message, binary: params.binary) { engine.sendRoomMessage(session: session, roomId: params.roomId, payload: $0, toLinkedRooms: params.toLinkedRooms ?? false, now: time) }
+        }
+        case .sendUserMessage: run(SendUserMessageParams.self) { params in
+            withPayload(text: params.message, binary: params.binary) { engine.sendUserMessage(session: session, roomId: params.roomId, userId: params.userId, payload: $0, now: time) }
+        }
         }
     }
 

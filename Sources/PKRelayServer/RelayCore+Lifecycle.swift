@@ -11,6 +11,7 @@ extension RelayCore {
             for (id, source) in report.sources where source.packets > 0 {
                 engine.recordMediaActivity(sourceId: id, at: EngineTime(milliseconds: report.generatedAtMs - source.idleMs))
             }
+            reportFirstKeyframes(MediaPlaneReportView(report: report))
         }
         apply(engine.tick(now: now))
     }
@@ -19,6 +20,12 @@ extension RelayCore {
     /// leaves its rooms, and every connection's outbound stream ends.
     public func drain() {
         accepting = false
+        // Forwards and links end first, so their owners and the room server hear why.
+        for roomId in engine.roomIds {
+            for member in engine.snapshot(roomId: roomId) ?? [] where engine.forwardedFrom(roomId: roomId, userId: member.userId) == nil {
+                apply(engine.stopForwardsAndLinks(roomId: roomId, userId: member.userId, linkReason: "serverShutdown", now: now).actions)
+            }
+        }
         for session in sessions.keys.sorted() {
             for roomId in engine.rooms(of: session) {
                 send(.exitRoom(ExitRoomEvent(roomId: roomId, reason: .serverShutdown, code: ErrorCode.shuttingDown.rawValue, message: "the relay is shutting down")), to: session)

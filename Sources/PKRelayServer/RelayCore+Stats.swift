@@ -42,8 +42,11 @@ extension RelayCore {
     /// Relay-wide figures for /metrics and the health endpoints.
     public func overview() -> RelayOverview {
         let totals = engine.totals
+        let forwarding = engine.forwardingTotals
         return RelayOverview(
             rooms: totals.rooms, users: totals.users, publications: totals.publications, subscriptions: totals.subscriptions,
-            connections: sessions.count, transports: media.transportCount, accepting: accepting, media: media.latestReport())
+            connections: sessions.count, transports: media.transportCount, accepting: accepting, media: media.latestReport(),
+            forwardTargets: forwarding.forwardTargets, links: forwarding.links,
+            firstKeyframeHistogram: firstKeyframeHistogram, requestHistograms: requestHistograms)
     }
 }

@@ -19,6 +19,14 @@ public actor RelayCore {
     var nextSessionId: SessionID = 1
     var accepting = true
     var lastReportAtMs: Int64 = 0
+    /// Seconds from a forward or link start to its first keyframe in the target room.
+    var firstKeyframeHistogram = Histogram(bounds: [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10])
+    /// Seconds to answer control requests, by method.
+    var requestHistograms: [String: Histogram] = [:]
+    /// Webhook delivery, and the facts the last webhooks were derived from.
+    let webhooks: WebhookHub
+    var webhookFacts = WebhookFacts()
+    var webhookSequence: UInt64 = 0
     let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -33,6 +41,7 @@ public actor RelayCore {
         self.media = media
         self.logger = logger
         self.nowMs = nowMs
+        self.webhooks = WebhookHub(configuration: configuration.webhooks, logger: logger, nowMs: nowMs)
         self.verifier = TokenVerifier(keys: configuration.verificationKeys, leewaySeconds: configuration.tokenLeewaySeconds)
         self.engine = RoomEngine(limits: configuration.rooms, ssrcSeed: UInt64(bitPattern: nowMs()) ^ 0xA5A5_5A5A_C3C3_3C3C)
     }
@@ -59,6 +68,8 @@ public actor RelayCore {
         guard let state = sessions.removeValue(forKey: session) else { return }
         let (actions, _) = engine.disconnect(session: session, now: now)
         apply(actions)
+        // A user alone in its room leaves without any action: the room still ends.
+        if actions.isEmpty { publishWebhooks(for: []) }
         for transport in state.transports.keys { media.closeTransport(id: transport) }
         state.outbound.finish()
         logger.debug("connection closed", metadata: ["session": "\(session)", "user": "\(state.userId ?? "-")"])
@@ -98,6 +109,7 @@ public actor RelayCore {
                 applyMedia(change)
             }
         }
+        if !actions.isEmpty { publishWebhooks(for: actions) }
     }
 
     func applyMedia(_ change: MediaAction) {
@@ -116,6 +128,8 @@ public actor RelayCore {
             media.bind(sink: sink, source: source)
         case .unbind(let sink):
             media.unbind(sink: sink)
+        case .requestKeyframe(let source):
+            media.requestKeyframe(source: source)
         }
     }
 }

@@ -10,4 +10,8 @@ public struct RelayOverview: Sendable {
     public var transports: Int
     public var accepting: Bool
     public var media: MediaPlaneReport
+    public var forwardTargets: Int
+    public var links: Int
+    var firstKeyframeHistogram: Histogram
+    var requestHistograms: [String: Histogram]
 }

@@ -8,7 +8,7 @@ import Protocol
 import ServiceLifecycle
 
 /// The whole relay: media plane, relay core, the control listener (WebSocket `/rtc`) and the
-/// admin listener (`/healthz`, `/readyz`, `/metrics`).
+/// admin listener (`/healthz`, `/readyz`, `/metrics`, and the admin API under `/admin/v1`).
 public final class RelayServer: Sendable {
     public let configuration: RelayConfiguration
     public let core: RelayCore
@@ -34,8 +34,11 @@ public final class RelayServer: Sendable {
         let control = makeControlApplication()
         let admin = makeAdminApplication()
         let lifecycle = RelayLifecycleService(core: core, media: media, logger: logger, graceSeconds: configuration.shutdownGraceSeconds)
+        // Services shut down in reverse order: the drain first (its events queue webhooks), then
+        // webhook delivery (bounded by the grace period), then the listeners.
+        let webhooks = WebhookService(hub: core.webhooks, logger: logger, graceSeconds: configuration.shutdownGraceSeconds)
         return ServiceGroup(
-            services: [control, admin, lifecycle],
+            services: [control, admin, webhooks, lifecycle],
             gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
             logger: logger)
     }
@@ -72,7 +75,7 @@ public final class RelayServer: Sendable {
         let waiter = ports
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(maxFrameSize: Self.hardFrameLimit)),
+            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: Self.hardFrameLimit))),
             configuration: .init(address: .hostname(configuration.controlHost, port: configuration.controlPort), serverName: "PKRelay"),
             onServerRunning: { channel in
                 waiter.reportControl(channel.localAddress?.port ?? 0)
@@ -91,11 +94,13 @@ public final class RelayServer: Sendable {
             return Response(status: ready ? .ok : .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: ready ? "ready\n" : "draining\n")))
         }
         router.get("/metrics") { _, _ -> Response in
-            let text = MetricsRenderer.render(await core.overview())
+            let text = MetricsRenderer.render(await core.overview()) + MetricsRenderer.renderWebhooks(core.webhooks.stats)
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
         }
+        AdminRoutes(core: core, gate: AdminRateGate(requestsPerSecond: configuration.adminRequestsPerSecond, nowMs: core.nowMs()), logger: logger)
+            .register(on: router)
         let waiter = ports
         return Application(
             router: router,

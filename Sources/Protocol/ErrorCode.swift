@@ -83,4 +83,54 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let wrongState = ErrorCode(4010)
     /// The connection sends requests faster than the relay accepts.
     public static let rateLimited = ErrorCode(4029)
+    /// A forward call before startForwardStreamToRooms (reported also as UnexpectedAPICall).
+    public static let forwardNotStarted = ErrorCode(4011)
+    /// More forward targets than the relay allows per user (default 8).
+    public static let forwardTargetLimit = ErrorCode(4012)
+    /// startForwardStreamToRooms while a forward runs; use updateForwardStreamToRooms.
+    public static let forwardAlreadyStarted = ErrorCode(4013)
+    /// A room or user message is larger than the relay accepts.
+    public static let messageTooLong = ErrorCode(4014)
+    /// The token has no forward (pk) grant.
+    public static let noForwardPermission = ErrorCode(4015)
+
+    // MARK: Forwarding (Volcengine ForwardStreamError numbers; also used in forward state infos)
+    /// A forward target is malformed: the source room itself, listed twice, or an empty room id.
+    public static let forwardInvalidArgument = ErrorCode(1201)
+    /// A forward target's token is invalid, expired, for another room or user, or lacks publish.
+    public static let forwardInvalidToken = ErrorCode(1202)
+    /// The relay could not forward into the target room (its limits, or it was dismissed).
+    public static let forwardResponse = ErrorCode(1203)
+    /// A real user with the same userId is in (or joined) the target room, or the room server removed the forwarded user.
+    public static let forwardRemoteKicked = ErrorCode(1204)
+    /// The relay refuses forwarding.
+    public static let forwardNotSupported = ErrorCode(1205)
+
+    // MARK: PK links (Tencent TRTC numbers)
+    /// A link parameter is invalid (the caller's own room, an empty id, a room already reached by a forward).
+    public static let linkInvalidParameter = ErrorCode(-3328)
+    /// The caller has reached its link limit.
+    public static let linkLimitReached = ErrorCode(-102032)
+    /// The room has no link to the named room and user.
+    public static let roomHasNoLink = ErrorCode(-102042)
+    /// The user started no link.
+    public static let userStartedNoLink = ErrorCode(-102043)
+    /// The target room does not exist.
+    public static let targetRoomNotFound = ErrorCode(-102046)
+    /// The target room has reached its link limit.
+    public static let targetRoomLinkLimit = ErrorCode(-102047)
+    /// The target user is not a visible anchor in the target room.
+    public static let targetUserNotFound = ErrorCode(-102048)
+
+    // MARK: Invitations (Agora RTM invitation API-misuse numbers)
+    /// An invitation parameter is invalid (payload over 8 KiB, bad timeout, inviting yourself).
+    public static let invitationInvalidArgument = ErrorCode(1)
+    /// No invitation with that id (never sent, or not addressed to or from this user).
+    public static let invitationNotStarted = ErrorCode(2)
+    /// The invitation already ended (canceled, refused, timed out).
+    public static let invitationAlreadyEnded = ErrorCode(3)
+    /// The invitation was already accepted.
+    public static let invitationAlreadyAccepted = ErrorCode(4)
+    /// An invitation to the same user is already pending.
+    public static let invitationAlreadySent = ErrorCode(5)
 }

@@ -13,4 +13,18 @@ public enum Method: String, Sendable, CaseIterable {
     case subscribeStream
     case unsubscribeStream
     case getStats
+    case startForwardStreamToRooms
+    case updateForwardStreamToRooms
+    case stopForwardStreamToRooms
+    case pauseForwardStreamToAllRooms
+    case resumeForwardStreamToAllRooms
+    case connectOtherRoom
+    case disconnectOtherRoom
+    case updateOtherRoomForwardMode
+    case invite
+    case cancelInvitation
+    case acceptInvitation
+    case rejectInvitation
+    case sendRoomMessage
+    case sendUserMessage
 }

@@ -18,6 +18,15 @@ extension ServerEvent: Codable {
         case .switchRole(let data): try container.encode(data, forKey: .data)
         case .tokenWillExpire(let data): try container.encode(data, forKey: .data)
         case .exitRoom(let data): try container.encode(data, forKey: .data)
+        case .forwardStreamStateChanged(let data): try container.encode(data, forKey: .data)
+        case .forwardStreamEvent(let data): try container.encode(data, forKey: .data)
+        case .forwardStreamFirstKeyframe(let data): try container.encode(data, forKey: .data)
+        case .connectOtherRoom(let data): try container.encode(data, forKey: .data)
+        case .disconnectOtherRoom(let data): try container.encode(data, forKey: .data)
+        case .invitationReceived(let data): try container.encode(data, forKey: .data)
+        case .invitationStateChanged(let data): try container.encode(data, forKey: .data)
+        case .roomMessageReceived(let data): try container.encode(data, forKey: .data)
+        case .userMessageReceived(let data): try container.encode(data, forKey: .data)
         }
     }
 
@@ -35,6 +44,15 @@ extension ServerEvent: Codable {
         case "onSwitchRole": self = .switchRole(try container.decode(SwitchRoleEvent.self, forKey: .data))
         case "onTokenWillExpire": self = .tokenWillExpire(try container.decode(TokenWillExpireEvent.self, forKey: .data))
         case "onExitRoom": self = .exitRoom(try container.decode(ExitRoomEvent.self, forKey: .data))
+        case "onForwardStreamStateChanged": self = .forwardStreamStateChanged(try container.decode(ForwardStreamStateChangedEvent.self, forKey: .data))
+        case "onForwardStreamEvent": self = .forwardStreamEvent(try container.decode(ForwardStreamEventEvent.self, forKey: .data))
+        case "onForwardStreamFirstKeyframe": self = .forwardStreamFirstKeyframe(try container.decode(ForwardFirstKeyframeEvent.self, forKey: .data))
+        case "onConnectOtherRoom": self = .connectOtherRoom(try container.decode(ConnectOtherRoomEvent.self, forKey: .data))
+        case "onDisconnectOtherRoom": self = .disconnectOtherRoom(try container.decode(DisconnectOtherRoomEvent.self, forKey: .data))
+        case "onInvitationReceived": self = .invitationReceived(try container.decode(InvitationReceivedEvent.self, forKey: .data))
+        case "onInvitationStateChanged": self = .invitationStateChanged(try container.decode(InvitationStateChangedEvent.self, forKey: .data))
+        case "onRoomMessageReceived": self = .roomMessageReceived(try container.decode(MessageReceivedEvent.self, forKey: .data))
+        case "onUserMessageReceived": self = .userMessageReceived(try container.decode(MessageReceivedEvent.self, forKey: .data))
         default:
             throw DecodingError.dataCorruptedError(forKey: .event, in: container, debugDescription: "unknown event \(name)")
         }

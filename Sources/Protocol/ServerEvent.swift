@@ -10,6 +10,15 @@ public enum ServerEvent: Sendable, Hashable {
     case switchRole(SwitchRoleEvent)
     case tokenWillExpire(TokenWillExpireEvent)
     case exitRoom(ExitRoomEvent)
+    case forwardStreamStateChanged(ForwardStreamStateChangedEvent)
+    case forwardStreamEvent(ForwardStreamEventEvent)
+    case forwardStreamFirstKeyframe(ForwardFirstKeyframeEvent)
+    case connectOtherRoom(ConnectOtherRoomEvent)
+    case disconnectOtherRoom(DisconnectOtherRoomEvent)
+    case invitationReceived(InvitationReceivedEvent)
+    case invitationStateChanged(InvitationStateChangedEvent)
+    case roomMessageReceived(MessageReceivedEvent)
+    case userMessageReceived(MessageReceivedEvent)
 
     /// The event's name on the wire.
     public var name: String {
@@ -24,6 +33,15 @@ public enum ServerEvent: Sendable, Hashable {
         case .switchRole: "onSwitchRole"
         case .tokenWillExpire: "onTokenWillExpire"
         case .exitRoom: "onExitRoom"
+        case .forwardStreamStateChanged: "onForwardStreamStateChanged"
+        case .forwardStreamEvent: "onForwardStreamEvent"
+        case .forwardStreamFirstKeyframe: "onForwardStreamFirstKeyframe"
+        case .connectOtherRoom: "onConnectOtherRoom"
+        case .disconnectOtherRoom: "onDisconnectOtherRoom"
+        case .invitationReceived: "onInvitationReceived"
+        case .invitationStateChanged: "onInvitationStateChanged"
+        case .roomMessageReceived: "onRoomMessageReceived"
+        case .userMessageReceived: "onUserMessageReceived"
         }
     }
 }

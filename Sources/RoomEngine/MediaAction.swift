@@ -12,4 +12,6 @@ public enum MediaAction: Sendable, Hashable {
     case bind(sink: UInt32, source: UInt32)
     /// Stop feeding a sink; its sequence state stays for the next bind.
     case unbind(sink: UInt32)
+    /// Ask a video source for a keyframe now (throttled by the media plane).
+    case requestKeyframe(source: UInt32)
 }

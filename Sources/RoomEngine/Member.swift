@@ -13,6 +13,11 @@ struct Member: Sendable, Hashable {
     /// The last declaration of each stream, re-published by autoPublish.
     var declarations: [StreamIndex: PublishStreamParams] = [:]
     var subscriptions: [SubscriptionKey: Subscription] = [:]
+    /// For a mirror (a user forwarded or linked into this room from another): the source room.
+    /// Mirrors have no client in this room: they receive no events and cannot act here.
+    var forwardedFrom: String?
+
+    var isMirror: Bool { forwardedFrom != nil }
 
     var autoPublish: Bool { config.autoPublish ?? true }
     var autoSubscribeAudio: Bool { config.autoSubscribeAudio ?? true }

@@ -21,7 +21,10 @@ extension RoomEngine {
             return EngineOutcome(result: .failure(RelayError(.visibilityRefused, "room '\(request.roomId)' has reached its visible-user limit; join invisible")), actions: [])
         }
         var joinType = 0
-        if previous != nil {
+        if let previous, previous.isMirror {
+            // A real user with the forwarded user's id takes its place: that forward or link ends.
+            interruptMirror(roomId: request.roomId, userId: request.userId, into: &actions)
+        } else if previous != nil {
             joinType = 1
             removeMember(
                 roomId: request.roomId, userId: request.userId, leaveReason: .dropped, unpublishReason: .clientDisconnected,
@@ -45,8 +48,8 @@ extension RoomEngine {
             let streams = StreamIndex.allCases.compactMap { index in
                 other.publications[index].map { RemoteStreamInfo(streamIndex: index, mediaType: $0.mediaType) }
             }
-            users.append(RemoteUserInfo(userId: other.userId, role: other.role, streams: streams))
-            actions.append(.event(request.session, .userJoined(UserJoinedEvent(roomId: request.roomId, userId: other.userId, role: other.role))))
+            users.append(RemoteUserInfo(userId: other.userId, role: other.role, streams: streams, forwardedFrom: other.forwardedFrom))
+            actions.append(.event(request.session, .userJoined(UserJoinedEvent(roomId: request.roomId, userId: other.userId, role: other.role, forwardedFrom: other.forwardedFrom))))
             for stream in streams {
                 actions.append(.event(request.session, .userPublishStream(UserPublishStreamEvent(roomId: request.roomId, userId: other.userId, streamIndex: stream.streamIndex, mediaType: stream.mediaType))))
                 autoSubscribe(roomId: request.roomId, subscriberId: request.userId, publisherId: other.userId, streamIndex: stream.streamIndex, into: &actions)
@@ -74,10 +77,14 @@ extension RoomEngine {
     /// Removes a user from a room (issued by the room server): others see KickedByAdmin, the user
     /// receives onExitRoom (kicked, -1006).
     public mutating func kick(roomId: String, userId: String, now: EngineTime) -> EngineOutcome<EmptyResult> {
-        guard rooms[roomId]?.members[userId] != nil else {
+        guard let target = rooms[roomId]?.members[userId] else {
             return EngineOutcome(result: .failure(RelayError(.streamNotFound, "no user '\(userId)' in room '\(roomId)'")), actions: [])
         }
         var actions: [EngineAction] = []
+        if target.isMirror {
+            endMirror(roomId: roomId, userId: userId, forwardError: .forwardRemoteKicked, linkReason: "kicked", leaveReason: .kickedByAdmin, into: &actions)
+            return EngineOutcome(result: .success(EmptyResult()), actions: actions)
+        }
         removeMember(roomId: roomId, userId: userId, leaveReason: .kickedByAdmin, unpublishReason: .other, exit: (.kicked, .kickedOut, "removed from the room by the room server"), into: &actions)
         return EngineOutcome(result: .success(EmptyResult()), actions: actions)
     }
@@ -88,7 +95,10 @@ extension RoomEngine {
             return EngineOutcome(result: .failure(RelayError(.streamNotFound, "no room '\(roomId)'")), actions: [])
         }
         var actions: [EngineAction] = []
-        for member in room.orderedMembers.reversed() {
+        for member in room.orderedMembers.reversed() where member.isMirror {
+            endMirror(roomId: roomId, userId: member.userId, forwardError: .forwardResponse, linkReason: "roomDismissed", leaveReason: .kickedByAdmin, into: &actions)
+        }
+        for member in (rooms[roomId]?.orderedMembers ?? []).reversed() where !member.isMirror {
             removeMember(roomId: roomId, userId: member.userId, leaveReason: .kickedByAdmin, unpublishReason: .other, exit: (.roomDismissed, .roomDismissed, "the room was dismissed"), into: &actions)
         }
         return EngineOutcome(result: .success(EmptyResult()), actions: actions)
@@ -101,6 +111,9 @@ extension RoomEngine {
         exit: (reason: ExitRoomReason, code: ErrorCode, message: String)?, into actions: inout [EngineAction]
     ) {
         guard let member = rooms[roomId]?.members[userId] else { return }
+        if !member.isMirror {
+            endInvitations(roomId: roomId, userId: userId, reason: "peerLeft", into: &actions)
+        }
         for index in StreamIndex.allCases where member.publications[index] != nil {
             unpublish(roomId: roomId, userId: userId, streamIndex: index, reason: unpublishReason, into: &actions)
         }
@@ -115,6 +128,10 @@ extension RoomEngine {
             current.subscriptions = [:]
             rooms[roomId]!.members[userId] = current
         }
+        if !member.isMirror {
+            // Forwards and links of a user who leaves end with it, before it leaves its own room.
+            endForwardsAndLinks(roomId: roomId, userId: userId, sessionConnected: exit != nil, exitReason: exit?.reason, into: &actions)
+        }
         if member.visible {
             broadcast(.userLeave(UserLeaveEvent(roomId: roomId, userId: userId, reason: leaveReason)), in: roomId, except: userId, into: &actions)
         }
@@ -123,6 +140,9 @@ extension RoomEngine {
         }
         rooms[roomId]!.remove(userId)
         if rooms[roomId]!.members.isEmpty { rooms[roomId] = nil }
-        sessions[member.session]?.rooms.remove(roomId)
+        if !member.isMirror {
+            sessions[member.session]?.rooms.remove(roomId)
+            messageBuckets[ForwardKey(roomId: roomId, userId: userId)] = nil
+        }
     }
 }

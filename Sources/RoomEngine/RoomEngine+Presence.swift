@@ -34,6 +34,8 @@ extension RoomEngine {
             rooms[roomId]!.members[member.userId]!.visible = true
             broadcast(.userJoined(UserJoinedEvent(roomId: roomId, userId: member.userId, role: member.role)), in: roomId, except: member.userId, into: &actions)
             answer(0, visible: true)
+            syncMirrors(of: roomId, userId: member.userId, reason: .unpublish, into: &actions)
+            forwardEvent(.connected, roomId: roomId, userId: member.userId, into: &actions)
             autoRepublish(roomId: roomId, userId: member.userId, now: now, into: &actions)
         } else {
             for index in StreamIndex.allCases where member.publications[index] != nil {
@@ -41,6 +43,8 @@ extension RoomEngine {
             }
             dropSubscriptions(roomId: roomId, toPublisher: member.userId, into: &actions)
             rooms[roomId]!.members[member.userId]!.visible = false
+            syncMirrors(of: roomId, userId: member.userId, reason: .unpublish, leaveReason: .switchToInvisible, into: &actions)
+            forwardEvent(.disconnected, roomId: roomId, userId: member.userId, into: &actions)
             broadcast(.userLeave(UserLeaveEvent(roomId: roomId, userId: member.userId, reason: .switchToInvisible)), in: roomId, except: member.userId, into: &actions)
             answer(0, visible: false)
         }
@@ -109,6 +113,13 @@ extension RoomEngine {
         for roomId in rooms.keys.sorted() {
             guard let room = rooms[roomId] else { continue }
             for member in room.orderedMembers {
+                if member.isMirror {
+                    if now >= member.grants.expiresAt, rooms[roomId]?.members[member.userId]?.isMirror == true {
+                        endMirror(roomId: roomId, userId: member.userId, forwardError: .forwardInvalidToken, linkReason: "expired", leaveReason: .dropped, into: &actions)
+                    }
+                    continue
+                }
+                guard rooms[roomId]?.members[member.userId]?.isMirror == false else { continue }
                 if now >= member.grants.expiresAt {
                     removeMember(
                         roomId: roomId, userId: member.userId, leaveReason: .dropped, unpublishReason: .privilegeTokenExpired,
@@ -128,6 +139,7 @@ extension RoomEngine {
                 }
             }
         }
+        expireInvitations(now: now, into: &actions)
         return actions
     }
 }

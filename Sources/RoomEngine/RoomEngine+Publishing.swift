@@ -68,7 +68,8 @@ extension RoomEngine {
         return nil
     }
 
-    /// Creates the publication, tells the room and binds subscribers. Returns the media type.
+    /// Creates the publication's sources, tells the room, binds subscribers and follows into
+    /// every room the user is forwarded or linked into. Returns the media type.
     mutating func startPublication(roomId: String, userId: String, params: PublishStreamParams, now: EngineTime, into actions: inout [EngineAction]) -> Int {
         let index = params.streamIndex ?? .main
         if rooms[roomId]!.members[userId]!.publications[index] != nil {
@@ -84,9 +85,18 @@ extension RoomEngine {
             actions.append(.media(.addSource(track)))
         }
         let publication = Publication(streamIndex: index, tracks: tracks, descriptions: params.tracks, lastMediaAt: now)
+        installPublication(publication, roomId: roomId, userId: userId, into: &actions)
+        syncMirrors(of: roomId, userId: userId, reason: .republish, into: &actions)
+        return publication.mediaType
+    }
+
+    /// Puts a publication (a member's own, or a mirror's copy) into a room: the room hears
+    /// onUserPublishStream, existing subscriptions bind, auto-subscribers subscribe.
+    mutating func installPublication(_ publication: Publication, roomId: String, userId: String, into actions: inout [EngineAction]) {
+        let index = publication.streamIndex
         rooms[roomId]!.members[userId]!.publications[index] = publication
         broadcast(.userPublishStream(UserPublishStreamEvent(roomId: roomId, userId: userId, streamIndex: index, mediaType: publication.mediaType)), in: roomId, except: userId, into: &actions)
-        for other in rooms[roomId]!.orderedMembers where other.userId != userId {
+        for other in rooms[roomId]!.orderedMembers where other.userId != userId && !other.isMirror {
             let key = SubscriptionKey(publisherUserId: userId, streamIndex: index)
             if other.subscriptions[key] != nil {
                 bindSubscription(roomId: roomId, subscriberId: other.userId, key: key, into: &actions)
@@ -94,7 +104,6 @@ extension RoomEngine {
                 autoSubscribe(roomId: roomId, subscriberId: other.userId, publisherId: userId, streamIndex: index, into: &actions)
             }
         }
-        return publication.mediaType
     }
 
     /// Unpublishes one of the caller's streams (reason Unpublish).
@@ -115,9 +124,9 @@ extension RoomEngine {
     }
 
     /// Ends a publication: subscribers' sinks are unbound (kept for a republish), the sources go,
-    /// and the room hears onUserUnpublishStream.
+    /// the room hears onUserUnpublishStream, and every mirror of the user follows.
     mutating func unpublish(roomId: String, userId: String, streamIndex: StreamIndex, reason: UnpublishReason, into actions: inout [EngineAction]) {
-        guard let publication = rooms[roomId]?.members[userId]?.publications[streamIndex] else { return }
+        guard let member = rooms[roomId]?.members[userId], let publication = member.publications[streamIndex] else { return }
         let key = SubscriptionKey(publisherUserId: userId, streamIndex: streamIndex)
         for other in rooms[roomId]!.orderedMembers where other.subscriptions[key] != nil {
             var subscription = other.subscriptions[key]!
@@ -127,11 +136,15 @@ extension RoomEngine {
             }
             rooms[roomId]!.members[other.userId]!.subscriptions[key] = subscription
         }
-        for track in publication.tracks {
-            actions.append(.media(.removeSource(track.id)))
-            sources[track.id] = nil
-        }
         rooms[roomId]!.members[userId]!.publications[streamIndex] = nil
+        if !member.isMirror {
+            // Mirrors first, so target rooms unbind before the source disappears.
+            syncMirrors(of: roomId, userId: userId, reason: reason, into: &actions)
+            for track in publication.tracks {
+                actions.append(.media(.removeSource(track.id)))
+                sources[track.id] = nil
+            }
+        }
         broadcast(
             .userUnpublishStream(UserUnpublishStreamEvent(roomId: roomId, userId: userId, streamIndex: streamIndex, mediaType: publication.mediaType, reason: reason)),
             in: roomId, except: userId, into: &actions)

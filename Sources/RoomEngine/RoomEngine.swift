@@ -12,6 +12,12 @@ public struct RoomEngine: Sendable {
     var sources: [UInt32: SourceLocation] = [:]
     var nextTrackId: UInt32 = 1
     var ssrcs: SSRCGenerator
+    var forwards: [ForwardKey: Forward] = [:]
+    var links: [UInt64: PKLink] = [:]
+    var nextLinkId: UInt64 = 1
+    var invitations: [String: Invitation] = [:]
+    var nextInvitationNumber: UInt64 = 1
+    var messageBuckets: [ForwardKey: MessageBucket] = [:]
 
     /// - Parameter ssrcSeed: seeds the output-SSRC generator (tests pass a fixed seed).
     public init(limits: RoomLimits = RoomLimits(), ssrcSeed: UInt64) {
@@ -40,12 +46,12 @@ public struct RoomEngine: Sendable {
 
     /// The user id a session uses in a room.
     public func userId(of session: SessionID, roomId: String) -> String? {
-        rooms[roomId]?.members.values.first { $0.session == session }?.userId
+        rooms[roomId]?.members.values.first { $0.session == session && !$0.isMirror }?.userId
     }
 
     /// Finds the member of `session` in `roomId`, or the not-in-room error.
     func member(_ session: SessionID, in roomId: String) -> Result<Member, RelayError> {
-        guard let room = rooms[roomId], let member = room.members.values.first(where: { $0.session == session }) else {
+        guard let room = rooms[roomId], let member = room.members.values.first(where: { $0.session == session && !$0.isMirror }) else {
             return .failure(RelayError(.notInRoom, "not joined to room '\(roomId)'"))
         }
         return .success(member)
@@ -58,7 +64,7 @@ public struct RoomEngine: Sendable {
     /// Sessions of the other members of a room, in joining order.
     func others(in roomId: String, except userId: String) -> [SessionID] {
         guard let room = rooms[roomId] else { return [] }
-        return room.orderedMembers.filter { $0.userId != userId }.map(\.session)
+        return room.orderedMembers.filter { $0.userId != userId && !$0.isMirror }.map(\.session)
     }
 
     /// Sends `event` to every other member of the room.

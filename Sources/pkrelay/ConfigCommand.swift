@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PKRelayServer
 
 /// `pkrelay config check FILE`: validates a configuration and prints the effective settings.
@@ -13,6 +14,9 @@ struct ConfigCommand: ParsableCommand {
 
         func run() throws {
             let configuration = try loadConfiguration(file)
+            for (variable, key) in RelayConfiguration.environmentOverrides(in: ProcessInfo.processInfo.environment) {
+                print("# \(key) set by \(variable)")
+            }
             print(configuration.effectiveSettings)
             print("configuration OK")
         }

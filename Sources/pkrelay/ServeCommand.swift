@@ -37,13 +37,15 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-/// Reads the configuration file, or the defaults; exits with the key and reason on a bad file.
+/// Reads the configuration file (or the defaults) with `PKRELAY_*` environment overrides; exits
+/// with the key and reason on a bad file or variable.
 func loadConfiguration(_ path: String?) throws -> RelayConfiguration {
-    guard let path else { return RelayConfiguration() }
+    let environment = ProcessInfo.processInfo.environment
     do {
-        return try RelayConfiguration.load(path: path)
+        guard let path else { return try RelayConfiguration.load(yaml: "", environment: environment) }
+        return try RelayConfiguration.load(path: path, environment: environment)
     } catch {
-        throw ConfigurationFailure(description: "configuration \(path): \(error)")
+        throw ConfigurationFailure(description: "configuration \(path ?? "(defaults)"): \(error)")
     }
 }
 

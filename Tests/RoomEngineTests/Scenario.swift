@@ -51,8 +51,8 @@ struct Scenario {
     static func at(seconds: Double) -> EngineTime { start.adding(milliseconds: Int64(seconds * 1000)) }
 
     /// Grants valid for `seconds` from now.
-    func grants(publish: Bool = true, subscribe: Bool = true, hidden: Bool = false, validFor seconds: Double = 3600) -> TokenGrants {
-        TokenGrants(publish: publish, subscribe: subscribe, forward: true, hidden: hidden, expiresAt: now.adding(milliseconds: Int64(seconds * 1000)))
+    func grants(publish: Bool = true, subscribe: Bool = true, forward: Bool = true, hidden: Bool = false, validFor seconds: Double = 3600) -> TokenGrants {
+        TokenGrants(publish: publish, subscribe: subscribe, forward: forward, hidden: hidden, expiresAt: now.adding(milliseconds: Int64(seconds * 1000)))
     }
 
     // MARK: Sessions and transports
@@ -91,12 +91,12 @@ struct Scenario {
     /// Connects and joins in one step; records an issue if the join fails.
     mutating func enter(
         _ userId: String, role: UserRole = .anchor, visible: Bool = true, autoSubscribe: Bool = false,
-        config: RoomConfig? = nil, grants: TokenGrants? = nil,
+        config: RoomConfig? = nil, grants: TokenGrants? = nil, room: String = Scenario.room,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> Client {
         let client = connect(userId)
         let roomConfig = config ?? RoomConfig(subscribeTransportId: autoSubscribe ? client.transport : nil)
-        let outcome = join(client, role: role, visible: visible, config: roomConfig, grants: grants)
+        let outcome = join(client, role: role, visible: visible, config: roomConfig, grants: grants, room: room)
         if outcome.error != nil { Issue.record("join of \(userId) failed: \(outcome.error!)", sourceLocation: sourceLocation) }
         return client
     }
@@ -190,9 +190,15 @@ struct Scenario {
         for source in sources { engine.recordMediaActivity(sourceId: source.id, at: now) }
     }
 
-    private mutating func record<T>(_ outcome: EngineOutcome<T>) -> EngineOutcome<T> {
+    mutating func record<T>(_ outcome: EngineOutcome<T>) -> EngineOutcome<T> {
         log.append(contentsOf: outcome.actions)
         return outcome
+    }
+
+    /// Records actions returned outside an outcome (tick-like calls).
+    mutating func record(actions: [EngineAction]) -> [EngineAction] {
+        log.append(contentsOf: actions)
+        return actions
     }
 
     // MARK: What happened
@@ -200,15 +206,31 @@ struct Scenario {
     /// A position in the log, to look only at what happens afterwards.
     var mark: Int { log.count }
 
-    /// The events a session received since `mark`, in order. Exit messages are blanked so that
-    /// lists compare without depending on wording; use ``exits(for:since:)`` for the full event.
+    /// The events a session received since `mark`, in order. Exit messages, forward-state
+    /// messages and onConnectOtherRoom messages are blanked so that lists compare without
+    /// depending on wording; use ``exits(for:since:)`` or ``rawEvents(for:since:)`` for the full events.
     func events(for session: SessionID, since mark: Int = 0) -> [ServerEvent] {
-        log[mark...].compactMap { action -> ServerEvent? in
-            guard case .event(let target, var event) = action, target == session else { return nil }
-            if case .exitRoom(var exit) = event {
+        rawEvents(for: session, since: mark).map { event in
+            switch event {
+            case .exitRoom(var exit):
                 exit.message = ""
-                event = .exitRoom(exit)
+                return .exitRoom(exit)
+            case .forwardStreamStateChanged(var changed):
+                changed.infos = changed.infos.map { var info = $0; info.message = nil; return info }
+                return .forwardStreamStateChanged(changed)
+            case .connectOtherRoom(var connected):
+                connected.message = ""
+                return .connectOtherRoom(connected)
+            default:
+                return event
             }
+        }
+    }
+
+    /// The events a session received since `mark`, exactly as the engine produced them.
+    func rawEvents(for session: SessionID, since mark: Int = 0) -> [ServerEvent] {
+        log[mark...].compactMap { action -> ServerEvent? in
+            guard case .event(let target, let event) = action, target == session else { return nil }
             return event
         }
     }

@@ -1,0 +1,75 @@
+import Benchmark
+import RTPWire
+import SecureTransport
+import StreamCore
+
+/// The relay's per-packet work, one piece at a time, with allocations counted (the target is zero
+/// per packet). Fan-out measures what the data plane does for each subscriber of one packet: copy
+/// into a send slot, rewrite SSRC/sequence/timestamp, SRTP-protect; the sendmmsg call itself is
+/// measured by the traffic tool, not here.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
+        scalingFactor: .kilo,
+        maxDuration: .seconds(2))
+
+    let packetLength = 1200
+    let packet = UnsafeMutableRawBufferPointer.allocate(byteCount: 2048, alignment: 16)
+    packet.initializeMemory(as: UInt8.self, repeating: 0xA5)
+    _ = RTPHeaderWriter.write(marker: false, payloadType: 96, sequenceNumber: 1000, timestamp: 90000, ssrc: 0x1234_5678, into: packet)
+    let packetView = UnsafeRawBufferPointer(start: packet.baseAddress, count: packetLength)
+
+    Benchmark("RTP parse") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(RTPHeader.parse(packetView))
+        }
+    }
+
+    Benchmark("RTP header rewrite") { benchmark in
+        var rewriter = TrackRewriter(outputSSRC: 0xCAFE_BABE, initialSequenceNumber: 7, initialTimestamp: 1, clockRate: 90000)
+        var sequence: UInt16 = 1000
+        for _ in benchmark.scaledIterations {
+            sequence &+= 1
+            if let numbers = rewriter.rewrite(sourceGeneration: 1, sequenceNumber: sequence, timestamp: 90000, nowMs: 1) {
+                RTPHeaderWriter.setSSRC(0xCAFE_BABE, in: packet.baseAddress!)
+                RTPHeaderWriter.setSequenceNumber(numbers.sequenceNumber, in: packet.baseAddress!)
+                RTPHeaderWriter.setTimestamp(numbers.timestamp, in: packet.baseAddress!)
+            }
+        }
+    }
+
+    for profile in SRTPProfile.allCases {
+        Benchmark("SRTP protect \(profile.rawValue) 1200 B") { benchmark, fanOut in
+            runFanOut(fanOut, iterations: benchmark.scaledIterations, packet: packetView)
+        } setup: {
+            FanOutState(subscribers: 1, profile: profile)
+        }
+    }
+
+    for subscribers in [1, 8, 64] {
+        Benchmark("fan-out to \(subscribers) (GCM)") { benchmark, fanOut in
+            runFanOut(fanOut, iterations: benchmark.scaledIterations, packet: packetView)
+        } setup: {
+            FanOutState(subscribers: subscribers, profile: .aeadAES128GCM)
+        }
+    }
+}
+
+/// One packet's work for every subscriber: copy into a send slot, rewrite, protect.
+@inline(never)
+func runFanOut(_ state: FanOutState, iterations: Range<Int>, packet: UnsafeRawBufferPointer) {
+    for _ in iterations {
+        state.sequence &+= 1
+        guard let header = RTPHeader.parse(packet) else { continue }
+        for index in 0..<state.subscribers {
+            let slot = state.slots + index * 2048
+            slot.copyMemory(from: packet.baseAddress!, byteCount: packet.count)
+            guard let numbers = state.rewriters[index].rewrite(sourceGeneration: 1, sequenceNumber: state.sequence, timestamp: header.timestamp, nowMs: 1) else { continue }
+            RTPHeaderWriter.setSSRC(state.rewriters[index].outputSSRC, in: slot)
+            RTPHeaderWriter.setSequenceNumber(numbers.sequenceNumber, in: slot)
+            RTPHeaderWriter.setTimestamp(numbers.timestamp, in: slot)
+            var length = packet.count
+            blackHole(state.sessions[index].protectRTP(slot, length: &length, capacity: 2048))
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Protocol
+
+/// Room and user messages: small payloads delivered as events, size- and rate-limited per user.
+/// A room message marked for linked rooms reaches every room linked with the sender's room, so
+/// both audiences of a PK see the same score.
+extension RoomEngine {
+    public mutating func sendRoomMessage(session: SessionID, roomId: String, payload: MessagePayload, toLinkedRooms: Bool, now: EngineTime) -> EngineOutcome<EmptyResult> {
+        let sender: Member
+        switch checkMessage(session: session, roomId: roomId, payload: payload, now: now) {
+        case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
+        case .success(let found): sender = found
+        }
+        var actions: [EngineAction] = []
+        let event = MessageReceivedEvent(roomId: roomId, fromRoomId: roomId, userId: sender.userId, message: payload.text, binary: payload.base64)
+        broadcast(.roomMessageReceived(event), in: roomId, except: sender.userId, into: &actions)
+        if toLinkedRooms {
+            for linked in linkedRooms(of: roomId) {
+                var copy = event
+                copy.roomId = linked
+                for member in rooms[linked]?.orderedMembers ?? [] where !member.isMirror {
+                    actions.append(.event(member.session, .roomMessageReceived(copy)))
+                }
+            }
+        }
+        return EngineOutcome(result: .success(EmptyResult()), actions: actions)
+    }
+
+    public mutating func sendUserMessage(session: SessionID, roomId: String, userId: String, payload: MessagePayload, now: EngineTime) -> EngineOutcome<EmptyResult> {
+        let sender: Member
+        switch checkMessage(session: session, roomId: roomId, payload: payload, now: now) {
+        case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
+        case .success(let found): sender = found
+        }
+        guard let recipient = rooms[roomId]?.members[userId], recipient.userId != sender.userId else {
+            return EngineOutcome(result: .failure(RelayError(.streamNotFound, "no user '\(userId)' in room '\(roomId)'")), actions: [])
+        }
+        // A linked or forwarded user is reached in its own room, through its own connection.
+        let deliveredRoom = recipient.forwardedFrom ?? roomId
+        let event = MessageReceivedEvent(roomId: deliveredRoom, fromRoomId: roomId, userId: sender.userId, message: payload.text, binary: payload.base64)
+        return EngineOutcome(result: .success(EmptyResult()), actions: [.event(recipient.session, .userMessageReceived(event))])
+    }
+
+    mutating func checkMessage(session: SessionID, roomId: String, payload: MessagePayload, now: EngineTime) -> Result<Member, RelayError> {
+        guard case .success(let sender) = member(session, in: roomId) else { return .failure(RelayError(.notInRoom, "not joined to room '\(roomId)'")) }
+        if (payload.text == nil) == (payload.base64 == nil) { return .failure(RelayError(.invalidParams, "give exactly one of message and binary")) }
+        if payload.byteCount > limits.maximumMessageBytes {
+            return .failure(RelayError(.messageTooLong, "message is \(payload.byteCount) bytes; the limit is \(limits.maximumMessageBytes)"))
+        }
+        let key = ForwardKey(roomId: roomId, userId: sender.userId)
+        var bucket = messageBuckets[key] ?? MessageBucket(windowStart: now.milliseconds, count: 0)
+        if now.milliseconds - bucket.windowStart >= 1000 { bucket = MessageBucket(windowStart: now.milliseconds, count: 0) }
+        if bucket.count >= limits.maximumMessagesPerSecond {
+            return .failure(RelayError(.rateLimited, "at most \(limits.maximumMessagesPerSecond) messages per second"))
+        }
+        bucket.count += 1
+        messageBuckets[key] = bucket
+        return .success(sender)
+    }
+}

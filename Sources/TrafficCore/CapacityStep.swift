@@ -1,0 +1,25 @@
+/// One load step of a capacity search and what it measured.
+public struct CapacityStep: Sendable, Codable, Hashable {
+    /// The load: rooms for pk-showroom and churn, subscribers for fanout.
+    public var load: Int
+    /// Streams received by simulated clients at this load.
+    public var streams: Int
+    /// Packets per second the relay delivered to simulated clients.
+    public var packetsPerSecond: Double
+    public var lossPercent: Double
+    public var p99Ms: Double
+    /// Whether the step stayed within the search's limits (and could be set up at all).
+    public var passed: Bool
+    /// Why the step failed, when it did.
+    public var reason: String?
+
+    public init(load: Int, streams: Int, packetsPerSecond: Double, lossPercent: Double, p99Ms: Double, passed: Bool, reason: String? = nil) {
+        self.load = load
+        self.streams = streams
+        self.packetsPerSecond = packetsPerSecond
+        self.lossPercent = lossPercent
+        self.p99Ms = p99Ms
+        self.passed = passed
+        self.reason = reason
+    }
+}

@@ -1,0 +1,9 @@
+/// The shapes of load the traffic tool knows.
+public enum ScenarioKind: String, Sendable, Codable, CaseIterable {
+    /// N rooms, one anchor and A audience members each, rooms paired into PK links.
+    case pkShowroom = "pk-showroom"
+    /// One publisher and M subscribers in one room.
+    case fanout
+    /// Audience members joining and leaving, forwards starting and stopping, continuously.
+    case churn
+}

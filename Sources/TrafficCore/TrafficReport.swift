@@ -1,0 +1,114 @@
+import Foundation
+
+/// The final report of a run: printed as text and written as JSON (`--report FILE`).
+public struct TrafficReport: Sendable, Codable, Hashable {
+    /// The tool's name and version.
+    public var tool: String = "pkrelay-traffic"
+    public var toolVersion: String
+    public var scenario: String
+    public var kind: String
+    /// Scenario sizes (rooms, audience per room, subscribers ...).
+    public var sizes: [String: Int]
+    /// The video profile anchors published: resolution class, fps, kbps.
+    public var video: VideoProfile
+    public var relayURL: String
+    /// The relay's version (`--relay-version`, or read from `pkrelay --version` when known), else `unknown`.
+    public var relayVersion: String
+    /// Wall-clock start (ISO 8601) and the measured duration in seconds.
+    public var startedAt: String
+    public var durationSeconds: Double
+    /// Simulated clients (WebSocket connections) and received streams at the end of the run, and their peaks.
+    public var clients: Int
+    public var streams: Int
+    public var packets: PacketTotals
+    public var lossPercent: Double
+    /// Packets per second received by simulated clients over the run, and Mbit/s.
+    public var packetsPerSecondIn: Double
+    public var packetsPerSecondOut: Double
+    public var mbitPerSecondIn: Double
+    public var mbitPerSecondOut: Double
+    /// One-way latency publisher to subscriber, from the send timestamp in every packet.
+    public var latencyMs: LatencySummary
+    /// Forward/link setup time to first keyframe; nil when the scenario sets up none.
+    public var setupToFirstKeyframeMs: SetupTimes?
+    /// Control-request latency by method.
+    public var controlLatencyMs: [String: LatencySummary]
+    /// Errors by code: relay error codes as numbers, and the tool's own names (`timeout`, `connection-closed`, `srtp` ...).
+    public var errors: [String: UInt64]
+    public var thresholds: ThresholdResult
+    /// The capacity search, with `--find-max`.
+    public var capacity: CapacityResult?
+
+    public init(
+        toolVersion: String, scenario: String, kind: String, sizes: [String: Int], video: VideoProfile, relayURL: String, relayVersion: String,
+        startedAt: String, durationSeconds: Double, clients: Int, streams: Int, packets: PacketTotals,
+        latencyMs: LatencySummary, setupToFirstKeyframeMs: SetupTimes?, controlLatencyMs: [String: LatencySummary],
+        errors: [String: UInt64], thresholds: ThresholdResult, capacity: CapacityResult? = nil
+    ) {
+        self.toolVersion = toolVersion
+        self.scenario = scenario
+        self.kind = kind
+        self.sizes = sizes
+        self.video = video
+        self.relayURL = relayURL
+        self.relayVersion = relayVersion
+        self.startedAt = startedAt
+        self.durationSeconds = durationSeconds
+        self.clients = clients
+        self.streams = streams
+        self.packets = packets
+        self.lossPercent = packets.lossPercent
+        let seconds = max(durationSeconds, 0.001)
+        self.packetsPerSecondIn = Double(packets.received) / seconds
+        self.packetsPerSecondOut = Double(packets.sent) / seconds
+        self.mbitPerSecondIn = Double(packets.bytesReceived) * 8 / seconds / 1_000_000
+        self.mbitPerSecondOut = Double(packets.bytesSent) * 8 / seconds / 1_000_000
+        self.latencyMs = latencyMs
+        self.setupToFirstKeyframeMs = setupToFirstKeyframeMs
+        self.controlLatencyMs = controlLatencyMs
+        self.errors = errors
+        self.thresholds = thresholds
+        self.capacity = capacity
+    }
+
+    /// The report as pretty-printed JSON with sorted keys.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    /// The report as text for a terminal.
+    public var text: String {
+        func ms(_ value: Double) -> String { String(format: "%.2f", value) }
+        func summary(_ s: LatencySummary) -> String {
+            "p50 \(ms(s.p50)) p90 \(ms(s.p90)) p99 \(ms(s.p99)) p99.9 \(ms(s.p999)) max \(ms(s.max)) ms (n=\(s.count))"
+        }
+        var lines: [String] = []
+        lines.append("== pkrelay-traffic report: \(scenario) (\(kind)) against \(relayURL), relay \(relayVersion)")
+        lines.append("sizes      " + sizes.keys.sorted().map { "\($0)=\(sizes[$0]!)" }.joined(separator: " ") + ", video \(video.resolution)@\(video.fps) \(video.kbps) kbps")
+        lines.append("duration   \(String(format: "%.1f", durationSeconds)) s, clients \(clients), streams \(streams)")
+        lines.append("packets    out \(packets.sent) (\(String(format: "%.0f", packetsPerSecondOut))/s, \(String(format: "%.2f", mbitPerSecondOut)) Mbit/s)  in \(packets.received) (\(String(format: "%.0f", packetsPerSecondIn))/s, \(String(format: "%.2f", mbitPerSecondIn)) Mbit/s)")
+        lines.append("loss       \(String(format: "%.4f", lossPercent)) % (\(packets.lost) of \(packets.expected) expected; \(packets.duplicates) duplicates, \(packets.late) late; NACKs sent \(packets.nacksSent), PLIs sent \(packets.plisSent); keyframe requests to publishers \(packets.keyframeRequestsReceived))")
+        lines.append("latency    " + summary(latencyMs))
+        if let setup = setupToFirstKeyframeMs {
+            lines.append("setup      \(setup.via) to first keyframe: " + summary(setup.latency) + (setup.timedOut > 0 ? ", \(setup.timedOut) timed out" : ""))
+        }
+        for method in controlLatencyMs.keys.sorted() {
+            lines.append("control    \(method.padding(toLength: 26, withPad: " ", startingAt: 0)) " + summary(controlLatencyMs[method]!))
+        }
+        lines.append("errors     " + (errors.isEmpty ? "none" : errors.keys.sorted().map { "\($0)=\(errors[$0]!)" }.joined(separator: " ")))
+        if let capacity {
+            for step in capacity.steps {
+                lines.append("find-max   load \(step.load): streams \(step.streams), \(String(format: "%.0f", step.packetsPerSecond)) pkt/s, loss \(String(format: "%.4f", step.lossPercent)) %, p99 \(ms(step.p99Ms)) ms: \(step.passed ? "pass" : "FAIL (\(step.reason ?? ""))")")
+            }
+            if let last = capacity.lastPassing {
+                lines.append("capacity   last passing load \(last.load) (streams \(last.streams), \(String(format: "%.0f", last.packetsPerSecond)) pkt/s)" + (capacity.reachedLimit ? " — the search limit, not a failure, ended the search" : ""))
+            } else {
+                lines.append("capacity   no load passed")
+            }
+        }
+        lines.append("verdict    " + (thresholds.passed ? "pass" : "FAIL: " + thresholds.violations.joined(separator: "; ")))
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,165 @@
+import Auth
+import Foundation
+import PKRelayClient
+import PKRelayServer
+import Protocol
+import Testing
+
+/// The admin API over real HTTP against a running relay: every endpoint, auth failures,
+/// malformed bodies and the rate limit; every answer is checked against docs/openapi.yaml.
+@Suite(.timeLimit(.minutes(2)))
+struct AdminAPITests {
+    static func adminToken(expiresIn seconds: Int64 = 3600, key: SigningKey = .development) -> String {
+        let now = Int64(Date().timeIntervalSince1970)
+        return TokenMinter(key: key).mint(TokenClaims(sub: "room-server", room: nil, exp: now + seconds, iat: now, grants: TokenGrantSet(admin: true)))
+    }
+
+    /// Records answers for the OpenAPI check.
+    final class Recorder: @unchecked Sendable {
+        private let lock = NSLock()
+        private var observations: [AdminOpenAPICheck.Observation] = []
+        let port: Int
+        init(port: Int) { self.port = port }
+
+        func call(_ method: String, _ path: String, template: String, token: String? = AdminAPITests.adminToken(), body: String? = nil) async throws -> AdminHTTPClient.Reply {
+            let reply = try await AdminHTTPClient.send(port: port, method: method, path: path, token: token, body: body)
+            lock.withLock { observations.append(.init(path: template, method: method.lowercased(), status: reply.status, body: reply.body)) }
+            return reply
+        }
+
+        func check() throws {
+            let problems = try AdminOpenAPICheck.problems(lock.withLock { observations })
+            #expect(problems.isEmpty, "answers that do not match docs/openapi.yaml:\n\(problems.joined(separator: "\n"))")
+        }
+    }
+
+    @Test func authorisationFailuresAreRefused() async throws {
+        try await TestRelay.with { relay in
+            let api = Recorder(port: relay.ports.admin)
+            let missing = try await api.call("GET", "/admin/v1/rooms", template: "/admin/v1/rooms", token: nil)
+            #expect(missing.status == 401)
+            #expect(missing.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
+            #expect(try await api.call("GET", "/admin/v1/stats", template: "/admin/v1/stats", token: "not-a-jwt").status == 401)
+            #expect(try await api.call("GET", "/admin/v1/stats", template: "/admin/v1/stats", token: Self.adminToken(expiresIn: -3600)).status == 401)
+            let otherKey = SigningKey(id: "dev", secret: Array("another-secret-of-at-least-32-bytes!!".utf8))
+            #expect(try await api.call("GET", "/admin/v1/stats", template: "/admin/v1/stats", token: Self.adminToken(key: otherKey)).status == 401)
+            let roomToken = TestRelay.token(room: "r1", user: "alice")
+            let forbidden = try await api.call("GET", "/admin/v1/rooms", template: "/admin/v1/rooms", token: roomToken)
+            #expect(forbidden.status == 403)
+            #expect((forbidden.json?["error"] as? [String: Any])?["code"] as? String == "forbidden")
+            let kick = try await api.call("POST", "/admin/v1/rooms/r1/kick", template: "/admin/v1/rooms/{roomId}/kick", token: roomToken, body: #"{"userIds":["alice"]}"#)
+            #expect(kick.status == 403)
+            try api.check()
+        }
+    }
+
+    @Test func everyEndpointAnswersAsDocumented() async throws {
+        try await TestRelay.with { relay in
+            let api = Recorder(port: relay.ports.admin)
+            let alice = try await relay.join(room: "adm-a", user: "alice")
+            let carol = try await relay.join(room: "adm-a", user: "carol")
+            let bob = try await relay.join(room: "adm-b", user: "bob")
+            defer { Task { await alice.close(); await bob.close(); await carol.close() } }
+            let _: ConnectOtherRoomEvent = try await alice.request("connectOtherRoom", ConnectOtherRoomParams(roomId: "adm-b", userId: "bob"))
+            let _: ForwardStreamResult = try await alice.request("startForwardStreamToRooms", StartForwardParams(
+                roomId: "adm-a", targets: [ForwardTargetParams(roomId: "adm-c", token: TestRelay.token(room: "adm-c", user: "alice"))]))
+
+            let list = try await api.call("GET", "/admin/v1/rooms", template: "/admin/v1/rooms")
+            #expect(list.status == 200)
+            let rooms = (list.json?["rooms"] as? [[String: Any]]) ?? []
+            #expect(rooms.compactMap { $0["roomId"] as? String } == ["adm-a", "adm-b", "adm-c"])
+            let roomA = rooms.first { $0["roomId"] as? String == "adm-a" }
+            #expect(roomA?["users"] as? Int == 2)
+            #expect(roomA?["forwardsOut"] as? Int == 1)
+            #expect(roomA?["links"] as? Int == 1)
+
+            let detail = try await api.call("GET", "/admin/v1/rooms/adm-a", template: "/admin/v1/rooms/{roomId}")
+            #expect(detail.status == 200)
+            let users = (detail.json?["users"] as? [[String: Any]]) ?? []
+            #expect(users.compactMap { $0["userId"] as? String }.contains("alice"))
+            #expect(users.first { $0["userId"] as? String == "bob" }?["forwardedFrom"] as? String == "adm-b")
+            #expect((detail.json?["forwards"] as? [[String: Any]])?.first?["targetRoomId"] as? String == "adm-c")
+            #expect((detail.json?["links"] as? [[String: Any]])?.first?["peerUserId"] as? String == "bob")
+            let target = try await api.call("GET", "/admin/v1/rooms/adm-c", template: "/admin/v1/rooms/{roomId}")
+            #expect((target.json?["forwards"] as? [[String: Any]])?.first?["direction"] as? String == "in")
+
+            let stats = try await api.call("GET", "/admin/v1/stats", template: "/admin/v1/stats")
+            #expect(stats.status == 200)
+            #expect(stats.json?["links"] as? Int == 1)
+            #expect(stats.json?["forwards"] as? Int == 1)
+            #expect(stats.json?["connections"] as? Int == 3)
+
+            // Stop alice's forwards and links: she hears both ends; she stays in her room.
+            let stop = try await api.call("POST", "/admin/v1/rooms/adm-a/users/alice/stop-forwarding", template: "/admin/v1/rooms/{roomId}/users/{userId}/stop-forwarding")
+            #expect(stop.status == 200)
+            #expect(stop.json?["forwardsStopped"] as? Int == 1)
+            #expect(stop.json?["linksEnded"] as? Int == 1)
+            _ = try await alice.nextEvent(named: "onForwardStreamStateChanged", timeout: .seconds(5))  // the start (Success)
+            let stopped = try await alice.nextEvent(named: "onForwardStreamStateChanged", timeout: .seconds(5))
+            if case .forwardStreamStateChanged(let change)? = stopped.event { #expect(change.infos.first?.state == ForwardState.idle.rawValue) }
+            let unlinked = try await bob.nextEvent(named: "onDisconnectOtherRoom", timeout: .seconds(5))
+            if case .disconnectOtherRoom(let end)? = unlinked.event { #expect(end.reason == "kicked") }
+            #expect(try await api.call("GET", "/admin/v1/rooms/adm-c", template: "/admin/v1/rooms/{roomId}").status == 404)
+            let again = try await api.call("POST", "/admin/v1/rooms/adm-a/users/nobody/stop-forwarding", template: "/admin/v1/rooms/{roomId}/users/{userId}/stop-forwarding")
+            #expect(again.status == 404)
+
+            // Kick carol; an unknown user is reported, not an error.
+            let kick = try await api.call("POST", "/admin/v1/rooms/adm-a/kick", template: "/admin/v1/rooms/{roomId}/kick", body: #"{"userIds":["carol","nobody"]}"#)
+            #expect(kick.status == 200)
+            #expect(kick.json?["kicked"] as? [String] == ["carol"])
+            #expect(kick.json?["notFound"] as? [String] == ["nobody"])
+            let exit = try await carol.nextEvent(named: "onExitRoom", timeout: .seconds(5))
+            if case .exitRoom(let event)? = exit.event { #expect(event.reason == .kicked) } else { Issue.record("no onExitRoom for carol") }
+
+            // Dismiss: everyone hears room-dismissed.
+            let dismiss = try await api.call("POST", "/admin/v1/rooms/adm-b/dismiss", template: "/admin/v1/rooms/{roomId}/dismiss", body: #"{"reason":"show over"}"#)
+            #expect(dismiss.status == 200)
+            #expect(dismiss.json?["usersRemoved"] as? Int == 1)
+            let dismissed = try await bob.nextEvent(named: "onExitRoom", timeout: .seconds(5))
+            if case .exitRoom(let event)? = dismissed.event { #expect(event.reason == .roomDismissed) } else { Issue.record("no onExitRoom for bob") }
+            let empty = try await api.call("POST", "/admin/v1/rooms/adm-a/dismiss", template: "/admin/v1/rooms/{roomId}/dismiss")
+            #expect(empty.status == 200)
+            #expect(try await api.call("GET", "/admin/v1/rooms", template: "/admin/v1/rooms").json?["rooms"] as? [Any] != nil)
+
+            // Missing rooms, bad ids and malformed bodies.
+            #expect(try await api.call("GET", "/admin/v1/rooms/nowhere", template: "/admin/v1/rooms/{roomId}").status == 404)
+            #expect(try await api.call("POST", "/admin/v1/rooms/nowhere/dismiss", template: "/admin/v1/rooms/{roomId}/dismiss").status == 404)
+            #expect(try await api.call("POST", "/admin/v1/rooms/nowhere/kick", template: "/admin/v1/rooms/{roomId}/kick", body: #"{"userIds":["x"]}"#).status == 404)
+            #expect(try await api.call("GET", "/admin/v1/rooms/bad!id", template: "/admin/v1/rooms/{roomId}").status == 400)
+            let _ = try await relay.join(room: "adm-d", user: "dave")
+            let malformed = [
+                "{not json", "[1,2]", "{}", #"{"userIds":"dave"}"#, #"{"userIds":[]}"#, #"{"userIds":[42]}"#,
+                #"{"userIds":["bad id"]}"#, #"{"userIds":["dave"],"extra":1}"#,
+            ]
+            for body in malformed {
+                let reply = try await api.call("POST", "/admin/v1/rooms/adm-d/kick", template: "/admin/v1/rooms/{roomId}/kick", body: body)
+                #expect(reply.status == 400, "kick with \(body)")
+                #expect((reply.json?["error"] as? [String: Any])?["code"] as? String == "bad_request")
+            }
+            #expect(try await api.call("POST", "/admin/v1/rooms/adm-d/kick", template: "/admin/v1/rooms/{roomId}/kick").status == 400)
+            for body in ["{oops", #"{"reason":5}"#, #"{"why":"x"}"#, #""text""#] {
+                #expect(try await api.call("POST", "/admin/v1/rooms/adm-d/dismiss", template: "/admin/v1/rooms/{roomId}/dismiss", body: body).status == 400, "dismiss with \(body)")
+            }
+            let huge = #"{"reason":""# + String(repeating: "x", count: 70_000) + #""}"#
+            #expect(try await api.call("POST", "/admin/v1/rooms/adm-d/dismiss", template: "/admin/v1/rooms/{roomId}/dismiss", body: huge).status == 413)
+            #expect(try await api.call("GET", "/admin/v1/rooms/adm-d", template: "/admin/v1/rooms/{roomId}").status == 200)
+            try api.check()
+        }
+    }
+
+    @Test func callsBeyondTheRateAreRefused() async throws {
+        try await TestRelay.with({ $0.adminRequestsPerSecond = 1 }) { relay in
+            let api = Recorder(port: relay.ports.admin)
+            var statuses: [Int] = []
+            for _ in 0..<4 { statuses.append(try await api.call("GET", "/admin/v1/stats", template: "/admin/v1/stats").status) }
+            #expect(statuses.prefix(2) == [200, 200])
+            #expect(statuses.contains(429))
+            let limited = try await api.call("GET", "/admin/v1/rooms", template: "/admin/v1/rooms")
+            #expect(limited.status == 429)
+            #expect(limited.headers["retry-after"] == "1")
+            // Health and metrics are not limited.
+            #expect(try await AdminHTTPClient.text(port: relay.ports.admin, path: "/healthz") == "ok\n")
+            try api.check()
+        }
+    }
+}

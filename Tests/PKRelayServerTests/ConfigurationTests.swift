@@ -1,0 +1,85 @@
+import Foundation
+import PKRelayServer
+import SecureTransport
+import Testing
+
+/// Configuration loading: the commented sample is valid and equals the built-in defaults, and
+/// every kind of bad value is refused with its key and reason.
+struct ConfigurationTests {
+    static var sampleURL: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Config/pkrelay.yaml")
+    }
+
+    @Test func sampleFileIsValidAndMatchesDefaults() throws {
+        let sample = try RelayConfiguration.load(path: Self.sampleURL.path)
+        #expect(sample.effectiveSettings == RelayConfiguration().effectiveSettings)
+    }
+
+    @Test func emptyDocumentGivesDefaults() throws {
+        let configuration = try RelayConfiguration.load(yaml: "")
+        #expect(configuration.controlPort == 7700)
+        #expect(configuration.adminPort == 7710)
+        #expect(configuration.media.portRange == 40000...40999)
+        #expect(configuration.usesDevelopmentKey)
+        #expect(configuration.srtpProfiles == [.aeadAES128GCM, .aesCM128HMACSHA1_80])
+    }
+
+    @Test func overridesAreRead() throws {
+        let configuration = try RelayConfiguration.load(yaml: """
+            control: {port: 9000, maxMessageBytes: 2048}
+            media: {portRangeStart: 50000, portRangeEnd: 50010, allowPlainRTP: true, srtpProfiles: [AES_CM_128_HMAC_SHA1_80]}
+            auth:
+              keys:
+                - {id: main, secret: "0123456789abcdef0123456789abcdef"}
+            logging: {level: debug, format: json}
+            """)
+        #expect(configuration.controlPort == 9000)
+        #expect(configuration.maxMessageBytes == 2048)
+        #expect(configuration.media.portRange == 50000...50010)
+        #expect(configuration.allowPlainRTP)
+        #expect(configuration.srtpProfiles == [.aesCM128HMACSHA1_80])
+        #expect(!configuration.usesDevelopmentKey)
+        #expect(configuration.mintingKey.id == "main")
+        #expect(configuration.logFormat == "json")
+    }
+
+    struct BadCase: Sendable, CustomStringConvertible {
+        let yaml: String
+        let key: String
+        let reason: String
+        var description: String { key.isEmpty ? reason : key }
+    }
+
+    static let badCases: [BadCase] = [
+        BadCase(yaml: "contrl: {}", key: "contrl", reason: "unknown key"),
+        BadCase(yaml: "media: {protRangeStart: 1}", key: "media.protRangeStart", reason: "unknown key"),
+        BadCase(yaml: "control: {port: 70000}", key: "control.port", reason: "between 1 and 65535"),
+        BadCase(yaml: "control: {port: seven}", key: "control.port", reason: "whole number"),
+        BadCase(yaml: "control: {port: true}", key: "control.port", reason: "whole number"),
+        BadCase(yaml: "media: {portRangeStart: 41000, portRangeEnd: 40000}", key: "media.portRangeEnd", reason: "must not be below"),
+        BadCase(yaml: "media: {bindAddress: localhost}", key: "media.bindAddress", reason: "IPv4"),
+        BadCase(yaml: "media: {allowPlainRTP: maybe}", key: "media.allowPlainRTP", reason: "true or false"),
+        BadCase(yaml: "media: {srtpProfiles: [AES_256]}", key: "media.srtpProfiles[0]", reason: "must be one of"),
+        BadCase(yaml: "media: {retransmissionBufferPackets: 500}", key: "media.retransmissionBufferPackets", reason: "power of two"),
+        BadCase(yaml: "auth: {keys: [{id: k, secret: short}]}", key: "auth.keys[0].secret", reason: "at least 32"),
+        BadCase(yaml: "auth: {keys: [{secret: 0123456789abcdef0123456789abcdef}]}", key: "auth.keys[0].id", reason: "required"),
+        BadCase(yaml: "auth: {keys: [{id: a, secret: 0123456789abcdef0123456789abcdef}, {id: a, secret: 0123456789abcdef0123456789abcdef}]}", key: "auth.keys[1].id", reason: "used twice"),
+        BadCase(yaml: "auth: {keys: [{id: a, secret: 0123456789abcdef0123456789abcdef, extra: 1}]}", key: "auth.keys[0].extra", reason: "unknown key"),
+        BadCase(yaml: "logging: {format: xml}", key: "logging.format", reason: "text, json"),
+        BadCase(yaml: "media: 5", key: "media", reason: "mapping"),
+        BadCase(yaml: "[1, 2]", key: "", reason: "mapping"),
+        BadCase(yaml: "control: {port: [", key: "", reason: "not valid YAML"),
+    ]
+
+    @Test(arguments: badCases)
+    func badValuesAreRefusedWithKeyAndReason(_ bad: BadCase) {
+        do {
+            _ = try RelayConfiguration.load(yaml: bad.yaml)
+            Issue.record("accepted: \(bad.yaml)")
+        } catch {
+            #expect(error.key == bad.key)
+            #expect(error.reason.contains(bad.reason), "reason was: \(error.reason)")
+        }
+    }
+}

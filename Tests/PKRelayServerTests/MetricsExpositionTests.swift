@@ -1,0 +1,107 @@
+import Foundation
+import PKRelayClient
+import PKRelayServer
+import Protocol
+import Testing
+
+/// /metrics parsed as Prometheus text: every sample belongs to a typed family, the named families
+/// are there, histograms are consistent, and the figures follow what happens. /healthz and
+/// /readyz answer.
+@Suite(.timeLimit(.minutes(1)))
+struct MetricsExpositionTests {
+    struct Sample {
+        var name: String
+        var labels: [String: String]
+        var value: Double
+    }
+
+    /// Parses the exposition text; records an issue for every malformed line.
+    static func parse(_ text: String) -> (types: [String: String], samples: [Sample]) {
+        var types: [String: String] = [:]
+        var samples: [Sample] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix("# TYPE ") {
+                let parts = line.split(separator: " ")
+                if parts.count == 4 { types[String(parts[2])] = String(parts[3]) } else { Issue.record("bad TYPE line: \(line)") }
+                continue
+            }
+            if line.hasPrefix("#") { continue }
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+                Issue.record("bad sample line: \(line)")
+                continue
+            }
+            let series = line[..<space]
+            var name = String(series)
+            var labels: [String: String] = [:]
+            if let brace = series.firstIndex(of: "{") {
+                name = String(series[..<brace])
+                guard series.hasSuffix("}") else { Issue.record("bad labels: \(line)"); continue }
+                for pair in series[series.index(after: brace)..<series.index(before: series.endIndex)].split(separator: ",") {
+                    let kv = pair.split(separator: "=", maxSplits: 1)
+                    guard kv.count == 2, kv[1].hasPrefix("\""), kv[1].hasSuffix("\"") else { Issue.record("bad label: \(line)"); continue }
+                    labels[String(kv[0])] = String(kv[1].dropFirst().dropLast())
+                }
+            }
+            #expect(name.range(of: "^[a-zA-Z_:][a-zA-Z0-9_:]*$", options: .regularExpression) != nil, "bad metric name \(name)")
+            samples.append(Sample(name: name, labels: labels, value: value))
+        }
+        return (types, samples)
+    }
+
+    static func family(of sample: String, types: [String: String]) -> String? {
+        if types[sample] != nil { return sample }
+        for suffix in ["_bucket", "_sum", "_count"] where sample.hasSuffix(suffix) {
+            let base = String(sample.dropLast(suffix.count))
+            if types[base] == "histogram" { return base }
+        }
+        return nil
+    }
+
+    @Test func namedFamiliesAreExposedAndConsistent() async throws {
+        try await TestRelay.with { relay in
+            let alice = try await relay.join(room: "m-1", user: "alice")
+            let bob = try await relay.join(room: "m-1", user: "bob")
+            let (types, samples) = Self.parse(try await AdminHTTPClient.text(port: relay.ports.admin, path: "/metrics"))
+            for sample in samples {
+                #expect(Self.family(of: sample.name, types: types) != nil, "\(sample.name) has no TYPE")
+            }
+            let expected: [String: String] = [
+                "pkrelay_rooms": "gauge", "pkrelay_users": "gauge", "pkrelay_streams": "gauge", "pkrelay_subscriptions": "gauge",
+                "pkrelay_forwards": "gauge", "pkrelay_links": "gauge", "pkrelay_connections": "gauge",
+                "pkrelay_packets_in_total": "counter", "pkrelay_bytes_in_total": "counter",
+                "pkrelay_packets_out_total": "counter", "pkrelay_bytes_out_total": "counter",
+                "pkrelay_dropped_packets_total": "counter", "pkrelay_srtp_failures_total": "counter",
+                "pkrelay_keyframe_requests_received_total": "counter", "pkrelay_keyframe_requests_sent_total": "counter",
+                "pkrelay_nacks_received_total": "counter",
+                "pkrelay_forward_first_keyframe_seconds": "histogram", "pkrelay_control_request_seconds": "histogram",
+                "pkrelay_webhook_deliveries_total": "counter", "pkrelay_webhook_failures_total": "counter",
+                "pkrelay_webhook_dropped_total": "counter", "pkrelay_webhook_queue_depth": "gauge",
+            ]
+            for (name, type) in expected { #expect(types[name] == type, "\(name) should be a \(type)") }
+            func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
+                samples.first { $0.name == name && $0.labels == labels }?.value
+            }
+            #expect(value("pkrelay_rooms") == 1)
+            #expect(value("pkrelay_users") == 2)
+            #expect(value("pkrelay_connections") == 2)
+            #expect(samples.filter { $0.name == "pkrelay_dropped_packets_total" }.allSatisfy { $0.labels["reason"] != nil })
+            #expect(samples.contains { $0.name == "pkrelay_dropped_packets_total" })
+            // The control-request histogram counted both joins; buckets never decrease and +Inf is the count.
+            let joins = samples.filter { $0.name == "pkrelay_control_request_seconds_bucket" && $0.labels["method"] == "joinRoom" }
+            #expect(!joins.isEmpty)
+            #expect(joins.map(\.value) == joins.map(\.value).sorted())
+            #expect(joins.last?.labels["le"] == "+Inf")
+            #expect(joins.last?.value == value("pkrelay_control_request_seconds_count", ["method": "joinRoom"]))
+            #expect(value("pkrelay_control_request_seconds_count", ["method": "joinRoom"]) == 2)
+            let keyframe = samples.filter { $0.name == "pkrelay_forward_first_keyframe_seconds_bucket" }
+            #expect(keyframe.last?.labels["le"] == "+Inf")
+
+            #expect(try await AdminHTTPClient.text(port: relay.ports.admin, path: "/healthz") == "ok\n")
+            #expect(try await AdminHTTPClient.text(port: relay.ports.admin, path: "/readyz") == "ready\n")
+            await bob.close()
+            try await AdminHTTPClient.waitForMetric(port: relay.ports.admin, "pkrelay_users") { $0 == 1 }
+            await alice.close()
+            try await AdminHTTPClient.waitForMetric(port: relay.ports.admin, "pkrelay_rooms") { $0 == 0 }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Auth
+import Foundation
+import Logging
+import MediaPlane
+import PKRelayClient
+import PKRelayServer
+import Protocol
+import ServiceLifecycle
+import Synchronization
+
+/// A relay running in-process on ephemeral control and admin ports, with a media port range of
+/// its own so relays of tests running in parallel never compete for ports.
+final class TestRelay: Sendable {
+    let server: RelayServer
+    let group: ServiceGroup
+    let runTask: Task<Void, any Error>
+    let ports: BoundPorts
+
+    /// Hands out distinct 100-port media ranges from 42000 upwards.
+    private static let rangeCounter = Atomic<Int>(0)
+
+    static func nextPortRange() -> ClosedRange<Int> {
+        let slot = rangeCounter.add(1, ordering: .relaxed).oldValue % 200
+        let first = 42000 + slot * 100
+        return first...(first + 99)
+    }
+
+    private init(server: RelayServer, group: ServiceGroup, runTask: Task<Void, any Error>, ports: BoundPorts) {
+        self.server = server
+        self.group = group
+        self.runTask = runTask
+        self.ports = ports
+    }
+
+    /// Starts a relay; `configure` may adjust the configuration first.
+    static func start(_ configure: (inout RelayConfiguration) -> Void = { _ in }) async throws -> TestRelay {
+        var configuration = RelayConfiguration()
+        configuration.controlPort = 0
+        configuration.adminPort = 0
+        configuration.shutdownGraceSeconds = 2
+        configuration.media.portRange = nextPortRange()
+        configure(&configuration)
+        var logger = Logger(label: "pkrelay.test")
+        logger.logLevel = .warning
+        let server = try RelayServer(configuration: configuration, logger: logger)
+        let group = server.makeServiceGroup(handleSignals: false)
+        let runTask = Task { try await group.run() }
+        let ports = try await withTimeout(.seconds(10), "the relay's listeners") { await server.boundPorts() }
+        return TestRelay(server: server, group: group, runTask: runTask, ports: ports)
+    }
+
+    var controlURL: String { "ws://127.0.0.1:\(ports.control)/rtc" }
+
+    /// Shuts the relay down gracefully and waits (bounded) for it to stop.
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        let task = runTask
+        do {
+            _ = try await withTimeout(.seconds(15), "the relay to shut down") { try? await task.value }
+        } catch {
+            task.cancel()
+        }
+    }
+
+    /// Runs `body` with a fresh relay and always stops it afterwards.
+    static func with<T: Sendable>(_ configure: (inout RelayConfiguration) -> Void = { _ in }, _ body: (TestRelay) async throws -> T) async throws -> T {
+        let relay = try await start(configure)
+        do {
+            let result = try await body(relay)
+            await relay.stop()
+            return result
+        } catch {
+            await relay.stop()
+            throw error
+        }
+    }
+
+    /// A token signed with the development key (the relay's default).
+    static func token(room: String, user: String, expiresIn seconds: Int64 = 3600, notBefore: Int64? = nil, grants: TokenGrantSet? = nil, key: SigningKey = .development) -> String {
+        let now = Int64(Date().timeIntervalSince1970)
+        return TokenMinter(key: key).mint(TokenClaims(sub: user, room: room, exp: now + seconds, nbf: notBefore, iat: now, grants: grants))
+    }
+
+    /// Connects a control client.
+    func connect() async throws -> ControlClient {
+        try await ControlClient.connect(to: controlURL, timeout: .seconds(10))
+    }
+
+    /// Connects and joins `room` as `user`.
+    func join(room: String, user: String, grants: TokenGrantSet? = nil, roomConfig: RoomConfig? = nil) async throws -> ControlClient {
+        let client = try await connect()
+        let _: JoinRoomResult = try await client.request("joinRoom", JoinRoomParams(
+            token: Self.token(room: room, user: user, grants: grants), roomId: room, userId: user, roomConfig: roomConfig))
+        return client
+    }
+
+    /// The admin /metrics text.
+    func metrics() async throws -> String {
+        try await HTTPGet.fetch(host: "127.0.0.1", port: ports.admin, path: "/metrics")
+    }
+
+    /// One sample of /metrics, e.g. `pkrelay_dropped_packets_total{reason="unexpected_source"}`.
+    func metric(_ name: String) async throws -> UInt64 {
+        let text = try await metrics()
+        for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
+            if let value = UInt64(line.dropFirst(name.count + 1)) { return value }
+        }
+        throw MetricNotFound(name: name)
+    }
+
+    /// Polls `metric` until `condition` holds (metrics refresh about once a second).
+    @discardableResult
+    func waitForMetric(_ name: String, timeout: Duration = .seconds(6), until condition: (UInt64) -> Bool) async throws -> UInt64 {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let value = try await metric(name)
+            if condition(value) { return value }
+            guard ContinuousClock.now < deadline else { throw TimeoutError(duration: timeout, what: "\(name) (last \(value))") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}
+
+struct MetricNotFound: Error { var name: String }

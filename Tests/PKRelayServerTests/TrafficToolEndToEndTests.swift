@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// Short runs of each `pkrelay-traffic` scenario against a relay started by the test: the
+/// built tool runs as a subprocess and its JSON report is checked.
+@Suite(.timeLimit(.minutes(2)), .serialized)
+struct TrafficToolEndToEndTests {
+    /// The `pkrelay-traffic` executable built beside the test bundle.
+    static var executable: URL? {
+        let candidates = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])]
+            .compactMap { $0?.deletingLastPathComponent() }
+            .flatMap { [$0, $0.deletingLastPathComponent()] }
+            .map { $0.appendingPathComponent("pkrelay-traffic") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// Runs the tool with `arguments` and returns its exit status, the JSON report and stdout+stderr.
+    static func runTool(_ arguments: [String]) async throws -> (Int32, [String: Any]?, String) {
+        guard let executable else {
+            Issue.record("pkrelay-traffic was not built beside the tests (swift build --build-tests builds it)")
+            return (-1, nil, "")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-traffic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let reportURL = directory.appendingPathComponent("report.json")
+        let outputURL = directory.appendingPathComponent("output.txt")
+        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["run", "--quiet", "--report", reportURL.path] + arguments
+        let output = try FileHandle(forWritingTo: outputURL)
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                process.terminate()
+                Issue.record("pkrelay-traffic did not finish within 60 s")
+                break
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try? output.close()
+        let text = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
+        let report = (try? Data(contentsOf: reportURL)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        return (process.terminationStatus, report, text)
+    }
+
+    /// Checks the fields every report has and that media flowed without loss.
+    static func checkReport(_ report: [String: Any]?, scenario: String, output: String) throws {
+        let report = try #require(report, "no report; output: \(output)")
+        #expect(report["scenario"] as? String == scenario)
+        let packets = try #require(report["packets"] as? [String: Any])
+        #expect((packets["sent"] as? Int ?? 0) > 0, "\(output)")
+        #expect((packets["received"] as? Int ?? 0) > 0, "\(output)")
+        let latency = try #require(report["latencyMs"] as? [String: Any])
+        #expect((latency["count"] as? Int ?? 0) > 0)
+        #expect(latency["p99"] is Double)
+        #expect((report["controlLatencyMs"] as? [String: Any])?["joinRoom"] != nil)
+    }
+
+    @Test func pkShowroomLinks() async throws {
+        try await TestRelay.with { relay in
+            let (status, report, output) = try await Self.runTool([
+                "--scenario", "pk-showroom", "--relay", relay.controlURL, "--duration", "3s", "--rooms", "2", "--audience", "2"])
+            #expect(status == 0, "\(output)")
+            try Self.checkReport(report, scenario: "pk-showroom", output: output)
+            let setup = try #require(report?["setupToFirstKeyframeMs"] as? [String: Any])
+            #expect(((setup["latency"] as? [String: Any])?["count"] as? Int) == 2, "\(output)")
+            // Each of the 4 viewers receives its own anchor and the linked one: audio and video of both.
+            #expect(report?["streams"] as? Int == 16, "\(output)")
+        }
+    }
+
+    @Test func fanout() async throws {
+        try await TestRelay.with { relay in
+            let (status, report, output) = try await Self.runTool([
+                "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "3s", "--subscribers", "4", "--max-loss", "5"])
+            #expect(status == 0, "\(output)")
+            try Self.checkReport(report, scenario: "fanout", output: output)
+            #expect(report?["streams"] as? Int == 8, "\(output)")
+        }
+    }
+
+    @Test func churn() async throws {
+        try await TestRelay.with { relay in
+            let (status, report, output) = try await Self.runTool([
+                "--scenario", "churn", "--relay", relay.controlURL, "--duration", "5s", "--rooms", "2", "--audience", "2"])
+            #expect(status == 0, "\(output)")
+            try Self.checkReport(report, scenario: "churn", output: output)
+            let control = try #require(report?["controlLatencyMs"] as? [String: Any])
+            #expect(control["startForwardStreamToRooms"] != nil, "\(output)")
+            #expect(control["leaveRoom"] != nil, "\(output)")
+        }
+    }
+
+    @Test func unreachableRelayAndExceededThresholdsExitNonZero() async throws {
+        let (unreachable, _, output) = try await Self.runTool(["--scenario", "fanout", "--relay", "ws://127.0.0.1:1/rtc", "--duration", "1s"])
+        #expect(unreachable == 2, "\(output)")
+        try await TestRelay.with { relay in
+            // No real relay delivers under 1 µs at p99: the threshold must fail the run.
+            let (status, report, output) = try await Self.runTool([
+                "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "2s", "--subscribers", "1", "--max-p99", "0.001"])
+            #expect(status == 1, "\(output)")
+            #expect(((report?["thresholds"] as? [String: Any])?["violations"] as? [String])?.isEmpty == false)
+        }
+    }
+}

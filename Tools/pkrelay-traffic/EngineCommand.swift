@@ -1,0 +1,9 @@
+/// Requests from the control side to the media engine's thread.
+enum EngineCommand: Sendable {
+    case open(SocketSpec)
+    case publish(socket: Int, PublisherSpec)
+    case close(socket: Int)
+    case watch(KeyframeWatchSpec)
+    /// Starts the measured period: zeroes counters, loss state and latency.
+    case resetMeasurements
+}

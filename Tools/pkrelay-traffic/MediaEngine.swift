@@ -1,0 +1,281 @@
+import CSocketShims
+import Foundation
+import RTPWire
+import SecureTransport
+import Synchronization
+import TrafficCore
+
+/// The simulated clients' media: one thread sends every publisher's paced audio and video and
+/// receives, decrypts and checks every subscriber's packets, over all sockets with epoll and
+/// recvmmsg/sendmmsg (CSocketShims) and SRTP protection in place.
+///
+/// Threading: the control side talks to the engine only through ``submit(_:)`` (a locked
+/// queue and an eventfd) and reads ``snapshot()``; every other property is used only by the
+/// engine thread, which is why the class is `@unchecked Sendable`.
+final class MediaEngine: @unchecked Sendable {
+    /// Payload type of video (VP8) and audio (Opus) tracks.
+    static let videoPayloadType: UInt8 = 96
+    static let audioPayloadType: UInt8 = 111
+    /// The marker that starts the 16-byte trailer of every payload: "PKTT", publisher id, send time.
+    static let stampMagic: UInt32 = 0x504B_5454
+    static let stampLength = 16
+    /// How long a forward or link may take to deliver its first keyframe.
+    static let watchTimeout: Int64 = 10_000_000
+
+    private let inbox = Mutex<[EngineCommand]>([])
+    private let published = Mutex(EngineSnapshot())
+    private let running = Atomic<Bool>(true)
+    private let finished = DispatchSemaphore(value: 0)
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private let wakeToken: UInt64 = UInt64.max
+    /// Live-line inputs from the control side.
+    let clients = Atomic<Int>(0)
+    let recorder: ControlRecorder
+    private let live: Bool
+
+    // Engine-thread state.
+    var sockets: [Int: SimSocket] = [:]
+    var totals = PacketTotals()
+    /// Counts of streams of closed sockets (and of loss counters replaced on reset).
+    var retiredExpected: UInt64 = 0
+    var retiredLost: UInt64 = 0
+    var retiredDuplicates: UInt64 = 0
+    var retiredLate: UInt64 = 0
+    var latency = LatencyRecorder()
+    var intervalLatency = LatencyRecorder()
+    var setup = LatencyRecorder()
+    var setupTimedOut: UInt64 = 0
+    var watches: [KeyframeWatchSpec] = []
+    let sendBatch: OpaquePointer
+    let receiveBatch: OpaquePointer
+    var rtcpBuffer = [UInt8](repeating: 0, count: 1500)
+    private var startedAt: Int64 = 0
+    private var lastLive = (time: Int64(0), received: UInt64(0), sent: UInt64(0), bytesIn: UInt64(0), bytesOut: UInt64(0), expected: UInt64(0), lost: UInt64(0))
+
+    init(recorder: ControlRecorder, live: Bool) throws {
+        self.recorder = recorder
+        self.live = live
+        epollFD = pkr_epoll_create()
+        wakeFD = pkr_eventfd_create()
+        guard epollFD >= 0, wakeFD >= 0 else { throw ToolFailure(.setupFailed, "cannot create epoll/eventfd") }
+        _ = pkr_epoll_add(epollFD, wakeFD, UInt64.max)
+        sendBatch = pkr_batch_create(64, 1500)
+        receiveBatch = pkr_batch_create(64, 2048)
+        let thread = Thread { [self] in self.loop() }
+        thread.name = "pkrelay-traffic-media"
+        thread.qualityOfService = .userInteractive
+        thread.start()
+    }
+
+    /// Queues a command for the engine thread.
+    func submit(_ command: EngineCommand) {
+        inbox.withLock { $0.append(command) }
+        pkr_eventfd_signal(wakeFD)
+    }
+
+    /// The figures as of the last publication (about every 100 ms, and at stop).
+    func snapshot() -> EngineSnapshot {
+        published.withLock { $0 }
+    }
+
+    /// Stops the thread (bounded wait), closes every socket and returns the final figures.
+    func stop() -> EngineSnapshot {
+        if running.exchange(false, ordering: .acquiringAndReleasing) {
+            pkr_eventfd_signal(wakeFD)
+            _ = finished.wait(timeout: .now() + 5)
+        }
+        return snapshot()
+    }
+
+    // MARK: The loop
+
+    private func loop() {
+        defer {
+            publish()
+            for socket in sockets.values { _ = pkr_close(socket.spec.fd) }
+            sockets.removeAll()
+            pkr_batch_destroy(sendBatch)
+            pkr_batch_destroy(receiveBatch)
+            _ = pkr_close(epollFD)
+            _ = pkr_close(wakeFD)
+            finished.signal()
+        }
+        var tokens = [UInt64](repeating: 0, count: 256)
+        startedAt = MonotonicClock.microseconds()
+        lastLive.time = startedAt
+        var nextHousekeeping = startedAt
+        var nextPublish = startedAt
+        while running.load(ordering: .acquiring) {
+            drainCommands()
+            var now = MonotonicClock.microseconds()
+            let nextDue = sendDue(now: now)
+            if now >= nextHousekeeping {
+                housekeeping(now: now)
+                nextHousekeeping = now + 20_000
+            }
+            if now >= nextPublish {
+                publish()
+                nextPublish = now + 100_000
+                if now - lastLive.time >= 1_000_000 { printLive(now: now) }
+            }
+            now = MonotonicClock.microseconds()
+            let wait = max(0, min(nextDue, nextHousekeeping) - now)
+            let timeout = Int32(min(5, wait / 1000))
+            let ready = tokens.withUnsafeMutableBufferPointer { pkr_epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeout) }
+            guard ready > 0 else { continue }
+            for index in 0..<Int(ready) {
+                let token = tokens[index]
+                if token == wakeToken {
+                    pkr_eventfd_drain(wakeFD)
+                } else if let socket = sockets[Int(token)] {
+                    receive(on: socket)
+                }
+            }
+        }
+    }
+
+    private func drainCommands() {
+        let commands = inbox.withLock { queue in
+            let taken = queue
+            queue.removeAll()
+            return taken
+        }
+        for command in commands {
+            switch command {
+            case .open(let spec):
+                do {
+                    let socket = try SimSocket(spec: spec)
+                    sockets[spec.id] = socket
+                    _ = pkr_epoll_add(epollFD, spec.fd, UInt64(spec.id))
+                } catch {
+                    recorder.recordError("srtp-setup")
+                    _ = pkr_close(spec.fd)
+                }
+            case .publish(let id, let spec):
+                sockets[id]?.publisher = PublisherState(spec: spec, now: MonotonicClock.microseconds())
+            case .close(let id):
+                guard let socket = sockets.removeValue(forKey: id) else { continue }
+                retire(socket)
+                _ = pkr_epoll_remove(epollFD, socket.spec.fd)
+                _ = pkr_close(socket.spec.fd)
+            case .watch(let watch):
+                watches.append(watch)
+            case .resetMeasurements:
+                totals = PacketTotals()
+                retiredExpected = 0
+                retiredLost = 0
+                retiredDuplicates = 0
+                retiredLate = 0
+                latency.reset()
+                intervalLatency.reset()
+                for socket in sockets.values {
+                    for key in socket.streams.keys {
+                        socket.streams[key]!.counter = SequenceLossCounter()
+                        socket.streams[key]!.pending.removeAll()
+                    }
+                }
+                let now = MonotonicClock.microseconds()
+                lastLive = (now, 0, 0, 0, 0, 0, 0)
+                startedAt = now
+            }
+        }
+    }
+
+    private func retire(_ socket: SimSocket) {
+        for stream in socket.streams.values {
+            retiredExpected += stream.counter.expected
+            retiredLost += stream.counter.lost
+            retiredDuplicates += stream.counter.duplicates
+            retiredLate += stream.counter.late
+        }
+    }
+
+    /// Cumulative totals including every stream's loss counter.
+    private func currentTotals() -> (PacketTotals, Int) {
+        var result = totals
+        result.expected = retiredExpected
+        result.lost = retiredLost
+        result.duplicates += retiredDuplicates
+        result.late = retiredLate
+        var streams = 0
+        for socket in sockets.values {
+            for stream in socket.streams.values {
+                result.expected += stream.counter.expected
+                result.lost += stream.counter.lost
+                result.duplicates += stream.counter.duplicates
+                result.late += stream.counter.late
+                streams += 1
+            }
+        }
+        return (result, streams)
+    }
+
+    private func publish() {
+        let (current, streams) = currentTotals()
+        let snapshot = EngineSnapshot(
+            totals: current, sockets: sockets.count, streams: streams, latency: latency, setup: setup, setupTimedOut: setupTimedOut)
+        published.withLock { $0 = snapshot }
+    }
+
+    private func printLive(now: Int64) {
+        let (current, streams) = currentTotals()
+        let sample = LiveSample(
+            elapsedSeconds: Double(now - startedAt) / 1e6, clients: clients.load(ordering: .relaxed), streams: streams,
+            packetsIn: current.received &- lastLive.received, packetsOut: current.sent &- lastLive.sent,
+            bytesIn: current.bytesReceived &- lastLive.bytesIn, bytesOut: current.bytesSent &- lastLive.bytesOut,
+            expected: current.expected &- lastLive.expected, lost: current.lost >= lastLive.lost ? current.lost - lastLive.lost : 0,
+            latency: intervalLatency.summary, errors: recorder.errorCount, intervalSeconds: Double(now - lastLive.time) / 1e6)
+        if live { print(sample.line) }
+        intervalLatency.reset()
+        lastLive = (now, current.received, current.sent, current.bytesReceived, current.bytesSent, current.expected, current.lost)
+    }
+
+    // MARK: Housekeeping: NACK retries, keyframe requests, watch timeouts
+
+    private func housekeeping(now: Int64) {
+        for socket in sockets.values {
+            for (ssrc, var stream) in socket.streams where stream.isVideo {
+                var changed = false
+                if !stream.pending.isEmpty {
+                    var resend: [UInt16] = []
+                    var gaveUp = false
+                    stream.pending.removeAll { nack in
+                        if stream.counter.hasReceived(nack.extended) { return true }
+                        if nack.tries >= 3 && now - nack.lastSent > 150_000 {
+                            gaveUp = true
+                            return true
+                        }
+                        return false
+                    }
+                    for index in stream.pending.indices where stream.pending[index].tries < 3 {
+                        // First NACK at once; retries when the answer is overdue (loopback RTT is tiny).
+                        if stream.pending[index].tries == 0 || now - stream.pending[index].lastSent > 50_000 {
+                            resend.append(UInt16(truncatingIfNeeded: stream.pending[index].extended))
+                            stream.pending[index].tries += 1
+                            stream.pending[index].lastSent = now
+                        }
+                    }
+                    if !resend.isEmpty { sendNACK(on: socket, mediaSSRC: ssrc, sequenceNumbers: resend) }
+                    if gaveUp { stream.gotKeyframe = false }
+                    changed = true
+                }
+                if !stream.gotKeyframe && now - stream.lastKeyframeRequest >= 500_000 && stream.counter.received > 0 {
+                    sendPLI(on: socket, mediaSSRC: ssrc)
+                    stream.lastKeyframeRequest = now
+                    changed = true
+                }
+                if changed { socket.streams[ssrc] = stream }
+            }
+        }
+        if !watches.isEmpty {
+            let before = watches.count
+            watches.removeAll { now - $0.sinceMicroseconds > Self.watchTimeout }
+            let expired = before - watches.count
+            if expired > 0 {
+                setupTimedOut += UInt64(expired)
+                for _ in 0..<expired { recorder.recordError("setup-keyframe-timeout") }
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import TrafficCore
+
+/// What one scenario run measured.
+struct RunOutcome: Sendable {
+    var snapshot: EngineSnapshot
+    var clients: Int
+    var measuredSeconds: Double
+    var startedAt: String
+    var controlLatency: [String: LatencySummary] = [:]
+    var errors: [String: UInt64] = [:]
+
+    /// The outcome with the control figures of `recorder` attached.
+    func withErrors(_ recorder: ControlRecorder) -> RunOutcome {
+        var copy = self
+        copy.controlLatency = recorder.latencySummaries
+        copy.errors = recorder.errors
+        return copy
+    }
+}

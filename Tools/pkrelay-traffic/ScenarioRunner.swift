@@ -1,0 +1,264 @@
+import CSocketShims
+import Foundation
+import PKRelayClient
+import Protocol
+import SecureTransport
+import Synchronization
+import TrafficCore
+
+/// Sets up a scenario's simulated clients against a relay, runs it for a duration and tears
+/// it down.
+final class ScenarioRunner: Sendable {
+    let url: String
+    let spec: ScenarioSpec
+    let tokens: TokenFactory
+    let localHost: String
+    let engine: MediaEngine
+    let recorder: ControlRecorder
+    private let nextSocketId = Atomic<Int>(1)
+    private let nextPublisherId = Atomic<UInt32>(1)
+    /// Every client still connected, for teardown.
+    private let open = Mutex<[Int: SimClient]>([:])
+
+    init(url: String, spec: ScenarioSpec, tokens: TokenFactory, localHost: String, live: Bool) throws {
+        self.url = url
+        self.spec = spec
+        self.tokens = tokens
+        self.localHost = localHost
+        recorder = ControlRecorder()
+        engine = try MediaEngine(recorder: recorder, live: live)
+    }
+
+    static func roomId(_ spec: ScenarioSpec, _ index: Int) -> String { "\(spec.kind.rawValue)-\(index)" }
+
+    /// Checks that the relay answers at all (exit status 2 when not).
+    func probe() async throws {
+        do {
+            let control = try await ControlClient.connect(to: url, timeout: .seconds(5))
+            await control.close()
+        } catch {
+            throw ToolFailure(.relayUnreachable, "cannot reach the relay at \(url): \(error)")
+        }
+    }
+
+    /// Sets up, runs for `seconds` (measuring only after setup) and tears down.
+    func run(seconds: Double) async throws -> RunOutcome {
+        let started = ISO8601DateFormatter().string(from: Date())
+        do {
+            switch spec.kind {
+            case .pkShowroom: try await setUpShowroom()
+            case .fanout: try await setUpFanout()
+            case .churn: try await setUpChurnAnchors()
+            }
+        } catch let failure as ToolFailure {
+            await tearDown()
+            throw failure
+        } catch {
+            await tearDown()
+            throw ToolFailure(.setupFailed, "the scenario could not be set up: \(error)")
+        }
+        engine.submit(.resetMeasurements)
+        let begin = MonotonicClock.microseconds()
+        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        // Churn runs beside the measurement; the figures are taken at the deadline, before the
+        // churning members' last leaves.
+        let churning: Task<Void, Never>? = spec.kind == .churn ? Task { await self.churn(until: deadline) } : nil
+        try? await Task.sleep(until: deadline, clock: .continuous)
+        let clients = engine.clients.load(ordering: .relaxed)
+        let snapshot = engine.stop()
+        let measured = Double(MonotonicClock.microseconds() - begin) / 1e6
+        await churning?.value
+        await tearDown()
+        return RunOutcome(snapshot: snapshot, clients: clients, measuredSeconds: measured, startedAt: started)
+    }
+
+    // MARK: Participants
+
+    /// Connects a user, opens its media socket and transport.
+    private func connectWithTransport(user: String, roomIndex: Int) async throws -> (SimClient, Int, Int) {
+        let client = try await SimClient.connect(url: url, userId: user, recorder: recorder)
+        open.withLock { $0[ObjectIdentifier(client.control).hashValue] = client }
+        engine.clients.add(1, ordering: .relaxed)
+        let created: CreateTransportResult = try await client.request(.createTransport, CreateTransportParams())
+        guard let srtp = created.srtp, let profile = SRTPProfile(rawValue: srtp.profile), let relayKey = SDESKeying.decodeBase64(srtp.key) else {
+            throw ToolFailure(.setupFailed, "createTransport returned no usable SRTP parameters")
+        }
+        var relayIP: UInt32 = 0
+        var localIP: UInt32 = 0
+        guard pkr_ipv4_parse(created.ip, &relayIP) == 0, pkr_ipv4_parse(localHost, &localIP) == 0 else {
+            throw ToolFailure(.setupFailed, "cannot parse \(created.ip) or \(localHost) as IPv4")
+        }
+        let fd = pkr_udp_open(localIP, 0, 1 << 21, 1 << 20)
+        guard fd >= 0 else { throw ToolFailure(.setupFailed, "cannot open a UDP socket (errno \(-fd))") }
+        let port = Int(pkr_udp_local_port(fd))
+        let key = SDESKeying.generateKeyingMaterial(for: profile)
+        let id = nextSocketId.add(1, ordering: .relaxed).oldValue
+        engine.submit(.open(SocketSpec(
+            id: id, fd: fd, relayIP: relayIP, relayPort: UInt16(created.port), profile: profile, sendingKey: key, relayKey: relayKey,
+            roomIndex: roomIndex, feedbackSSRC: UInt32.random(in: 1...UInt32.max))))
+        try await client.call(.connectTransport, ConnectTransportParams(transportId: created.transportId, ip: localHost, port: port, srtpKey: SDESKeying.encodeBase64(key)))
+        return (client, id, created.transportId)
+    }
+
+    /// An anchor: joins its room visible and publishes VP8 video and Opus audio.
+    func anchor(roomIndex: Int) async throws -> Participant {
+        let roomId = Self.roomId(spec, roomIndex)
+        let user = "anchor-\(roomIndex)"
+        let (client, socketId, transportId) = try await connectWithTransport(user: user, roomIndex: roomIndex)
+        let _: JoinRoomResult = try await client.request(.joinRoom, JoinRoomParams(token: tokens.token(room: roomId, user: user), roomId: roomId, userId: user, role: .anchor, visible: true))
+        let publisherId = nextPublisherId.add(1, ordering: .relaxed).oldValue
+        let video = UInt32.random(in: 1...UInt32.max), audio = UInt32.random(in: 1...UInt32.max)
+        let _: PublishStreamResult = try await client.request(.publishStream, PublishStreamParams(roomId: roomId, transportId: transportId, tracks: [
+            TrackDescription(kind: .video, ssrc: video, payloadType: Int(MediaEngine.videoPayloadType), codec: "VP8", clockRate: 90000),
+            TrackDescription(kind: .audio, ssrc: audio, payloadType: Int(MediaEngine.audioPayloadType), codec: "opus", clockRate: 48000, channels: 2, parameters: "minptime=10;useinbandfec=1"),
+        ]))
+        engine.submit(.publish(socket: socketId, PublisherSpec(publisherId: publisherId, videoSSRC: video, audioSSRC: audio, video: spec.video, audio: spec.audio)))
+        return Participant(client: client, socketId: socketId, roomIndex: roomIndex, roomId: roomId, publisherId: publisherId)
+    }
+
+    /// An audience member: joins invisible with auto-subscribe on its transport.
+    func audience(roomIndex: Int, number: Int) async throws -> Participant {
+        let roomId = Self.roomId(spec, roomIndex)
+        let user = "viewer-\(roomIndex)-\(number)"
+        let (client, socketId, transportId) = try await connectWithTransport(user: user, roomIndex: roomIndex)
+        let _: JoinRoomResult = try await client.request(.joinRoom, JoinRoomParams(
+            token: tokens.token(room: roomId, user: user), roomId: roomId, userId: user, role: .audience, visible: false,
+            roomConfig: RoomConfig(subscribeTransportId: transportId)))
+        return Participant(client: client, socketId: socketId, roomIndex: roomIndex, roomId: roomId, publisherId: nil)
+    }
+
+    /// Closes a participant's connection and socket.
+    func dismiss(_ participant: Participant) async {
+        engine.submit(.close(socket: participant.socketId))
+        _ = open.withLock { $0.removeValue(forKey: ObjectIdentifier(participant.client.control).hashValue) }
+        await participant.client.close()
+        engine.clients.subtract(1, ordering: .relaxed)
+    }
+
+    private func tearDown() async {
+        _ = engine.stop()
+        let clients = open.withLock { clients in
+            let all = Array(clients.values)
+            clients.removeAll()
+            return all
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for client in clients { group.addTask { await client.close() } }
+        }
+    }
+
+    /// Runs `work` for each index with at most `width` at a time.
+    func forEach(_ count: Int, width: Int = 16, _ work: @escaping @Sendable (Int) async throws -> Participant) async throws -> [Participant] {
+        var results: [Participant] = []
+        try await withThrowingTaskGroup(of: Participant.self) { group in
+            var next = 0
+            while next < min(width, count) {
+                let index = next
+                group.addTask { try await work(index) }
+                next += 1
+            }
+            while let result = try await group.next() {
+                results.append(result)
+                if next < count {
+                    let index = next
+                    group.addTask { try await work(index) }
+                    next += 1
+                }
+            }
+        }
+        return results
+    }
+
+    // MARK: Scenarios
+
+    private func setUpShowroom() async throws {
+        let rooms = spec.effectiveRooms
+        let anchors = try await forEach(rooms) { try await self.anchor(roomIndex: $0) }.sorted { $0.roomIndex < $1.roomIndex }
+        let perRoom = spec.audiencePerRoom
+        _ = try await forEach(rooms * perRoom) { try await self.audience(roomIndex: $0 / perRoom, number: $0 % perRoom) }
+        // Let the audience see their own anchor first, so the link's keyframe is the one measured.
+        try await Task.sleep(for: .milliseconds(300))
+        _ = try await forEach(rooms / 2) { pair in
+            let a = anchors[2 * pair], b = anchors[2 * pair + 1]
+            try await self.pair(a, b)
+            return a
+        }
+    }
+
+    /// Connects two anchors' rooms: a link, or forwards both ways; watches both first keyframes.
+    func pair(_ a: Participant, _ b: Participant) async throws {
+        let now = MonotonicClock.microseconds()
+        engine.submit(.watch(KeyframeWatchSpec(roomIndex: b.roomIndex, publisherId: a.publisherId!, sinceMicroseconds: now)))
+        engine.submit(.watch(KeyframeWatchSpec(roomIndex: a.roomIndex, publisherId: b.publisherId!, sinceMicroseconds: now)))
+        switch spec.pkMode {
+        case .link:
+            let _: ConnectOtherRoomEvent = try await a.client.request(.connectOtherRoom, ConnectOtherRoomParams(roomId: b.roomId, userId: b.client.userId))
+        case .forward:
+            try await startForward(a, into: b)
+            try await startForward(b, into: a)
+        }
+    }
+
+    func startForward(_ source: Participant, into target: Participant) async throws {
+        let _: ForwardStreamResult = try await source.client.request(.startForwardStreamToRooms, StartForwardParams(
+            roomId: source.roomId, targets: [ForwardTargetParams(roomId: target.roomId, token: tokens.token(room: target.roomId, user: source.client.userId))]))
+    }
+
+    private func setUpFanout() async throws {
+        _ = try await anchor(roomIndex: 0)
+        _ = try await forEach(spec.subscribers) { try await self.audience(roomIndex: 0, number: $0) }
+    }
+
+    /// Churn: anchors publish (the audience comes and goes while the run lasts).
+    private let churnAnchors = Mutex<[Participant]>([])
+
+    private func setUpChurnAnchors() async throws {
+        let anchors = try await forEach(spec.effectiveRooms) { try await self.anchor(roomIndex: $0) }.sorted { $0.roomIndex < $1.roomIndex }
+        churnAnchors.withLock { $0 = anchors }
+    }
+
+    /// Audience members join, stay a random while and leave; paired anchors start and stop
+    /// forwards into each other's room; until `deadline`.
+    private func churn(until deadline: ContinuousClock.Instant) async {
+        let anchors = churnAnchors.withLock { $0 }
+        let profile = spec.churn
+        await withTaskGroup(of: Void.self) { group in
+            for roomIndex in 0..<spec.effectiveRooms {
+                for slot in 0..<spec.audiencePerRoom {
+                    group.addTask {
+                        var generation = 0
+                        while ContinuousClock.now < deadline {
+                            generation += 1
+                            do {
+                                let viewer = try await self.audience(roomIndex: roomIndex, number: slot * 100_000 + generation)
+                                await Self.sleep(seconds: Double.random(in: profile.stayMinSeconds...profile.stayMaxSeconds), until: deadline)
+                                try? await viewer.client.call(.leaveRoom, RoomParams(roomId: viewer.roomId))
+                                await self.dismiss(viewer)
+                            } catch {
+                                await Self.sleep(seconds: 1, until: deadline)
+                            }
+                        }
+                    }
+                }
+            }
+            for pair in 0..<(anchors.count / 2) {
+                group.addTask {
+                    let a = anchors[2 * pair], b = anchors[2 * pair + 1]
+                    while ContinuousClock.now < deadline {
+                        let now = MonotonicClock.microseconds()
+                        self.engine.submit(.watch(KeyframeWatchSpec(roomIndex: b.roomIndex, publisherId: a.publisherId!, sinceMicroseconds: now)))
+                        try? await self.startForward(a, into: b)
+                        await Self.sleep(seconds: profile.forwardOnSeconds, until: deadline)
+                        try? await a.client.call(.stopForwardStreamToRooms, RoomParams(roomId: a.roomId))
+                        await Self.sleep(seconds: profile.forwardOffSeconds, until: deadline)
+                    }
+                }
+            }
+        }
+    }
+
+    static func sleep(seconds: Double, until deadline: ContinuousClock.Instant) async {
+        let wake = min(deadline, ContinuousClock.now + .milliseconds(Int64(seconds * 1000)))
+        try? await Task.sleep(until: wake, clock: .continuous)
+    }
+}

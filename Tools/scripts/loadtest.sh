@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Starts a release relay on free ports, runs a pkrelay-traffic scenario against it, stops the relay.
+# Usage: Tools/scripts/loadtest.sh [pkrelay-traffic run options...]   (see Tools/pkrelay-traffic/README.md)
+set -euo pipefail
+SWIFT="${SWIFT:-swift}"
+"$SWIFT" build -c release --product pkrelay
+"$SWIFT" build -c release --product pkrelay-traffic
+BIN="$("$SWIFT" build -c release --show-bin-path)"
+WORK="$(mktemp -d)"
+trap 'if [ -n "${RELAY_PID:-}" ]; then kill -TERM "$RELAY_PID" 2>/dev/null || true; wait "$RELAY_PID" 2>/dev/null || true; fi; rm -rf "$WORK"' EXIT
+cat > "$WORK/pkrelay.yaml" <<YAML
+control: {port: 0}
+admin: {port: 0}
+media: {portRangeStart: ${LOADTEST_MEDIA_PORTS_START:-46000}, portRangeEnd: ${LOADTEST_MEDIA_PORTS_END:-46999}}
+logging: {format: json, level: info}
+YAML
+"$BIN/pkrelay" serve --config "$WORK/pkrelay.yaml" 2> "$WORK/relay.log" &
+RELAY_PID=$!
+URL=""
+for _ in $(seq 1 150); do
+  URL="$(grep -o '"url":"ws://[^"]*"' "$WORK/relay.log" | head -1 | sed 's/"url":"\(.*\)"/\1/' || true)"
+  [ -n "$URL" ] && break
+  sleep 0.1
+done
+if [ -z "$URL" ]; then echo "the relay did not start:"; cat "$WORK/relay.log"; exit 2; fi
+VERSION="$("$BIN/pkrelay" --version 2>/dev/null || echo unknown)"
+"$BIN/pkrelay-traffic" run --relay "$URL" --config "$WORK/pkrelay.yaml" --relay-version "$VERSION" "$@"
