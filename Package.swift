@@ -116,6 +116,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/pkrelay-traffic",
+            exclude: ["README.md"],
             swiftSettings: strict
         ),
         .testTarget(name: "TrafficCoreTests", dependencies: ["TrafficCore"], swiftSettings: strict),

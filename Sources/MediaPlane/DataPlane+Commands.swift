@@ -91,11 +91,26 @@ extension DataPlane {
         sinks[sink.id] = nil
     }
 
+    /// Hands the audio levels seen since the last call to the control plane and starts new windows.
+    /// Allocates only when some source carried a level.
+    func publishLevels() {
+        var snapshot: [UInt32: AudioLevelSample] = [:]
+        for (id, source) in sources where source.levelSeen {
+            snapshot[id] = AudioLevelSample(level: source.loudestLevel, voiceActivity: source.voiceActivity)
+            source.levelSeen = false
+            source.loudestLevel = 127
+            source.voiceActivity = false
+        }
+        if !snapshot.isEmpty { reports.fold(snapshot) }
+    }
+
     /// Publishes a snapshot of counters and per-object stats for the control plane.
     func publishReport() {
         var report = MediaPlaneReport()
         report.generatedAtMs = nowUnixMs
         report.counters = counters
+        // A copy of its own, so the data plane's next drop does not pay a copy-on-write allocation.
+        report.counters.drops = counters.drops.map { $0 }
         for (id, source) in sources {
             var entry = source.report
             entry.idleMs = nowMs - source.lastMediaMs

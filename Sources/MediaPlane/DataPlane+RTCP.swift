@@ -38,6 +38,7 @@ extension DataPlane {
                     guard let entry = feedback.nackEntry(at: index, in: packet) else { break }
                     entry.forEachLost { lost in
                         counters.nacksReceived &+= 1
+                        sink.report.nacksReceived &+= 1
                         retransmit(lost, to: sink)
                     }
                 }

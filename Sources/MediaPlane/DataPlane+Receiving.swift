@@ -79,6 +79,12 @@ extension DataPlane {
             }
             source.retransmissions?.store(sequenceNumber: header.sequenceNumber, packet: packet, nowMs: nowMs)
         }
+        if source.audioLevelId != 0, header.hasExtension,
+           let audio = RTPHeaderExtensions.audioLevel(in: packet, header: header, id: source.audioLevelId) {
+            if audio.level < source.loudestLevel { source.loudestLevel = audio.level }
+            if audio.voiceActivity { source.voiceActivity = true }
+            source.levelSeen = true
+        }
         for sink in source.sinks {
             forward(packet, header: header, keyframe: keyframe, to: sink)
         }
@@ -95,12 +101,15 @@ extension DataPlane {
         }
         guard let numbers = sink.rewriter.rewrite(sourceGeneration: sink.generation, sequenceNumber: header.sequenceNumber, timestamp: header.timestamp, nowMs: nowMs) else {
             counters.drop(.staleSequence)
+            sink.report.drops &+= 1
             return
         }
         if sendRTP(packet, to: sink.transport, ssrc: sink.rewriter.outputSSRC, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp) {
             sink.rewriter.recordSent(payloadBytes: header.payloadLength)
             sink.report.packets &+= 1
             sink.report.bytes &+= UInt64(packet.count)
+        } else {
+            sink.report.drops &+= 1
         }
     }
 }

@@ -26,6 +26,7 @@ final class DataPlane {
     var lastReportMs: Int64 = 0
     var lastReceiverReportMs: Int64 = 0
     var lastRepeaterPollMs: Int64 = 0
+    var lastLevelsMs: Int64 = 0
     var randomState: UInt64
 
     static let wakeToken = UInt64.max
@@ -35,6 +36,8 @@ final class DataPlane {
     /// Send slots leave room for the largest SRTP/SRTCP trailer after a 1500-byte packet.
     static let sendSlotCapacity = 1600
     static let maximumPacketSize = 1500
+    /// How often audio levels go up to the control plane.
+    static let levelsIntervalMs: Int64 = 100
 
     init(configuration: MediaPlaneConfiguration, mailbox: MediaPlaneMailbox, reports: ReportStore, epollFD: Int32) {
         self.configuration = configuration
@@ -133,7 +136,11 @@ final class DataPlane {
                 }
             }
         }
-        if nowMs - lastReceiverReportMs >= 1000 {
+        if nowMs - lastLevelsMs >= Self.levelsIntervalMs {
+            lastLevelsMs = nowMs
+            publishLevels()
+        }
+                if nowMs - lastReceiverReportMs >= 1000 {
             lastReceiverReportMs = nowMs
             for source in sources.values { sendReceiverReport(for: source) }
         }

@@ -149,4 +149,7 @@ public final class MediaPlane: Sendable {
 
     /// The newest once-a-second snapshot of the data plane.
     public func latestReport() -> MediaPlaneReport { reports.read() }
+
+    /// The loudest audio level per source id since the previous call (sources that carried none are absent).
+    public func takeAudioLevels() -> [UInt32: AudioLevelSample] { reports.takeLevels() }
 }

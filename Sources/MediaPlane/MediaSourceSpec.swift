@@ -7,13 +7,16 @@ public struct MediaSourceSpec: Sendable, Hashable {
     /// Codec name (e.g. VP8, H264, opus).
     public var codec: String
     public var clockRate: UInt32
+    /// The header-extension id carrying the RFC 6464 audio level (audio only), or nil.
+    public var audioLevelExtensionId: UInt8?
 
-    public init(id: UInt32, transportId: Int, ssrc: UInt32, isVideo: Bool, codec: String, clockRate: UInt32) {
+    public init(id: UInt32, transportId: Int, ssrc: UInt32, isVideo: Bool, codec: String, clockRate: UInt32, audioLevelExtensionId: UInt8? = nil) {
         self.id = id
         self.transportId = transportId
         self.ssrc = ssrc
         self.isVideo = isVideo
         self.codec = codec
         self.clockRate = clockRate
+        self.audioLevelExtensionId = audioLevelExtensionId
     }
 }

@@ -19,6 +19,12 @@ final class SourceState {
     var lastSenderReportNTPMiddle: UInt32 = 0
     var lastSenderReportArrivalMs: Int64 = 0
     var report = SourceReport()
+    /// The RFC 6464 header-extension id; 0 when the track carries no audio level.
+    let audioLevelId: UInt8
+    /// The loudest level (-dBov) and any voice activity seen since the last levels snapshot.
+    var loudestLevel: UInt8 = 127
+    var voiceActivity = false
+    var levelSeen = false
 
     init(spec: MediaSourceSpec, transport: TransportState, nowMs: Int64, configuration: MediaPlaneConfiguration) {
         id = spec.id
@@ -27,6 +33,7 @@ final class SourceState {
         isVideo = spec.isVideo
         codec = spec.isVideo ? VideoCodec.named(spec.codec) : nil
         clockRate = spec.clockRate
+        audioLevelId = spec.isVideo ? 0 : (spec.audioLevelExtensionId ?? 0)
         lastMediaMs = nowMs
         retransmissions = spec.isVideo ? RetransmissionBuffer(capacity: configuration.retransmissionBufferPackets) : nil
         throttle = KeyframeRequestThrottle(minimumIntervalMs: configuration.keyframeRequestIntervalMs)

@@ -24,8 +24,9 @@ public struct OpusLikePacketizer: Sendable {
         self.timestamp = initialTimestamp
     }
 
-    /// The next 20 ms packet, `size` payload bytes long (at least 1).
-    public mutating func nextPacket(size: Int = 80) -> OutgoingRTPPacket {
+    /// The next 20 ms packet, `size` payload bytes long (at least 1), with an RFC 6464 audio
+    /// level in extension element `audioLevel.id` when given.
+    public mutating func nextPacket(size: Int = 80, audioLevel: (id: UInt8, level: UInt8, voiceActivity: Bool)? = nil) -> OutgoingRTPPacket {
         var payload: [UInt8] = [0xFC]
         let seed = UInt8(truncatingIfNeeded: packetCount &* 11)
         for position in 1..<max(size, 1) {
@@ -33,7 +34,8 @@ public struct OpusLikePacketizer: Sendable {
         }
         let packet = OutgoingRTPPacket(
             marker: packetCount == 0, payloadType: payloadType, sequenceNumber: sequenceNumber,
-            timestamp: timestamp, ssrc: ssrc, payload: payload)
+            timestamp: timestamp, ssrc: ssrc, payload: payload,
+            headerExtension: audioLevel.map { OutgoingRTPPacket.audioLevelElement(id: $0.id, level: $0.level, voiceActivity: $0.voiceActivity) } ?? [])
         sequenceNumber &+= 1
         timestamp &+= Self.samplesPerPacket
         packetCount += 1

@@ -31,6 +31,13 @@ extension RelayConfiguration {
           maxSubscriptionsPerUser: \(rooms.maximumSubscriptionsPerUser)
           keepAliveTimeoutSeconds: \(rooms.keepAliveTimeoutMilliseconds / 1000)
           tokenExpiryWarningSeconds: \(rooms.tokenExpiryWarningMilliseconds / 1000)
+          maxForwardTargetsPerUser: \(rooms.maximumForwardTargetsPerUser)
+          maxLinksPerUser: \(rooms.maximumLinksPerUser)
+          maxLinksPerRoom: \(rooms.maximumLinksPerRoom)
+          autoRejectBusyInvitations: \(rooms.autoRejectBusyInvitations)
+          invitationTimeoutSeconds: \(rooms.invitationDefaultTimeoutSeconds)
+          maxMessageBytes: \(rooms.maximumMessageBytes)
+          maxMessagesPerSecond: \(rooms.maximumMessagesPerSecond)
         auth:
           leewaySeconds: \(tokenLeewaySeconds)
           keys: [\(usesDevelopmentKey ? "dev (DEVELOPMENT KEY)" : keys.map { "\($0.id) (secret redacted)" }.joined(separator: ", "))]

@@ -77,6 +77,13 @@ extension RelayConfiguration {
         configuration.rooms.maximumSubscriptionsPerUser = try rooms.int("maxSubscriptionsPerUser", default: configuration.rooms.maximumSubscriptionsPerUser, in: 1...10_000)
         configuration.rooms.keepAliveTimeoutMilliseconds = Int64(try rooms.int("keepAliveTimeoutSeconds", default: Int(configuration.rooms.keepAliveTimeoutMilliseconds / 1000), in: 1...3600)) * 1000
         configuration.rooms.tokenExpiryWarningMilliseconds = Int64(try rooms.int("tokenExpiryWarningSeconds", default: Int(configuration.rooms.tokenExpiryWarningMilliseconds / 1000), in: 1...3600)) * 1000
+        configuration.rooms.maximumForwardTargetsPerUser = try rooms.int("maxForwardTargetsPerUser", default: configuration.rooms.maximumForwardTargetsPerUser, in: 1...64)
+        configuration.rooms.maximumLinksPerUser = try rooms.int("maxLinksPerUser", default: configuration.rooms.maximumLinksPerUser, in: 1...64)
+        configuration.rooms.maximumLinksPerRoom = try rooms.int("maxLinksPerRoom", default: configuration.rooms.maximumLinksPerRoom, in: 1...256)
+        configuration.rooms.autoRejectBusyInvitations = try rooms.bool("autoRejectBusyInvitations", default: configuration.rooms.autoRejectBusyInvitations)
+        configuration.rooms.invitationDefaultTimeoutSeconds = try rooms.int("invitationTimeoutSeconds", default: configuration.rooms.invitationDefaultTimeoutSeconds, in: 1...3600)
+        configuration.rooms.maximumMessageBytes = try rooms.int("maxMessageBytes", default: configuration.rooms.maximumMessageBytes, in: 1...65536)
+        configuration.rooms.maximumMessagesPerSecond = try rooms.int("maxMessagesPerSecond", default: configuration.rooms.maximumMessagesPerSecond, in: 1...1000)
         try rooms.finish()
 
         var auth = try root.section("auth")

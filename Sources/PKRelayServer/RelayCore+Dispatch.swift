@@ -110,6 +110,7 @@ extension RelayCore {
         case .sendUserMessage: run(SendUserMessageParams.self) { params in
             withPayload(text: params.message, binary: params.binary) { engine.sendUserMessage(session: session, roomId: params.roomId, userId: params.userId, payload: $0, now: time) }
         }
+        case .enableAudioPropertiesReport: run(EnableAudioPropertiesReportParams.self) { enableAudioPropertiesReport($0, session: session) }
         }
     }
 

@@ -14,6 +14,7 @@ extension RelayCore {
             reportFirstKeyframes(MediaPlaneReportView(report: report))
         }
         apply(engine.tick(now: now))
+        runMediaQuality(report)
     }
 
     /// Starts draining: joins are refused, every user is told (onExitRoom, server shutdown) and

@@ -27,6 +27,8 @@ public actor RelayCore {
     let webhooks: WebhookHub
     var webhookFacts = WebhookFacts()
     var webhookSequence: UInt64 = 0
+    /// Volume reports, active speakers and network-quality windows.
+    var mediaQuality = MediaQualityState()
     let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -117,7 +119,8 @@ public actor RelayCore {
         case .addSource(let track):
             media.addSource(MediaSourceSpec(
                 id: track.id, transportId: track.transportId, ssrc: track.ssrc, isVideo: track.kind == .video,
-                codec: track.codec, clockRate: UInt32(track.clockRate)))
+                codec: track.codec, clockRate: UInt32(track.clockRate),
+                audioLevelExtensionId: track.kind == .audio ? track.audioLevelExtensionId : nil))
         case .removeSource(let id):
             media.removeSource(id: id)
         case .addSink(let sink):

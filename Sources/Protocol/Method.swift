@@ -27,4 +27,5 @@ public enum Method: String, Sendable, CaseIterable {
     case rejectInvitation
     case sendRoomMessage
     case sendUserMessage
+    case enableAudioPropertiesReport
 }

@@ -27,6 +27,9 @@ extension ServerEvent: Codable {
         case .invitationStateChanged(let data): try container.encode(data, forKey: .data)
         case .roomMessageReceived(let data): try container.encode(data, forKey: .data)
         case .userMessageReceived(let data): try container.encode(data, forKey: .data)
+        case .remoteAudioPropertiesReport(let data): try container.encode(data, forKey: .data)
+        case .activeSpeaker(let data): try container.encode(data, forKey: .data)
+        case .networkQuality(let data): try container.encode(data, forKey: .data)
         }
     }
 
@@ -53,6 +56,9 @@ extension ServerEvent: Codable {
         case "onInvitationStateChanged": self = .invitationStateChanged(try container.decode(InvitationStateChangedEvent.self, forKey: .data))
         case "onRoomMessageReceived": self = .roomMessageReceived(try container.decode(MessageReceivedEvent.self, forKey: .data))
         case "onUserMessageReceived": self = .userMessageReceived(try container.decode(MessageReceivedEvent.self, forKey: .data))
+        case "onRemoteAudioPropertiesReport": self = .remoteAudioPropertiesReport(try container.decode(AudioPropertiesReportEvent.self, forKey: .data))
+        case "onActiveSpeaker": self = .activeSpeaker(try container.decode(ActiveSpeakerEvent.self, forKey: .data))
+        case "onNetworkQuality": self = .networkQuality(try container.decode(NetworkQualityEvent.self, forKey: .data))
         default:
             throw DecodingError.dataCorruptedError(forKey: .event, in: container, debugDescription: "unknown event \(name)")
         }

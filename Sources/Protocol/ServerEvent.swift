@@ -19,6 +19,9 @@ public enum ServerEvent: Sendable, Hashable {
     case invitationStateChanged(InvitationStateChangedEvent)
     case roomMessageReceived(MessageReceivedEvent)
     case userMessageReceived(MessageReceivedEvent)
+    case remoteAudioPropertiesReport(AudioPropertiesReportEvent)
+    case activeSpeaker(ActiveSpeakerEvent)
+    case networkQuality(NetworkQualityEvent)
 
     /// The event's name on the wire.
     public var name: String {
@@ -42,6 +45,9 @@ public enum ServerEvent: Sendable, Hashable {
         case .invitationStateChanged: "onInvitationStateChanged"
         case .roomMessageReceived: "onRoomMessageReceived"
         case .userMessageReceived: "onUserMessageReceived"
+        case .remoteAudioPropertiesReport: "onRemoteAudioPropertiesReport"
+        case .activeSpeaker: "onActiveSpeaker"
+        case .networkQuality: "onNetworkQuality"
         }
     }
 }

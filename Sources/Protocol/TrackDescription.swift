@@ -14,8 +14,11 @@ public struct TrackDescription: Sendable, Codable, Hashable {
     public var parameters: String?
     /// The transport this track arrives on, when it differs from the stream's.
     public var transportId: Int?
+    /// The RFC 8285 header-extension id (1-14 one-byte, up to 255 two-byte) carrying the RFC 6464
+    /// client-to-mixer audio level; audio tracks only. Without it the track takes no part in volume reports.
+    public var audioLevelExtensionId: Int?
 
-    public init(kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int? = nil, parameters: String? = nil, transportId: Int? = nil) {
+    public init(kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int? = nil, parameters: String? = nil, transportId: Int? = nil, audioLevelExtensionId: Int? = nil) {
         self.kind = kind
         self.ssrc = ssrc
         self.payloadType = payloadType
@@ -24,5 +27,6 @@ public struct TrackDescription: Sendable, Codable, Hashable {
         self.channels = channels
         self.parameters = parameters
         self.transportId = transportId
+        self.audioLevelExtensionId = audioLevelExtensionId
     }
 }

@@ -47,6 +47,10 @@ extension RoomEngine {
             if !(0...127).contains(track.payloadType) { return RelayError(.invalidParams, "tracks[\(position)].payloadType must be 0-127") }
             if !(1...200_000).contains(track.clockRate) { return RelayError(.invalidParams, "tracks[\(position)].clockRate must be 1-200000") }
             if let channels = track.channels, !(1...8).contains(channels) { return RelayError(.invalidParams, "tracks[\(position)].channels must be 1-8") }
+            if let id = track.audioLevelExtensionId {
+                if track.kind != .audio { return RelayError(.invalidParams, "tracks[\(position)].audioLevelExtensionId is for audio tracks only") }
+                if !(1...255).contains(id) { return RelayError(.invalidParams, "tracks[\(position)].audioLevelExtensionId must be 1-255") }
+            }
             if !(Self.knownCodecs[track.kind]?.contains(track.codec.lowercased()) ?? false) {
                 return RelayError(.unsupported, "tracks[\(position)]: codec '\(track.codec)' is not supported for \(track.kind.rawValue)")
             }
@@ -79,7 +83,8 @@ extension RoomEngine {
         for description in params.tracks {
             let track = SourceTrack(
                 id: allocateTrackId(), transportId: description.transportId ?? params.transportId, ssrc: description.ssrc,
-                kind: description.kind, codec: description.codec, clockRate: description.clockRate, payloadType: description.payloadType)
+                kind: description.kind, codec: description.codec, clockRate: description.clockRate, payloadType: description.payloadType,
+                audioLevelExtensionId: description.audioLevelExtensionId.flatMap { UInt8(exactly: $0) })
             tracks.append(track)
             sources[track.id] = SourceLocation(roomId: roomId, userId: userId, streamIndex: index)
             actions.append(.media(.addSource(track)))

@@ -10,8 +10,10 @@ public struct SourceTrack: Sendable, Hashable {
     public var codec: String
     public var clockRate: Int
     public var payloadType: Int
+    /// The header-extension id carrying the RFC 6464 audio level, when the publisher named one.
+    public var audioLevelExtensionId: UInt8?
 
-    public init(id: UInt32, transportId: Int, ssrc: UInt32, kind: TrackKind, codec: String, clockRate: Int, payloadType: Int) {
+    public init(id: UInt32, transportId: Int, ssrc: UInt32, kind: TrackKind, codec: String, clockRate: Int, payloadType: Int, audioLevelExtensionId: UInt8? = nil) {
         self.id = id
         self.transportId = transportId
         self.ssrc = ssrc
@@ -19,5 +21,6 @@ public struct SourceTrack: Sendable, Hashable {
         self.codec = codec
         self.clockRate = clockRate
         self.payloadType = payloadType
+        self.audioLevelExtensionId = audioLevelExtensionId
     }
 }

@@ -33,7 +33,11 @@ struct ConfigurationTests {
               keys:
                 - {id: main, secret: "0123456789abcdef0123456789abcdef"}
             logging: {level: debug, format: json}
+            rooms: {maxForwardTargetsPerUser: 2, maxLinksPerUser: 1, autoRejectBusyInvitations: false}
             """)
+        #expect(configuration.rooms.maximumForwardTargetsPerUser == 2)
+        #expect(configuration.rooms.maximumLinksPerUser == 1)
+        #expect(configuration.rooms.autoRejectBusyInvitations == false)
         #expect(configuration.controlPort == 9000)
         #expect(configuration.maxMessageBytes == 2048)
         #expect(configuration.media.portRange == 50000...50010)
@@ -66,6 +70,7 @@ struct ConfigurationTests {
         BadCase(yaml: "auth: {keys: [{secret: 0123456789abcdef0123456789abcdef}]}", key: "auth.keys[0].id", reason: "required"),
         BadCase(yaml: "auth: {keys: [{id: a, secret: 0123456789abcdef0123456789abcdef}, {id: a, secret: 0123456789abcdef0123456789abcdef}]}", key: "auth.keys[1].id", reason: "used twice"),
         BadCase(yaml: "auth: {keys: [{id: a, secret: 0123456789abcdef0123456789abcdef, extra: 1}]}", key: "auth.keys[0].extra", reason: "unknown key"),
+        BadCase(yaml: "rooms: {maxForwardTargetsPerUser: 0}", key: "rooms.maxForwardTargetsPerUser", reason: "between 1 and 64"),
         BadCase(yaml: "logging: {format: xml}", key: "logging.format", reason: "text, json"),
         BadCase(yaml: "media: 5", key: "media", reason: "mapping"),
         BadCase(yaml: "[1, 2]", key: "", reason: "mapping"),

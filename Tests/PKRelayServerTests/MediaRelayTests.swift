@@ -155,7 +155,9 @@ struct MediaRelayTests {
 
     @Test("PLI reaches the publisher for its own SSRC, merged within the throttle interval")
     func keyframeRequests() async throws {
-        let interval: Int64 = 1000
+        // Long enough that "two requests within one interval" holds even on a loaded machine; the
+        // throttle's exact timing is covered with a scripted clock in StreamCoreTests.
+        let interval: Int64 = 3000
         try await TestRelay.with({ $0.media.keyframeRequestIntervalMs = interval }) { relay in
             let publisher = try await TestPublisher.start(relay, room: "pli", user: "anchor", profile: .aeadAES128GCM, videoSSRC: 0x3333_0001, audioSSRC: 0x3333_0002, videoOnly: true)
             try publisher.sendFrame(keyframe: false, withAudio: false)
@@ -187,8 +189,7 @@ struct MediaRelayTests {
             #expect(forwarded.mediaSSRC == ssrc, "the PLI names the publisher's own SSRC")
             try await relay.waitForMetric("pkrelay_keyframe_requests_received_total") { $0 >= receivedBefore + 2 }
             // Both requests are processed; give a stray second PLI time to arrive, within the interval.
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(ContinuousClock.now - forwardedAt < .milliseconds(interval))
+            try await Task.sleep(for: .milliseconds(300))
             #expect(publisher.pictureLossIndications(for: ssrc) == before + 1, "two requests within the interval produce one PLI")
             #expect(try await relay.metric("pkrelay_keyframe_requests_sent_total") == sentBefore + 1)
             #expect(!publisher.endpoint.receivedRTCP().contains { $0.isPictureLossIndication && $0.mediaSSRC != ssrc })
@@ -196,7 +197,7 @@ struct MediaRelayTests {
             // After the interval a new request goes through again.
             try await Task.sleep(until: forwardedAt + .milliseconds(interval + 200))
             try second.endpoint.sendPictureLossIndication(senderSSRC: 0xAAAA_0002, mediaSSRC: second.videoSSRC)
-            try await publisher.endpoint.waitForRTCP(timeout: .seconds(3), "a PLI after the interval") { _ in
+            try await publisher.endpoint.waitForRTCP(timeout: .seconds(8), "a PLI after the interval") { _ in
                 publisher.pictureLossIndications(for: ssrc) >= before + 2
             }
 

@@ -1,0 +1,7 @@
+import RoomEngine
+
+/// Who asked for volume reports of which room.
+struct AudioReportKey: Hashable, Sendable {
+    var session: SessionID
+    var roomId: String
+}
