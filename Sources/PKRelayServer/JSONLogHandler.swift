@@ -24,7 +24,7 @@ public struct JSONLogHandler: LogHandler {
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
             object[key] = value.description
         }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         FileHandle.standardError.write(data + Data("\n".utf8))
     }
 }
