@@ -45,6 +45,9 @@ public struct TrackRewriter: Sendable {
     private var generationFirstSourceSequenceNumber: UInt16 = 0
     /// The output sequence number given to the first packet of the current generation.
     private var generationFirstOutputSequenceNumber: UInt16 = 0
+    /// How far the highest packet of this generation is past its first one, without wrapping, so
+    /// that a generation longer than 32768 packets keeps flowing.
+    private var generationSpan = 0
     /// The time at which the packet carrying ``lastOutputSequenceNumber`` was rewritten.
     private var lastOutputMs: Int64 = 0
 
@@ -99,8 +102,12 @@ public struct TrackRewriter: Sendable {
                 outputSequenceNumber: lastOutputSequenceNumber &+ 1,
                 outputTimestamp: lastOutputTimestamp &+ max(elapsedTicks, 1)
             )
-        } else if Int16(bitPattern: sequenceNumber &- generationFirstSourceSequenceNumber) < 0 {
-            return nil
+        } else {
+            let highestSource = generationFirstSourceSequenceNumber &+ UInt16(truncatingIfNeeded: generationSpan)
+            let delta = Int(Int16(bitPattern: sequenceNumber &- highestSource))
+            // Older than the generation's first packet: it belongs to a stream already replaced.
+            guard generationSpan + delta >= 0 else { return nil }
+            if delta > 0 { generationSpan += delta }
         }
 
         let outputSequenceNumber = sequenceNumber &+ sequenceNumberOffset
@@ -119,9 +126,8 @@ public struct TrackRewriter: Sendable {
     ///   current generation: before its first output number or after the highest one produced.
     public func sourceSequenceNumber(forOutput outputSequenceNumber: UInt16) -> UInt16? {
         guard hasStarted else { return nil }
-        let sinceGenerationStart = Int16(bitPattern: outputSequenceNumber &- generationFirstOutputSequenceNumber)
-        let pastHighest = Int16(bitPattern: outputSequenceNumber &- lastOutputSequenceNumber)
-        guard sinceGenerationStart >= 0, pastHighest <= 0 else { return nil }
+        let pastHighest = Int(Int16(bitPattern: outputSequenceNumber &- lastOutputSequenceNumber))
+        guard pastHighest <= 0, -pastHighest <= generationSpan else { return nil }
         return outputSequenceNumber &- sequenceNumberOffset
     }
 
@@ -151,6 +157,7 @@ public struct TrackRewriter: Sendable {
         currentGeneration = generation
         generationFirstSourceSequenceNumber = sourceSequenceNumber
         generationFirstOutputSequenceNumber = outputSequenceNumber
+        generationSpan = 0
         sequenceNumberOffset = outputSequenceNumber &- sourceSequenceNumber
         timestampOffset = outputTimestamp &- sourceTimestamp
     }

@@ -191,3 +191,23 @@ import Testing
         #expect(RTPClockTicks.ticks(milliseconds: milliseconds, clockRate: clockRate) == ticks)
     }
 }
+
+/// A generation far longer than half the sequence space keeps flowing and keeps its NACK map.
+struct TrackRewriterLongGenerationTests {
+    @Test func hundredThousandPacketsInOneGenerationAllPass() throws {
+        var rewriter = TrackRewriter(outputSSRC: 7, initialSequenceNumber: 100, initialTimestamp: 0, clockRate: 90000)
+        var source: UInt16 = 65000
+        var previousOutput: UInt16?
+        for index in 0..<100_000 {
+            let rewritten = rewriter.rewrite(sourceGeneration: 1, sequenceNumber: source, timestamp: UInt32(index) * 3000, nowMs: Int64(index))
+            let numbers = try #require(rewritten, "packet \(index) was dropped")
+            if let previousOutput { #expect(numbers.sequenceNumber == previousOutput &+ 1) }
+            previousOutput = numbers.sequenceNumber
+            source &+= 1
+        }
+        // A reordered packet just behind the highest still maps, and so does the NACK reverse map.
+        let reordered = rewriter.rewrite(sourceGeneration: 1, sequenceNumber: source &- 5, timestamp: 0, nowMs: 100_000)
+        #expect(reordered != nil)
+        #expect(rewriter.sourceSequenceNumber(forOutput: previousOutput! &- 3) == source &- 4)
+    }
+}
