@@ -13,10 +13,6 @@ let package = Package(
     products: [
         .executable(name: "pkrelay", targets: ["pkrelay"]),
         .executable(name: "pkrelay-client", targets: ["pkrelay-client"]),
-        // The hot-path modules, for the benchmarks package under Benchmarks/.
-        .library(name: "RTPWire", targets: ["RTPWire"]),
-        .library(name: "StreamCore", targets: ["StreamCore"]),
-        .library(name: "SecureTransport", targets: ["SecureTransport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),

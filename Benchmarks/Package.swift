@@ -2,22 +2,26 @@
 import PackageDescription
 
 // Micro-benchmarks of PKRelay's per-packet work, kept out of the relay's own build.
+// The hot-path modules are compiled here from the relay's own sources (Modules/ links to them),
+// so this package needs none of the relay's server dependencies.
 // Run: swift package --package-path Benchmarks benchmark
 let package = Package(
     name: "PKRelayBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "PKRelay", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .target(name: "RTPWire", path: "Modules/RTPWire"),
+        .target(name: "StreamCore", dependencies: ["RTPWire"], path: "Modules/StreamCore"),
+        .target(name: "CSRTP", path: "Modules/CSRTP", linkerSettings: [.linkedLibrary("srtp2")]),
+        .target(name: "COpenSSLShims", path: "Modules/COpenSSLShims", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+        .target(name: "SecureTransport", dependencies: ["CSRTP", "COpenSSLShims"], path: "Modules/SecureTransport"),
         .executableTarget(
             name: "HotPath",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "RTPWire", package: "PKRelay"),
-                .product(name: "StreamCore", package: "PKRelay"),
-                .product(name: "SecureTransport", package: "PKRelay"),
+                "RTPWire", "StreamCore", "SecureTransport",
             ],
             path: "Benchmarks/HotPath",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
