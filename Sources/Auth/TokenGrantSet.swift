@@ -10,13 +10,17 @@ public struct TokenGrantSet: Sendable, Hashable, Codable {
     public var hidden: Bool?
     /// May call the admin API. Default false. Admin tokens need no room.
     public var admin: Bool?
+    /// When the publish privilege ends (Unix seconds), if before the token's own `exp`: the
+    /// user's streams are then unpublished with PrivilegeTokenExpired while it stays in the room.
+    public var publishExpiresAt: Int64?
 
-    public init(publish: Bool? = nil, subscribe: Bool? = nil, forward: Bool? = nil, hidden: Bool? = nil, admin: Bool? = nil) {
+    public init(publish: Bool? = nil, subscribe: Bool? = nil, forward: Bool? = nil, hidden: Bool? = nil, admin: Bool? = nil, publishExpiresAt: Int64? = nil) {
         self.publish = publish
         self.subscribe = subscribe
         self.forward = forward
         self.hidden = hidden
         self.admin = admin
+        self.publishExpiresAt = publishExpiresAt
     }
 
     public var canPublish: Bool { publish ?? true }

@@ -49,19 +49,10 @@ extension DataPlane {
             if let sink = sinks[id] { removeSink(sink) }
         case .bind(let sinkId, let sourceId):
             guard let sink = sinks[sinkId], let source = sources[sourceId] else { return }
-            unbind(sink)
-            sink.source = source
-            sink.generation &+= 1
-            source.sinks.append(sink)
-            if sink.isVideo {
-                sink.waitingForKeyframe = true
-                sink.report.keyframeDeliveredAtMs = nil
-                source.repeater.start(nowMs: nowMs)
-                if source.repeater.poll(nowMs: nowMs) {
-                    _ = source.throttle.shouldSendRequest(nowMs: nowMs)
-                    sendPictureLossIndication(to: source)
-                }
-            }
+            bind(sink, to: source)
+        case .switchSource(let sinkId, let sourceId):
+            guard let sink = sinks[sinkId], let source = sources[sourceId] else { return }
+            switchSource(of: sink, to: source)
         case .unbind(let sinkId):
             if let sink = sinks[sinkId] { unbind(sink) }
         case .requestKeyframe(let sourceId):
@@ -71,7 +62,64 @@ extension DataPlane {
         }
     }
 
+    /// Feeds a sink from a source, starting a new rewriter generation; video waits for a keyframe.
+    func bind(_ sink: SinkState, to source: SourceState) {
+        unbind(sink)
+        sink.source = source
+        sink.generation &+= 1
+        source.sinks.append(sink)
+        if sink.isVideo {
+            sink.waitingForKeyframe = true
+            sink.report.keyframeDeliveredAtMs = nil
+            startKeyframeRequests(for: source)
+        }
+    }
+
+    /// A layer switch: the sink keeps its current source until the new one's next keyframe, which
+    /// is requested now, so the subscriber's picture never freezes and its decoder never sees a
+    /// frame that references pictures it did not get.
+    func switchSource(of sink: SinkState, to source: SourceState) {
+        guard sink.isVideo, let current = sink.source, !sink.waitingForKeyframe else {
+            bind(sink, to: source)
+            return
+        }
+        cancelPendingSwitch(of: sink)
+        if current === source { return }
+        sink.pendingSource = source
+        source.pendingSinks.append(sink)
+        startKeyframeRequests(for: source)
+    }
+
+    /// Completes the switches waiting for this source: called with a keyframe of it in hand,
+    /// before that keyframe is forwarded.
+    func completePendingSwitches(to source: SourceState) {
+        for sink in source.pendingSinks {
+            sink.pendingSource = nil
+            if let previous = sink.source { previous.sinks.removeAll { $0 === sink } }
+            sink.source = source
+            sink.generation &+= 1
+            sink.waitingForKeyframe = false
+            source.sinks.append(sink)
+        }
+        source.pendingSinks.removeAll(keepingCapacity: true)
+    }
+
+    func cancelPendingSwitch(of sink: SinkState) {
+        guard let pending = sink.pendingSource else { return }
+        pending.pendingSinks.removeAll { $0 === sink }
+        sink.pendingSource = nil
+    }
+
+    func startKeyframeRequests(for source: SourceState) {
+        source.repeater.start(nowMs: nowMs)
+        if source.repeater.poll(nowMs: nowMs) {
+            _ = source.throttle.shouldSendRequest(nowMs: nowMs)
+            sendPictureLossIndication(to: source)
+        }
+    }
+
     func unbind(_ sink: SinkState) {
+        cancelPendingSwitch(of: sink)
         guard let source = sink.source else { return }
         source.sinks.removeAll { $0 === sink }
         sink.source = nil
@@ -79,8 +127,18 @@ extension DataPlane {
     }
 
     func removeSource(_ source: SourceState) {
-        for sink in source.sinks { sink.source = nil; sink.waitingForKeyframe = false }
+        for sink in source.pendingSinks { sink.pendingSource = nil }
+        source.pendingSinks.removeAll()
+        let orphans = source.sinks
+        for sink in orphans { sink.source = nil; sink.waitingForKeyframe = false }
         source.sinks.removeAll()
+        // A sink that was about to switch away from this source moves now, waiting for a keyframe.
+        for sink in orphans {
+            if let pending = sink.pendingSource {
+                cancelPendingSwitch(of: sink)
+                bind(sink, to: pending)
+            }
+        }
         if source.transport.sources[source.ssrc] === source { source.transport.sources[source.ssrc] = nil }
         sources[source.id] = nil
     }

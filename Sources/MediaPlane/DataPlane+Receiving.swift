@@ -76,6 +76,7 @@ extension DataPlane {
                 source.report.keyframes &+= 1
                 source.throttle.keyframeReceived(nowMs: nowMs)
                 source.repeater.keyframeDelivered()
+                if !source.pendingSinks.isEmpty { completePendingSwitches(to: source) }
             }
             source.retransmissions?.store(sequenceNumber: header.sequenceNumber, packet: packet, nowMs: nowMs)
         }

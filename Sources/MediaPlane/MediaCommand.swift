@@ -10,6 +10,7 @@ enum MediaCommand: Sendable {
     case addSink(MediaSinkSpec)
     case removeSink(id: UInt32)
     case bind(sink: UInt32, source: UInt32)
+    case switchSource(sink: UInt32, source: UInt32)
     case unbind(sink: UInt32)
     case requestKeyframe(source: UInt32)
     case stop

@@ -144,6 +144,9 @@ public final class MediaPlane: Sendable {
     public func addSink(_ spec: MediaSinkSpec) { mailbox.post(.addSink(spec)) }
     public func removeSink(id: UInt32) { mailbox.post(.removeSink(id: id)) }
     public func bind(sink: UInt32, source: UInt32) { mailbox.post(.bind(sink: sink, source: source)) }
+    /// Moves a bound video sink to `source` at that source's next keyframe (requested at once),
+    /// keeping it on its current source until then; an unbound sink binds as with ``bind(sink:source:)``.
+    public func switchSource(sink: UInt32, source: UInt32) { mailbox.post(.switchSource(sink: sink, source: source)) }
     public func unbind(sink: UInt32) { mailbox.post(.unbind(sink: sink)) }
     public func requestKeyframe(source: UInt32) { mailbox.post(.requestKeyframe(source: source)) }
 

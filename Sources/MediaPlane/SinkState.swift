@@ -8,6 +8,8 @@ final class SinkState {
     let isVideo: Bool
     var rewriter: TrackRewriter
     var source: SourceState?
+    /// The source this sink moves to at that source's next keyframe (a layer switch), if any.
+    var pendingSource: SourceState?
     /// Increases on every bind so the rewriter starts a new generation.
     var generation: UInt32 = 0
     /// Video sinks start at a keyframe after every bind so decoders never see a broken picture.

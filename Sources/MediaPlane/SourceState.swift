@@ -10,6 +10,8 @@ final class SourceState {
     let codec: VideoCodec?
     let clockRate: UInt32
     var sinks: [SinkState] = []
+    /// Sinks waiting to switch to this source at its next keyframe.
+    var pendingSinks: [SinkState] = []
     var lastMediaMs: Int64
     let retransmissions: RetransmissionBuffer?
     var throttle: KeyframeRequestThrottle

@@ -91,6 +91,7 @@ extension RelayCore {
         case .unpublishStream: run(StreamParams.self) { engine.unpublish(session: session, params: $0, now: time) }
         case .subscribeStream: run(SubscribeStreamParams.self) { engine.subscribe(session: session, params: $0, now: time) }
         case .unsubscribeStream: run(SubscribeStreamParams.self) { engine.unsubscribe(session: session, params: $0, now: time) }
+        case .setRemoteVideoStreamType: run(SetRemoteVideoStreamTypeParams.self) { engine.setRemoteVideoStreamType(session: session, params: $0, now: time) }
         case .getStats: run(GetStatsParams.self) { EngineOutcome(result: .success(stats(for: session, roomId: $0.roomId)), actions: []) }
         case .startForwardStreamToRooms: run(StartForwardParams.self) { engine.startForward(session: session, roomId: $0.roomId, targets: verifyTargets($0, session: session), now: time) }
         case .updateForwardStreamToRooms: run(StartForwardParams.self) { engine.updateForward(session: session, roomId: $0.roomId, targets: verifyTargets($0, session: session), now: time) }
@@ -158,7 +159,8 @@ extension RelayCore {
         let grants = claims.effectiveGrants
         return TokenGrants(
             publish: grants.canPublish, subscribe: grants.canSubscribe, forward: grants.canForward, hidden: grants.isHidden,
-            expiresAt: EngineTime(milliseconds: claims.exp * 1000))
+            expiresAt: EngineTime(milliseconds: claims.exp * 1000),
+            publishExpiresAt: grants.publishExpiresAt.map { EngineTime(milliseconds: min($0, claims.exp) * 1000) })
     }
 
     /// Room and user ids: short, printable, and safe in logs, metrics labels and URLs.

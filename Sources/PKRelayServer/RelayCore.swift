@@ -129,6 +129,8 @@ public actor RelayCore {
             media.removeSink(id: id)
         case .bind(let sink, let source):
             media.bind(sink: sink, source: source)
+        case .switchSource(let sink, let source):
+            media.switchSource(sink: sink, source: source)
         case .unbind(let sink):
             media.unbind(sink: sink)
         case .requestKeyframe(let source):

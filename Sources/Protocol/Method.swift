@@ -12,6 +12,7 @@ public enum Method: String, Sendable, CaseIterable {
     case unpublishStream
     case subscribeStream
     case unsubscribeStream
+    case setRemoteVideoStreamType
     case getStats
     case startForwardStreamToRooms
     case updateForwardStreamToRooms

@@ -9,11 +9,15 @@ public struct RoomConfig: Sendable, Codable, Hashable {
     public var autoSubscribeVideo: Bool?
     /// The transport auto-subscriptions are delivered on. Without it, auto-subscribe does nothing.
     public var subscribeTransportId: Int?
+    /// The video encoding auto-subscriptions ask dual-stream publishers for (default big); an
+    /// audience on a weak network joins with small.
+    public var autoSubscribeVideoStreamType: VideoStreamType?
 
-    public init(autoPublish: Bool? = nil, autoSubscribeAudio: Bool? = nil, autoSubscribeVideo: Bool? = nil, subscribeTransportId: Int? = nil) {
+    public init(autoPublish: Bool? = nil, autoSubscribeAudio: Bool? = nil, autoSubscribeVideo: Bool? = nil, subscribeTransportId: Int? = nil, autoSubscribeVideoStreamType: VideoStreamType? = nil) {
         self.autoPublish = autoPublish
         self.autoSubscribeAudio = autoSubscribeAudio
         self.autoSubscribeVideo = autoSubscribeVideo
         self.subscribeTransportId = subscribeTransportId
+        self.autoSubscribeVideoStreamType = autoSubscribeVideoStreamType
     }
 }

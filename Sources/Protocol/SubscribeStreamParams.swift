@@ -12,8 +12,11 @@ public struct SubscribeStreamParams: Sendable, Codable, Hashable {
     public var audioTransportId: Int?
     /// Deliver video on another transport.
     public var videoTransportId: Int?
+    /// The video encoding wanted from a dual-stream publisher (default big); small falls back
+    /// to big while the publisher sends no small stream. Change it later with `setRemoteVideoStreamType`.
+    public var videoStreamType: VideoStreamType?
 
-    public init(roomId: String, userId: String, streamIndex: StreamIndex? = nil, mediaType: Int? = nil, transportId: Int? = nil, audioTransportId: Int? = nil, videoTransportId: Int? = nil) {
+    public init(roomId: String, userId: String, streamIndex: StreamIndex? = nil, mediaType: Int? = nil, transportId: Int? = nil, audioTransportId: Int? = nil, videoTransportId: Int? = nil, videoStreamType: VideoStreamType? = nil) {
         self.roomId = roomId
         self.userId = userId
         self.streamIndex = streamIndex
@@ -21,5 +24,6 @@ public struct SubscribeStreamParams: Sendable, Codable, Hashable {
         self.transportId = transportId
         self.audioTransportId = audioTransportId
         self.videoTransportId = videoTransportId
+        self.videoStreamType = videoStreamType
     }
 }

@@ -8,7 +8,10 @@ public struct SubscribedTrack: Sendable, Codable, Hashable {
     public var channels: Int?
     public var parameters: String?
     public var transportId: Int
-    public init(kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int?, parameters: String?, transportId: Int) {
+    /// Video only: the encoding being delivered, which differs from the one asked for while the
+    /// publisher sends no small stream.
+    public var videoStreamType: VideoStreamType?
+    public init(kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int?, parameters: String?, transportId: Int, videoStreamType: VideoStreamType? = nil) {
         self.kind = kind
         self.ssrc = ssrc
         self.payloadType = payloadType
@@ -17,5 +20,6 @@ public struct SubscribedTrack: Sendable, Codable, Hashable {
         self.channels = channels
         self.parameters = parameters
         self.transportId = transportId
+        self.videoStreamType = videoStreamType
     }
 }

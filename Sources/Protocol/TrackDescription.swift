@@ -17,8 +17,11 @@ public struct TrackDescription: Sendable, Codable, Hashable {
     /// The RFC 8285 header-extension id (1-14 one-byte, up to 255 two-byte) carrying the RFC 6464
     /// client-to-mixer audio level; audio tracks only. Without it the track takes no part in volume reports.
     public var audioLevelExtensionId: Int?
+    /// Video only: which encoding of a dual-stream publisher this track is (default big). A small
+    /// track needs a big one in the same stream, with the same codec and payload type.
+    public var videoStreamType: VideoStreamType?
 
-    public init(kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int? = nil, parameters: String? = nil, transportId: Int? = nil, audioLevelExtensionId: Int? = nil) {
+    public init(kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int? = nil, parameters: String? = nil, transportId: Int? = nil, audioLevelExtensionId: Int? = nil, videoStreamType: VideoStreamType? = nil) {
         self.kind = kind
         self.ssrc = ssrc
         self.payloadType = payloadType
@@ -28,5 +31,6 @@ public struct TrackDescription: Sendable, Codable, Hashable {
         self.parameters = parameters
         self.transportId = transportId
         self.audioLevelExtensionId = audioLevelExtensionId
+        self.videoStreamType = videoStreamType
     }
 }

@@ -10,6 +10,10 @@ public enum MediaAction: Sendable, Hashable {
     case removeSink(UInt32)
     /// Feed a sink from a source; the media plane asks the source for a keyframe.
     case bind(sink: UInt32, source: UInt32)
+    /// Move a bound sink to another source (another encoding of the same video) at that
+    /// source's next keyframe, which the media plane requests at once; until then the sink stays
+    /// on its current source, so the subscriber's stream never pauses. An unbound sink binds.
+    case switchSource(sink: UInt32, source: UInt32)
     /// Stop feeding a sink; its sequence state stays for the next bind.
     case unbind(sink: UInt32)
     /// Ask a video source for a keyframe now (throttled by the media plane).

@@ -9,6 +9,8 @@ struct Member: Sendable, Hashable {
     var config: RoomConfig
     var grants: TokenGrants
     var expiryWarned = false
+    /// Whether onTokenWillExpire was sent for the publish privilege.
+    var publishExpiryWarned = false
     var publications: [StreamIndex: Publication] = [:]
     /// The last declaration of each stream, re-published by autoPublish.
     var declarations: [StreamIndex: PublishStreamParams] = [:]

@@ -88,6 +88,7 @@ extension RoomEngine {
         var actions: [EngineAction] = []
         rooms[roomId]!.members[member.userId]!.grants = grants
         rooms[roomId]!.members[member.userId]!.expiryWarned = false
+        rooms[roomId]!.members[member.userId]!.publishExpiryWarned = false
         if !grants.publish {
             for index in StreamIndex.allCases where member.publications[index] != nil {
                 unpublish(roomId: roomId, userId: member.userId, streamIndex: index, reason: .privilegeTokenExpired, into: &actions)
@@ -131,8 +132,9 @@ extension RoomEngine {
                     let remaining = (member.grants.expiresAt.milliseconds - now.milliseconds + 999) / 1000
                     actions.append(.event(member.session, .tokenWillExpire(TokenWillExpireEvent(roomId: roomId, expiresAt: member.grants.expiresAt.seconds, remainingSeconds: remaining))))
                 }
+                checkPublishPrivilege(roomId: roomId, member: member, now: now, into: &actions)
                 for index in StreamIndex.allCases {
-                    guard let publication = member.publications[index] else { continue }
+                    guard let publication = rooms[roomId]?.members[member.userId]?.publications[index] else { continue }
                     if now.milliseconds - publication.lastMediaAt.milliseconds >= limits.keepAliveTimeoutMilliseconds {
                         unpublish(roomId: roomId, userId: member.userId, streamIndex: index, reason: .keepLiveFailed, into: &actions)
                     }
@@ -141,5 +143,24 @@ extension RoomEngine {
         }
         expireInvitations(now: now, into: &actions)
         return actions
+    }
+
+    /// A token whose publish privilege ends before the token itself: warn 30 s before, then
+    /// take the publish grant away and unpublish with PrivilegeTokenExpired; the user stays.
+    mutating func checkPublishPrivilege(roomId: String, member: Member, now: EngineTime, into actions: inout [EngineAction]) {
+        guard let publishExpiry = member.grants.publishExpiresAt, member.grants.publish else { return }
+        if now >= publishExpiry {
+            rooms[roomId]!.members[member.userId]!.grants.publish = false
+            for index in StreamIndex.allCases where member.publications[index] != nil {
+                unpublish(roomId: roomId, userId: member.userId, streamIndex: index, reason: .privilegeTokenExpired, into: &actions)
+            }
+            return
+        }
+        if !member.publishExpiryWarned, publishExpiry < member.grants.expiresAt, publishExpiry.milliseconds - now.milliseconds <= limits.tokenExpiryWarningMilliseconds {
+            rooms[roomId]!.members[member.userId]!.publishExpiryWarned = true
+            let remaining = (publishExpiry.milliseconds - now.milliseconds + 999) / 1000
+            actions.append(.event(member.session, .tokenWillExpire(TokenWillExpireEvent(
+                roomId: roomId, expiresAt: publishExpiry.seconds, remainingSeconds: remaining, privilege: "publish"))))
+        }
     }
 }

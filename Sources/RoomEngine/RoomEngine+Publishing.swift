@@ -26,7 +26,12 @@ extension RoomEngine {
     }
 
     func validatePublish(member: Member, session: SessionID, params: PublishStreamParams, roomId: String) -> RelayError? {
-        if !member.grants.publish { return RelayError(.noPublishPermission, "the token has no publish grant") }
+        if !member.grants.publish {
+            if member.grants.publishExpiresAt != nil {
+                return RelayError(.noPublishPermission, "the token's publish privilege has expired; call updateToken with a new token")
+            }
+            return RelayError(.noPublishPermission, "the token has no publish grant")
+        }
         if member.role != .anchor { return RelayError(.callerIsAudience, "audience members cannot publish; switchRole to anchor first") }
         if !member.visible { return RelayError(.invisibleCannotPublish, "invisible users cannot publish; setUserVisibility(true) first") }
         let index = params.streamIndex ?? .main
@@ -35,14 +40,21 @@ extension RoomEngine {
             return RelayError(.overPublishLimit, "room '\(roomId)' has reached its limit of \(limits.maximumPublishersPerRoom) publishers")
         }
         if params.tracks.isEmpty { return RelayError(.invalidParams, "tracks must name at least one track") }
-        var kinds = Set<TrackKind>()
+        var layers = Set<[Int]>()
         var ssrcsByTransport = Set<[UInt64]>()
         for (position, track) in params.tracks.enumerated() {
             let transport = track.transportId ?? params.transportId
             if !owns(session, transport: transport) {
                 return RelayError(.transportNotFound, "tracks[\(position)]: transport \(transport) is not a transport of this connection")
             }
-            if !kinds.insert(track.kind).inserted { return RelayError(.invalidParams, "tracks[\(position)]: more than one \(track.kind.rawValue) track") }
+            if track.videoStreamType != nil, track.kind != .video {
+                return RelayError(.invalidParams, "tracks[\(position)].videoStreamType is for video tracks only")
+            }
+            let layer = track.videoStreamType ?? .big
+            if !layers.insert([track.kind == .audio ? 0 : 1, layer.rawValue]).inserted {
+                let what = track.kind == .audio ? "audio track" : "\(layer.name) video track"
+                return RelayError(.invalidParams, "tracks[\(position)]: more than one \(what)")
+            }
             if track.ssrc == 0 { return RelayError(.invalidParams, "tracks[\(position)].ssrc must not be 0") }
             if !(0...127).contains(track.payloadType) { return RelayError(.invalidParams, "tracks[\(position)].payloadType must be 0-127") }
             if !(1...200_000).contains(track.clockRate) { return RelayError(.invalidParams, "tracks[\(position)].clockRate must be 1-200000") }
@@ -60,6 +72,20 @@ extension RoomEngine {
             if let clash = ssrcInUse(transport: transport, ssrc: track.ssrc), clash != SourceLocation(roomId: roomId, userId: member.userId, streamIndex: index) {
                 return RelayError(.invalidParams, "tracks[\(position)]: SSRC \(track.ssrc) is already published on transport \(transport)")
             }
+        }
+        return validateVideoLayers(params.tracks)
+    }
+
+    /// A small video track must come with a big one it can stand in for: the same codec and
+    /// payload type, so a subscriber switched between them sees one continuous stream.
+    func validateVideoLayers(_ tracks: [TrackDescription]) -> RelayError? {
+        guard let smallPosition = tracks.firstIndex(where: { $0.kind == .video && $0.videoStreamType == .small }) else { return nil }
+        let small = tracks[smallPosition]
+        guard let big = tracks.first(where: { $0.kind == .video && ($0.videoStreamType ?? .big) == .big }) else {
+            return RelayError(.invalidParams, "tracks[\(smallPosition)]: a small video track needs a big video track in the same stream")
+        }
+        if big.codec.lowercased() != small.codec.lowercased() || big.payloadType != small.payloadType || big.clockRate != small.clockRate {
+            return RelayError(.invalidParams, "tracks[\(smallPosition)]: the small video track must use the big track's codec, payload type and clock rate")
         }
         return nil
     }
@@ -84,7 +110,8 @@ extension RoomEngine {
             let track = SourceTrack(
                 id: allocateTrackId(), transportId: description.transportId ?? params.transportId, ssrc: description.ssrc,
                 kind: description.kind, codec: description.codec, clockRate: description.clockRate, payloadType: description.payloadType,
-                audioLevelExtensionId: description.audioLevelExtensionId.flatMap { UInt8(exactly: $0) })
+                audioLevelExtensionId: description.audioLevelExtensionId.flatMap { UInt8(exactly: $0) },
+                videoStreamType: description.kind == .video ? description.videoStreamType ?? .big : .big)
             tracks.append(track)
             sources[track.id] = SourceLocation(roomId: roomId, userId: userId, streamIndex: index)
             actions.append(.media(.addSource(track)))

@@ -40,8 +40,29 @@ extension RoomEngine {
         }
         let subscription = Subscription(
             key: key, mediaType: mediaType, audioTransportId: params.audioTransportId ?? transport,
-            videoTransportId: params.videoTransportId ?? transport)
+            videoTransportId: params.videoTransportId ?? transport, videoStreamType: params.videoStreamType ?? .big)
         rooms[params.roomId]!.members[subscriber.userId]!.subscriptions[key] = subscription
+        let result = bindSubscription(roomId: params.roomId, subscriberId: subscriber.userId, key: key, into: &actions)
+        return EngineOutcome(result: .success(result), actions: actions)
+    }
+
+    /// Chooses the video encoding of a subscribed dual-stream publisher (big or small). The
+    /// switch happens at a keyframe of the new encoding, continuing the subscriber's SSRC,
+    /// sequence numbers and timestamps. Small falls back to big while no small stream is
+    /// published, and moves to small when one appears. The result (and an onStreamSubscribed
+    /// event) names the encoding being delivered.
+    public mutating func setRemoteVideoStreamType(session: SessionID, params: SetRemoteVideoStreamTypeParams, now: EngineTime) -> EngineOutcome<SubscribeStreamResult> {
+        let subscriber: Member
+        switch member(session, in: params.roomId) {
+        case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
+        case .success(let found): subscriber = found
+        }
+        let key = SubscriptionKey(publisherUserId: params.userId, streamIndex: params.streamIndex ?? .main)
+        guard subscriber.subscriptions[key] != nil else {
+            return EngineOutcome(result: .failure(RelayError(.wrongState, "not subscribed to '\(params.userId)' stream '\(key.streamIndex.rawValue)'")), actions: [])
+        }
+        rooms[params.roomId]!.members[subscriber.userId]!.subscriptions[key]!.videoStreamType = params.streamType
+        var actions: [EngineAction] = []
         let result = bindSubscription(roomId: params.roomId, subscriberId: subscriber.userId, key: key, into: &actions)
         return EngineOutcome(result: .success(result), actions: actions)
     }
@@ -76,7 +97,9 @@ extension RoomEngine {
         guard mediaType != 0 else { return }
         let key = SubscriptionKey(publisherUserId: publisherId, streamIndex: streamIndex)
         guard subscriber.subscriptions[key] == nil else { return }
-        rooms[roomId]!.members[subscriberId]!.subscriptions[key] = Subscription(key: key, mediaType: mediaType, audioTransportId: transport, videoTransportId: transport)
+        rooms[roomId]!.members[subscriberId]!.subscriptions[key] = Subscription(
+            key: key, mediaType: mediaType, audioTransportId: transport, videoTransportId: transport,
+            videoStreamType: subscriber.config.autoSubscribeVideoStreamType ?? .big)
         bindSubscription(roomId: roomId, subscriberId: subscriberId, key: key, into: &actions)
     }
 
@@ -89,7 +112,8 @@ extension RoomEngine {
         let publication = rooms[roomId]?.members[key.publisherUserId]?.publications[key.streamIndex]
         var tracks: [SubscribedTrack] = []
         for kind in [TrackKind.audio, .video] where subscription.wants(kind) {
-            guard let publication, let source = publication.track(of: kind), let description = publication.description(of: kind) else { continue }
+            guard let publication, let source = publication.track(of: kind, preferring: subscription.videoStreamType),
+                  let description = publication.description(of: kind) else { continue }
             let sink: SinkTrack
             if let existing = subscription.sinks[kind] {
                 sink = existing
@@ -98,13 +122,19 @@ extension RoomEngine {
                 subscription.sinks[kind] = sink
                 actions.append(.media(.addSink(sink)))
             }
-            if subscription.bindings[kind] != source.id {
+            if let bound = subscription.bindings[kind], bound != source.id {
+                subscription.bindings[kind] = source.id
+                // Another encoding of the same video: switch at its keyframe without a pause.
+                let sameVideo = publication.tracks.contains { $0.id == bound }
+                actions.append(.media(sameVideo ? .switchSource(sink: sink.id, source: source.id) : .bind(sink: sink.id, source: source.id)))
+            } else if subscription.bindings[kind] == nil {
                 subscription.bindings[kind] = source.id
                 actions.append(.media(.bind(sink: sink.id, source: source.id)))
             }
             tracks.append(SubscribedTrack(
                 kind: kind, ssrc: sink.outputSSRC, payloadType: source.payloadType, codec: source.codec, clockRate: source.clockRate,
-                channels: description.channels, parameters: description.parameters, transportId: sink.transportId))
+                channels: description.channels, parameters: description.parameters, transportId: sink.transportId,
+                videoStreamType: kind == .video ? source.videoStreamType : nil))
         }
         rooms[roomId]!.members[subscriberId]!.subscriptions[key] = subscription
         let result = SubscribeStreamResult(roomId: roomId, userId: key.publisherUserId, streamIndex: key.streamIndex, state: .success, tracks: tracks)

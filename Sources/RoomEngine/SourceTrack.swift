@@ -12,8 +12,10 @@ public struct SourceTrack: Sendable, Hashable {
     public var payloadType: Int
     /// The header-extension id carrying the RFC 6464 audio level, when the publisher named one.
     public var audioLevelExtensionId: UInt8?
+    /// Which encoding of the publisher's video this is; always big for audio.
+    public var videoStreamType: VideoStreamType
 
-    public init(id: UInt32, transportId: Int, ssrc: UInt32, kind: TrackKind, codec: String, clockRate: Int, payloadType: Int, audioLevelExtensionId: UInt8? = nil) {
+    public init(id: UInt32, transportId: Int, ssrc: UInt32, kind: TrackKind, codec: String, clockRate: Int, payloadType: Int, audioLevelExtensionId: UInt8? = nil, videoStreamType: VideoStreamType = .big) {
         self.id = id
         self.transportId = transportId
         self.ssrc = ssrc
@@ -22,5 +24,6 @@ public struct SourceTrack: Sendable, Hashable {
         self.clockRate = clockRate
         self.payloadType = payloadType
         self.audioLevelExtensionId = audioLevelExtensionId
+        self.videoStreamType = videoStreamType
     }
 }

@@ -7,6 +7,8 @@ struct Subscription: Sendable, Hashable {
     var mediaType: Int
     var audioTransportId: Int
     var videoTransportId: Int
+    /// The video encoding the subscriber asked for; small falls back to big when not published.
+    var videoStreamType: VideoStreamType = .big
     /// Sinks by kind, created the first time a track of that kind is available.
     var sinks: [TrackKind: SinkTrack] = [:]
     /// The source each sink is bound to, if any.

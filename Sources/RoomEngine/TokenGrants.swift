@@ -8,12 +8,15 @@ public struct TokenGrants: Sendable, Hashable {
     public var hidden: Bool
     /// Unix milliseconds after which the token is no longer valid.
     public var expiresAt: EngineTime
+    /// When the publish privilege ends, if earlier than ``expiresAt``.
+    public var publishExpiresAt: EngineTime?
 
-    public init(publish: Bool = true, subscribe: Bool = true, forward: Bool = true, hidden: Bool = false, expiresAt: EngineTime) {
+    public init(publish: Bool = true, subscribe: Bool = true, forward: Bool = true, hidden: Bool = false, expiresAt: EngineTime, publishExpiresAt: EngineTime? = nil) {
         self.publish = publish
         self.subscribe = subscribe
         self.forward = forward
         self.hidden = hidden
         self.expiresAt = expiresAt
+        self.publishExpiresAt = publishExpiresAt
     }
 }

@@ -31,6 +31,9 @@ struct TokenCommand: ParsableCommand {
     @Flag(name: .long, help: "The user is always invisible.")
     var hidden = false
 
+    @Option(name: .long, help: "End the publish privilege earlier than the token: a number with s, m, h or d.")
+    var publishTtl: String?
+
     @Flag(name: .long, help: "Grant the admin API.")
     var admin = false
 
@@ -40,12 +43,15 @@ struct TokenCommand: ParsableCommand {
     func validate() throws {
         if room == nil && !admin { throw ValidationError("--room is required (or --admin for an admin token)") }
         if Self.seconds(ttl) == nil { throw ValidationError("--ttl must be a positive number with s, m, h or d, e.g. 90s, 30m, 1h") }
+        if let publishTtl, Self.seconds(publishTtl) == nil { throw ValidationError("--publish-ttl must be a positive number with s, m, h or d, e.g. 90s, 30m, 1h") }
     }
 
     func run() throws {
         let configuration = try loadConfiguration(config)
         let now = Int64(Date().timeIntervalSince1970)
-        let grants = TokenGrantSet(publish: !noPublish, subscribe: !noSubscribe, forward: !noForward, hidden: hidden, admin: admin)
+        let grants = TokenGrantSet(
+            publish: !noPublish, subscribe: !noSubscribe, forward: !noForward, hidden: hidden, admin: admin,
+            publishExpiresAt: publishTtl.flatMap(Self.seconds).map { now + $0 })
         let claims = TokenClaims(sub: user, room: room, exp: now + Self.seconds(ttl)!, nbf: now - 1, iat: now, grants: grants)
         if configuration.usesDevelopmentKey {
             FileHandle.standardError.write(Data("note: signed with the development key (no auth.keys configured)\n".utf8))

@@ -25,6 +25,20 @@ struct TokenTests {
         #expect(verified.effectiveGrants.isAdmin == false)
     }
 
+    @Test func publishExpiryTravelsAsAGrant() throws {
+        let claims = TokenClaims(sub: "anchor", room: "r1", exp: now + 3600, grants: TokenGrantSet(publishExpiresAt: now + 600))
+        let token = mint(claims)
+        let payload = String(token.split(separator: ".")[1])
+        var padded = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while padded.count % 4 != 0 { padded += "=" }
+        let data = try #require(Data(base64Encoded: padded))
+        let json = String(decoding: data, as: UTF8.self)
+        #expect(json.contains("\"publishExpiresAt\":\(now + 600)"))
+        let verified = try verifier.verify(token, roomId: "r1", userId: "anchor", nowSeconds: now).get()
+        #expect(verified.effectiveGrants.publishExpiresAt == now + 600)
+        #expect(verified.effectiveGrants.canPublish)
+    }
+
     @Test func headerNamesAlgorithmAndKeyId() throws {
         let token = mint(TokenClaims(sub: "a", room: "r", exp: now + 10))
         let header = String(token.split(separator: ".")[0])

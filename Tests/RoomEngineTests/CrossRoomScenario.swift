@@ -137,7 +137,7 @@ extension Scenario {
             case .removeSink(let id):
                 sinks.remove(id)
                 if bound.contains(id) { badBinds.append(id) }
-            case .bind(let sink, let source):
+            case .bind(let sink, let source), .switchSource(let sink, let source):
                 if !sinks.contains(sink) || removedSources.contains(source) { badBinds.append(sink) }
                 bound.insert(sink)
             case .unbind(let sink): bound.remove(sink)
