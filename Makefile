@@ -2,7 +2,7 @@
 SWIFT ?= swift
 CONFIG ?=
 
-.PHONY: all build release run test deps test-deps clean loadtest
+.PHONY: all build release run test test-browser deps test-deps clean loadtest
 
 all: build
 
@@ -26,6 +26,14 @@ run: release
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The browser demo in headless Chromium (Debian's chromium, chromium-driver, python3-selenium),
+# inside a network namespace with only loopback: kept out of `make test` because it needs root
+# for the namespace and a ~300 MB browser install. See Tests/Interop/BROWSER.md.
+test-browser: test-deps
+	@Tools/scripts/install-deps.sh browser
+	$(SWIFT) build --product pkrelay
+	SWIFT=$(SWIFT) Tools/scripts/test-browser.sh
 
 # Builds release binaries, starts a relay on free ports, runs a 30 s pk-showroom against it with
 # pkrelay-traffic, writes loadtest-report.json and stops the relay. More options: LOADTEST_ARGS='--rooms 10'.

@@ -35,6 +35,10 @@ let package = Package(
         .target(name: "COpenSSLShims", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         .target(name: "CSocketShims"),
         .target(name: "SecureTransport", dependencies: ["CSRTP", "COpenSSLShims"], swiftSettings: strict),
+        // ICE-lite: STUN binding checks answered on the data plane, consent freshness.
+        .target(name: "ICE", dependencies: ["RTPWire", "SecureTransport"], swiftSettings: strict),
+        // SDP parsing and the relay's WebRTC offer/answer, standard library only.
+        .target(name: "SDP", swiftSettings: strict),
         // Room tokens: JWT HS256 minted by the room server, verified by the relay.
         .target(name: "Auth", dependencies: ["SecureTransport", "Protocol"], swiftSettings: strict),
         // Control-channel messages and error codes, shared by the relay and the traffic tool.
@@ -44,14 +48,14 @@ let package = Package(
         // Sockets, the data-plane thread, fan-out and RTCP handling.
         .target(
             name: "MediaPlane",
-            dependencies: ["RTPWire", "StreamCore", "SecureTransport", "CSocketShims"],
+            dependencies: ["RTPWire", "StreamCore", "SecureTransport", "ICE", "CSocketShims"],
             swiftSettings: strict
         ),
         // WebSocket sessions, tokens, configuration and the HTTP listener.
         .target(
             name: "PKRelayServer",
             dependencies: [
-                "Protocol", "RoomEngine", "MediaPlane", "SecureTransport", "Auth", "CSocketShims",
+                "Protocol", "RoomEngine", "MediaPlane", "SecureTransport", "Auth", "CSocketShims", "ICE", "SDP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -60,6 +64,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
+            // The browser PK demo served at /demo/.
+            resources: [.copy("Demo")],
             swiftSettings: strict
         ),
         // A Swift client of the control channel and media transports: used by the tests and the
@@ -119,6 +125,8 @@ let package = Package(
         .testTarget(name: "RTPWireTests", dependencies: ["RTPWire"], swiftSettings: strict),
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "RTPWire"], swiftSettings: strict),
         .testTarget(name: "SecureTransportTests", dependencies: ["SecureTransport", "COpenSSLShims"], swiftSettings: strict),
+        .testTarget(name: "ICETests", dependencies: ["ICE", "RTPWire", "SecureTransport"], swiftSettings: strict),
+        .testTarget(name: "SDPTests", dependencies: ["SDP"], swiftSettings: strict),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Protocol"], swiftSettings: strict),
         .testTarget(name: "RoomEngineTests", dependencies: ["RoomEngine", "Protocol"], swiftSettings: strict),
         .testTarget(

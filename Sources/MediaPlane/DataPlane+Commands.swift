@@ -30,8 +30,39 @@ extension DataPlane {
             for source in Array(transport.sources.values) { removeSource(source) }
             for sink in Array(transport.sinks.values) { removeSink(sink) }
             transport.pending = 0
-            _ = pkr_epoll_remove(epollFD, transport.fd)
-            _ = pkr_close(transport.fd)
+            if transport.sharesSocket {
+                forgetWebRTCRoutes(of: transport)
+            } else {
+                _ = pkr_epoll_remove(epollFD, transport.fd)
+                _ = pkr_close(transport.fd)
+            }
+        case .addWebRTCTransport(let id, let agent, let audioLevelExtensionId):
+            guard webRTCFD >= 0 else { return }
+            let transport = TransportState(
+                id: id, fd: webRTCFD, profile: .aeadAES128GCM, outbound: nil, rtcpSSRC: nextRandom() | 1,
+                slotCount: max(1, configuration.sendBatchSize), slotCapacity: Self.sendSlotCapacity, sharesSocket: true)
+            transport.ice = agent
+            transport.rewritesExtensions = true
+            transport.audioLevelExtensionId = audioLevelExtensionId
+            transports[id] = transport
+            webRTCByUfrag[ICEUsernameKey.key(ofUfrag: agent.localCredentials.ufrag.utf8)] = transport
+        case .setRemoteICECredentials(let id, let credentials):
+            transports[id]?.ice?.setRemoteCredentials(credentials)
+            transports[id]?.ice?.restartConnectTimer(at: nanoseconds(nowMs))
+        case .connectWebRTCTransport(let id, let inbound, let outbound):
+            guard let transport = transports[id] else { return }
+            transport.inbound = inbound.take()
+            transport.outbound = outbound.take()
+            transport.connected = true
+            // Subscribers bound while DTLS was still running asked for keyframes the publisher
+            // could not hear (nothing can be sent before the keys exist): ask again now.
+            for source in transport.sources.values where source.isVideo && source.sinks.contains(where: { $0.waitingForKeyframe }) {
+                startKeyframeRequests(for: source)
+            }
+            // Likewise its own subscribers: keyframes forwarded before it could send were not theirs.
+            for sink in transport.sinks.values where sink.isVideo && sink.waitingForKeyframe {
+                if let source = sink.source { startKeyframeRequests(for: source) }
+            }
         case .addSource(let spec):
             guard let transport = transports[spec.transportId] else { return }
             if let previous = transport.sources[spec.ssrc] { removeSource(previous) }

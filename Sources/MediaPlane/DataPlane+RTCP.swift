@@ -55,7 +55,7 @@ extension DataPlane {
         source.lastSenderReportNTPMiddle = NTPTime.middle32(report.ntpTimestamp)
         source.lastSenderReportArrivalMs = nowMs
         let ntp = NTPTime.fromUnixMilliseconds(nowUnixMs)
-        for sink in source.sinks where !sink.waitingForKeyframe && sink.transport.remoteKey != 0 {
+        for sink in source.sinks where !sink.waitingForKeyframe && sink.transport.canSend {
             guard let timestamp = sink.rewriter.outputTimestamp(forSource: report.rtpTimestamp) else { continue }
             let transport = sink.transport
             let slot = reserveSlot(on: transport)
@@ -89,7 +89,7 @@ extension DataPlane {
 
     func sendPictureLossIndication(to source: SourceState) {
         let transport = source.transport
-        guard transport.remoteKey != 0 else { return }
+        guard transport.canSend else { return }
         let slot = reserveSlot(on: transport)
         let buffer = UnsafeMutableRawBufferPointer(start: slot, count: transport.slotCapacity)
         guard let length = RTCPWriter.writePictureLossIndication(senderSSRC: transport.rtcpSSRC, mediaSSRC: source.ssrc, into: buffer, at: 0) else { return }
@@ -107,6 +107,11 @@ extension DataPlane {
         }
         let sent: Bool? = buffer.withPacket(sequenceNumber: sourceSequence, nowMs: nowMs, maximumAgeMs: configuration.retransmissionMaximumAgeMs) { stored in
             guard let header = RTPHeader.parse(stored), let timestamp = sink.rewriter.outputTimestamp(forSource: header.timestamp) else { return false }
+            if sink.transport.rewritesExtensions {
+                return sendRTPRewritingExtensions(
+                    stored, header: header, audioLevel: nil, to: sink.transport, ssrc: sink.rewriter.outputSSRC,
+                    sequenceNumber: outputSequenceNumber, timestamp: timestamp)
+            }
             return sendRTP(stored, to: sink.transport, ssrc: sink.rewriter.outputSSRC, sequenceNumber: outputSequenceNumber, timestamp: timestamp)
         }
         if sent == true {
@@ -120,7 +125,7 @@ extension DataPlane {
     /// The relay's receiver report to a publisher about one of its tracks.
     func sendReceiverReport(for source: SourceState) {
         let transport = source.transport
-        guard transport.remoteKey != 0, source.statistics.packetsReceived > 0 else { return }
+        guard transport.canSend, source.statistics.packetsReceived > 0 else { return }
         let lost = source.statistics.cumulativeLost
         let block = RTCPReportBlock(
             ssrc: source.ssrc, fractionLost: source.statistics.makeReportFractionLost(),

@@ -94,7 +94,7 @@ extension DataPlane {
     /// Sends one packet to one sink with the sink's SSRC, sequence number and timestamp.
     func forward(_ packet: UnsafeRawBufferPointer, header: RTPHeader, keyframe: Bool, to sink: SinkState) {
         // Checked first, so that a keyframe is not spent on a subscriber that cannot receive it yet.
-        guard sink.transport.remoteKey != 0 else { counters.drop(.sinkNotConnected); return }
+        guard sink.transport.canSend else { counters.drop(.sinkNotConnected); return }
         if sink.waitingForKeyframe {
             guard keyframe else { counters.drop(.waitingForKeyframe); return }
             sink.waitingForKeyframe = false
@@ -105,12 +105,25 @@ extension DataPlane {
             sink.report.drops &+= 1
             return
         }
-        if sendRTP(packet, to: sink.transport, ssrc: sink.rewriter.outputSSRC, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp) {
+        let sent = sink.transport.rewritesExtensions
+            ? sendRTPRewritingExtensions(
+                packet, header: header, audioLevel: audioLevel(of: packet, header: header, from: sink.source), to: sink.transport,
+                ssrc: sink.rewriter.outputSSRC, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp)
+            : sendRTP(packet, to: sink.transport, ssrc: sink.rewriter.outputSSRC, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp)
+        if sent {
             sink.rewriter.recordSent(payloadBytes: header.payloadLength)
             sink.report.packets &+= 1
             sink.report.bytes &+= UInt64(packet.count)
         } else {
             sink.report.drops &+= 1
         }
+    }
+
+    /// The RFC 6464 level a packet carries under its source's extension id, if any.
+    @inline(__always)
+    func audioLevel(of packet: UnsafeRawBufferPointer, header: RTPHeader, from source: SourceState?) -> (level: UInt8, voiceActivity: Bool)? {
+        guard let source, source.audioLevelId != 0, header.hasExtension,
+              let audio = RTPHeaderExtensions.audioLevel(in: packet, header: header, id: source.audioLevelId) else { return nil }
+        return (audio.level, audio.voiceActivity)
     }
 }

@@ -24,6 +24,7 @@ extension DataPlane {
     /// Copies an RTP packet into a send slot with new numbers, protects it and queues it.
     func sendRTP(_ packet: UnsafeRawBufferPointer, to transport: TransportState, ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32) -> Bool {
         guard packet.count <= Self.maximumPacketSize, let base = packet.baseAddress else { counters.drop(.oversized); return false }
+        guard transport.isPlain || transport.outbound != nil else { counters.drop(.sinkNotConnected); return false }
         let slot = reserveSlot(on: transport)
         slot.copyMemory(from: base, byteCount: packet.count)
         RTPHeaderWriter.setSSRC(ssrc, in: slot)
@@ -40,9 +41,52 @@ extension DataPlane {
         return true
     }
 
+    /// ``sendRTP(_:to:ssrc:sequenceNumber:timestamp:)`` for a WebRTC subscriber: the publisher's
+    /// header extensions are left out (their ids mean other things in the subscriber's SDP), and
+    /// an audio level, when the packet carried one, is written under the subscriber's id.
+    func sendRTPRewritingExtensions(
+        _ packet: UnsafeRawBufferPointer, header: RTPHeader, audioLevel: (level: UInt8, voiceActivity: Bool)?,
+        to transport: TransportState, ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32
+    ) -> Bool {
+        guard header.hasExtension || audioLevel != nil else {
+            return sendRTP(packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp)
+        }
+        let fixedLength = RTPHeader.fixedHeaderLength + 4 * header.csrcCount
+        let extensionLength = audioLevel == nil || transport.audioLevelExtensionId == 0 ? 0 : 8
+        let tailLength = packet.count - header.payloadOffset
+        let length = fixedLength + extensionLength + tailLength
+        guard length <= Self.maximumPacketSize, tailLength >= 0, let base = packet.baseAddress else { counters.drop(.oversized); return false }
+        guard transport.isPlain || transport.outbound != nil else { counters.drop(.sinkNotConnected); return false }
+        let slot = reserveSlot(on: transport)
+        slot.copyMemory(from: base, byteCount: fixedLength)
+        if extensionLength > 0, let audioLevel {
+            // RFC 8285 one-byte form: 0xBEDE, one 32-bit word: id/length, the level, padding.
+            slot.storeBytes(of: slot.load(fromByteOffset: 0, as: UInt8.self) | 0x10, toByteOffset: 0, as: UInt8.self)
+            let words: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+                0xBE, 0xDE, 0x00, 0x01, transport.audioLevelExtensionId << 4, (audioLevel.voiceActivity ? 0x80 : 0) | (audioLevel.level & 0x7F), 0, 0)
+            withUnsafeBytes(of: words) { (slot + fixedLength).copyMemory(from: $0.baseAddress!, byteCount: 8) }
+        } else {
+            slot.storeBytes(of: slot.load(fromByteOffset: 0, as: UInt8.self) & ~0x10, toByteOffset: 0, as: UInt8.self)
+        }
+        if tailLength > 0 { (slot + fixedLength + extensionLength).copyMemory(from: base + header.payloadOffset, byteCount: tailLength) }
+        RTPHeaderWriter.setSSRC(ssrc, in: slot)
+        RTPHeaderWriter.setSequenceNumber(sequenceNumber, in: slot)
+        RTPHeaderWriter.setTimestamp(timestamp, in: slot)
+        var protectedLength = length
+        if let outbound = transport.outbound {
+            guard outbound.protectRTP(slot, length: &protectedLength, capacity: transport.slotCapacity) == .ok else {
+                counters.drop(.protectFailed)
+                return false
+            }
+        }
+        commitSlot(on: transport, length: protectedLength)
+        return true
+    }
+
     /// Protects an RTCP packet already written into the reserved slot and queues it.
     func commitRTCP(on transport: TransportState, slot: UnsafeMutableRawPointer, length plainLength: Int) {
         var length = plainLength
+        guard transport.isPlain || transport.outbound != nil else { return }
         if let outbound = transport.outbound {
             guard outbound.protectRTCP(slot, length: &length, capacity: transport.slotCapacity) == .ok else {
                 counters.drop(.protectFailed)

@@ -1,4 +1,5 @@
 import CSocketShims
+import ICE
 import RTPWire
 import SecureTransport
 import StreamCore
@@ -28,8 +29,21 @@ final class DataPlane {
     var lastRepeaterPollMs: Int64 = 0
     var lastLevelsMs: Int64 = 0
     var randomState: UInt64
+    /// The one UDP socket every WebRTC transport shares; -1 when WebRTC is off.
+    let webRTCFD: Int32
+    /// WebRTC transports by the key of their local ICE ufrag, to route STUN checks.
+    var webRTCByUfrag: [UInt64: TransportState] = [:]
+    /// WebRTC transports by the remote addresses that passed their ICE checks, to route DTLS,
+    /// RTP and RTCP.
+    var webRTCByAddress: [UInt64: TransportState] = [:]
+    /// Where STUN answers are written before they are sent.
+    let stunResponse: UnsafeMutableRawBufferPointer
+    /// Handshake and liveness news for the control plane.
+    let events: AsyncStream<MediaPlaneEvent>.Continuation
+    var lastConsentCheckMs: Int64 = 0
 
     static let wakeToken = UInt64.max
+    static let webRTCToken = UInt64.max - 1
     static let maximumReadyEvents: Int32 = 64
     /// Receive buffers hold a full Ethernet-size datagram plus room to spare; longer ones are truncated and dropped.
     static let receiveBufferSize = 2048
@@ -39,8 +53,11 @@ final class DataPlane {
     /// How often audio levels go up to the control plane.
     static let levelsIntervalMs: Int64 = 100
 
-    init(configuration: MediaPlaneConfiguration, mailbox: MediaPlaneMailbox, reports: ReportStore, epollFD: Int32) {
+    init(configuration: MediaPlaneConfiguration, mailbox: MediaPlaneMailbox, reports: ReportStore, epollFD: Int32, webRTCFD: Int32, events: AsyncStream<MediaPlaneEvent>.Continuation) {
         self.configuration = configuration
+        self.webRTCFD = webRTCFD
+        self.events = events
+        stunResponse = .allocate(byteCount: Self.receiveBufferSize, alignment: 8)
         self.mailbox = mailbox
         self.reports = reports
         self.epollFD = epollFD
@@ -55,11 +72,13 @@ final class DataPlane {
     deinit {
         pkr_batch_destroy(receiveBatch)
         readyTokens.deallocate()
+        stunResponse.deallocate()
     }
 
     /// Runs until a stop command arrives, then closes every socket it owns.
     func run() {
         _ = pkr_epoll_add(epollFD, mailbox.eventFD, Self.wakeToken)
+        if webRTCFD >= 0 { _ = pkr_epoll_add(epollFD, webRTCFD, Self.webRTCToken) }
         updateClock()
         lastReportMs = nowMs
         lastReceiverReportMs = nowMs
@@ -76,7 +95,9 @@ final class DataPlane {
                 }
                 for index in 0..<Int(ready) {
                     let token = readyTokens[index]
-                    if token != Self.wakeToken, let transport = transports[Int(truncatingIfNeeded: token)] {
+                    if token == Self.webRTCToken {
+                        receiveWebRTC()
+                    } else if token != Self.wakeToken, let transport = transports[Int(truncatingIfNeeded: token)] {
                         receive(on: transport)
                     }
                 }
@@ -85,10 +106,15 @@ final class DataPlane {
             runTimers()
             flushAll()
         }
-        for transport in transports.values {
+        for transport in transports.values where !transport.sharesSocket {
             _ = pkr_epoll_remove(epollFD, transport.fd)
             _ = pkr_close(transport.fd)
         }
+        if webRTCFD >= 0 {
+            _ = pkr_epoll_remove(epollFD, webRTCFD)
+            _ = pkr_close(webRTCFD)
+        }
+        events.finish()
         transports.removeAll()
         sources.removeAll()
         sinks.removeAll()
@@ -143,6 +169,10 @@ final class DataPlane {
                 if nowMs - lastReceiverReportMs >= 1000 {
             lastReceiverReportMs = nowMs
             for source in sources.values { sendReceiverReport(for: source) }
+        }
+        if nowMs - lastConsentCheckMs >= 250 {
+            lastConsentCheckMs = nowMs
+            checkICEConsent()
         }
         if nowMs - lastReportMs >= 1000 {
             lastReportMs = nowMs

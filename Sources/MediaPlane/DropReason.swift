@@ -18,6 +18,8 @@ public enum DropReason: Int, Sendable, CaseIterable {
     case oversized
     case sendBufferFull
     case protectFailed
+    /// A STUN message on the WebRTC port that no transport accepted (unknown ufrag, bad integrity, malformed).
+    case stunRejected
 
     /// The label used in metrics and stats.
     public var label: String {
@@ -40,6 +42,7 @@ public enum DropReason: Int, Sendable, CaseIterable {
         case .oversized: "oversized"
         case .sendBufferFull: "send_buffer_full"
         case .protectFailed: "protect_failed"
+        case .stunRejected: "stun_rejected"
         }
     }
 }

@@ -1,3 +1,4 @@
+import ICE
 import SecureTransport
 
 /// A change the control plane posts to the data-plane thread's mailbox.
@@ -5,6 +6,9 @@ enum MediaCommand: Sendable {
     case addTransport(id: Int, fd: Int32, port: Int, profile: SRTPProfile?, outbound: SRTPSessionHandoff?)
     case connectTransport(id: Int, remote: IPv4Endpoint?, inbound: SRTPSessionHandoff?)
     case removeTransport(id: Int)
+    case addWebRTCTransport(id: Int, agent: ICELiteAgent, audioLevelExtensionId: UInt8)
+    case setRemoteICECredentials(id: Int, credentials: ICECredentials)
+    case connectWebRTCTransport(id: Int, inbound: SRTPSessionHandoff, outbound: SRTPSessionHandoff)
     case addSource(MediaSourceSpec)
     case removeSource(id: UInt32)
     case addSink(MediaSinkSpec)

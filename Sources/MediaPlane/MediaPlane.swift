@@ -1,4 +1,5 @@
 import CSocketShims
+import ICE
 import SecureTransport
 import Synchronization
 
@@ -15,6 +16,13 @@ public final class MediaPlane: Sendable {
     let epollFD: Int32
     let thread = DataPlaneThread()
     let lifecycle = Mutex<Lifecycle>(.created)
+    /// The shared WebRTC socket, or -1 when WebRTC is off.
+    let webRTCFD: Int32
+    /// The port of the shared WebRTC socket (the configured one, or the one the system chose for 0).
+    public let webRTCPort: Int?
+    /// Handshake and liveness events of WebRTC transports, for the control plane to consume.
+    public let events: AsyncStream<MediaPlaneEvent>
+    let eventSink: AsyncStream<MediaPlaneEvent>.Continuation
 
     enum Lifecycle: Sendable { case created, running, stopped }
 
@@ -32,13 +40,27 @@ public final class MediaPlane: Sendable {
         self.epollFD = epoll
         self.mailbox = MediaPlaneMailbox(eventFD: event)
         self.registry = Mutex(TransportRegistry(firstPort: configuration.portRange.lowerBound))
+        if let port = configuration.webRTCPort {
+            let fd = pkr_udp_open(bind.ip, UInt16(clamping: port), Int32(clamping: configuration.receiveBufferBytes), Int32(clamping: configuration.sendBufferBytes))
+            guard fd >= 0 else {
+                _ = pkr_close(epoll)
+                _ = pkr_close(event)
+                throw fd == -98 ? .webRTCPortInUse(port) : .socketFailed(errno: -fd)
+            }
+            webRTCFD = fd
+            webRTCPort = Int(pkr_udp_local_port(fd))
+        } else {
+            webRTCFD = -1
+            webRTCPort = nil
+        }
+        (events, eventSink) = AsyncStream.makeStream(of: MediaPlaneEvent.self, bufferingPolicy: .bufferingNewest(4096))
     }
 
     /// Starts the data-plane thread.
     public func start() {
         lifecycle.withLock { state in
             guard state == .created else { return }
-            let plane = DataPlane(configuration: configuration, mailbox: mailbox, reports: reports, epollFD: epollFD)
+            let plane = DataPlane(configuration: configuration, mailbox: mailbox, reports: reports, epollFD: epollFD, webRTCFD: webRTCFD, events: eventSink)
             if thread.start({ plane.run() }) { state = .running }
         }
     }
@@ -126,11 +148,50 @@ public final class MediaPlane: Sendable {
         return .success(())
     }
 
+    /// Opens a WebRTC transport on the shared WebRTC port, answering ICE checks for
+    /// `credentials` from now on. DTLS records reach ``events``; media flows once
+    /// ``connectWebRTCTransport(id:inbound:outbound:)`` hands over the keys.
+    ///
+    /// Packets sent on it carry no header extension of the publisher's except the audio level,
+    /// rewritten to `audioLevelExtensionId` (the id the relay's SDP offers name).
+    public func openWebRTCTransport(credentials: ICECredentials, audioLevelExtensionId: UInt8, timeouts: ICETimeouts = ICETimeouts()) -> Result<Int, MediaPlaneError> {
+        guard webRTCFD >= 0, let port = webRTCPort else { return .failure(.webRTCDisabled) }
+        let id = registry.withLock { registry in
+            let id = registry.nextId
+            registry.nextId += 1
+            registry.entries[id] = TransportRegistry.Entry(port: port, profile: nil, connected: false, sharesSocket: true)
+            return id
+        }
+        let agent = ICELiteAgent(localCredentials: credentials, timeouts: timeouts, createdAt: UInt64(max(0, pkr_monotonic_ms())) &* 1_000_000)
+        mailbox.post(.addWebRTCTransport(id: id, agent: agent, audioLevelExtensionId: audioLevelExtensionId))
+        return .success(id)
+    }
+
+    /// The peer's ICE credentials from its SDP: from now on its checks must name its ufrag.
+    public func setRemoteICECredentials(transportId: Int, credentials: ICECredentials) {
+        mailbox.post(.setRemoteICECredentials(id: transportId, credentials: credentials))
+    }
+
+    /// Starts media on a WebRTC transport with the DTLS-SRTP sessions.
+    public func connectWebRTCTransport(id: Int, inbound: SRTPSessionHandoff, outbound: SRTPSessionHandoff) {
+        registry.withLock { $0.entries[id]?.connected = true }
+        mailbox.post(.connectWebRTCTransport(id: id, inbound: inbound, outbound: outbound))
+    }
+
+    /// Sends one datagram (a DTLS record) from the shared WebRTC port. Safe from any thread:
+    /// the kernel serialises sends on the socket.
+    public func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint) {
+        guard webRTCFD >= 0 else { return }
+        datagram.withUnsafeBytes { bytes in
+            _ = pkr_udp_send(webRTCFD, bytes.baseAddress, UInt32(bytes.count), remote.ip, remote.port)
+        }
+    }
+
     /// Closes a transport and frees its port; its sources and sinks go with it.
     public func closeTransport(id: Int) {
         let existed = registry.withLock { registry -> Bool in
             guard let entry = registry.entries.removeValue(forKey: id) else { return false }
-            registry.portsInUse.remove(entry.port)
+            if !entry.sharesSocket { registry.portsInUse.remove(entry.port) }
             return true
         }
         if existed { mailbox.post(.removeTransport(id: id)) }

@@ -24,6 +24,8 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     /// How often a new subscriber's keyframe request is repeated until a keyframe arrives.
     public var keyframeRepeatIntervalMs: Int64 = 300
     public var keyframeRepeatAttempts: Int = 10
+    /// The UDP port every WebRTC transport shares (ICE-lite, DTLS, SRTP); nil turns WebRTC off.
+    public var webRTCPort: Int? = 7702
 
     public init() {}
 }

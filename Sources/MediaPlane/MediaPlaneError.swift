@@ -7,6 +7,8 @@ public enum MediaPlaneError: Error, Sendable, Hashable, CustomStringConvertible 
     case unknownTransport(Int)
     case alreadyConnected(Int)
     case notRunning
+    case webRTCPortInUse(Int)
+    case webRTCDisabled
 
     public var description: String {
         switch self {
@@ -17,6 +19,8 @@ public enum MediaPlaneError: Error, Sendable, Hashable, CustomStringConvertible 
         case .unknownTransport(let id): "no transport \(id)"
         case .alreadyConnected(let id): "transport \(id) is already connected"
         case .notRunning: "the media plane is not running"
+        case .webRTCPortInUse(let port): "the WebRTC port \(port) is in use by another process"
+        case .webRTCDisabled: "WebRTC is off on this relay (media.webrtcPort is not set)"
         }
     }
 }

@@ -6,6 +6,8 @@ struct TransportRegistry: Sendable {
         var port: Int
         var profile: SRTPProfile?
         var connected: Bool
+        /// A WebRTC transport on the shared port, which it does not own.
+        var sharesSocket = false
     }
 
     var entries: [Int: Entry] = [:]

@@ -1,4 +1,5 @@
 import CSocketShims
+import ICE
 import SecureTransport
 
 /// One media transport as the data-plane thread owns it: its socket, keys, peer address, the
@@ -28,9 +29,21 @@ final class TransportState {
     var pending = 0
     var flushListed = false
     var report = TransportReport()
+    /// WebRTC transports share the relay's one WebRTC socket, so removing one must not close it.
+    let sharesSocket: Bool
+    /// The ICE-lite agent of a WebRTC transport; nil on plain SRTP transports.
+    var ice: ICELiteAgent?
+    /// The addresses that passed an ICE check for this transport (keys of the address map).
+    var iceAddressKeys: [UInt64] = []
+    /// WebRTC subscribers negotiated their own header-extension ids, which the publisher's
+    /// packets do not share: outgoing packets drop the publisher's extensions and carry only
+    /// the audio level, under this id (0: leave packets as they are).
+    var audioLevelExtensionId: UInt8 = 0
+    var rewritesExtensions = false
 
-    init(id: Int, fd: Int32, profile: SRTPProfile?, outbound: SRTPSession?, rtcpSSRC: UInt32, slotCount: Int, slotCapacity: Int) {
+    init(id: Int, fd: Int32, profile: SRTPProfile?, outbound: SRTPSession?, rtcpSSRC: UInt32, slotCount: Int, slotCapacity: Int, sharesSocket: Bool = false) {
         self.id = id
+        self.sharesSocket = sharesSocket
         self.fd = fd
         self.profile = profile
         self.outbound = outbound
@@ -45,4 +58,10 @@ final class TransportState {
     }
 
     var isPlain: Bool { profile == nil }
+
+    /// Whether packets can go out: the peer's address is known and, unless the transport is
+    /// plain RTP, the sending key exists (a WebRTC transport gets it only when DTLS completes;
+    /// until then nothing may leave in the clear).
+    @inline(__always)
+    var canSend: Bool { remoteKey != 0 && (profile == nil || outbound != nil) }
 }

@@ -25,6 +25,8 @@ extension RelayConfiguration {
           sendBatchSize: \(media.sendBatchSize)
           retransmissionBufferPackets: \(media.retransmissionBufferPackets)
           keyframeRequestIntervalMs: \(media.keyframeRequestIntervalMs)
+          webrtcEnabled: \(media.webRTCPort != nil)
+          webrtcPort: \(media.webRTCPort ?? 7702)
         rooms:
           maxVisibleUsers: \(rooms.maximumVisibleUsersPerRoom)
           maxPublishers: \(rooms.maximumPublishersPerRoom)

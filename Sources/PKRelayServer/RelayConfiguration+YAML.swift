@@ -69,6 +69,12 @@ extension RelayConfiguration {
         guard retransmission & (retransmission - 1) == 0 else { throw ConfigurationError(key: "media.retransmissionBufferPackets", reason: "must be a power of two, got \(retransmission)") }
         configuration.media.retransmissionBufferPackets = retransmission
         configuration.media.keyframeRequestIntervalMs = Int64(try media.int("keyframeRequestIntervalMs", default: Int(configuration.media.keyframeRequestIntervalMs), in: 50...10000))
+        let webRTCEnabled = try media.bool("webrtcEnabled", default: configuration.media.webRTCPort != nil)
+        let webRTCPort = try media.int("webrtcPort", default: configuration.media.webRTCPort ?? 7702, in: 0...65535)
+        if webRTCEnabled, configuration.media.portRange.contains(webRTCPort) {
+            throw ConfigurationError(key: "media.webrtcPort", reason: "must lie outside media.portRangeStart-portRangeEnd (\(first)-\(last)), which SRTP transports use")
+        }
+        configuration.media.webRTCPort = webRTCEnabled ? webRTCPort : nil
         try media.finish()
 
         var rooms = try root.section("rooms")

@@ -87,9 +87,21 @@ extension RelayCore {
         case .createTransport: run(CreateTransportParams.self) { createTransport($0, session: session) }
         case .connectTransport: run(ConnectTransportParams.self) { connectTransport($0, session: session) }
         case .closeTransport: run(TransportParams.self) { closeTransport($0, session: session) }
-        case .publishStream: run(PublishStreamParams.self) { engine.publish(session: session, params: $0, now: time) }
+        case .publishStream: run(PublishStreamParams.self) { (params: PublishStreamParams) -> EngineOutcome<PublishStreamResult> in
+            if let offer = params.sdp { return publishWithOffer(params, offer: offer, session: session) }
+            if webRTC[params.transportId] != nil || params.tracks.contains(where: { $0.transportId.map { webRTC[$0] != nil } ?? false }) {
+                return EngineOutcome(result: .failure(RelayError(.invalidParams, "publishing on a WebRTC transport needs params.sdp (the client's offer)")), actions: [])
+            }
+            return engine.publish(session: session, params: params, now: time)
+        }
+        case .answerTransportOffer: run(AnswerTransportOfferParams.self) { answerTransportOffer($0, session: session) }
         case .unpublishStream: run(StreamParams.self) { engine.unpublish(session: session, params: $0, now: time) }
-        case .subscribeStream: run(SubscribeStreamParams.self) { engine.subscribe(session: session, params: $0, now: time) }
+        case .subscribeStream: run(SubscribeStreamParams.self) { (params: SubscribeStreamParams) -> EngineOutcome<SubscribeStreamResult> in
+            for id in [params.transportId, params.audioTransportId, params.videoTransportId].compactMap({ $0 }) where webRTC[id]?.purpose == .publish {
+                return EngineOutcome(result: .failure(RelayError(.transportState, "transport \(id) publishes; receive on a WebRTC transport of its own")), actions: [])
+            }
+            return engine.subscribe(session: session, params: params, now: time)
+        }
         case .unsubscribeStream: run(SubscribeStreamParams.self) { engine.unsubscribe(session: session, params: $0, now: time) }
         case .setRemoteVideoStreamType: run(SetRemoteVideoStreamTypeParams.self) { engine.setRemoteVideoStreamType(session: session, params: $0, now: time) }
         case .getStats: run(GetStatsParams.self) { EngineOutcome(result: .success(stats(for: session, roomId: $0.roomId)), actions: []) }

@@ -15,6 +15,7 @@ extension RelayCore {
         }
         apply(engine.tick(now: now))
         runMediaQuality(report)
+        runWebRTCTimers()
     }
 
     /// Starts draining: joins are refused, every user is told (onExitRoom, server shutdown) and

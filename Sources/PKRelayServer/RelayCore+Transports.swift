@@ -11,6 +11,14 @@ extension RelayCore {
         guard state.transports.count < configuration.maxTransportsPerConnection else {
             return fail(RelayError(.tooManyTransports, "a connection may open at most \(configuration.maxTransportsPerConnection) transports"))
         }
+        switch params.kind {
+        case nil, "srtp"?: break
+        case "webrtc"?:
+            if params.srtpProfile != nil { return fail(RelayError(.invalidParams, "srtpProfile is for srtp transports; WebRTC negotiates its profile in DTLS")) }
+            return createWebRTCTransport(session: session)
+        case let other?:
+            return fail(RelayError(.invalidParams, "params.kind must be \"srtp\" or \"webrtc\", got \"\(other)\""))
+        }
         let profile: SRTPProfile?
         switch params.srtpProfile {
         case nil:
@@ -45,6 +53,9 @@ extension RelayCore {
         func fail(_ error: RelayError) -> EngineOutcome<EmptyResult> { EngineOutcome(result: .failure(error), actions: []) }
         guard sessions[session]?.transports[params.transportId] != nil else {
             return fail(RelayError(.transportNotFound, "transport \(params.transportId) is not a transport of this connection"))
+        }
+        if webRTC[params.transportId] != nil {
+            return fail(RelayError(.transportState, "transport \(params.transportId) is a WebRTC transport: it connects through ICE and DTLS, not connectTransport"))
         }
         var remote: IPv4Endpoint?
         switch (params.ip, params.port) {
@@ -83,6 +94,7 @@ extension RelayCore {
         guard sessions[session]?.transports.removeValue(forKey: params.transportId) != nil else {
             return EngineOutcome(result: .failure(RelayError(.transportNotFound, "transport \(params.transportId) is not a transport of this connection")), actions: [])
         }
+        webRTC[params.transportId] = nil
         let actions = engine.transportClosed(session: session, transportId: params.transportId, now: now)
         // The engine's unbind/remove actions are posted before the transport's removal, so the
         // data plane never holds a sink or source of a closed socket.

@@ -4,6 +4,8 @@ import Logging
 import MediaPlane
 import Protocol
 import RoomEngine
+import SDP
+import SecureTransport
 
 /// The control plane's heart: owns the room engine, the control sessions and the link to the
 /// media plane. Every request runs here, one at a time; its actions are applied in order
@@ -29,6 +31,13 @@ public actor RelayCore {
     var webhookSequence: UInt64 = 0
     /// Volume reports, active speakers and network-quality windows.
     var mediaQuality = MediaQualityState()
+    /// WebRTC transports' DTLS handshakes and SDP, by transport id.
+    var webRTC: [Int: WebRTCTransportState] = [:]
+    /// The relay's DTLS certificate and settings, shared by every WebRTC transport; nil when WebRTC is off.
+    let dtlsContext: DTLSContext?
+    /// The relay's WebRTC codecs and extensions. Retransmissions are answered on the original
+    /// SSRC (as NACK without RTX asks), so RTX is not negotiated.
+    let negotiator = RelayNegotiator(capabilities: RelayCapabilities(negotiatesRetransmission: false))
     let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -46,6 +55,16 @@ public actor RelayCore {
         self.webhooks = WebhookHub(configuration: configuration.webhooks, logger: logger, nowMs: nowMs)
         self.verifier = TokenVerifier(keys: configuration.verificationKeys, leewaySeconds: configuration.tokenLeewaySeconds)
         self.engine = RoomEngine(limits: configuration.rooms, ssrcSeed: UInt64(bitPattern: nowMs()) ^ 0xA5A5_5A5A_C3C3_3C3C)
+        if media.webRTCPort != nil {
+            do {
+                self.dtlsContext = try DTLSContext(certificate: DTLSCertificate(), srtpProfiles: configuration.srtpProfiles)
+            } catch {
+                logger.error("WebRTC is off: the DTLS certificate could not be made", metadata: ["error": "\(error)"])
+                self.dtlsContext = nil
+            }
+        } else {
+            self.dtlsContext = nil
+        }
     }
 
     var now: EngineTime { EngineTime(milliseconds: nowMs()) }
@@ -72,7 +91,10 @@ public actor RelayCore {
         apply(actions)
         // A user alone in its room leaves without any action: the room still ends.
         if actions.isEmpty { publishWebhooks(for: []) }
-        for transport in state.transports.keys { media.closeTransport(id: transport) }
+        for transport in state.transports.keys {
+            webRTC[transport] = nil
+            media.closeTransport(id: transport)
+        }
         state.outbound.finish()
         logger.debug("connection closed", metadata: ["session": "\(session)", "user": "\(state.userId ?? "-")"])
     }
@@ -111,7 +133,10 @@ public actor RelayCore {
                 applyMedia(change)
             }
         }
-        if !actions.isEmpty { publishWebhooks(for: actions) }
+        if !actions.isEmpty {
+            publishWebhooks(for: actions)
+            trackWebRTCSinks(actions)
+        }
     }
 
     func applyMedia(_ change: MediaAction) {

@@ -18,7 +18,11 @@ struct RelayLifecycleService: Service {
                 await core.tick()
             }
         }
+        let mediaEvents = Task {
+            for await event in media.events { await core.handleMediaEvent(event) }
+        }
         try? await gracefulShutdown()
+        mediaEvents.cancel()
         logger.notice("shutting down: draining connections", metadata: ["graceSeconds": "\(graceSeconds)"])
         ticker.cancel()
         let drain = Task { await core.drain() }

@@ -50,7 +50,8 @@ public final class RelayServer: Sendable {
         let core = self.core
         let logger = self.logger
         let router = Router(context: BasicWebSocketRequestContext.self)
-        router.get("/") { _, _ in "PKRelay control channel: connect a WebSocket to /rtc\n" }
+        router.get("/") { _, _ in "PKRelay control channel: connect a WebSocket to /rtc (browser demo: /demo/)\n" }
+        DemoRoutes(configuration: configuration).register(on: router)
         router.ws("/rtc") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
             let (session, stream) = await core.connect()
             let writer = Task {

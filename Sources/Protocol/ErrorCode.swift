@@ -93,6 +93,14 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let messageTooLong = ErrorCode(4014)
     /// The token has no forward (pk) grant.
     public static let noForwardPermission = ErrorCode(4015)
+    /// The DTLS handshake of a WebRTC transport failed: an alert, a certificate that does not
+    /// match the SDP fingerprint, no common SRTP profile, or no answer in time.
+    public static let dtlsFailed = ErrorCode(4016)
+    /// ICE on a WebRTC transport failed: no valid connectivity check within 30 s of creation,
+    /// or consent lapsed (no checks for 30 s).
+    public static let iceFailed = ErrorCode(4017)
+    /// An SDP offer or answer the relay cannot use; the message says what is wrong.
+    public static let sdpRejected = ErrorCode(4018)
 
     // MARK: Forwarding (Volcengine ForwardStreamError numbers; also used in forward state infos)
     /// A forward target is malformed: the source room itself, listed twice, or an empty room id.

@@ -8,6 +8,7 @@ public enum Method: String, Sendable, CaseIterable {
     case createTransport
     case connectTransport
     case closeTransport
+    case answerTransportOffer
     case publishStream
     case unpublishStream
     case subscribeStream

@@ -30,6 +30,8 @@ extension ServerEvent: Codable {
         case .remoteAudioPropertiesReport(let data): try container.encode(data, forKey: .data)
         case .activeSpeaker(let data): try container.encode(data, forKey: .data)
         case .networkQuality(let data): try container.encode(data, forKey: .data)
+        case .transportOffer(let data): try container.encode(data, forKey: .data)
+        case .transportStateChanged(let data): try container.encode(data, forKey: .data)
         }
     }
 
@@ -59,6 +61,8 @@ extension ServerEvent: Codable {
         case "onRemoteAudioPropertiesReport": self = .remoteAudioPropertiesReport(try container.decode(AudioPropertiesReportEvent.self, forKey: .data))
         case "onActiveSpeaker": self = .activeSpeaker(try container.decode(ActiveSpeakerEvent.self, forKey: .data))
         case "onNetworkQuality": self = .networkQuality(try container.decode(NetworkQualityEvent.self, forKey: .data))
+        case "onTransportOffer": self = .transportOffer(try container.decode(TransportOfferEvent.self, forKey: .data))
+        case "onTransportStateChanged": self = .transportStateChanged(try container.decode(TransportStateChangedEvent.self, forKey: .data))
         default:
             throw DecodingError.dataCorruptedError(forKey: .event, in: container, debugDescription: "unknown event \(name)")
         }

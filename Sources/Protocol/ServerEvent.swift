@@ -22,6 +22,8 @@ public enum ServerEvent: Sendable, Hashable {
     case remoteAudioPropertiesReport(AudioPropertiesReportEvent)
     case activeSpeaker(ActiveSpeakerEvent)
     case networkQuality(NetworkQualityEvent)
+    case transportOffer(TransportOfferEvent)
+    case transportStateChanged(TransportStateChangedEvent)
 
     /// The event's name on the wire.
     public var name: String {
@@ -48,6 +50,8 @@ public enum ServerEvent: Sendable, Hashable {
         case .remoteAudioPropertiesReport: "onRemoteAudioPropertiesReport"
         case .activeSpeaker: "onActiveSpeaker"
         case .networkQuality: "onNetworkQuality"
+        case .transportOffer: "onTransportOffer"
+        case .transportStateChanged: "onTransportStateChanged"
         }
     }
 }

@@ -12,8 +12,9 @@ extension RoomEngine {
     /// Whether the session owns the transport.
     public func ownsTransport(session: SessionID, transportId: Int) -> Bool { owns(session, transport: transportId) }
 
-    /// A transport closed: publications arriving on it end (reason Other), sinks delivered on it go.
-    public mutating func transportClosed(session: SessionID, transportId: Int, now: EngineTime) -> [EngineAction] {
+    /// A transport closed: publications arriving on it end (`reason`, by default Other: the
+    /// client closed it), sinks delivered on it go.
+    public mutating func transportClosed(session: SessionID, transportId: Int, reason: UnpublishReason = .other, now: EngineTime) -> [EngineAction] {
         var actions: [EngineAction] = []
         sessions[session]?.transports.remove(transportId)
         for roomId in rooms(of: session) {
@@ -21,7 +22,7 @@ extension RoomEngine {
             // Streams, subscriptions and kinds in a fixed order, so the actions are deterministic.
             for index in StreamIndex.allCases {
                 guard let publication = member.publications[index], publication.tracks.contains(where: { $0.transportId == transportId }) else { continue }
-                unpublish(roomId: roomId, userId: member.userId, streamIndex: index, reason: .other, into: &actions)
+                unpublish(roomId: roomId, userId: member.userId, streamIndex: index, reason: reason, into: &actions)
             }
             member = rooms[roomId]!.members[member.userId]!
             let keys = member.subscriptions.keys.sorted { ($0.publisherUserId, $0.streamIndex.rawValue) < ($1.publisherUserId, $1.streamIndex.rawValue) }

@@ -87,7 +87,7 @@ struct FFmpegForwardInteropTests {
             defer { if sender.isRunning { kill(sender.process.processIdentifier, SIGKILL) } }
 
             // The forward reports when ffmpeg's first keyframe reached the room-2 subscriber.
-            let firstKeyframe = try await ForwardingHelpers.waitForSequence(anchor, from: anchorMark, "A: first keyframe into ff2", timeout: .seconds(10), [
+            let firstKeyframe = try await ForwardingHelpers.waitForSequence(anchor, from: anchorMark, "A: first keyframe into ff2", timeout: .seconds(30), [
                 { $0.forwardFirstKeyframe?.targetRoomId == "ff2" },
             ])[0].forwardFirstKeyframe!
             let seenAt = ContinuousClock.now

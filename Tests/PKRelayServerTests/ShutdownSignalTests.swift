@@ -64,7 +64,7 @@ struct ShutdownSignalTests {
         try """
         control: {port: 0}
         admin: {port: 0}
-        media: {portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound)}
+        media: {portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound), webrtcPort: 0}
         logging: {format: json}
         shutdown: {graceSeconds: 3}
         webhooks: {secret: "\(WebhookDeliveryTests.secret)", initialBackoffMs: 20, maxBackoffMs: 100}

@@ -39,6 +39,7 @@ final class TestRelay: Sendable {
         configuration.adminPort = 0
         configuration.shutdownGraceSeconds = 2
         configuration.media.portRange = nextPortRange()
+        configuration.media.webRTCPort = 0
         configure(&configuration)
         var logger = Logger(label: "pkrelay.test")
         logger.logLevel = .warning

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # Installs what PKRelay needs on Debian 12 when it is missing.
 #   install-deps.sh build   C libraries the relay links against
-#   install-deps.sh test    the above plus the real clients the tests drive (ffmpeg) and the
-#                           OpenAPI checker (python3 with jsonschema, openapi-schema-validator)
+#   install-deps.sh test    the above plus the real clients the tests drive (ffmpeg, GnuTLS's
+#                           DTLS tools, aiortc) and the OpenAPI checker (python3 with jsonschema,
+#                           openapi-schema-validator)
+#   install-deps.sh browser headless Chromium, its driver and selenium for `make test-browser`
 set -euo pipefail
 
 want=(libsrtp2-dev libssl-dev pkg-config)
 if [[ "${1:-build}" == "test" ]]; then
-    want+=(ffmpeg python3 python3-pip python3-yaml)
+    # golang and pion's DTLS: a second independent DTLS implementation (it negotiates GCM,
+    # which Debian's GnuTLS cannot).
+    want+=(ffmpeg gnutls-bin golang-go golang-github-pion-dtls.v2-dev python3 python3-pip python3-yaml)
+fi
+if [[ "${1:-build}" == "browser" ]]; then
+    want=(chromium chromium-driver python3-selenium curl iproute2 util-linux)
 fi
 
 missing=()
@@ -30,5 +37,11 @@ if [[ "${1:-build}" == "test" ]]; then
         echo "installing: jsonschema openapi-schema-validator (pip)"
         pip install --quiet jsonschema openapi-schema-validator pyyaml 2>/dev/null \
             || pip install --quiet --break-system-packages jsonschema openapi-schema-validator pyyaml
+    fi
+    # aiortc: an independent WebRTC implementation (ICE, DTLS-SRTP, VP8/Opus) for the interop tests.
+    if ! python3 -c "import aiortc, websockets" 2>/dev/null; then
+        echo "installing: aiortc websockets (pip)"
+        pip install --quiet aiortc websockets 2>/dev/null \
+            || pip install --quiet --break-system-packages aiortc websockets
     fi
 fi

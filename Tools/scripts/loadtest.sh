@@ -11,7 +11,7 @@ trap 'if [ -n "${RELAY_PID:-}" ]; then kill -TERM "$RELAY_PID" 2>/dev/null || tr
 cat > "$WORK/pkrelay.yaml" <<YAML
 control: {port: 0}
 admin: {port: 0}
-media: {portRangeStart: ${LOADTEST_MEDIA_PORTS_START:-46000}, portRangeEnd: ${LOADTEST_MEDIA_PORTS_END:-46999}}
+media: {portRangeStart: ${LOADTEST_MEDIA_PORTS_START:-46000}, portRangeEnd: ${LOADTEST_MEDIA_PORTS_END:-46999}, webrtcPort: 0}
 logging: {format: json, level: info}
 YAML
 "$BIN/pkrelay" serve --config "$WORK/pkrelay.yaml" 2> "$WORK/relay.log" &

@@ -40,3 +40,160 @@ int pkr_aes128_gcm_seal(const uint8_t *key, const uint8_t *iv,
                         const uint8_t *aad, size_t aad_length,
                         const uint8_t *plaintext, size_t length,
                         uint8_t *ciphertext, uint8_t *tag);
+
+/*
+ * DTLS 1.2 with DTLS-SRTP keying (RFC 5764), driven without sockets: the
+ * caller hands in received datagrams and collects the datagrams to send.
+ *
+ * OpenSSL's types stay opaque here so Swift never imports OpenSSL's headers;
+ * Swift sees these struct pointers as OpaquePointer.
+ */
+struct evp_pkey_st;
+struct x509_st;
+struct ssl_ctx_st;
+struct ssl_st;
+
+/* Message digests understood by pkr_message_digest. */
+#define PKR_DIGEST_SHA256 1
+#define PKR_DIGEST_SHA384 2
+#define PKR_DIGEST_SHA512 3
+/* The longest digest pkr_message_digest writes. */
+#define PKR_DIGEST_MAX_LENGTH 64
+
+/* Outcomes of pkr_dtls_handshake, pkr_dtls_read and pkr_dtls_handle_timeout. */
+#define PKR_DTLS_FAILED 0     /* fatal error: the connection is unusable */
+#define PKR_DTLS_DONE 1       /* the handshake completed, or data was read */
+#define PKR_DTLS_WANT_INPUT 2 /* nothing more to do until a datagram or a timeout */
+#define PKR_DTLS_CLOSED 3     /* the peer sent close_notify */
+#define PKR_DTLS_TIMED_OUT 4  /* fatal: the peer did not answer any retransmission */
+
+/* No alert recorded, for pkr_dtls_fatal_alerts. */
+#define PKR_DTLS_NO_ALERT (-1)
+
+/* Receives each datagram the DTLS layer sends, one call per datagram; the
+ * bytes are only valid during the call. */
+typedef void (*pkr_dtls_datagram_sink)(void *owner, const uint8_t *datagram, size_t length);
+
+/* Digest of data with one of the PKR_DIGEST_ algorithms; writes the digest
+ * to output (at least PKR_DIGEST_MAX_LENGTH bytes) and its length. */
+int pkr_message_digest(int algorithm, const uint8_t *data, size_t length,
+                       uint8_t *output, size_t *output_length);
+
+/* Generates an ECDSA key on P-256. */
+int pkr_ec_p256_key_generate(struct evp_pkey_st **key);
+
+void pkr_evp_pkey_free(struct evp_pkey_st *key);
+
+/* Creates an X.509 v3 certificate for key, issued by itself and signed with
+ * ECDSA-SHA256: the big-endian serial, subject and issuer CN=common_name,
+ * valid from now plus not_before_seconds to now plus not_after_seconds. */
+int pkr_x509_self_signed_create(struct evp_pkey_st *key,
+                                const uint8_t *serial, size_t serial_length,
+                                const char *common_name,
+                                long not_before_seconds, long not_after_seconds,
+                                struct x509_st **certificate);
+
+void pkr_x509_free(struct x509_st *certificate);
+
+/* DER encoding of certificate. With a NULL buffer only the length is
+ * reported; otherwise capacity must hold it. */
+int pkr_x509_der(struct x509_st *certificate, uint8_t *buffer, size_t capacity,
+                 size_t *length);
+
+/* A context that speaks DTLS 1.2 and nothing else. */
+struct ssl_ctx_st *pkr_dtls_context_new(void);
+
+void pkr_dtls_context_free(struct ssl_ctx_st *context);
+
+/* Installs the certificate and its private key, checking that they match. */
+int pkr_dtls_context_use_certificate(struct ssl_ctx_st *context,
+                                     struct x509_st *certificate,
+                                     struct evp_pkey_st *key);
+
+/* Sets the DTLS 1.2 cipher list, in OpenSSL's cipher string syntax. */
+int pkr_dtls_context_set_cipher_list(struct ssl_ctx_st *context, const char *ciphers);
+
+/* Sets the ECDHE groups, most preferred first, colon-separated. */
+int pkr_dtls_context_set_groups(struct ssl_ctx_st *context, const char *groups);
+
+/* Offers (client) or accepts (server) the colon-separated use_srtp
+ * profiles; a server picks the first of its own list the client offered. */
+int pkr_dtls_context_set_srtp_profiles(struct ssl_ctx_st *context, const char *profiles);
+
+/* Requires a certificate from the peer in both roles, and accepts any
+ * certificate, self-signed or not: the caller authenticates the peer by
+ * comparing the certificate's fingerprint after the handshake. */
+int pkr_dtls_context_require_any_peer_certificate(struct ssl_ctx_st *context);
+
+/* Turns off what a WebRTC DTLS association never uses: session tickets and
+ * the session cache, renegotiation and read-ahead; prefers the server's
+ * cipher order. */
+int pkr_dtls_context_disable_extras(struct ssl_ctx_st *context);
+
+/* A connection from context, set up as server (is_server != 0) or client. */
+struct ssl_st *pkr_dtls_new(struct ssl_ctx_st *context, int is_server);
+
+/* Frees the connection and its datagram link. Sends nothing. */
+void pkr_dtls_free(struct ssl_st *connection);
+
+/* Connects the connection to a datagram link that keeps datagram boundaries:
+ * every record OpenSSL writes reaches sink as one datagram, and reads return
+ * the one datagram given to pkr_dtls_set_incoming. Datagrams carry at most
+ * mtu bytes (the UDP payload); mtu must be at least 256. */
+int pkr_dtls_attach_link(struct ssl_st *connection, void *owner,
+                         pkr_dtls_datagram_sink sink, long mtu);
+
+/* Sets the retransmission timer: initial_us for a new flight, doubling per
+ * retransmission up to maximum_us. */
+int pkr_dtls_set_retransmission_timeouts(struct ssl_st *connection,
+                                         unsigned int initial_us,
+                                         unsigned int maximum_us);
+
+/* Makes datagram the next (and only) datagram the connection reads. The
+ * bytes are borrowed: call pkr_dtls_clear_incoming before they go away. */
+int pkr_dtls_set_incoming(struct ssl_st *connection, const uint8_t *datagram, size_t length);
+
+/* Forgets the borrowed incoming datagram, read or not. */
+int pkr_dtls_clear_incoming(struct ssl_st *connection);
+
+/* Advances the handshake; returns one of PKR_DTLS_FAILED, _DONE,
+ * _WANT_INPUT, _CLOSED or _TIMED_OUT. OpenSSL retransmits by itself here when
+ * the timer has expired. */
+int pkr_dtls_handshake(struct ssl_st *connection);
+
+/* Reads application data after the handshake (which also answers a peer's
+ * retransmissions and notices alerts); returns one of PKR_DTLS_FAILED, _DONE
+ * (with *read bytes), _WANT_INPUT or _CLOSED. */
+int pkr_dtls_read(struct ssl_st *connection, uint8_t *buffer, size_t capacity, size_t *read);
+
+/* Remaining time of the retransmission timer in microseconds. Returns 1
+ * while a timer runs (0 remaining when it has expired), 0 when none does. */
+int pkr_dtls_get_timeout(struct ssl_st *connection, uint64_t *remaining_us);
+
+/* Retransmits the last flight if the timer expired; does nothing otherwise.
+ * Returns PKR_DTLS_WANT_INPUT, or PKR_DTLS_TIMED_OUT / PKR_DTLS_FAILED when
+ * the handshake must be abandoned. */
+int pkr_dtls_handle_timeout(struct ssl_st *connection);
+
+/* Sends close_notify. Returns 0 when none could be sent (for example during
+ * the handshake). */
+int pkr_dtls_shutdown(struct ssl_st *connection);
+
+/* The descriptions of the last fatal alerts sent and received, or
+ * PKR_DTLS_NO_ALERT. */
+int pkr_dtls_fatal_alerts(struct ssl_st *connection, int *sent, int *received);
+
+/* OpenSSL's text for the oldest error queued on this thread (empty when
+ * none), then empties the queue. Always returns 1. */
+int pkr_dtls_take_error_text(char *buffer, size_t capacity);
+
+/* The IANA id of the negotiated DTLS-SRTP profile, or 0 when none was. */
+unsigned long pkr_dtls_selected_srtp_profile(struct ssl_st *connection);
+
+/* DER encoding of the certificate the peer presented, as pkr_x509_der. */
+int pkr_dtls_peer_certificate_der(struct ssl_st *connection, uint8_t *buffer,
+                                  size_t capacity, size_t *length);
+
+/* RFC 5705 keying material exporter without context. */
+int pkr_dtls_export_keying_material(struct ssl_st *connection, const char *label,
+                                    uint8_t *output, size_t length);

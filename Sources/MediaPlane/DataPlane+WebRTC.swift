@@ -1,0 +1,129 @@
+import CSocketShims
+import ICE
+import RTPWire
+
+extension DataPlane {
+    /// Reads every waiting datagram of the shared WebRTC socket, a batch at a time.
+    func receiveWebRTC() {
+        for _ in 0..<8 {
+            let received = pkr_batch_receive(webRTCFD, receiveBatch)
+            if received <= 0 { return }
+            counters.receiveBatches &+= 1
+            for index in 0..<UInt32(received) {
+                let length = Int(pkr_batch_length(receiveBatch, index))
+                let endpoint = IPv4Endpoint(ip: pkr_batch_source_ip(receiveBatch, index), port: pkr_batch_source_port(receiveBatch, index))
+                handleWebRTCDatagram(UnsafeMutableRawPointer(pkr_batch_buffer(receiveBatch, index)), length: length, from: endpoint)
+            }
+            if Int(received) < receiveBatchSize { return }
+        }
+    }
+
+    /// RFC 7983 demultiplexing on the shared port: STUN finds its transport by USERNAME; DTLS,
+    /// RTP and RTCP by the address that passed that transport's ICE checks.
+    func handleWebRTCDatagram(_ buffer: UnsafeMutableRawPointer, length: Int, from endpoint: IPv4Endpoint) {
+        guard length > 0, length <= Self.maximumPacketSize else {
+            counters.packetsIn &+= 1
+            counters.drop(length == 0 ? .truncated : .oversized)
+            return
+        }
+        let packet = UnsafeRawBufferPointer(start: buffer, count: length)
+        switch PacketDemultiplexer.classify(packet) {
+        case .stun:
+            counters.packetsIn &+= 1
+            handleSTUN(packet, from: endpoint)
+        case .dtls:
+            counters.packetsIn &+= 1
+            guard let transport = webRTCByAddress[endpoint.key] else { counters.drop(.unexpectedSource); return }
+            transport.report.packetsIn &+= 1
+            // Handshake traffic, a few records per transport: the copy is not on the media path.
+            events.yield(.dtlsDatagram(transportId: transport.id, datagram: Array(packet), from: endpoint))
+        case .rtp, .rtcp:
+            guard let transport = webRTCByAddress[endpoint.key] else {
+                counters.packetsIn &+= 1
+                counters.drop(.unexpectedSource)
+                return
+            }
+            handleDatagram(on: transport, buffer: buffer, length: length, from: endpoint)
+        case .unknown:
+            counters.packetsIn &+= 1
+            counters.drop(.notRTP)
+        }
+    }
+
+    /// Answers an ICE connectivity check for the transport whose local ufrag it names.
+    func handleSTUN(_ packet: UnsafeRawBufferPointer, from endpoint: IPv4Endpoint) {
+        guard let message = try? STUNMessage(parsing: packet), let username = message.username(in: packet),
+              let transport = webRTCByUfrag[ICEUsernameKey.key(ofUsername: username)], transport.ice != nil
+        else {
+            counters.drop(.stunRejected)
+            return
+        }
+        transport.report.packetsIn &+= 1
+        let source = STUNAddress(ipv4: endpoint.ip, port: endpoint.port)
+        let outcome = transport.ice!.handleBindingRequest(packet, from: source, at: nanoseconds(nowMs), response: stunResponse)
+        switch outcome {
+        case .respond(let length, let event):
+            sendSTUN(length: length, to: endpoint)
+            if !transport.iceAddressKeys.contains(endpoint.key) {
+                transport.iceAddressKeys.append(endpoint.key)
+                webRTCByAddress[endpoint.key] = transport
+            }
+            if case .selectedAddressChanged = event {
+                select(endpoint, for: transport)
+            } else if transport.remoteKey == 0 {
+                // A valid check before any nomination: a peer may start DTLS on this pair
+                // already, so answer it there until a nomination says otherwise.
+                select(endpoint, for: transport)
+            }
+        case .respondError(let length, _):
+            counters.drop(.stunRejected)
+            sendSTUN(length: length, to: endpoint)
+        case .drop:
+            counters.drop(.stunRejected)
+        }
+    }
+
+    func select(_ endpoint: IPv4Endpoint, for transport: TransportState) {
+        guard transport.remoteKey != endpoint.key else { return }
+        transport.remote = endpoint
+        transport.remoteKey = endpoint.key
+        events.yield(.iceSelected(transportId: transport.id, remote: endpoint))
+    }
+
+    func sendSTUN(length: Int, to endpoint: IPv4Endpoint) {
+        guard let base = stunResponse.baseAddress, length > 0 else { return }
+        if pkr_udp_send(webRTCFD, base, UInt32(length), endpoint.ip, endpoint.port) > 0 {
+            counters.packetsOut &+= 1
+            counters.bytesOut &+= UInt64(length)
+        }
+    }
+
+    /// Ends the media of WebRTC transports whose peer stopped checking (RFC 7675) or never
+    /// started, and tells the control plane, which closes them.
+    func checkICEConsent() {
+        let now = nanoseconds(nowMs)
+        for transport in transports.values where transport.sharesSocket {
+            // Until the peer's SDP arrives nothing can connect: no clock runs yet.
+            guard transport.ice != nil, transport.ice!.remoteCredentials != nil || transport.ice!.isConnected,
+                  let event = transport.ice!.checkConsent(at: now) else { continue }
+            if case .expired(let reason) = event {
+                let neverConnected = reason == .neverConnected
+                forgetWebRTCRoutes(of: transport)
+                transport.remoteKey = 0
+                events.yield(.iceExpired(transportId: transport.id, neverConnected: neverConnected))
+            }
+        }
+    }
+
+    func forgetWebRTCRoutes(of transport: TransportState) {
+        for key in transport.iceAddressKeys where webRTCByAddress[key] === transport { webRTCByAddress[key] = nil }
+        transport.iceAddressKeys.removeAll()
+        if let agent = transport.ice {
+            let key = ICEUsernameKey.key(ofUfrag: agent.localCredentials.ufrag.utf8)
+            if webRTCByUfrag[key] === transport { webRTCByUfrag[key] = nil }
+        }
+    }
+
+    @inline(__always)
+    func nanoseconds(_ milliseconds: Int64) -> UInt64 { UInt64(max(0, milliseconds)) &* 1_000_000 }
+}

@@ -1,0 +1,364 @@
+#!/usr/bin/python3
+"""Drives the relay's browser demo (/demo/) with headless Chromium and checks that video flows.
+
+Phase 1: anchor-a publishes in room demo-a from one browser (Chromium's fake camera and
+microphone); viewer-1 watches room demo-a from a second browser and must decode more than
+--frames video frames of anchor-a.
+
+Phase 2 (--pk): anchor-b publishes in room demo-b from a third browser; anchor-a invites it
+through the page's buttons, anchor-b accepts, and then viewer-1 (room demo-a) must decode
+anchor-b, and each anchor its partner. Hanging up must take anchor-b's tile away again.
+
+Usage:
+    python3 Tests/Interop/browser_demo_test.py --base http://127.0.0.1:PORT [--timeout 60] [--pk]
+
+Prints one JSON summary on standard output and exits 0 on success, 1 on failure (the summary
+then carries each page's state, last error, log and console output). The whole run is bounded
+by --timeout: a watchdog ends the process even if a browser stops answering.
+
+Needs Debian's chromium, chromium-driver and python3-selenium, and a relay that serves /demo/,
+/demo/token (development key) and /rtc on the --base origin. Chromium ignores loopback ICE
+candidates unless told otherwise (--allow-loopback-in-peer-connection, set here); run relay and
+test in one network namespace with only `lo` up so no other interface is used, e.g.
+    unshare --net bash -c 'ip link set lo up; pkrelay serve --config C & ...; python3 ...'
+"""
+
+import argparse
+import json
+import os
+import signal
+import sys
+import threading
+import time
+import urllib.parse
+
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+except ImportError:
+    print(json.dumps({
+        "ok": False,
+        "error": "python module selenium is missing: apt-get install -y chromium chromium-driver "
+                 "python3-selenium, and run this script with Debian's /usr/bin/python3",
+    }))
+    sys.exit(1)
+
+CHROMIUM_FLAGS = [
+    "--headless=new",
+    "--no-sandbox",                         # runs as root in CI containers
+    "--use-fake-device-for-media-stream",   # a synthetic camera and microphone
+    "--use-fake-ui-for-media-stream",       # grant getUserMedia without a prompt
+    "--allow-loopback-in-peer-connection",  # otherwise 127.0.0.1 candidates are ignored
+    "--autoplay-policy=no-user-gesture-required",
+    "--window-size=1280,900",
+]
+
+# States after which a page will not make progress by itself.
+DEAD_STATES = {"error", "disconnected", "left", "waiting for room and user"}
+
+# Reads the page's decoded-frame counters without letting a rejected promise hang the call.
+FRAMES_SCRIPT = """
+const done = arguments[arguments.length - 1];
+if (!window.pkDemo) { done({}); return; }
+window.pkDemo.framesDecoded().then(done, (e) => done({"error": String(e)}));
+"""
+
+ENCODED_SCRIPT = """
+const done = arguments[arguments.length - 1];
+if (!window.pkDemo || !window.pkDemo.framesEncoded) { done(0); return; }
+window.pkDemo.framesEncoded().then(done, () => done(0));
+"""
+
+SNAPSHOT_SCRIPT = """
+const d = window.pkDemo;
+if (!d) return null;
+return {state: d.state, pkState: d.pkState, peer: d.peer, lastError: d.lastError,
+        tiles: d.tiles(), log: d.log.slice(-60)};
+"""
+
+
+class TestFailure(Exception):
+    pass
+
+
+class Browser:
+    """One headless Chromium with one page, for one demo user."""
+
+    def __init__(self, name, args):
+        self.name = name
+        self.url = None
+        options = webdriver.ChromeOptions()
+        options.binary_location = args.chromium
+        for flag in CHROMIUM_FLAGS:
+            options.add_argument(flag)
+        # The page's console (pkrelay-demo.js logs every request and event there) is the first
+        # thing to read when a run fails.
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        started = time.monotonic()
+        self.driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
+        self.start_seconds = time.monotonic() - started
+        self.driver.set_script_timeout(10)
+        self.driver.set_page_load_timeout(20)
+        self.console = []
+
+    def open(self, url):
+        self.url = url
+        self.driver.get(url)
+        # A relay that is down or does not serve the demo gives an error page, not an exception.
+        if self.js("return typeof window.pkDemo") != "object":
+            text = self.js("return document.body ? document.body.innerText.slice(0, 300) : ''")
+            raise TestFailure(f"{self.name}: {url} is not the demo page (is the relay serving /demo/?): {text!r}")
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def frames_decoded(self):
+        result = self.driver.execute_async_script(FRAMES_SCRIPT)
+        return result if isinstance(result, dict) else {}
+
+    def frames_encoded(self):
+        return self.driver.execute_async_script(ENCODED_SCRIPT) or 0
+
+    def snapshot(self):
+        return self.js(SNAPSHOT_SCRIPT)
+
+    def state(self):
+        return self.js("return window.pkDemo ? window.pkDemo.state : null")
+
+    def click(self, element_id):
+        self.driver.find_element(By.ID, element_id).click()
+
+    def collect_console(self):
+        try:
+            for entry in self.driver.get_log("browser"):
+                self.console.append(f"{entry.get('level')} {entry.get('message')}")
+        except Exception as exc:  # a browser that died cannot be asked
+            self.console.append(f"(console unavailable: {exc})")
+        return self.console
+
+    def diagnostics(self):
+        info = {"url": self.url, "browserStartSeconds": round(self.start_seconds, 2)}
+        try:
+            info["page"] = self.snapshot()
+        except Exception as exc:
+            info["page"] = f"(unavailable: {exc})"
+        info["console"] = self.collect_console()[-80:]
+        return info
+
+    def screenshot(self, directory):
+        try:
+            os.makedirs(directory, exist_ok=True)
+            self.driver.save_screenshot(os.path.join(directory, f"{self.name}.png"))
+        except Exception:
+            pass
+
+    def quit(self):
+        try:
+            self.driver.quit()
+        except Exception:
+            pass
+
+
+class Run:
+    def __init__(self, args):
+        self.args = args
+        self.started = time.monotonic()
+        self.deadline = self.started + args.timeout
+        self.browsers = {}
+        self.summary = {"ok": False, "base": args.base, "pk": args.pk, "timings": {}, "frames": {}}
+
+    def elapsed(self):
+        return time.monotonic() - self.started
+
+    def mark(self, name, since=None):
+        value = time.monotonic() - (since if since is not None else self.started)
+        self.summary["timings"][name] = round(value, 2)
+        return value
+
+    def page_url(self, page, room, user):
+        base = self.args.base.rstrip("/") + "/" + self.args.demo_path.strip("/") + "/"
+        query = {"room": room, "user": user}
+        query.update(urllib.parse.parse_qsl(self.args.page_query))
+        return base + page + "?" + urllib.parse.urlencode(query)
+
+    def browser(self, name):
+        browser = Browser(name, self.args)
+        self.browsers[name] = browser
+        self.summary["timings"][f"{name}BrowserStart"] = round(browser.start_seconds, 2)
+        return browser
+
+    def wait(self, what, check, browser=None, interval=0.25):
+        """Polls check() until it returns a truthy value; fails on the deadline or a dead page."""
+        while True:
+            value = check()
+            if value:
+                return value
+            if browser is not None:
+                state = browser.state()
+                if state in DEAD_STATES:
+                    raise TestFailure(f"{browser.name}: page is '{state}' while waiting for {what}")
+            if time.monotonic() > self.deadline:
+                raise TestFailure(f"timed out after {self.args.timeout} s waiting for {what}")
+            time.sleep(interval)
+
+    def wait_frames(self, viewer, publisher, what, minimum):
+        """Waits until viewer decoded more than minimum frames of publisher; returns first-frame time."""
+        since = time.monotonic()
+        first = None
+        while True:
+            count = viewer.frames_decoded().get(publisher, 0)
+            if count > 0 and first is None:
+                first = time.monotonic() - since
+            if count > minimum:
+                self.summary["frames"][what] = count
+                return first, time.monotonic() - since
+            state = viewer.state()
+            if state in DEAD_STATES:
+                raise TestFailure(f"{viewer.name}: page is '{state}' while waiting for frames of {publisher}")
+            if time.monotonic() > self.deadline:
+                self.summary["frames"][what] = count
+                raise TestFailure(f"timed out after {self.args.timeout} s: {viewer.name} decoded {count} "
+                                  f"frames of {publisher}, needed more than {minimum}")
+            time.sleep(0.25)
+
+    def start_anchor(self, name, room, user):
+        anchor = self.browser(name)
+        since = time.monotonic()
+        anchor.open(self.page_url("anchor.html", room, user))
+        self.wait(f"{user} to publish (state 'live')", lambda: anchor.state() == "live", anchor)
+        self.mark(f"{name}Live", since)
+        self.wait(f"{user} to encode video", lambda: anchor.frames_encoded() > 0, anchor)
+        return anchor
+
+    def phase_one(self):
+        frames = self.args.frames
+        anchor_a = self.start_anchor("anchorA", "demo-a", "anchor-a")
+        viewer = self.browser("viewer1")
+        since = time.monotonic()
+        viewer.open(self.page_url("audience.html", "demo-a", "viewer-1"))
+        first, enough = self.wait_frames(viewer, "anchor-a", "viewer1.anchor-a", frames)
+        self.summary["timings"]["viewer1FirstFrameOfAnchorA"] = round(first, 2)
+        self.summary["timings"]["viewer1FramesOfAnchorA"] = round(enough, 2)
+        self.mark("viewer1PageToFrames", since)
+        tiles = viewer.snapshot()["tiles"]
+        if "anchor-a" not in tiles:
+            raise TestFailure(f"viewer-1 decodes anchor-a but shows no tile for it (tiles: {tiles})")
+        return anchor_a, viewer
+
+    def phase_pk(self, anchor_a, viewer):
+        frames = self.args.frames
+        anchor_b = self.start_anchor("anchorB", "demo-b", "anchor-b")
+
+        # anchor-a invites anchor-b through the page, as a person would.
+        self.wait("the Invite button", lambda: anchor_a.js("return !document.getElementById('invite-btn').disabled"), anchor_a)
+        anchor_a.js("document.getElementById('invite-user').value = 'anchor-b';"
+                    "document.getElementById('invite-room').value = 'demo-b';")
+        since = time.monotonic()
+        anchor_a.click("invite-btn")
+        self.wait("anchor-b's invitation banner",
+                  lambda: anchor_b.js("return !document.getElementById('incoming').hidden"), anchor_b)
+        anchor_b.click("accept-btn")
+        self.wait("both anchors linked",
+                  lambda: anchor_a.js("return pkDemo.pkState") == "linked"
+                  and anchor_b.js("return pkDemo.pkState") == "linked", anchor_a)
+        self.mark("inviteToLinked", since)
+
+        first, enough = self.wait_frames(viewer, "anchor-b", "viewer1.anchor-b", frames)
+        self.summary["timings"]["viewer1FirstFrameOfAnchorB"] = round(first, 2)
+        self.summary["timings"]["viewer1FramesOfAnchorB"] = round(enough, 2)
+        self.mark("inviteToViewerFramesOfAnchorB", since)
+        _, partner_b = self.wait_frames(anchor_a, "anchor-b", "anchorA.anchor-b", frames)
+        _, partner_a = self.wait_frames(anchor_b, "anchor-a", "anchorB.anchor-a", frames)
+        self.mark("inviteToPartnersDecoded", since)
+
+        # Hanging up ends the link: the partner's tile leaves the viewer's page.
+        since = time.monotonic()
+        anchor_a.click("hangup-btn")
+        self.wait("both anchors back to idle",
+                  lambda: anchor_a.js("return pkDemo.pkState") == "idle"
+                  and anchor_b.js("return pkDemo.pkState") == "idle", anchor_a)
+        self.wait("anchor-b's tile to leave viewer-1's page",
+                  lambda: "anchor-b" not in viewer.snapshot()["tiles"], viewer)
+        self.mark("hangUpToTileRemoved", since)
+        if "anchor-a" not in viewer.snapshot()["tiles"]:
+            raise TestFailure("viewer-1 lost anchor-a's tile when the PK ended")
+
+    def run(self):
+        anchor_a, viewer = self.phase_one()
+        if self.args.pk:
+            self.phase_pk(anchor_a, viewer)
+        self.summary["ok"] = True
+
+    def close(self, failed):
+        if failed:
+            self.summary["diagnostics"] = {name: b.diagnostics() for name, b in self.browsers.items()}
+        if self.args.screenshots:
+            for browser in self.browsers.values():
+                browser.screenshot(self.args.screenshots)
+        for browser in self.browsers.values():
+            browser.quit()
+        self.summary["timings"]["total"] = round(self.elapsed(), 2)
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--base", required=True, help="relay origin serving /demo/, e.g. http://127.0.0.1:7700")
+    parser.add_argument("--timeout", type=float, default=60, help="seconds for the whole run (default 60)")
+    parser.add_argument("--pk", action="store_true", help="also run the PK phase (anchor-b, invite, accept, hang up)")
+    parser.add_argument("--frames", type=int, default=30, help="decoded frames required per check (default 30)")
+    parser.add_argument("--demo-path", default="/demo/", help="where the demo pages are (default /demo/)")
+    parser.add_argument("--page-query", default="",
+                        help="extra query for every page, e.g. 'relay=ws://127.0.0.1:7870/rtc' when the "
+                             "pages are served apart from the relay")
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    parser.add_argument("--screenshots", help="directory for a PNG of every page at the end")
+    return parser.parse_args()
+
+
+def main():
+    args = parse_args()
+    run = Run(args)
+
+    # Two guards against hanging: SIGALRM interrupts a WebDriver call that blocks past the
+    # deadline (the browsers are then quit normally), and a watchdog thread ends the process
+    # if even quitting does not return.
+    def on_alarm(signum, frame):
+        raise TestFailure(f"global timeout of {args.timeout} s reached")
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, args.timeout + 5)
+
+    def watchdog():
+        print(json.dumps({"ok": False, "error": "watchdog: the run did not finish; exiting"}), flush=True)
+        os._exit(1)
+
+    guard = threading.Timer(args.timeout + 45, watchdog)
+    guard.daemon = True
+    guard.start()
+
+    failed = True
+    try:
+        run.run()
+        failed = False
+    except WebDriverException as exc:
+        # The message without chromedriver's native stack trace, which says nothing here.
+        run.summary["error"] = f"{type(exc).__name__}: {exc.msg}"
+    except (TestFailure, OSError) as exc:
+        run.summary["error"] = f"{type(exc).__name__}: {exc}"
+    except Exception as exc:
+        run.summary["error"] = f"unexpected {type(exc).__name__}: {exc}"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        try:
+            run.close(failed)
+        except TestFailure:
+            pass
+    print(json.dumps(run.summary, indent=2))
+    sys.exit(0 if run.summary["ok"] else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+import Foundation
+import PKRelayClient
+import Protocol
+import SecureTransport
+import Testing
+
+/// WebRTC end to end with real peers: aiortc (ICE, DTLS-SRTP, SDP, VP8/Opus encoders and
+/// decoders of its own) publishing and subscribing through the relay, across a forward, and
+/// mixed with ffmpeg on plain SRTP transports in both directions.
+@Suite("WebRTC interop", .serialized, .timeLimit(.minutes(2)))
+struct WebRTCInteropTests {
+    static let enabled = WebRTCPeerProcess.isAvailable
+    static let reason: Comment = "python3 with aiortc is not installed (make test installs it): WebRTC interop skipped"
+
+    static func withDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-webrtc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try await body(directory)
+    }
+
+    @Test("an aiortc publisher is decoded by an aiortc subscriber in the same room", .enabled(if: enabled, reason))
+    func publishAndSubscribe() async throws {
+        try await Self.withDirectory { directory in
+            try await TestRelay.with { relay in
+                let publisher = try WebRTCPeerProcess("publisher", relay: relay, room: "w1", user: "alice", arguments: ["publish", "--duration", "12"], directory: directory)
+                defer { publisher.kill() }
+                let subscriber = try WebRTCPeerProcess("subscriber", relay: relay, room: "w1", user: "viewer", arguments: [
+                    "subscribe", "--publisher", "alice", "--min-video-frames", "30", "--min-audio-frames", "20", "--duration", "15",
+                ], directory: directory)
+                let (status, summary) = try await subscriber.finish(timeout: .seconds(40))
+                #expect(status == 0, "subscriber: \(summary); stderr:\n\(subscriber.stderrTail)")
+                #expect(WebRTCPeerProcess.frames(summary, "video", of: "alice") >= 30, "\(summary)")
+                #expect(WebRTCPeerProcess.frames(summary, "audio", of: "alice") >= 20, "\(summary)")
+            }
+        }
+    }
+
+    @Test("a viewer in another room decodes a forwarded aiortc anchor", .enabled(if: enabled, reason))
+    func forwardToAnotherRoom() async throws {
+        try await Self.withDirectory { directory in
+            try await TestRelay.with { relay in
+                let publisher = try WebRTCPeerProcess("publisher", relay: relay, room: "w1", user: "alice", arguments: [
+                    "publish", "--duration", "12", "--forward-to", "w2", "--forward-token", TestRelay.token(room: "w2", user: "alice"),
+                ], directory: directory)
+                defer { publisher.kill() }
+                let viewer = try WebRTCPeerProcess("viewer", relay: relay, room: "w2", user: "viewer2", arguments: [
+                    "subscribe", "--auto", "--expect", "alice", "--min-video-frames", "30", "--duration", "15",
+                ], directory: directory)
+                let (status, summary) = try await viewer.finish(timeout: .seconds(40))
+                #expect(status == 0, "viewer in w2: \(summary); stderr:\n\(viewer.stderrTail)")
+                #expect(WebRTCPeerProcess.frames(summary, "video", of: "alice") >= 30, "\(summary)")
+            }
+        }
+    }
+
+    @Test("an ffmpeg SRTP publisher is decoded by an aiortc subscriber",
+          .enabled(if: enabled && FFmpegInteropTests.isAvailable, reason))
+    func ffmpegToWebRTC() async throws {
+        try await Self.withDirectory { directory in
+            try await TestRelay.with { relay in
+                let profile = SRTPProfile.aesCM128HMACSHA1_80
+                let publisher = try await relay.join(room: "w3", user: "ffpub")
+                let videoIn: CreateTransportResult = try await publisher.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
+                let audioIn: CreateTransportResult = try await publisher.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
+                let videoKey = SDESKeying.encodeBase64(SDESKeying.generateKeyingMaterial(for: profile))
+                let audioKey = SDESKeying.encodeBase64(SDESKeying.generateKeyingMaterial(for: profile))
+                try await publisher.call("connectTransport", ConnectTransportParams(transportId: videoIn.transportId, srtpKey: videoKey))
+                try await publisher.call("connectTransport", ConnectTransportParams(transportId: audioIn.transportId, srtpKey: audioKey))
+                let _: PublishStreamResult = try await publisher.request("publishStream", PublishStreamParams(roomId: "w3", transportId: videoIn.transportId, tracks: [
+                    TrackDescription(kind: .video, ssrc: 11_111_111, payloadType: 96, codec: "VP8", clockRate: 90000),
+                    TrackDescription(kind: .audio, ssrc: 22_222_222, payloadType: 111, codec: "opus", clockRate: 48000, channels: 2, transportId: audioIn.transportId),
+                ]))
+                let subscriber = try WebRTCPeerProcess("subscriber", relay: relay, room: "w3", user: "viewer", arguments: [
+                    "subscribe", "--publisher", "ffpub", "--min-video-frames", "30", "--duration", "20",
+                ], directory: directory)
+                defer { subscriber.kill() }
+                let sender = try ExternalProcess(executable: FFmpegInteropTests.ffmpeg, arguments: [
+                    "-nostdin", "-hide_banner", "-loglevel", "error", "-re",
+                    "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+                    "-map", "0:v", "-t", "10", "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "500k", "-g", "30", "-auto-alt-ref", "0",
+                    "-payload_type", "96", "-ssrc", "11111111", "-f", "rtp", "-srtp_out_suite", profile.rawValue, "-srtp_out_params", videoKey,
+                    "srtp://127.0.0.1:\(videoIn.port)?rtcpport=\(videoIn.port)&pkt_size=1200",
+                    "-map", "1:a", "-t", "10", "-c:a", "libopus", "-b:a", "48k",
+                    "-payload_type", "111", "-ssrc", "22222222", "-f", "rtp", "-srtp_out_suite", profile.rawValue, "-srtp_out_params", audioKey,
+                    "srtp://127.0.0.1:\(audioIn.port)?rtcpport=\(audioIn.port)&pkt_size=1200",
+                ], stderrURL: directory.appendingPathComponent("sender.log"))
+                defer { if sender.isRunning { kill(sender.process.processIdentifier, SIGKILL) } }
+                let (status, summary) = try await subscriber.finish(timeout: .seconds(45))
+                #expect(status == 0, "aiortc subscriber: \(summary); stderr:\n\(subscriber.stderrTail)\nffmpeg: \(sender.stderrTail)")
+                #expect(WebRTCPeerProcess.frames(summary, "video", of: "ffpub") >= 30, "\(summary)")
+                await publisher.close()
+            }
+        }
+    }
+
+    @Test("an aiortc publisher is decoded by an ffmpeg SRTP subscriber",
+          .enabled(if: enabled && FFmpegInteropTests.isAvailable, reason))
+    func webRTCToFFmpeg() async throws {
+        try await Self.withDirectory { directory in
+            try await TestRelay.with { relay in
+                let publisher = try WebRTCPeerProcess("publisher", relay: relay, room: "w4", user: "alice", arguments: ["publish", "--duration", "14"], directory: directory)
+                defer { publisher.kill() }
+                let profile = SRTPProfile.aesCM128HMACSHA1_80
+                let subscriber = try await relay.join(room: "w4", user: "ffsub")
+                let videoOut: CreateTransportResult = try await subscriber.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
+                let audioOut: CreateTransportResult = try await subscriber.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
+                let (videoPort, audioPort) = try LocalPorts.twoFreePairs()
+                try await subscriber.call("connectTransport", ConnectTransportParams(transportId: videoOut.transportId, ip: "127.0.0.1", port: videoPort, srtpKey: SDESKeyingHelper.randomKey(for: videoOut)))
+                try await subscriber.call("connectTransport", ConnectTransportParams(transportId: audioOut.transportId, ip: "127.0.0.1", port: audioPort, srtpKey: SDESKeyingHelper.randomKey(for: audioOut)))
+                // aiortc sends a keyframe only when asked, so ffmpeg must listen before the
+                // subscription's keyframe request goes out: it starts first, with the payload
+                // types aiortc offers (checked against the subscription below).
+                let (videoPT, audioPT) = (97, 96)
+                let sdp = """
+                    v=0
+                    o=- 0 0 IN IP4 127.0.0.1
+                    s=PKRelay subscriber
+                    c=IN IP4 127.0.0.1
+                    t=0 0
+                    m=video \(videoPort) RTP/SAVP \(videoPT)
+                    a=rtpmap:\(videoPT) VP8/90000
+                    a=crypto:1 \(profile.rawValue) inline:\(videoOut.srtp!.key)
+                    m=audio \(audioPort) RTP/SAVP \(audioPT)
+                    a=rtpmap:\(audioPT) opus/48000/2
+                    a=crypto:1 \(profile.rawValue) inline:\(audioOut.srtp!.key)
+
+                    """
+                let sdpURL = directory.appendingPathComponent("recv.sdp")
+                let crcURL = directory.appendingPathComponent("frames.crc")
+                try sdp.write(to: sdpURL, atomically: true, encoding: .utf8)
+                let receiver = try ExternalProcess(executable: FFmpegInteropTests.ffmpeg, arguments: [
+                    "-nostdin", "-hide_banner", "-loglevel", "warning", "-protocol_whitelist", "file,udp,rtp,srtp", "-reorder_queue_size", "0",
+                    "-analyzeduration", "5000000", "-i", sdpURL.path, "-map", "0:v", "-map", "0:a", "-t", "6", "-flush_packets", "1", "-f", "framecrc", "-y", crcURL.path,
+                ], stderrURL: directory.appendingPathComponent("receiver.log"))
+                defer { if receiver.isRunning { kill(receiver.process.processIdentifier, SIGKILL) } }
+                try await LocalPorts.waitUntilBound([videoPort, audioPort], timeout: .seconds(30))
+                // Subscribe once alice has published.
+                var subscribed: SubscribeStreamResult?
+                let deadline = ContinuousClock.now + .seconds(20)
+                while subscribed == nil, ContinuousClock.now < deadline {
+                    subscribed = try? await subscriber.request("subscribeStream", SubscribeStreamParams(
+                        roomId: "w4", userId: "alice", transportId: videoOut.transportId, audioTransportId: audioOut.transportId, videoTransportId: videoOut.transportId))
+                    if subscribed == nil { try await Task.sleep(for: .milliseconds(100)) }
+                }
+                let result = try #require(subscribed, "alice never published; publisher stderr:\n\(publisher.stderrTail)")
+                #expect(result.tracks.first { $0.kind == .video }?.payloadType == videoPT, "aiortc's VP8 payload type: \(result.tracks)")
+                #expect(result.tracks.first { $0.kind == .audio }?.payloadType == audioPT, "aiortc's Opus payload type: \(result.tracks)")
+                _ = try await receiver.waitForExit(timeout: .seconds(30))
+                let lines = ((try? String(contentsOf: crcURL, encoding: .utf8)) ?? "").split(separator: "\n")
+                let videoFrames = lines.filter { $0.hasPrefix("0,") }.count
+                let audioFrames = lines.filter { $0.hasPrefix("1,") }.count
+                #expect(videoFrames >= 30, "ffmpeg decoded \(videoFrames) video frames; receiver: \(receiver.stderrTail)")
+                #expect(audioFrames >= 30, "ffmpeg decoded \(audioFrames) audio frames")
+                await subscriber.close()
+            }
+        }
+    }
+}
