@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(
             name: "PKRelayServerTests",
             dependencies: [
-                "PKRelayServer", "PKRelayClient", "Protocol", "RTPWire", "SecureTransport", "Auth", "CSocketShims",
+                "PKRelayServer", "PKRelayClient", "Protocol", "RTPWire", "SecureTransport", "Auth", "CSocketShims", "ICE",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
