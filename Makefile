@@ -28,7 +28,7 @@ test: test-deps
 	$(SWIFT) test --skip-build
 
 # The browser demo in headless Chromium (Debian's chromium, chromium-driver, python3-selenium),
-# inside a network namespace with only loopback: kept out of `make test` because it needs root
+# inside a network namespace with only loopback (publish, watch, simulcast layer switches, a PK): kept out of `make test` because it needs root
 # for the namespace and a ~300 MB browser install. See Tests/Interop/BROWSER.md.
 test-browser: test-deps
 	@Tools/scripts/install-deps.sh browser

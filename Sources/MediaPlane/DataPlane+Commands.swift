@@ -65,9 +65,13 @@ extension DataPlane {
             }
         case .addSource(let spec):
             guard let transport = transports[spec.transportId] else { return }
-            if let previous = transport.sources[spec.ssrc] { removeSource(previous) }
             let source = SourceState(spec: spec, transport: transport, nowMs: nowMs, configuration: configuration)
-            transport.sources[spec.ssrc] = source
+            if spec.ssrc == 0, !source.rid.isEmpty, source.ridExtensionId != 0 {
+                transport.ridSources.append(source)
+            } else {
+                if let previous = transport.sources[spec.ssrc] { removeSource(previous) }
+                transport.sources[spec.ssrc] = source
+            }
             sources[spec.id] = source
         case .removeSource(let id):
             if let source = sources[id] { removeSource(source) }
@@ -86,6 +90,8 @@ extension DataPlane {
             switchSource(of: sink, to: source)
         case .unbind(let sinkId):
             if let sink = sinks[sinkId] { unbind(sink) }
+        case .setSinkPayloadType(let sinkId, let payloadType):
+            sinks[sinkId]?.outputPayloadType = payloadType & 0x7F
         case .requestKeyframe(let sourceId):
             if let source = sources[sourceId] { requestKeyframe(from: source) }
         case .stop:
@@ -171,6 +177,7 @@ extension DataPlane {
             }
         }
         if source.transport.sources[source.ssrc] === source { source.transport.sources[source.ssrc] = nil }
+        source.transport.ridSources.removeAll { $0 === source }
         sources[source.id] = nil
     }
 

@@ -89,7 +89,7 @@ extension DataPlane {
 
     func sendPictureLossIndication(to source: SourceState) {
         let transport = source.transport
-        guard transport.canSend else { return }
+        guard transport.canSend, source.ssrc != 0 else { return }
         let slot = reserveSlot(on: transport)
         let buffer = UnsafeMutableRawBufferPointer(start: slot, count: transport.slotCapacity)
         guard let length = RTCPWriter.writePictureLossIndication(senderSSRC: transport.rtcpSSRC, mediaSSRC: source.ssrc, into: buffer, at: 0) else { return }
@@ -110,9 +110,10 @@ extension DataPlane {
             if sink.transport.rewritesExtensions {
                 return sendRTPRewritingExtensions(
                     stored, header: header, audioLevel: nil, to: sink.transport, ssrc: sink.rewriter.outputSSRC,
-                    sequenceNumber: outputSequenceNumber, timestamp: timestamp)
+                    sequenceNumber: outputSequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType, vp8: vp8Sink(sink))
             }
-            return sendRTP(stored, to: sink.transport, ssrc: sink.rewriter.outputSSRC, sequenceNumber: outputSequenceNumber, timestamp: timestamp)
+            return sendRTP(stored, to: sink.transport, ssrc: sink.rewriter.outputSSRC, sequenceNumber: outputSequenceNumber, timestamp: timestamp,
+                           payloadType: sink.outputPayloadType, vp8: vp8Sink(sink), payloadOffset: header.payloadOffset)
         }
         if sent == true {
             counters.retransmissionsSent &+= 1

@@ -61,7 +61,10 @@ extension DataPlane {
 
     /// An RTP packet from a publisher: statistics, retransmission buffer, then every sink.
     func handleRTP(_ packet: UnsafeRawBufferPointer, header: RTPHeader, on transport: TransportState) {
-        guard let source = transport.sources[header.ssrc] else { counters.drop(.unknownSSRC); return }
+        guard let source = transport.sources[header.ssrc] ?? adoptSimulcastLayer(packet, header: header, on: transport) else {
+            counters.drop(.unknownSSRC)
+            return
+        }
         source.lastMediaMs = nowMs
         source.report.packets &+= 1
         source.report.bytes &+= UInt64(packet.count)
@@ -108,8 +111,10 @@ extension DataPlane {
         let sent = sink.transport.rewritesExtensions
             ? sendRTPRewritingExtensions(
                 packet, header: header, audioLevel: audioLevel(of: packet, header: header, from: sink.source), to: sink.transport,
-                ssrc: sink.rewriter.outputSSRC, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp)
-            : sendRTP(packet, to: sink.transport, ssrc: sink.rewriter.outputSSRC, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp)
+                ssrc: sink.rewriter.outputSSRC, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp,
+                payloadType: sink.outputPayloadType, vp8: vp8Sink(sink))
+            : sendRTP(packet, to: sink.transport, ssrc: sink.rewriter.outputSSRC, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp,
+                      payloadType: sink.outputPayloadType, vp8: vp8Sink(sink), payloadOffset: header.payloadOffset)
         if sent {
             sink.rewriter.recordSent(payloadBytes: header.payloadLength)
             sink.report.packets &+= 1
@@ -126,4 +131,27 @@ extension DataPlane {
               let audio = RTPHeaderExtensions.audioLevel(in: packet, header: header, id: source.audioLevelId) else { return nil }
         return (audio.level, audio.voiceActivity)
     }
+
+    /// A packet with an SSRC nobody announced may be the first of a simulcast layer announced
+    /// only by its rid: the layer whose rid the packet carries adopts the SSRC for good.
+    func adoptSimulcastLayer(_ packet: UnsafeRawBufferPointer, header: RTPHeader, on transport: TransportState) -> SourceState? {
+        guard !transport.ridSources.isEmpty, header.ssrc != 0, header.hasExtension else { return nil }
+        for (index, source) in transport.ridSources.enumerated() {
+            guard let range = RTPHeaderExtensions.find(id: source.ridExtensionId, in: packet, header: header),
+                  range.count == source.rid.count, packet[range].elementsEqual(source.rid) else { continue }
+            transport.ridSources.remove(at: index)
+            source.ssrc = header.ssrc
+            transport.sources[header.ssrc] = source
+            // Subscribers bound before the layer's first packet asked for a keyframe no one could hear.
+            if source.isVideo, source.sinks.contains(where: { $0.waitingForKeyframe }) || !source.pendingSinks.isEmpty {
+                startKeyframeRequests(for: source)
+            }
+            return source
+        }
+        return nil
+    }
+
+    /// The sink, when its packets carry VP8 whose picture IDs it must keep continuous.
+    @inline(__always)
+    func vp8Sink(_ sink: SinkState) -> SinkState? { sink.source?.codec == .vp8 ? sink : nil }
 }

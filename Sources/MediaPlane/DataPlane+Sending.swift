@@ -22,11 +22,15 @@ extension DataPlane {
     }
 
     /// Copies an RTP packet into a send slot with new numbers, protects it and queues it.
-    func sendRTP(_ packet: UnsafeRawBufferPointer, to transport: TransportState, ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32) -> Bool {
+    func sendRTP(_ packet: UnsafeRawBufferPointer, to transport: TransportState, ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32, payloadType: UInt8 = SinkState.keepPayloadType, vp8 sink: SinkState? = nil, payloadOffset: Int = 0) -> Bool {
         guard packet.count <= Self.maximumPacketSize, let base = packet.baseAddress else { counters.drop(.oversized); return false }
         guard transport.isPlain || transport.outbound != nil else { counters.drop(.sinkNotConnected); return false }
         let slot = reserveSlot(on: transport)
         slot.copyMemory(from: base, byteCount: packet.count)
+        if payloadType != SinkState.keepPayloadType { RTPHeaderWriter.setPayloadType(payloadType, in: slot) }
+        if let sink, payloadOffset > 0, payloadOffset < packet.count {
+            sink.vp8.rewrite(generation: sink.generation, payload: UnsafeMutableRawBufferPointer(start: slot + payloadOffset, count: packet.count - payloadOffset))
+        }
         RTPHeaderWriter.setSSRC(ssrc, in: slot)
         RTPHeaderWriter.setSequenceNumber(sequenceNumber, in: slot)
         RTPHeaderWriter.setTimestamp(timestamp, in: slot)
@@ -46,10 +50,12 @@ extension DataPlane {
     /// an audio level, when the packet carried one, is written under the subscriber's id.
     func sendRTPRewritingExtensions(
         _ packet: UnsafeRawBufferPointer, header: RTPHeader, audioLevel: (level: UInt8, voiceActivity: Bool)?,
-        to transport: TransportState, ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32
+        to transport: TransportState, ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32, payloadType: UInt8 = SinkState.keepPayloadType,
+        vp8 sink: SinkState? = nil
     ) -> Bool {
         guard header.hasExtension || audioLevel != nil else {
-            return sendRTP(packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp)
+            return sendRTP(packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: payloadType,
+                           vp8: sink, payloadOffset: header.payloadOffset)
         }
         let fixedLength = RTPHeader.fixedHeaderLength + 4 * header.csrcCount
         let extensionLength = audioLevel == nil || transport.audioLevelExtensionId == 0 ? 0 : 8
@@ -69,6 +75,10 @@ extension DataPlane {
             slot.storeBytes(of: slot.load(fromByteOffset: 0, as: UInt8.self) & ~0x10, toByteOffset: 0, as: UInt8.self)
         }
         if tailLength > 0 { (slot + fixedLength + extensionLength).copyMemory(from: base + header.payloadOffset, byteCount: tailLength) }
+        if let sink, header.payloadLength > 0 {
+            sink.vp8.rewrite(generation: sink.generation, payload: UnsafeMutableRawBufferPointer(start: slot + fixedLength + extensionLength, count: header.payloadLength))
+        }
+        if payloadType != SinkState.keepPayloadType { RTPHeaderWriter.setPayloadType(payloadType, in: slot) }
         RTPHeaderWriter.setSSRC(ssrc, in: slot)
         RTPHeaderWriter.setSequenceNumber(sequenceNumber, in: slot)
         RTPHeaderWriter.setTimestamp(timestamp, in: slot)

@@ -16,6 +16,7 @@ enum MediaCommand: Sendable {
     case bind(sink: UInt32, source: UInt32)
     case switchSource(sink: UInt32, source: UInt32)
     case unbind(sink: UInt32)
+    case setSinkPayloadType(sink: UInt32, payloadType: UInt8)
     case requestKeyframe(source: UInt32)
     case stop
 }

@@ -154,7 +154,9 @@ public final class MediaPlane: Sendable {
     ///
     /// Packets sent on it carry no header extension of the publisher's except the audio level,
     /// rewritten to `audioLevelExtensionId` (the id the relay's SDP offers name).
-    public func openWebRTCTransport(credentials: ICECredentials, audioLevelExtensionId: UInt8, timeouts: ICETimeouts = ICETimeouts()) -> Result<Int, MediaPlaneError> {
+    public func openWebRTCTransport(credentials: ICECredentials, audioLevelExtensionId: UInt8) -> Result<Int, MediaPlaneError> {
+        let timeout = UInt64(max(1, configuration.iceTimeoutMs)) * 1_000_000
+        let timeouts = ICETimeouts(consent: timeout, connect: timeout)
         guard webRTCFD >= 0, let port = webRTCPort else { return .failure(.webRTCDisabled) }
         let id = registry.withLock { registry in
             let id = registry.nextId
@@ -209,6 +211,9 @@ public final class MediaPlane: Sendable {
     /// keeping it on its current source until then; an unbound sink binds as with ``bind(sink:source:)``.
     public func switchSource(sink: UInt32, source: UInt32) { mailbox.post(.switchSource(sink: sink, source: source)) }
     public func unbind(sink: UInt32) { mailbox.post(.unbind(sink: sink)) }
+    /// Sends a sink's packets with `payloadType` instead of the publisher's: a WebRTC subscriber
+    /// whose SDP gives the publisher's number to another codec gets the codec under a free one.
+    public func setSinkPayloadType(sink: UInt32, payloadType: UInt8) { mailbox.post(.setSinkPayloadType(sink: sink, payloadType: payloadType)) }
     public func requestKeyframe(source: UInt32) { mailbox.post(.requestKeyframe(source: source)) }
 
     /// The newest once-a-second snapshot of the data plane.

@@ -26,6 +26,9 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     public var keyframeRepeatAttempts: Int = 10
     /// The UDP port every WebRTC transport shares (ICE-lite, DTLS, SRTP); nil turns WebRTC off.
     public var webRTCPort: Int? = 7702
+    /// How long a WebRTC transport may go without a valid ICE check: before its first one
+    /// (counted from the client's SDP) and between consent checks (RFC 7675 uses 30 s).
+    public var iceTimeoutMs: Int64 = 30_000
 
     public init() {}
 }

@@ -9,8 +9,14 @@ public struct MediaSourceSpec: Sendable, Hashable {
     public var clockRate: UInt32
     /// The header-extension id carrying the RFC 6464 audio level (audio only), or nil.
     public var audioLevelExtensionId: UInt8?
+    /// WebRTC simulcast: the RTP stream id this layer's packets carry under `ridExtensionId`;
+    /// with `ssrc` 0 the data plane adopts the SSRC of the first packet that names it.
+    public var rid: [UInt8]?
+    public var ridExtensionId: UInt8?
 
-    public init(id: UInt32, transportId: Int, ssrc: UInt32, isVideo: Bool, codec: String, clockRate: UInt32, audioLevelExtensionId: UInt8? = nil) {
+    public init(id: UInt32, transportId: Int, ssrc: UInt32, isVideo: Bool, codec: String, clockRate: UInt32, audioLevelExtensionId: UInt8? = nil, rid: [UInt8]? = nil, ridExtensionId: UInt8? = nil) {
+        self.rid = rid
+        self.ridExtensionId = ridExtensionId
         self.id = id
         self.transportId = transportId
         self.ssrc = ssrc

@@ -10,6 +10,11 @@ final class SinkState {
     var source: SourceState?
     /// The source this sink moves to at that source's next keyframe (a layer switch), if any.
     var pendingSource: SourceState?
+    /// The payload type written into this sink's packets; `keepPayloadType` leaves the publisher's.
+    var outputPayloadType: UInt8 = SinkState.keepPayloadType
+    /// Keeps VP8 picture IDs continuous across the sources this sink is bound to.
+    var vp8 = VP8DescriptorRewriter()
+    static let keepPayloadType: UInt8 = 0xFF
     /// Increases on every bind so the rewriter starts a new generation.
     var generation: UInt32 = 0
     /// Video sinks start at a keyframe after every bind so decoders never see a broken picture.

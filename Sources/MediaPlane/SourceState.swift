@@ -5,7 +5,11 @@ import StreamCore
 final class SourceState {
     let id: UInt32
     unowned let transport: TransportState
-    let ssrc: UInt32
+    /// Learnt from the first packet for a simulcast layer announced only by its rid (0 until then).
+    var ssrc: UInt32
+    /// The RTP stream id of a simulcast layer whose SSRC is not known yet; empty otherwise.
+    let rid: [UInt8]
+    let ridExtensionId: UInt8
     let isVideo: Bool
     let codec: VideoCodec?
     let clockRate: UInt32
@@ -32,6 +36,8 @@ final class SourceState {
         id = spec.id
         self.transport = transport
         ssrc = spec.ssrc
+        rid = spec.rid ?? []
+        ridExtensionId = spec.ridExtensionId ?? 0
         isVideo = spec.isVideo
         codec = spec.isVideo ? VideoCodec.named(spec.codec) : nil
         clockRate = spec.clockRate

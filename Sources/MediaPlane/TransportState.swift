@@ -19,6 +19,8 @@ final class TransportState {
     var connected = false
     /// Sources arriving on this transport, by SSRC.
     var sources: [UInt32: SourceState] = [:]
+    /// Simulcast layers waiting for their first packet, which names them by rid.
+    var ridSources: [SourceState] = []
     /// Sinks delivered on this transport, by output SSRC (to route RTCP feedback).
     var sinks: [UInt32: SinkState] = [:]
     /// The SSRC the relay uses in RTCP it originates on this transport.

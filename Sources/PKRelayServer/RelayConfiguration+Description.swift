@@ -27,6 +27,7 @@ extension RelayConfiguration {
           keyframeRequestIntervalMs: \(media.keyframeRequestIntervalMs)
           webrtcEnabled: \(media.webRTCPort != nil)
           webrtcPort: \(media.webRTCPort ?? 7702)
+          iceTimeoutSeconds: \(media.iceTimeoutMs / 1000)
         rooms:
           maxVisibleUsers: \(rooms.maximumVisibleUsersPerRoom)
           maxPublishers: \(rooms.maximumPublishersPerRoom)

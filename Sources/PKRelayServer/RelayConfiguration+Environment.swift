@@ -14,7 +14,7 @@ extension RelayConfiguration {
         "admin.host", "admin.port", "admin.requestsPerSecond",
         "media.bindAddress", "media.announcedAddress", "media.portRangeStart", "media.portRangeEnd", "media.allowPlainRTP",
         "media.srtpProfiles", "media.receiveBufferBytes", "media.sendBufferBytes", "media.receiveBatchSize", "media.sendBatchSize",
-        "media.retransmissionBufferPackets", "media.keyframeRequestIntervalMs", "media.webrtcEnabled", "media.webrtcPort",
+        "media.retransmissionBufferPackets", "media.keyframeRequestIntervalMs", "media.webrtcEnabled", "media.webrtcPort", "media.iceTimeoutSeconds",
         "rooms.maxVisibleUsers", "rooms.maxPublishers", "rooms.maxSubscriptionsPerUser", "rooms.keepAliveTimeoutSeconds",
         "rooms.tokenExpiryWarningSeconds", "rooms.maxForwardTargetsPerUser", "rooms.maxLinksPerUser", "rooms.maxLinksPerRoom",
         "rooms.autoRejectBusyInvitations", "rooms.invitationTimeoutSeconds", "rooms.maxMessageBytes", "rooms.maxMessagesPerSecond",

@@ -75,6 +75,7 @@ extension RelayConfiguration {
             throw ConfigurationError(key: "media.webrtcPort", reason: "must lie outside media.portRangeStart-portRangeEnd (\(first)-\(last)), which SRTP transports use")
         }
         configuration.media.webRTCPort = webRTCEnabled ? webRTCPort : nil
+        configuration.media.iceTimeoutMs = Int64(try media.int("iceTimeoutSeconds", default: Int(configuration.media.iceTimeoutMs / 1000), in: 5...300)) * 1000
         try media.finish()
 
         var rooms = try root.section("rooms")

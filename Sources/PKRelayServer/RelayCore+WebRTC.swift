@@ -61,8 +61,26 @@ extension RelayCore {
             guard !tracks.contains(where: { $0.kind == kind }) else {
                 return fail(RelayError(.sdpRejected, "the offer has more than one \(kind.rawValue) section; publish one audio and one video track per stream"))
             }
+            if kind == .video, section.ssrcs.isEmpty || section.simulcastRIDs.count > 1, !section.simulcastRIDs.isEmpty {
+                // Simulcast by rid: the layers become the dual stream, the last listed the big
+                // one and the first the small one (encodings listed from the smallest up, as
+                // browsers' examples do). Their SSRCs are learnt from the first packets.
+                guard let ridExtension = section.headerExtensions.rtpStreamID else {
+                    return fail(RelayError(.sdpRejected, "the video section (mid \(section.mid)) offers simulcast without the rtp-stream-id header extension"))
+                }
+                state.ridExtensionId = ridExtension
+                let layers = section.simulcastRIDs.count > 1 ? [section.simulcastRIDs.last!, section.simulcastRIDs.first!] : [section.simulcastRIDs[0]]
+                for (rid, type) in zip(layers, [VideoStreamType.big, .small]) {
+                    var track = TrackDescription(
+                        kind: .video, ssrc: 0, payloadType: Int(section.codec.payloadType), codec: section.codec.name,
+                        clockRate: Int(section.codec.clockRate), parameters: section.codec.formatParameters, videoStreamType: type)
+                    track.rid = rid
+                    tracks.append(track)
+                }
+                continue
+            }
             guard let ssrc = section.ssrcs.first else {
-                return fail(RelayError(.sdpRejected, "the \(kind.rawValue) section (mid \(section.mid)) announces no SSRC (a=ssrc); simulcast without SSRCs is not supported"))
+                return fail(RelayError(.sdpRejected, "the \(kind.rawValue) section (mid \(section.mid)) announces no SSRC (a=ssrc) and no simulcast rids"))
             }
             tracks.append(TrackDescription(
                 kind: kind, ssrc: ssrc, payloadType: Int(section.codec.payloadType), codec: section.codec.name,
@@ -136,9 +154,10 @@ extension RelayCore {
             handleDTLS(dtls.handleDatagram(datagram), for: state)
         case .iceExpired(let id, let neverConnected):
             guard let state = webRTC[id] else { return }
+            let seconds = configuration.media.iceTimeoutMs / 1000
             failWebRTC(state, code: .iceFailed, reason: neverConnected
-                ? "no ICE connectivity check arrived within 30 s"
-                : "ICE consent lapsed: no connectivity check for 30 s")
+                ? "no ICE connectivity check arrived within \(seconds) s of the SDP exchange"
+                : "ICE consent lapsed: no connectivity check for \(seconds) s")
         }
     }
 
@@ -207,6 +226,7 @@ extension RelayCore {
                 for state in webRTC.values where state.sinkSSRCs[id] != nil {
                     state.sinkSSRCs[id] = nil
                     state.mids[id] = nil
+                    state.sinkPayloadTypes[id] = nil
                     if state.tracks.removeValue(forKey: id) != nil { state.needsOffer = true }
                 }
             case .event(let session, .streamSubscribed(let result)):
@@ -243,14 +263,44 @@ extension RelayCore {
             state.mids[sinkId] = mid
         }
         let streamID = streamIndex == .main ? publisher : "\(publisher)-\(streamIndex.rawValue)"
+        let channels = track.kind == .audio ? (track.channels ?? (track.codec.lowercased() == "opus" ? 2 : nil)) : nil
+        let payloadType = subscriberPayloadType(
+            for: "\(track.codec.lowercased())/\(track.clockRate)/\(channels ?? 0)/\(track.parameters ?? "")",
+            publisherPayloadType: UInt8(clamping: track.payloadType), sinkId: sinkId, in: state)
         return OutgoingTrackDescription(
             mid: mid, kind: track.kind == .audio ? .audio : .video,
             codec: CodecDescription(
-                payloadType: UInt8(clamping: track.payloadType), name: track.codec, clockRate: UInt32(clamping: track.clockRate),
-                channels: track.kind == .audio ? (track.channels ?? (track.codec.lowercased() == "opus" ? 2 : nil)) : nil,
-                formatParameters: track.parameters),
+                payloadType: payloadType, name: track.codec, clockRate: UInt32(clamping: track.clockRate),
+                channels: channels, formatParameters: track.parameters),
             rtxPayloadType: nil, ssrc: track.ssrc, rtxSSRC: nil, cname: publisher, streamID: streamID,
             trackID: "\(streamID)-\(track.kind.rawValue)")
+    }
+
+    /// The payload type a sink is offered and sent with: the publisher's own when this
+    /// transport's offers do not use it for another codec, else one they already give this
+    /// codec, else a free dynamic one (the media plane then rewrites the packets' number).
+    func subscriberPayloadType(for codec: String, publisherPayloadType: UInt8, sinkId: UInt32, in state: WebRTCTransportState) -> UInt8 {
+        let chosen: UInt8
+        if let current = state.sinkPayloadTypes[sinkId], state.payloadTypeCodecs[current] == codec {
+            chosen = current
+        } else if state.payloadTypeCodecs[publisherPayloadType] == nil || state.payloadTypeCodecs[publisherPayloadType] == codec {
+            chosen = publisherPayloadType
+        } else if let shared = state.payloadTypeCodecs.first(where: { $0.value == codec })?.key {
+            chosen = shared
+        } else if let free = (96...127).map({ UInt8($0) }).first(where: { state.payloadTypeCodecs[$0] == nil }) {
+            chosen = free
+        } else {
+            logger.warning("no free payload type left on a WebRTC transport", metadata: ["transport": "\(state.id)"])
+            chosen = publisherPayloadType
+        }
+        state.payloadTypeCodecs[chosen] = codec
+        if state.sinkPayloadTypes[sinkId] != chosen {
+            if chosen != publisherPayloadType || state.sinkPayloadTypes[sinkId] != nil {
+                media.setSinkPayloadType(sink: sinkId, payloadType: chosen)
+            }
+            state.sinkPayloadTypes[sinkId] = chosen
+        }
+        return chosen
     }
 
     /// Sends the next offer of a receiving transport (nothing while one is unanswered).

@@ -145,7 +145,8 @@ public actor RelayCore {
             media.addSource(MediaSourceSpec(
                 id: track.id, transportId: track.transportId, ssrc: track.ssrc, isVideo: track.kind == .video,
                 codec: track.codec, clockRate: UInt32(track.clockRate),
-                audioLevelExtensionId: track.kind == .audio ? track.audioLevelExtensionId : nil))
+                audioLevelExtensionId: track.kind == .audio ? track.audioLevelExtensionId : nil,
+                rid: track.rid.map { Array($0.utf8) }, ridExtensionId: track.rid == nil ? nil : webRTC[track.transportId]?.ridExtensionId))
         case .removeSource(let id):
             media.removeSource(id: id)
         case .addSink(let sink):

@@ -25,6 +25,8 @@ final class WebRTCTransportState {
     /// handshake before its answer reaches the relay).
     var earlyDatagrams: [[UInt8]] = []
     var connected = false
+    /// The header-extension id of rtp-stream-id in a publisher's offer, for simulcast layers.
+    var ridExtensionId: UInt8?
 
     // Receiving transports: the relay is the offerer.
     /// The tracks to deliver, by sink id.
@@ -34,6 +36,11 @@ final class WebRTCTransportState {
     /// The mids given out, by sink id; a sink keeps its mid while it exists.
     var mids: [UInt32: String] = [:]
     var nextMid = 0
+    /// The codec each payload type means in this transport's offers ("name/clock/channels/fmtp"):
+    /// one BUNDLE shares one payload-type space, while publishers choose numbers on their own.
+    var payloadTypeCodecs: [UInt8: String] = [:]
+    /// The payload type each sink is sent with, by sink id.
+    var sinkPayloadTypes: [UInt32: UInt8] = [:]
     /// The layout of the last answered offer.
     var layout = SubscriptionLayout()
     /// The offer sent and not yet answered.

@@ -20,6 +20,9 @@ public struct TrackDescription: Sendable, Codable, Hashable {
     /// Video only: which encoding of a dual-stream publisher this track is (default big). A small
     /// track needs a big one in the same stream, with the same codec and payload type.
     public var videoStreamType: VideoStreamType?
+    /// WebRTC simulcast: the RTP stream id (`a=rid`) the layer is sent with. The relay learns the
+    /// layer's SSRC from its first packet, so `ssrc` may then be 0.
+    public var rid: String?
 
     public init(kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int? = nil, parameters: String? = nil, transportId: Int? = nil, audioLevelExtensionId: Int? = nil, videoStreamType: VideoStreamType? = nil) {
         self.kind = kind

@@ -55,7 +55,7 @@ extension RoomEngine {
                 let what = track.kind == .audio ? "audio track" : "\(layer.name) video track"
                 return RelayError(.invalidParams, "tracks[\(position)]: more than one \(what)")
             }
-            if track.ssrc == 0 { return RelayError(.invalidParams, "tracks[\(position)].ssrc must not be 0") }
+            if track.ssrc == 0 && track.rid == nil { return RelayError(.invalidParams, "tracks[\(position)].ssrc must not be 0") }
             if !(0...127).contains(track.payloadType) { return RelayError(.invalidParams, "tracks[\(position)].payloadType must be 0-127") }
             if !(1...200_000).contains(track.clockRate) { return RelayError(.invalidParams, "tracks[\(position)].clockRate must be 1-200000") }
             if let channels = track.channels, !(1...8).contains(channels) { return RelayError(.invalidParams, "tracks[\(position)].channels must be 1-8") }
@@ -66,10 +66,10 @@ extension RoomEngine {
             if !(Self.knownCodecs[track.kind]?.contains(track.codec.lowercased()) ?? false) {
                 return RelayError(.unsupported, "tracks[\(position)]: codec '\(track.codec)' is not supported for \(track.kind.rawValue)")
             }
-            if !ssrcsByTransport.insert([UInt64(transport), UInt64(track.ssrc)]).inserted {
+            if track.ssrc != 0, !ssrcsByTransport.insert([UInt64(transport), UInt64(track.ssrc)]).inserted {
                 return RelayError(.invalidParams, "tracks[\(position)]: SSRC \(track.ssrc) used twice on transport \(transport)")
             }
-            if let clash = ssrcInUse(transport: transport, ssrc: track.ssrc), clash != SourceLocation(roomId: roomId, userId: member.userId, streamIndex: index) {
+            if track.ssrc != 0, let clash = ssrcInUse(transport: transport, ssrc: track.ssrc), clash != SourceLocation(roomId: roomId, userId: member.userId, streamIndex: index) {
                 return RelayError(.invalidParams, "tracks[\(position)]: SSRC \(track.ssrc) is already published on transport \(transport)")
             }
         }
@@ -107,11 +107,12 @@ extension RoomEngine {
         }
         var tracks: [SourceTrack] = []
         for description in params.tracks {
-            let track = SourceTrack(
+            var track = SourceTrack(
                 id: allocateTrackId(), transportId: description.transportId ?? params.transportId, ssrc: description.ssrc,
                 kind: description.kind, codec: description.codec, clockRate: description.clockRate, payloadType: description.payloadType,
                 audioLevelExtensionId: description.audioLevelExtensionId.flatMap { UInt8(exactly: $0) },
                 videoStreamType: description.kind == .video ? description.videoStreamType ?? .big : .big)
+            track.rid = description.rid
             tracks.append(track)
             sources[track.id] = SourceLocation(roomId: roomId, userId: userId, streamIndex: index)
             actions.append(.media(.addSource(track)))

@@ -14,6 +14,8 @@ public struct SourceTrack: Sendable, Hashable {
     public var audioLevelExtensionId: UInt8?
     /// Which encoding of the publisher's video this is; always big for audio.
     public var videoStreamType: VideoStreamType
+    /// The simulcast RTP stream id, for a layer whose SSRC the media plane learns (ssrc 0).
+    public var rid: String?
 
     public init(id: UInt32, transportId: Int, ssrc: UInt32, kind: TrackKind, codec: String, clockRate: Int, payloadType: Int, audioLevelExtensionId: UInt8? = nil, videoStreamType: VideoStreamType = .big) {
         self.id = id

@@ -5,9 +5,9 @@ extension RelayNegotiator {
     /// offer as `previous` (see `SubscriptionLayout.placing(_:)` for how tracks find their
     /// sections). Each active section is `sendonly` with the track's codec and rtx, `a=msid`,
     /// `a=ssrc` cname and msid lines with an FID group for rtx, the mid extension (and the
-    /// audio level extension for audio), `rtcp-mux` and `rtcp-rsize`. Inactive sections have
-    /// port 0 and `a=inactive`. The offer is ICE-lite, `a=setup:actpass`, and bundles the
-    /// active sections.
+    /// audio level extension for audio), `rtcp-mux` and `rtcp-rsize`. Inactive sections keep
+    /// the relay's port and transport attributes with `a=inactive`. The offer is ICE-lite,
+    /// `a=setup:actpass`, and bundles every section, active or not.
     ///
     /// - Parameters:
     ///   - version: the `o=` session version, which must grow with each offer of the

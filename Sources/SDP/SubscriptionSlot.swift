@@ -2,8 +2,8 @@
 public struct SubscriptionSlot: Sendable, Hashable {
     /// The track; for an inactive slot, the last track it carried.
     public var track: OutgoingTrackDescription
-    /// Whether the slot carries its track now. An inactive slot stays in the offer with
-    /// port 0 so that later sections keep their position.
+    /// Whether the slot carries its track now. An inactive slot stays in the offer (inactive,
+    /// still bundled) so that later sections keep their position and its mid can be reused.
     public var isActive: Bool
 
     /// Creates a slot.

@@ -5,12 +5,21 @@ Phase 1: anchor-a publishes in room demo-a from one browser (Chromium's fake cam
 microphone); viewer-1 watches room demo-a from a second browser and must decode more than
 --frames video frames of anchor-a.
 
+Simulcast phase (--simulcast, after phase 1 and before the PK phase): anchor-s publishes in
+room demo-s with WebRTC simulcast (anchor.html?simulcast=1: a small encoding at half the
+resolution and a big one, which the relay takes as its dual stream); viewer-s watches with
+audience.html?layer=small and must decode the small layer of anchor-s. It then switches to big
+(pkDemo.setLayer, i.e. setRemoteVideoStreamType): the delivered layer must become big and the
+decoded width grow, without the frame counter stalling; then back to small, the width must
+shrink again. `--page-query scalabilityMode=L1T1` sends both encodings without temporal layers.
+
 Phase 2 (--pk): anchor-b publishes in room demo-b from a third browser; anchor-a invites it
 through the page's buttons, anchor-b accepts, and then viewer-1 (room demo-a) must decode
 anchor-b, and each anchor its partner. Hanging up must take anchor-b's tile away again.
 
 Usage:
-    python3 Tests/Interop/browser_demo_test.py --base http://127.0.0.1:PORT [--timeout 60] [--pk]
+    python3 Tests/Interop/browser_demo_test.py --base http://127.0.0.1:PORT [--timeout 60]
+        [--simulcast] [--pk] [--admin http://127.0.0.1:ADMIN_PORT]
 
 Prints one JSON summary on standard output and exits 0 on success, 1 on failure (the summary
 then carries each page's state, last error, log and console output). The whole run is bounded
@@ -31,6 +40,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import urllib.request
 
 try:
     from selenium import webdriver
@@ -75,8 +85,72 @@ SNAPSHOT_SCRIPT = """
 const d = window.pkDemo;
 if (!d) return null;
 return {state: d.state, pkState: d.pkState, peer: d.peer, lastError: d.lastError,
-        tiles: d.tiles(), log: d.log.slice(-60)};
+        tiles: d.tiles(), layers: d.layers ? d.layers() : undefined, log: d.log.slice(-60)};
 """
+
+# Audience page: decoded resolution per publisher ({userId: {width, height}}).
+SIZES_SCRIPT = """
+const done = arguments[arguments.length - 1];
+if (!window.pkDemo || !window.pkDemo.frameSizes) { done({}); return; }
+window.pkDemo.frameSizes().then(done, (e) => done({"error": String(e)}));
+"""
+
+# Audience page: asks for a publisher's big (0) or small (1) video; answers the relay's result
+# or {error}, never a rejected promise.
+SET_LAYER_SCRIPT = """
+const [userId, streamType, done] = arguments;
+window.pkDemo.setLayer(userId, streamType).then(
+    (result) => done({result}),
+    (e) => done({error: {code: e.code, message: String(e.message || e)}}));
+"""
+
+# Anchor page: each video encoding it sends (rid, resolution, why it is limited).
+ENCODINGS_SCRIPT = """
+const done = arguments[arguments.length - 1];
+if (!window.pkDemo || !window.pkDemo.encodings) { done([]); return; }
+window.pkDemo.encodings().then(done, (e) => done([{error: String(e)}]));
+"""
+
+# Audience page: the receiving side of each video track, to tell a frame that never arrives
+# from one that arrives but is not decoded.
+INBOUND_SCRIPT = """
+const done = arguments[arguments.length - 1];
+const pc = window.pkDemo.peerConnections.receive;
+if (!pc) { done([]); return; }
+pc.getStats().then((report) => {
+  const list = [];
+  report.forEach((e) => {
+    if (e.type !== 'inbound-rtp' || e.kind !== 'video') return;
+    list.push({ssrc: e.ssrc, packetsReceived: e.packetsReceived, packetsLost: e.packetsLost,
+               framesReceived: e.framesReceived, framesDecoded: e.framesDecoded, framesDropped: e.framesDropped,
+               keyFramesDecoded: e.keyFramesDecoded, frameWidth: e.frameWidth, nackCount: e.nackCount,
+               pliCount: e.pliCount, firCount: e.firCount, freezeCount: e.freezeCount});
+  });
+  done(list);
+}, (e) => done([{error: String(e)}]));
+"""
+
+# Any page: the relay's view of the connection's traffic (getStats), for diagnostics.
+RELAY_STATS_SCRIPT = """
+const done = arguments[arguments.length - 1];
+window.pkDemo.request('getStats', {}).then(
+    (r) => done({published: r.published, subscribed: r.subscribed}),
+    (e) => done({error: String(e.message || e)}));
+"""
+
+
+# Video stream types of the relay (docs/PROTOCOL.md): 0 big, 1 small.
+BIG, SMALL = 0, 1
+
+# Longest time the decoded-frame counter of the switched publisher may stand still while the
+# simulcast phase switches layers: a switch happens at a keyframe of the new layer, so the
+# viewer's picture should at most hesitate (a few frame intervals), never freeze.
+MAX_STALL_SECONDS = 1.0
+
+# How long frames are watched after each switch completed, to see that they keep coming. A
+# freeze may start a second or so after the new layer's keyframe was decoded, once frames that
+# depend on earlier ones arrive, so a short look would miss it.
+AFTER_SWITCH_SECONDS = 3.0
 
 
 class TestFailure(Exception):
@@ -120,6 +194,25 @@ class Browser:
 
     def frames_encoded(self):
         return self.driver.execute_async_script(ENCODED_SCRIPT) or 0
+
+    def frame_sizes(self):
+        result = self.driver.execute_async_script(SIZES_SCRIPT)
+        return result if isinstance(result, dict) else {}
+
+    def layers(self):
+        return self.js("return window.pkDemo && window.pkDemo.layers ? window.pkDemo.layers() : {}") or {}
+
+    def set_layer(self, user, stream_type):
+        return self.driver.execute_async_script(SET_LAYER_SCRIPT, user, stream_type) or {}
+
+    def encodings(self):
+        return self.driver.execute_async_script(ENCODINGS_SCRIPT) or []
+
+    def inbound_video(self):
+        return self.driver.execute_async_script(INBOUND_SCRIPT)
+
+    def relay_stats(self):
+        return self.driver.execute_async_script(RELAY_STATS_SCRIPT)
 
     def snapshot(self):
         return self.js(SNAPSHOT_SCRIPT)
@@ -167,7 +260,23 @@ class Run:
         self.started = time.monotonic()
         self.deadline = self.started + args.timeout
         self.browsers = {}
-        self.summary = {"ok": False, "base": args.base, "pk": args.pk, "timings": {}, "frames": {}}
+        self.summary = {"ok": False, "base": args.base, "pk": args.pk, "simulcast": args.simulcast,
+                        "timings": {}, "frames": {}}
+
+    def simulcast_diagnostics(self):
+        """What each side of the dual stream saw: encodings sent, relay counters, sizes decoded."""
+        checks = {"anchorS": {"encodings": Browser.encodings, "relayStats": Browser.relay_stats},
+                  "viewerS": {"layers": Browser.layers, "frameSizes": Browser.frame_sizes,
+                              "inboundVideo": Browser.inbound_video, "relayStats": Browser.relay_stats}}
+        for name, calls in checks.items():
+            browser = self.browsers.get(name)
+            if browser is None:
+                continue
+            for key, call in calls.items():
+                try:
+                    self.summary["diagnostics"][name][key] = call(browser)
+                except Exception as exc:
+                    self.summary["diagnostics"][name][key] = f"(unavailable: {exc})"
 
     def elapsed(self):
         return time.monotonic() - self.started
@@ -177,9 +286,9 @@ class Run:
         self.summary["timings"][name] = round(value, 2)
         return value
 
-    def page_url(self, page, room, user):
+    def page_url(self, page, room, user, **extra):
         base = self.args.base.rstrip("/") + "/" + self.args.demo_path.strip("/") + "/"
-        query = {"room": room, "user": user}
+        query = {"room": room, "user": user, **extra}
         query.update(urllib.parse.parse_qsl(self.args.page_query))
         return base + page + "?" + urllib.parse.urlencode(query)
 
@@ -223,10 +332,10 @@ class Run:
                                   f"frames of {publisher}, needed more than {minimum}")
             time.sleep(0.25)
 
-    def start_anchor(self, name, room, user):
+    def start_anchor(self, name, room, user, **extra):
         anchor = self.browser(name)
         since = time.monotonic()
-        anchor.open(self.page_url("anchor.html", room, user))
+        anchor.open(self.page_url("anchor.html", room, user, **extra))
         self.wait(f"{user} to publish (state 'live')", lambda: anchor.state() == "live", anchor)
         self.mark(f"{name}Live", since)
         self.wait(f"{user} to encode video", lambda: anchor.frames_encoded() > 0, anchor)
@@ -246,6 +355,110 @@ class Run:
         if "anchor-a" not in tiles:
             raise TestFailure(f"viewer-1 decodes anchor-a but shows no tile for it (tiles: {tiles})")
         return anchor_a, viewer
+
+    def watch_switch(self, viewer, publisher, stream_type, resized, what):
+        """Switches viewer to layer stream_type of publisher and follows the switch.
+
+        Waits until the page reports the layer delivered and resized(width) holds for the
+        decoded width, then keeps watching for AFTER_SWITCH_SECONDS. Meanwhile the frame
+        counter must never stand still for MAX_STALL_SECONDS. Returns the figures for the
+        summary.
+        """
+        name = "big" if stream_type == BIG else "small"
+        start_frames = viewer.frames_decoded().get(publisher, 0)
+        since = time.monotonic()
+        answer = viewer.set_layer(publisher, stream_type)
+        acknowledged = time.monotonic() - since
+        if "error" in answer:
+            raise TestFailure(f"setRemoteVideoStreamType {name} for {publisher} failed: {answer['error']}")
+        video = [t for t in answer.get("result", {}).get("tracks", []) if t.get("kind") == "video"]
+        figures = {"requestSeconds": round(acknowledged, 2),
+                   "resultVideoStreamType": video[0].get("videoStreamType") if video else None}
+
+        last_frames, last_change = start_frames, since
+        max_stall = 0.0
+        layer_at = size_at = None
+        size = None
+        while True:
+            now = time.monotonic()
+            frames = viewer.frames_decoded().get(publisher, 0)
+            if frames > last_frames:
+                last_frames, last_change = frames, now
+            stall = now - last_change
+            max_stall = max(max_stall, stall)
+            if stall > MAX_STALL_SECONDS:
+                raise TestFailure(f"{viewer.name}: frames of {publisher} stalled for {stall:.1f} s at "
+                                  f"{frames} while switching to {name} (layers {viewer.layers()}, "
+                                  f"size {viewer.frame_sizes().get(publisher)})")
+            if layer_at is None and viewer.layers().get(publisher) == stream_type:
+                layer_at = now - since
+            if size_at is None:
+                current = viewer.frame_sizes().get(publisher)
+                if current and resized(current["width"]):
+                    size, size_at = current, now - since
+            if layer_at is not None and size_at is not None and now - since >= max(layer_at, size_at) + AFTER_SWITCH_SECONDS:
+                break
+            if now > self.deadline:
+                raise TestFailure(
+                    f"timed out after {self.args.timeout} s switching {viewer.name} to the {name} layer of "
+                    f"{publisher}: delivered layer {viewer.layers().get(publisher)}, decoded size "
+                    f"{viewer.frame_sizes().get(publisher)}, frames {frames} (were {start_frames})")
+            time.sleep(0.2)
+        figures.update({
+            "layerDeliveredSeconds": round(layer_at, 2),
+            "resizedSeconds": round(size_at, 2),
+            "size": size,
+            "framesDuringSwitch": last_frames - start_frames,
+            "maxStallSeconds": round(max_stall, 2),
+        })
+        self.summary["frames"][what] = last_frames
+        return figures
+
+    def phase_simulcast(self):
+        """anchor-s publishes big + small by simulcast; viewer-s starts small, switches to big and back."""
+        frames = self.args.frames
+        publisher = "anchor-s"
+        report = self.summary["dualStream"] = {}
+        anchor = self.start_anchor("anchorS", "demo-s", publisher, simulcast="1")
+        status = anchor.js("return document.getElementById('status').textContent")
+        if "simulcast: big + small" not in status:
+            raise TestFailure(f"anchor-s status does not show simulcast: {status!r}")
+        viewer = self.browser("viewerS")
+        since = time.monotonic()
+        viewer.open(self.page_url("audience.html", "demo-s", "viewer-s", layer="small"))
+
+        # Small first: the page joined with autoSubscribeVideoStreamType 1.
+        first, enough = self.wait_frames(viewer, publisher, "viewerS.anchor-s.small", frames)
+        self.summary["timings"]["viewerSFirstFrameOfSmall"] = round(first, 2)
+        self.summary["timings"]["viewerSFramesOfSmall"] = round(enough, 2)
+        self.wait("viewer-s to report the small layer of anchor-s delivered",
+                  lambda: viewer.layers().get(publisher) == SMALL, viewer)
+        small = self.wait("a decoded size of anchor-s", lambda: viewer.frame_sizes().get(publisher), viewer)
+        report["small"] = small
+        report["anchorEncodings"] = anchor.encodings()
+        sent = {e.get("rid"): e for e in report["anchorEncodings"]}
+        big_sent = sent.get("f", {}).get("frameWidth")
+        if big_sent and small["width"] * 1.5 > big_sent:
+            raise TestFailure(f"viewer-s decodes anchor-s at {small['width']}x{small['height']} with the small layer, "
+                              f"but the big encoding is only {big_sent} wide: is it the small layer?")
+        if viewer.js(f"return !!document.querySelector('[data-user-id=\"{publisher}\"] .layer-btn')") is not True:
+            raise TestFailure("viewer-s's tile of anchor-s has no big/small button")
+
+        # Up to big: the width must grow (the small layer is scaled down by 2).
+        report["toBig"] = self.watch_switch(
+            viewer, publisher, BIG, lambda width: width >= small["width"] * 1.5, "viewerS.anchor-s.big")
+        big = report["toBig"]["size"]
+        # And back to small.
+        report["toSmall"] = self.watch_switch(
+            viewer, publisher, SMALL, lambda width: width * 1.5 <= big["width"], "viewerS.anchor-s.smallAgain")
+        for key, figures in (("ToBig", report["toBig"]), ("ToSmall", report["toSmall"])):
+            self.summary["timings"][f"switch{key}Layer"] = figures["layerDeliveredSeconds"]
+            self.summary["timings"][f"switch{key}Resized"] = figures["resizedSeconds"]
+        self.mark("simulcastPhase", since)
+
+        # The next phase needs no more of these two; fewer browsers keep the machine responsive.
+        for name in ("viewerS", "anchorS"):
+            self.browsers.pop(name).quit()
 
     def phase_pk(self, anchor_a, viewer):
         frames = self.args.frames
@@ -287,6 +500,8 @@ class Run:
 
     def run(self):
         anchor_a, viewer = self.phase_one()
+        if self.args.simulcast:
+            self.phase_simulcast()
         if self.args.pk:
             self.phase_pk(anchor_a, viewer)
         self.summary["ok"] = True
@@ -294,6 +509,9 @@ class Run:
     def close(self, failed):
         if failed:
             self.summary["diagnostics"] = {name: b.diagnostics() for name, b in self.browsers.items()}
+            self.simulcast_diagnostics()
+            if self.args.admin:
+                self.summary["diagnostics"]["relayMetrics"] = relay_metrics(self.args.admin)
         if self.args.screenshots:
             for browser in self.browsers.values():
                 browser.screenshot(self.args.screenshots)
@@ -302,11 +520,27 @@ class Run:
         self.summary["timings"]["total"] = round(self.elapsed(), 2)
 
 
+def relay_metrics(admin):
+    """The relay's media counters from its admin port: drops by reason, keyframe requests."""
+    wanted = ("pkrelay_dropped_packets_total", "pkrelay_keyframe_requests", "pkrelay_packets_",
+              "pkrelay_streams", "pkrelay_subscriptions")
+    try:
+        with urllib.request.urlopen(admin.rstrip("/") + "/metrics", timeout=3) as response:
+            text = response.read().decode("utf-8", "replace")
+    except Exception as exc:
+        return f"(unavailable: {exc})"
+    return [line for line in text.splitlines() if line.startswith(wanted)]
+
+
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--base", required=True, help="relay origin serving /demo/, e.g. http://127.0.0.1:7700")
     parser.add_argument("--timeout", type=float, default=60, help="seconds for the whole run (default 60)")
     parser.add_argument("--pk", action="store_true", help="also run the PK phase (anchor-b, invite, accept, hang up)")
+    parser.add_argument("--simulcast", action="store_true",
+                        help="also run the simulcast phase (anchor-s sends big + small, viewer-s switches layers)")
+    parser.add_argument("--admin", help="relay admin origin, e.g. http://127.0.0.1:7710: on failure the summary "
+                                        "carries its /metrics drop and traffic counters")
     parser.add_argument("--frames", type=int, default=30, help="decoded frames required per check (default 30)")
     parser.add_argument("--demo-path", default="/demo/", help="where the demo pages are (default /demo/)")
     parser.add_argument("--page-query", default="",

@@ -6,13 +6,14 @@ import Testing
 
 /// ffmpeg publishes VP8 over SDES-keyed SRTP into room 1; the anchor forwards into room 2; an
 /// ffmpeg receiver subscribed in room 2 (started first, from an SDP file) decodes the stream.
+extension RealClientInterop {
 @Suite("ffmpeg forward interop", .serialized, .timeLimit(.minutes(1)))
 struct FFmpegForwardInteropTests {
-    static let ffmpeg = FFmpegInteropTests.ffmpeg
+    static let ffmpeg = RealClientInterop.FFmpegInteropTests.ffmpeg
     static let profile = SRTPProfile.aesCM128HMACSHA1_80
 
     @Test("ffmpeg to room 1, forwarded to room 2, to ffmpeg: the frames decode",
-          .enabled(if: FFmpegInteropTests.isAvailable, "ffmpeg is not installed at /usr/bin/ffmpeg: forward interop test skipped"))
+          .enabled(if: RealClientInterop.FFmpegInteropTests.isAvailable, "ffmpeg is not installed at /usr/bin/ffmpeg: forward interop test skipped"))
     func decodesThroughForward() async throws {
         let seconds = 5
         let frameRate = 30
@@ -98,7 +99,7 @@ struct FFmpegForwardInteropTests {
 
             let senderStatus = try await sender.waitForExit(timeout: .seconds(seconds + 15))
             #expect(senderStatus == 0, "ffmpeg sender failed: \(sender.stderrTail)")
-            try await FFmpegInteropTests.waitUntilStable(crcURL, quiet: .milliseconds(1000), timeout: .seconds(8))
+            try await RealClientInterop.FFmpegInteropTests.waitUntilStable(crcURL, quiet: .milliseconds(1000), timeout: .seconds(8))
             await receiver.interruptAndWait()
 
             let lines = ((try? String(contentsOf: crcURL, encoding: .utf8)) ?? "").split(separator: "\n")
@@ -118,4 +119,5 @@ struct FFmpegForwardInteropTests {
             await receiverClient.close()
         }
     }
+}
 }

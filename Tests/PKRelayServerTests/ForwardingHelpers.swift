@@ -181,6 +181,7 @@ extension ReceivedEvent {
     var userPublishStream: UserPublishStreamEvent? { if case .userPublishStream(let data)? = event { data } else { nil } }
     var userUnpublishStream: UserUnpublishStreamEvent? { if case .userUnpublishStream(let data)? = event { data } else { nil } }
     var streamSubscribed: SubscribeStreamResult? { if case .streamSubscribed(let data)? = event { data } else { nil } }
+    var transportStateChanged: TransportStateChangedEvent? { if case .transportStateChanged(let data)? = event { data } else { nil } }
     var forwardStateChanged: ForwardStreamStateChangedEvent? { if case .forwardStreamStateChanged(let data)? = event { data } else { nil } }
     var forwardFirstKeyframe: ForwardFirstKeyframeEvent? { if case .forwardStreamFirstKeyframe(let data)? = event { data } else { nil } }
     var connectOtherRoom: ConnectOtherRoomEvent? { if case .connectOtherRoom(let data)? = event { data } else { nil } }

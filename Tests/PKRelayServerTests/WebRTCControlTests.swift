@@ -3,6 +3,7 @@ import ICE
 import PKRelayClient
 import Protocol
 import RTPWire
+import SecureTransport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -89,6 +90,93 @@ struct WebRTCControlTests {
     }
 }
 
+/// How a WebRTC transport ends when ICE or DTLS fails: the client hears why, and the room
+/// sees the stream end with the matching reason.
+@Suite("WebRTC failures", .timeLimit(.minutes(1)))
+struct WebRTCFailureTests {
+    /// A one-track (VP8) publish offer with the given ICE ufrag and certificate fingerprint.
+    static func offer(ufrag: String, fingerprint: String) -> String {
+        [
+            "v=0", "o=- 1 1 IN IP4 0.0.0.0", "s=-", "t=0 0", "a=group:BUNDLE 0", "a=msid-semantic:WMS *",
+            "m=video 9 UDP/TLS/RTP/SAVPF 96", "c=IN IP4 0.0.0.0", "a=mid:0", "a=sendonly", "a=msid:cam cam-video",
+            "a=rtcp-mux", "a=rtpmap:96 VP8/90000", "a=rtcp-fb:96 nack pli", "a=ssrc:4242 cname:test",
+            "a=ice-ufrag:\(ufrag)", "a=ice-pwd:\(String(repeating: "p", count: 24))", "a=fingerprint:\(fingerprint)", "a=setup:actpass", "",
+        ].joined(separator: "\r\n")
+    }
+
+    /// An anchor publishing on a WebRTC transport with `offer`, and a viewer in the room.
+    static func publish(_ relay: TestRelay, room: String, offer: (String) -> String) async throws -> (anchor: ControlClient, viewer: ControlClient, transport: CreateTransportResult) {
+        let viewer = try await relay.join(room: room, user: "viewer")
+        let anchor = try await relay.join(room: room, user: "anchor")
+        let transport: CreateTransportResult = try await anchor.request("createTransport", CreateTransportParams(kind: "webrtc"))
+        let result: PublishStreamResult = try await anchor.request("publishStream", PublishStreamParams(
+            roomId: room, transportId: transport.transportId, tracks: [], sdp: offer(transport.ice!.usernameFragment)))
+        #expect(result.mediaType == MediaType.video)
+        #expect(result.sdp?.contains("a=ice-lite") == true && result.sdp?.contains("a=setup:passive") == true)
+        return (anchor, viewer, transport)
+    }
+
+    @Test("no ICE check after the SDP exchange: 4017, and the stream ends with KeepLiveFailed")
+    func iceNeverConnects() async throws {
+        try await TestRelay.with({ $0.media.iceTimeoutMs = 1000 }) { relay in
+            let (anchor, viewer, transport) = try await Self.publish(relay, room: "f1") { _ in
+                Self.offer(ufrag: "clnt", fingerprint: "sha-256 " + Array(repeating: "AB", count: 32).joined(separator: ":"))
+            }
+            let failed = try await ForwardingHelpers.waitForSequence(anchor, from: 0, "onTransportStateChanged failed", [{ $0.transportStateChanged?.state == "failed" }])[0].transportStateChanged!
+            #expect(failed.transportId == transport.transportId && failed.errorCode == 4017, "\(failed)")
+            #expect(failed.reason?.contains("no ICE connectivity check") == true, "\(failed)")
+            let ended = try await ForwardingHelpers.waitForSequence(viewer, from: 0, "anchor's stream ends", [{ $0.userUnpublishStream?.userId == "anchor" }])[0].userUnpublishStream!
+            #expect(ended.reason == .keepLiveFailed)
+            // The transport is gone: using it again is refused, the connection stays usable.
+            let error = await WebRTCControlTests.errorCode {
+                try await anchor.call("answerTransportOffer", AnswerTransportOfferParams(transportId: transport.transportId, revision: 1, sdp: "v=0"))
+            }
+            #expect(error?.code == 4003)
+        }
+    }
+
+    @Test("a DTLS client whose certificate does not match the SDP: 4016, and the stream ends with PublishFailed")
+    func dtlsFingerprintMismatch() async throws {
+        try await TestRelay.with { relay in
+            let announced = try DTLSCertificate()
+            let (anchor, viewer, transport) = try await Self.publish(relay, room: "f2") { _ in
+                Self.offer(ufrag: "clnt", fingerprint: announced.fingerprint.sdpValue)
+            }
+            let ice = try #require(transport.ice)
+            let socket = try UDPTestSocket()
+            defer { socket.close() }
+            let check = ICEConnectivityCheck(
+                transactionID: .secureRandom(), localUfrag: "clnt", remoteCredentials: ICECredentials(ufrag: ice.usernameFragment, password: ice.password),
+                priority: 1, tieBreaker: 7, useCandidate: true)
+            let answer = try #require(socket.exchange(check.request(), port: transport.port))
+            guard case .success = check.readResponse(answer) else { Issue.record("ICE check failed: \(check.readResponse(answer))"); return }
+
+            // The handshake itself is sound; only the client's certificate is not the announced one.
+            let relayFingerprint = try #require(DTLSFingerprint(sdpValue: "sha-256 \(transport.dtls!.fingerprint.value)"))
+            let client = try DTLSEndpoint(context: DTLSContext(certificate: DTLSCertificate()), role: .client, expectedPeerFingerprints: [relayFingerprint])
+            var outgoing = client.start().datagrams
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline {
+                for datagram in outgoing { _ = socket.send(datagram, port: transport.port) }
+                outgoing = []
+                guard let incoming = socket.receive(timeoutMs: 200) else {
+                    if client.state.isFinished { break }
+                    outgoing = client.handleTimeout().datagrams
+                    continue
+                }
+                outgoing = client.handleDatagram(incoming).datagrams
+                if case .failed = client.state { break }
+                if case .closed = client.state { break }
+            }
+            let failed = try await ForwardingHelpers.waitForSequence(anchor, from: 0, "onTransportStateChanged failed", [{ $0.transportStateChanged?.state == "failed" }])[0].transportStateChanged!
+            #expect(failed.errorCode == 4016, "\(failed)")
+            #expect(failed.reason?.contains("DTLS") == true, "\(failed)")
+            let ended = try await ForwardingHelpers.waitForSequence(viewer, from: 0, "anchor's stream ends", [{ $0.userUnpublishStream?.userId == "anchor" }])[0].userUnpublishStream!
+            #expect(ended.reason == .publishFailed)
+        }
+    }
+}
+
 /// A blocking UDP socket on 127.0.0.1 for one request and its answer.
 final class UDPTestSocket {
     let fd: Int32
@@ -125,6 +213,29 @@ final class UDPTestSocket {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, Int32(timeoutMs)) == 1 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 1500)
+        let received = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        return received > 0 ? Array(buffer[..<received]) : nil
+    }
+
+    /// Sends one datagram to 127.0.0.1:`port`.
+    func send(_ datagram: [UInt8], port: Int) -> Bool {
+        var destination = sockaddr_in()
+        destination.sin_family = sa_family_t(AF_INET)
+        destination.sin_port = in_port_t(UInt16(port).bigEndian)
+        destination.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let sent = datagram.withUnsafeBytes { bytes in
+            withUnsafePointer(to: &destination) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
+        return sent == datagram.count
+    }
+
+    /// The next datagram, or nil after `timeoutMs`.
+    func receive(timeoutMs: Int) -> [UInt8]? {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(timeoutMs)) == 1 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 2048)
         let received = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         return received > 0 ? Array(buffer[..<received]) : nil
     }

@@ -7,6 +7,7 @@ import Testing
 /// WebRTC end to end with real peers: aiortc (ICE, DTLS-SRTP, SDP, VP8/Opus encoders and
 /// decoders of its own) publishing and subscribing through the relay, across a forward, and
 /// mixed with ffmpeg on plain SRTP transports in both directions.
+extension RealClientInterop {
 @Suite("WebRTC interop", .serialized, .timeLimit(.minutes(2)))
 struct WebRTCInteropTests {
     static let enabled = WebRTCPeerProcess.isAvailable
@@ -59,39 +60,85 @@ struct WebRTCInteropTests {
     func ffmpegToWebRTC() async throws {
         try await Self.withDirectory { directory in
             try await TestRelay.with { relay in
-                let profile = SRTPProfile.aesCM128HMACSHA1_80
-                let publisher = try await relay.join(room: "w3", user: "ffpub")
-                let videoIn: CreateTransportResult = try await publisher.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
-                let audioIn: CreateTransportResult = try await publisher.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
-                let videoKey = SDESKeying.encodeBase64(SDESKeying.generateKeyingMaterial(for: profile))
-                let audioKey = SDESKeying.encodeBase64(SDESKeying.generateKeyingMaterial(for: profile))
-                try await publisher.call("connectTransport", ConnectTransportParams(transportId: videoIn.transportId, srtpKey: videoKey))
-                try await publisher.call("connectTransport", ConnectTransportParams(transportId: audioIn.transportId, srtpKey: audioKey))
-                let _: PublishStreamResult = try await publisher.request("publishStream", PublishStreamParams(roomId: "w3", transportId: videoIn.transportId, tracks: [
-                    TrackDescription(kind: .video, ssrc: 11_111_111, payloadType: 96, codec: "VP8", clockRate: 90000),
-                    TrackDescription(kind: .audio, ssrc: 22_222_222, payloadType: 111, codec: "opus", clockRate: 48000, channels: 2, transportId: audioIn.transportId),
-                ]))
+                let publisher = try await Self.ffmpegPublisher(relay, room: "w3", user: "ffpub")
                 let subscriber = try WebRTCPeerProcess("subscriber", relay: relay, room: "w3", user: "viewer", arguments: [
                     "subscribe", "--publisher", "ffpub", "--min-video-frames", "30", "--duration", "20",
                 ], directory: directory)
                 defer { subscriber.kill() }
-                let sender = try ExternalProcess(executable: FFmpegInteropTests.ffmpeg, arguments: [
-                    "-nostdin", "-hide_banner", "-loglevel", "error", "-re",
-                    "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
-                    "-map", "0:v", "-t", "10", "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "500k", "-g", "30", "-auto-alt-ref", "0",
-                    "-payload_type", "96", "-ssrc", "11111111", "-f", "rtp", "-srtp_out_suite", profile.rawValue, "-srtp_out_params", videoKey,
-                    "srtp://127.0.0.1:\(videoIn.port)?rtcpport=\(videoIn.port)&pkt_size=1200",
-                    "-map", "1:a", "-t", "10", "-c:a", "libopus", "-b:a", "48k",
-                    "-payload_type", "111", "-ssrc", "22222222", "-f", "rtp", "-srtp_out_suite", profile.rawValue, "-srtp_out_params", audioKey,
-                    "srtp://127.0.0.1:\(audioIn.port)?rtcpport=\(audioIn.port)&pkt_size=1200",
-                ], stderrURL: directory.appendingPathComponent("sender.log"))
+                let sender = try Self.startFFmpeg(publisher, directory: directory)
                 defer { if sender.isRunning { kill(sender.process.processIdentifier, SIGKILL) } }
                 let (status, summary) = try await subscriber.finish(timeout: .seconds(45))
                 #expect(status == 0, "aiortc subscriber: \(summary); stderr:\n\(subscriber.stderrTail)\nffmpeg: \(sender.stderrTail)")
                 #expect(WebRTCPeerProcess.frames(summary, "video", of: "ffpub") >= 30, "\(summary)")
-                await publisher.close()
+                await publisher.client.close()
             }
         }
+    }
+
+    @Test("payload types that clash between publishers are renumbered for a WebRTC subscriber",
+          .enabled(if: enabled && FFmpegInteropTests.isAvailable, reason))
+    func clashingPayloadTypes() async throws {
+        try await Self.withDirectory { directory in
+            try await TestRelay.with { relay in
+                // aiortc sends Opus as 96 and VP8 as 97; this ffmpeg sends VP8 as 96 and Opus as 111.
+                let ffmpegPublisher = try await Self.ffmpegPublisher(relay, room: "w5", user: "ffpub")
+                let sender = try Self.startFFmpeg(ffmpegPublisher, directory: directory, seconds: 14)
+                defer { if sender.isRunning { kill(sender.process.processIdentifier, SIGKILL) } }
+                let publisher = try WebRTCPeerProcess("publisher", relay: relay, room: "w5", user: "alice", arguments: ["publish", "--duration", "14"], directory: directory)
+                defer { publisher.kill() }
+                let viewer = try WebRTCPeerProcess("viewer", relay: relay, room: "w5", user: "viewer", arguments: [
+                    "subscribe", "--auto", "--expect", "alice,ffpub", "--min-video-frames", "30", "--min-audio-frames", "20", "--duration", "16",
+                ], directory: directory)
+                let (status, summary) = try await viewer.finish(timeout: .seconds(45))
+                #expect(status == 0, "viewer: \(summary); stderr:\n\(viewer.stderrTail)")
+                for user in ["alice", "ffpub"] {
+                    #expect(WebRTCPeerProcess.frames(summary, "video", of: user) >= 30, "\(user): \(summary)")
+                    #expect(WebRTCPeerProcess.frames(summary, "audio", of: user) >= 20, "\(user): \(summary)")
+                }
+                await ffmpegPublisher.client.close()
+            }
+        }
+    }
+
+    /// A joined publisher with two SDES-keyed SRTP transports for ffmpeg (VP8 96, Opus 111).
+    struct FFmpegPublisher {
+        let client: ControlClient
+        let video: CreateTransportResult
+        let audio: CreateTransportResult
+        let videoKey: String
+        let audioKey: String
+        static let profile = SRTPProfile.aesCM128HMACSHA1_80
+    }
+
+    static func ffmpegPublisher(_ relay: TestRelay, room: String, user: String) async throws -> FFmpegPublisher {
+        let profile = FFmpegPublisher.profile
+        let client = try await relay.join(room: room, user: user)
+        let videoIn: CreateTransportResult = try await client.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
+        let audioIn: CreateTransportResult = try await client.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
+        let videoKey = SDESKeying.encodeBase64(SDESKeying.generateKeyingMaterial(for: profile))
+        let audioKey = SDESKeying.encodeBase64(SDESKeying.generateKeyingMaterial(for: profile))
+        try await client.call("connectTransport", ConnectTransportParams(transportId: videoIn.transportId, srtpKey: videoKey))
+        try await client.call("connectTransport", ConnectTransportParams(transportId: audioIn.transportId, srtpKey: audioKey))
+        let _: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(roomId: room, transportId: videoIn.transportId, tracks: [
+            TrackDescription(kind: .video, ssrc: 11_111_111, payloadType: 96, codec: "VP8", clockRate: 90000),
+            TrackDescription(kind: .audio, ssrc: 22_222_222, payloadType: 111, codec: "opus", clockRate: 48000, channels: 2, transportId: audioIn.transportId),
+        ]))
+        return FFmpegPublisher(client: client, video: videoIn, audio: audioIn, videoKey: videoKey, audioKey: audioKey)
+    }
+
+    /// ffmpeg sending a test pattern (VP8, a keyframe every second) and a tone (Opus) to the publisher's transports.
+    static func startFFmpeg(_ publisher: FFmpegPublisher, directory: URL, seconds: Int = 10) throws -> ExternalProcess {
+        let suite = FFmpegPublisher.profile.rawValue
+        return try ExternalProcess(executable: FFmpegInteropTests.ffmpeg, arguments: [
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-re",
+            "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+            "-map", "0:v", "-t", "\(seconds)", "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "500k", "-g", "30", "-auto-alt-ref", "0",
+            "-payload_type", "96", "-ssrc", "11111111", "-f", "rtp", "-srtp_out_suite", suite, "-srtp_out_params", publisher.videoKey,
+            "srtp://127.0.0.1:\(publisher.video.port)?rtcpport=\(publisher.video.port)&pkt_size=1200",
+            "-map", "1:a", "-t", "\(seconds)", "-c:a", "libopus", "-b:a", "48k",
+            "-payload_type", "111", "-ssrc", "22222222", "-f", "rtp", "-srtp_out_suite", suite, "-srtp_out_params", publisher.audioKey,
+            "srtp://127.0.0.1:\(publisher.audio.port)?rtcpport=\(publisher.audio.port)&pkt_size=1200",
+        ], stderrURL: directory.appendingPathComponent("sender-\(publisher.video.transportId).log"))
     }
 
     @Test("an aiortc publisher is decoded by an ffmpeg SRTP subscriber",
@@ -156,4 +203,5 @@ struct WebRTCInteropTests {
             }
         }
     }
+}
 }

@@ -80,12 +80,9 @@ struct WebhookDeliveryTests {
         }
         do {
             try await TestRelay.with({ Self.configure(&$0, url: receiver.url) }) { relay in
-                let started = ContinuousClock.now
                 let alice = try await relay.join(room: "wh-2", user: "alice")
                 let bob = try await relay.join(room: "wh-2", user: "bob")
                 let carol = try await relay.join(room: "wh-3", user: "carol")
-                // Control does not wait for the failing endpoint (its retries alone take about a second per event).
-                #expect(ContinuousClock.now - started < .seconds(5))
                 let hooks: [WebhookReceiver.Hook]
                 do {
                     hooks = try await receiver.waitUntil("the events after retries") { hooks in
@@ -127,11 +124,10 @@ struct WebhookDeliveryTests {
             $0.webhooks.queueSize = 3
             $0.webhooks.retryForSeconds = 1
         }) { relay in
-            let started = ContinuousClock.now
             var clients: [ControlClient] = []
             for index in 0..<6 { clients.append(try await relay.join(room: "wh-dead-\(index)", user: "u\(index)")) }
-            // Each event is retried for a second: a relay waiting on webhooks would take 6 s or more.
-            #expect(ContinuousClock.now - started < .seconds(5))
+            // Control never waits on delivery: events arrive faster than a dead endpoint is given
+            // up on, so the bounded queue overflows (a relay waiting on webhooks could not fill it).
             let port = relay.ports.admin
             #expect(try await AdminHTTPClient.metric(port: port, #"pkrelay_webhook_dropped_total{reason="queue_full"}"#) > 0)
             try await AdminHTTPClient.waitForMetric(port: port, "pkrelay_webhook_queue_depth") { $0 == 0 }

@@ -176,3 +176,34 @@ import Testing
         if case .switchSource(_, let source) = switches.first { #expect(source == sources[1].id) } else { Issue.record("expected a switch, got \(switches)") }
     }
 }
+
+/// Simulcast layers announced by rid (WebRTC) before their SSRC is known.
+@Suite struct SimulcastLayerScenarioTests {
+    @Test func ridLayersWithoutSSRCArePublishedAsTheDualStream() throws {
+        var s = Scenario()
+        let anchor = s.enter("anchor")
+        var big = TrackDescription(kind: .video, ssrc: 0, payloadType: 96, codec: "VP8", clockRate: 90_000, videoStreamType: .big)
+        big.rid = "f"
+        var small = TrackDescription(kind: .video, ssrc: 0, payloadType: 96, codec: "VP8", clockRate: 90_000, videoStreamType: .small)
+        small.rid = "q"
+        let audio = TrackDescription(kind: .audio, ssrc: anchor.ssrcBase + 1, payloadType: 111, codec: "opus", clockRate: 48_000, channels: 2)
+        try #require(s.publish(anchor, tracks: [audio, big, small]).error == nil)
+        let sources = s.addedSources()
+        #expect(sources.map(\.rid) == [nil, "f", "q"])
+        #expect(sources.map(\.videoStreamType) == [.big, .big, .small])
+        #expect(sources.dropFirst().allSatisfy { $0.ssrc == 0 })
+
+        let viewer = s.enter("viewer", role: .audience, visible: false)
+        let result = try #require(DualStreamScenarioTests.subscribe(&s, viewer, to: "anchor", .small).value)
+        #expect(result.tracks.last?.videoStreamType == .small)
+        #expect(s.binds().last?.source == sources[2].id)
+    }
+
+    @Test func aZeroSSRCNeedsARid() {
+        var s = Scenario()
+        let anchor = s.enter("anchor")
+        let outcome = s.publish(anchor, tracks: [TrackDescription(kind: .video, ssrc: 0, payloadType: 96, codec: "VP8", clockRate: 90_000)])
+        #expect(outcome.error?.code == .invalidParams)
+        #expect(outcome.error?.message.contains("ssrc must not be 0") == true)
+    }
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the browser demo test: a relay and two headless Chromium instances in a network namespace
+# Runs the browser demo test: a relay and headless Chromium instances in a network namespace
 # with only loopback up (so Chromium cannot pick another interface), the anchor page publishing
 # its fake camera, an audience page decoding it, then a PK link between two rooms.
 # Needs root (unshare --net); `make test-browser` installs Chromium and builds the relay first.
@@ -21,7 +21,7 @@ exec unshare --net bash -c '
     relay=$!
     for _ in $(seq 50); do curl -sf http://127.0.0.1:7710/healthz > /dev/null && break; sleep 0.1; done
     status=0
-    /usr/bin/python3 Tests/Interop/browser_demo_test.py --base http://127.0.0.1:7700 --timeout 90 --pk || status=$?
+    /usr/bin/python3 Tests/Interop/browser_demo_test.py --base http://127.0.0.1:7700 --timeout 120 --simulcast --pk || status=$?
     kill "$relay"; wait "$relay" 2>/dev/null || true
     if [ "$status" -ne 0 ]; then echo "relay log:"; tail -n 40 "$2/relay.log"; fi
     exit "$status"

@@ -2,6 +2,10 @@
  * anchor.html?room=R&user=U: publishes camera and microphone into room R as anchor U, and
  * receives whatever else is published there, which during a PK is the partner anchor linked
  * in from the other room.
+ *
+ * With `&simulcast=1` the camera is sent twice (WebRTC simulcast): a small encoding at half
+ * the resolution and a big one. The relay takes them as the anchor's dual stream, and each
+ * viewer chooses which one it receives (setRemoteVideoStreamType).
  */
 'use strict';
 
@@ -9,6 +13,22 @@
   const D = PKRelayDemo;
   const pkDemo = D.pkDemo;
   const {room, user, relayUrl, tokenBase} = D.settings();
+  const pageQuery = new URLSearchParams(location.search);
+  const simulcast = pageQuery.get('simulcast') === '1';
+  // Optional `scalabilityMode=L1T1` (with simulcast): the browser's temporal layering of each
+  // encoding, left to the browser (L1T3 for VP8 in Chromium) when absent. Comparing both shows
+  // whether a problem at a layer switch depends on temporal layers.
+  const scalabilityMode = pageQuery.get('scalabilityMode');
+
+  /*
+   * The simulcast encodings, listed from the smallest to the largest: the relay takes the last
+   * rid of the offer as the big video and the first as the small one (docs/PROTOCOL.md, dual
+   * stream). The bitrate caps keep the small layer cheap, as a viewer on a weak network needs.
+   */
+  const SIMULCAST_ENCODINGS = [
+    {rid: 'q', scaleResolutionDownBy: 2, maxBitrate: 200000},
+    {rid: 'f', maxBitrate: 1200000},
+  ];
 
   /*
    * PK state shown in the status line and read by the test driver as pkDemo.pkState:
@@ -21,6 +41,8 @@
   pkDemo.pkState = 'idle';
   pkDemo.peer = null;
   pkDemo.framesEncoded = async () => 0;
+  pkDemo.simulcast = simulcast;
+  pkDemo.encodings = async () => [];
 
   // How the last invitation or PK ended, shown while idle so that a refusal is not silent.
   let lastOutcome = '';
@@ -46,7 +68,7 @@
     D.renderStatus();
   }
 
-  D.setStatusExtras(() => {
+  function pkStatus() {
     const peer = pkDemo.peer;
     switch (pkDemo.pkState) {
       case 'inviting': return `PK: inviting ${peer.userId} of room ${peer.roomId}`;
@@ -55,7 +77,9 @@
       case 'linked': return `PK: linked with ${peer.userId} of room ${peer.roomId}`;
       default: return lastOutcome ? `PK: none (${lastOutcome})` : 'PK: none';
     }
-  });
+  }
+
+  D.setStatusExtras(() => (simulcast ? 'simulcast: big + small · ' : '') + pkStatus());
 
   /**
    * Publishes the local tracks on their own WebRTC transport: the browser offers, the relay
@@ -66,7 +90,11 @@
     const pc = new RTCPeerConnection(D.PUBLISH_CONFIG);
     pkDemo.peerConnections.publish = pc;
     for (const track of stream.getTracks()) {
-      pc.addTransceiver(track, {direction: 'sendonly', streams: [stream]});
+      const init = {direction: 'sendonly', streams: [stream]};
+      if (simulcast && track.kind === 'video') {
+        init.sendEncodings = SIMULCAST_ENCODINGS.map((e) => (scalabilityMode ? {...e, scalabilityMode} : {...e}));
+      }
+      pc.addTransceiver(track, init);
     }
     pc.onconnectionstatechange = () => {
       D.log(`publish transport ${transport.transportId}: ${pc.connectionState}`);
@@ -93,6 +121,22 @@
         if (entry.type === 'outbound-rtp' && entry.kind === 'video') total += entry.framesEncoded || 0;
       });
       return total;
+    };
+    // One entry per video encoding sent (two with simulcast): shows whether the browser
+    // actually sends the small layer, and why an encoding is held back.
+    pkDemo.encodings = async () => {
+      const list = [];
+      (await pc.getStats()).forEach((entry) => {
+        if (entry.type !== 'outbound-rtp' || entry.kind !== 'video') return;
+        list.push({
+          rid: entry.rid, ssrc: entry.ssrc, active: entry.active, frameWidth: entry.frameWidth,
+          frameHeight: entry.frameHeight, framesEncoded: entry.framesEncoded, framesSent: entry.framesSent,
+          bytesSent: entry.bytesSent, targetBitrate: entry.targetBitrate,
+          qualityLimitationReason: entry.qualityLimitationReason, encoderImplementation: entry.encoderImplementation,
+          scalabilityMode: entry.scalabilityMode,
+        });
+      });
+      return list.sort((a, b) => String(a.rid).localeCompare(String(b.rid)));
     };
     return {transportId: transport.transportId, pc};
   }

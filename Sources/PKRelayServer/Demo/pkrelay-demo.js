@@ -31,6 +31,8 @@ const PKRelayDemo = (() => {
    *   state          the page's phase, a short string ('starting', 'joined', 'live', 'error', …)
    *   lastError      {method?, code, message} of the last failure, or null
    *   framesDecoded  async () => {publisherUserId: framesDecoded of its video, summed}
+   *   frameSizes     async () => {publisherUserId: {width, height}}: frameWidth x frameHeight
+   *                  of the video being decoded now (inbound-rtp statistics)
    *   tiles          () => userIds that have a tile on the page
    *   log            the last lines of the page's log
    *   peerConnections {receive, publish?}: the RTCPeerConnections, for getStats() and SDP
@@ -42,6 +44,7 @@ const PKRelayDemo = (() => {
     state: 'starting',
     lastError: null,
     framesDecoded: async () => ({}),
+    frameSizes: async () => ({}),
     tiles: () => [],
     log: [],
     peerConnections: {},
@@ -310,7 +313,7 @@ const PKRelayDemo = (() => {
       this.id = null;
       this.pc = null;
       this.answering = Promise.resolve();
-      this.receivers = [];          // {userId, kind, receiver}, for per-publisher statistics
+      this.receivers = [];          // {userId, kind, receiver, transceiver}, for per-publisher statistics
     }
 
     /** Creates the relay transport; its id is what joinRoom's roomConfig.subscribeTransportId needs. */
@@ -347,7 +350,7 @@ const PKRelayDemo = (() => {
       // Without a stream the m-line had no msid; keep the track visible under its mid.
       const userId = stream ? stream.id : `mid-${e.transceiver.mid}`;
       log(`track: ${e.track.kind} of ${userId} (mid ${e.transceiver.mid})`);
-      this.receivers.push({userId, kind: e.track.kind, receiver: e.receiver});
+      this.receivers.push({userId, kind: e.track.kind, receiver: e.receiver, transceiver: e.transceiver});
       this.onTrack(userId, e.track, stream || new MediaStream([e.track]));
     }
 
@@ -370,6 +373,32 @@ const PKRelayDemo = (() => {
       }
       return totals;
     }
+
+    /**
+     * The resolution each publisher's video is decoded at now. Only receivers of m-lines in use
+     * count: a section the relay made inactive keeps the statistics of what it last decoded.
+     * The size changes at the first keyframe of a new video layer (setRemoteVideoStreamType),
+     * although the track, SSRC and m-line stay the same.
+     */
+    async frameSizes() {
+      const sizes = {};
+      for (const {userId, kind, receiver, transceiver} of this.receivers) {
+        if (kind !== 'video' || receiver.track.readyState !== 'live') continue;
+        if (transceiver && (transceiver.stopped || transceiver.currentDirection === 'inactive')) continue;
+        let report;
+        try {
+          report = await receiver.getStats();
+        } catch (e) {
+          continue;
+        }
+        report.forEach((entry) => {
+          if (entry.type === 'inbound-rtp' && entry.kind === 'video' && entry.frameWidth) {
+            sizes[userId] = {width: entry.frameWidth, height: entry.frameHeight};
+          }
+        });
+      }
+      return sizes;
+    }
   }
 
   // ---------------------------------------------------------------------------------------
@@ -382,9 +411,14 @@ const PKRelayDemo = (() => {
    * created again must find its stream.
    */
   class TileGrid {
-    constructor(container, emptyText) {
+    /**
+     * `decorate(userId, tile)`, if given, runs once for each new tile; a page adds its own
+     * controls to `tile.element` there (the audience page: the video layer toggle).
+     */
+    constructor(container, emptyText, decorate) {
       this.container = container;
       this.emptyText = emptyText;
+      this.decorate = decorate || null;
       this.tiles = new Map();       // userId -> {element, video, caption}
       this.streams = new Map();     // userId -> MediaStream from ontrack
       this.origins = new Map();     // userId -> room it is forwarded or linked from
@@ -423,6 +457,7 @@ const PKRelayDemo = (() => {
         const caption = document.createElement('figcaption');
         element.append(video, caption);
         tile = {element, video, caption};
+        if (this.decorate) this.decorate(userId, tile);
         this.tiles.set(userId, tile);
         this.container.append(element);
         log(`tile added: ${userId}`);
@@ -461,6 +496,11 @@ const PKRelayDemo = (() => {
 
     ids() {
       return [...this.tiles.keys()];
+    }
+
+    /** The tile of a user ({element, video, caption} and what `decorate` added), or undefined. */
+    get(userId) {
+      return this.tiles.get(userId);
     }
 
     renderEmpty() {
