@@ -210,6 +210,7 @@ extension DataPlane {
         for (id, source) in sources {
             var entry = source.report
             entry.idleMs = nowMs - source.lastMediaMs
+            entry.ssrc = source.ssrc
             entry.packetsLost = source.statistics.cumulativeLost
             entry.jitterMs = source.clockRate > 0 ? Double(source.statistics.jitter) * 1000 / Double(source.clockRate) : 0
             report.sources[id] = entry

@@ -9,5 +9,8 @@ public struct SourceReport: Sendable, Hashable {
     public var jitterMs: Double = 0
     public var keyframes: UInt64 = 0
     public var keyframeRequestsSent: UInt64 = 0
+    /// The SSRC packets arrive with: as published, or learnt from the first packet of a
+    /// simulcast layer announced by rid (0 until then).
+    public var ssrc: UInt32 = 0
     public init() {}
 }

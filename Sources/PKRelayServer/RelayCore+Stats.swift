@@ -21,7 +21,7 @@ extension RelayCore {
                 for track in member.publications[index] ?? [] {
                     let figures = report.sources[track.id] ?? SourceReport()
                     published.append(PublishedTrackStats(
-                        roomId: room, streamIndex: index, kind: track.kind, ssrc: track.ssrc, packets: figures.packets, bytes: figures.bytes,
+                        roomId: room, streamIndex: index, kind: track.kind, ssrc: track.ssrc != 0 ? track.ssrc : figures.ssrc, packets: figures.packets, bytes: figures.bytes,
                         packetsLost: figures.packetsLost, jitterMs: figures.jitterMs, keyframes: figures.keyframes,
                         keyframeRequestsSent: figures.keyframeRequestsSent, idleMs: figures.idleMs))
                 }

@@ -24,12 +24,12 @@ struct WebRTCInteropTests {
     func publishAndSubscribe() async throws {
         try await Self.withDirectory { directory in
             try await TestRelay.with { relay in
-                let publisher = try WebRTCPeerProcess("publisher", relay: relay, room: "w1", user: "alice", arguments: ["publish", "--duration", "12"], directory: directory)
+                let publisher = try WebRTCPeerProcess("publisher", relay: relay, room: "w1", user: "alice", arguments: ["publish", "--duration", "25"], directory: directory)
                 defer { publisher.kill() }
                 let subscriber = try WebRTCPeerProcess("subscriber", relay: relay, room: "w1", user: "viewer", arguments: [
-                    "subscribe", "--publisher", "alice", "--min-video-frames", "30", "--min-audio-frames", "20", "--duration", "15",
+                    "subscribe", "--publisher", "alice", "--min-video-frames", "30", "--min-audio-frames", "20", "--duration", "25",
                 ], directory: directory)
-                let (status, summary) = try await subscriber.finish(timeout: .seconds(40))
+                let (status, summary) = try await subscriber.finish(timeout: .seconds(60))
                 #expect(status == 0, "subscriber: \(summary); stderr:\n\(subscriber.stderrTail)")
                 #expect(WebRTCPeerProcess.frames(summary, "video", of: "alice") >= 30, "\(summary)")
                 #expect(WebRTCPeerProcess.frames(summary, "audio", of: "alice") >= 20, "\(summary)")
@@ -42,13 +42,13 @@ struct WebRTCInteropTests {
         try await Self.withDirectory { directory in
             try await TestRelay.with { relay in
                 let publisher = try WebRTCPeerProcess("publisher", relay: relay, room: "w1", user: "alice", arguments: [
-                    "publish", "--duration", "12", "--forward-to", "w2", "--forward-token", TestRelay.token(room: "w2", user: "alice"),
+                    "publish", "--duration", "25", "--forward-to", "w2", "--forward-token", TestRelay.token(room: "w2", user: "alice"),
                 ], directory: directory)
                 defer { publisher.kill() }
                 let viewer = try WebRTCPeerProcess("viewer", relay: relay, room: "w2", user: "viewer2", arguments: [
-                    "subscribe", "--auto", "--expect", "alice", "--min-video-frames", "30", "--duration", "15",
+                    "subscribe", "--auto", "--expect", "alice", "--min-video-frames", "30", "--duration", "25",
                 ], directory: directory)
-                let (status, summary) = try await viewer.finish(timeout: .seconds(40))
+                let (status, summary) = try await viewer.finish(timeout: .seconds(60))
                 #expect(status == 0, "viewer in w2: \(summary); stderr:\n\(viewer.stderrTail)")
                 #expect(WebRTCPeerProcess.frames(summary, "video", of: "alice") >= 30, "\(summary)")
             }
@@ -62,12 +62,12 @@ struct WebRTCInteropTests {
             try await TestRelay.with { relay in
                 let publisher = try await Self.ffmpegPublisher(relay, room: "w3", user: "ffpub")
                 let subscriber = try WebRTCPeerProcess("subscriber", relay: relay, room: "w3", user: "viewer", arguments: [
-                    "subscribe", "--publisher", "ffpub", "--min-video-frames", "30", "--duration", "20",
+                    "subscribe", "--publisher", "ffpub", "--min-video-frames", "30", "--duration", "25",
                 ], directory: directory)
                 defer { subscriber.kill() }
                 let sender = try Self.startFFmpeg(publisher, directory: directory)
                 defer { if sender.isRunning { kill(sender.process.processIdentifier, SIGKILL) } }
-                let (status, summary) = try await subscriber.finish(timeout: .seconds(45))
+                let (status, summary) = try await subscriber.finish(timeout: .seconds(60))
                 #expect(status == 0, "aiortc subscriber: \(summary); stderr:\n\(subscriber.stderrTail)\nffmpeg: \(sender.stderrTail)")
                 #expect(WebRTCPeerProcess.frames(summary, "video", of: "ffpub") >= 30, "\(summary)")
                 await publisher.client.close()
@@ -82,14 +82,14 @@ struct WebRTCInteropTests {
             try await TestRelay.with { relay in
                 // aiortc sends Opus as 96 and VP8 as 97; this ffmpeg sends VP8 as 96 and Opus as 111.
                 let ffmpegPublisher = try await Self.ffmpegPublisher(relay, room: "w5", user: "ffpub")
-                let sender = try Self.startFFmpeg(ffmpegPublisher, directory: directory, seconds: 14)
+                let sender = try Self.startFFmpeg(ffmpegPublisher, directory: directory, seconds: 25)
                 defer { if sender.isRunning { kill(sender.process.processIdentifier, SIGKILL) } }
-                let publisher = try WebRTCPeerProcess("publisher", relay: relay, room: "w5", user: "alice", arguments: ["publish", "--duration", "14"], directory: directory)
+                let publisher = try WebRTCPeerProcess("publisher", relay: relay, room: "w5", user: "alice", arguments: ["publish", "--duration", "25"], directory: directory)
                 defer { publisher.kill() }
                 let viewer = try WebRTCPeerProcess("viewer", relay: relay, room: "w5", user: "viewer", arguments: [
-                    "subscribe", "--auto", "--expect", "alice,ffpub", "--min-video-frames", "30", "--min-audio-frames", "20", "--duration", "16",
+                    "subscribe", "--auto", "--expect", "alice,ffpub", "--min-video-frames", "30", "--min-audio-frames", "20", "--duration", "25",
                 ], directory: directory)
-                let (status, summary) = try await viewer.finish(timeout: .seconds(45))
+                let (status, summary) = try await viewer.finish(timeout: .seconds(60))
                 #expect(status == 0, "viewer: \(summary); stderr:\n\(viewer.stderrTail)")
                 for user in ["alice", "ffpub"] {
                     #expect(WebRTCPeerProcess.frames(summary, "video", of: user) >= 30, "\(user): \(summary)")
@@ -146,7 +146,7 @@ struct WebRTCInteropTests {
     func webRTCToFFmpeg() async throws {
         try await Self.withDirectory { directory in
             try await TestRelay.with { relay in
-                let publisher = try WebRTCPeerProcess("publisher", relay: relay, room: "w4", user: "alice", arguments: ["publish", "--duration", "14"], directory: directory)
+                let publisher = try WebRTCPeerProcess("publisher", relay: relay, room: "w4", user: "alice", arguments: ["publish", "--duration", "25"], directory: directory)
                 defer { publisher.kill() }
                 let profile = SRTPProfile.aesCM128HMACSHA1_80
                 let subscriber = try await relay.join(room: "w4", user: "ffsub")
