@@ -25,6 +25,24 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    Benchmark("VP8 descriptor rewrite") { benchmark in
+        // X, I (15-bit picture ID) and L (TL0PICIDX): what browsers send with temporal layers.
+        let descriptor = UnsafeMutableRawBufferPointer.allocate(byteCount: 1188, alignment: 16)
+        descriptor.initializeMemory(as: UInt8.self, repeating: 0)
+        descriptor[0] = 0x90
+        descriptor[1] = 0xC0
+        var rewriter = VP8DescriptorRewriter()
+        var picture: UInt16 = 0
+        for _ in benchmark.scaledIterations {
+            picture &+= 1
+            descriptor[2] = 0x80 | UInt8((picture >> 8) & 0x7F)
+            descriptor[3] = UInt8(truncatingIfNeeded: picture)
+            rewriter.rewrite(generation: 1, payload: descriptor)
+        }
+        blackHole(descriptor[3])
+        descriptor.deallocate()
+    }
+
     Benchmark("RTP header rewrite") { benchmark in
         var rewriter = TrackRewriter(outputSSRC: 0xCAFE_BABE, initialSequenceNumber: 7, initialTimestamp: 1, clockRate: 90000)
         var sequence: UInt16 = 1000
