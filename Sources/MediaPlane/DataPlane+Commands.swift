@@ -94,6 +94,10 @@ extension DataPlane {
             sinks[sinkId]?.outputPayloadType = payloadType & 0x7F
         case .requestKeyframe(let sourceId):
             if let source = sources[sourceId] { requestKeyframe(from: source) }
+        case .restartSinkAtKeyframe(let sinkId):
+            guard let sink = sinks[sinkId], sink.isVideo, let source = sink.source else { return }
+            sink.waitingForKeyframe = true
+            startKeyframeRequests(for: source)
         case .stop:
             running = false
         }

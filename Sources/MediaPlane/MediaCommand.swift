@@ -18,5 +18,6 @@ enum MediaCommand: Sendable {
     case unbind(sink: UInt32)
     case setSinkPayloadType(sink: UInt32, payloadType: UInt8)
     case requestKeyframe(source: UInt32)
+    case restartSinkAtKeyframe(sink: UInt32)
     case stop
 }

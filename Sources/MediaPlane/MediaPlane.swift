@@ -215,6 +215,9 @@ public final class MediaPlane: Sendable {
     /// whose SDP gives the publisher's number to another codec gets the codec under a free one.
     public func setSinkPayloadType(sink: UInt32, payloadType: UInt8) { mailbox.post(.setSinkPayloadType(sink: sink, payloadType: payloadType)) }
     public func requestKeyframe(source: UInt32) { mailbox.post(.requestKeyframe(source: source)) }
+    /// Holds a video sink back until its source's next keyframe, which is requested now: the
+    /// subscriber has just learnt of the track (a WebRTC answer) and missed what came before.
+    public func restartSinkAtKeyframe(sink: UInt32) { mailbox.post(.restartSinkAtKeyframe(sink: sink)) }
 
     /// The newest once-a-second snapshot of the data plane.
     public func latestReport() -> MediaPlaneReport { reports.read() }

@@ -113,6 +113,12 @@ extension RelayCore {
         } catch {
             return fail(RelayError(.sdpRejected, "the SDP answer cannot be used: \(error)"))
         }
+        // Tracks the client has just learnt of start at a keyframe: what was sent before the
+        // answer (the first keyframe included) reached a client that could not place it.
+        let newlyActive = Set(offer.layout.activeMids).subtracting(state.layout.activeMids).intersection(answer.acceptedMids)
+        for (sinkId, mid) in state.mids where newlyActive.contains(mid) && state.tracks[sinkId]?.kind == .video {
+            media.restartSinkAtKeyframe(sink: sinkId)
+        }
         state.layout = offer.layout
         state.pendingOffer = nil
         if let client = answer.clientTransport { adoptClientTransport(client, for: state) }
