@@ -54,7 +54,7 @@ public final class SRTPSession {
         }
         let initialization = SRTPLibrary.initialize()
         guard initialization == .ok else {
-            throw .libraryInitializationFailed(initialization)
+            throw .srtpInitializationFailed(initialization)
         }
 
         let profileCode: Int32 = switch profile {

@@ -5,7 +5,7 @@ public enum SRTPSessionError: Error, Sendable, Equatable {
     /// The replay window size is outside what libsrtp accepts (64 through 32767 packets).
     case replayWindowSizeOutOfRange(Int)
     /// libsrtp failed to initialise (its cipher self-tests failed).
-    case libraryInitializationFailed(SRTPStatus)
+    case srtpInitializationFailed(SRTPStatus)
     /// libsrtp refused to create the session.
     case creationFailed(SRTPStatus)
 }
