@@ -98,7 +98,7 @@ enum AdminHTTPClient {
             fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         var content = String(text[split.upperBound...])
-        if fields["transfer-encoding"]?.lowercased() == "chunked" { content = HTTPGet.dechunk(content) }
+        if fields["transfer-encoding"]?.lowercased() == "chunked" { content = dechunk(content) }
         return Reply(status: status, headers: fields, body: content)
     }
 }

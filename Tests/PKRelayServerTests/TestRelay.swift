@@ -97,29 +97,18 @@ final class TestRelay: Sendable {
 
     /// The admin /metrics text.
     func metrics() async throws -> String {
-        try await HTTPGet.fetch(host: "127.0.0.1", port: ports.admin, path: "/metrics")
+        try await AdminHTTPClient.text(port: ports.admin, path: "/metrics")
     }
 
     /// One sample of /metrics, e.g. `pkrelay_dropped_packets_total{reason="unexpected_source"}`.
     func metric(_ name: String) async throws -> UInt64 {
-        let text = try await metrics()
-        for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
-            if let value = UInt64(line.dropFirst(name.count + 1)) { return value }
-        }
-        throw MetricNotFound(name: name)
+        try await AdminHTTPClient.metric(port: ports.admin, name)
     }
 
     /// Polls `metric` until `condition` holds (metrics refresh about once a second).
     @discardableResult
     func waitForMetric(_ name: String, timeout: Duration = .seconds(6), until condition: (UInt64) -> Bool) async throws -> UInt64 {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let value = try await metric(name)
-            if condition(value) { return value }
-            guard ContinuousClock.now < deadline else { throw TimeoutError(duration: timeout, what: "\(name) (last \(value))") }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await AdminHTTPClient.waitForMetric(port: ports.admin, name, timeout: timeout, until: condition)
     }
 }
 
-struct MetricNotFound: Error { var name: String }
