@@ -83,19 +83,20 @@ extension DataPlane {
             }
             source.retransmissions?.store(sequenceNumber: header.sequenceNumber, packet: packet, nowMs: nowMs)
         }
-        if source.audioLevelId != 0, header.hasExtension,
-           let audio = RTPHeaderExtensions.audioLevel(in: packet, header: header, id: source.audioLevelId) {
-            if audio.level < source.loudestLevel { source.loudestLevel = audio.level }
-            if audio.voiceActivity { source.voiceActivity = true }
+        // Read once: volume reports use it, and WebRTC subscribers get it under their own id.
+        let audioLevel = audioLevel(of: packet, header: header, from: source)
+        if let audioLevel {
+            if audioLevel.level < source.loudestLevel { source.loudestLevel = audioLevel.level }
+            if audioLevel.voiceActivity { source.voiceActivity = true }
             source.levelSeen = true
         }
         for sink in source.sinks {
-            forward(packet, header: header, keyframe: keyframe, to: sink)
+            forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, to: sink)
         }
     }
 
     /// Sends one packet to one sink with the sink's SSRC, sequence number and timestamp.
-    func forward(_ packet: UnsafeRawBufferPointer, header: RTPHeader, keyframe: Bool, to sink: SinkState) {
+    func forward(_ packet: UnsafeRawBufferPointer, header: RTPHeader, keyframe: Bool, audioLevel: (level: UInt8, voiceActivity: Bool)?, to sink: SinkState) {
         // Checked first, so that a keyframe is not spent on a subscriber that cannot receive it yet.
         guard sink.transport.canSend else { counters.drop(.sinkNotConnected); return }
         if sink.waitingForKeyframe {
@@ -110,7 +111,7 @@ extension DataPlane {
         }
         let sent = sink.transport.rewritesExtensions
             ? sendRTPRewritingExtensions(
-                packet, header: header, audioLevel: audioLevel(of: packet, header: header, from: sink.source), to: sink.transport,
+                packet, header: header, audioLevel: audioLevel, to: sink.transport,
                 ssrc: sink.rewriter.outputSSRC, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp,
                 payloadType: sink.outputPayloadType, vp8: vp8Sink(sink))
             : sendRTP(packet, to: sink.transport, ssrc: sink.rewriter.outputSSRC, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp,
