@@ -92,6 +92,10 @@ extension RelayCore {
             if webRTC[params.transportId] != nil || params.tracks.contains(where: { $0.transportId.map { webRTC[$0] != nil } ?? false }) {
                 return EngineOutcome(result: .failure(RelayError(.invalidParams, "publishing on a WebRTC transport needs params.sdp (the client's offer)")), actions: [])
             }
+            // A rid is learnt from a WebRTC offer; an SRTP track is known by its SSRC alone.
+            if let position = params.tracks.firstIndex(where: { $0.rid != nil }) {
+                return EngineOutcome(result: .failure(RelayError(.invalidParams, "tracks[\(position)].rid is set by the relay from a WebRTC offer; SRTP tracks name their ssrc")), actions: [])
+            }
             return engine.publish(session: session, params: params, now: time)
         }
         case .answerTransportOffer: run(AnswerTransportOfferParams.self) { answerTransportOffer($0, session: session) }

@@ -42,6 +42,12 @@ struct WebRTCControlTests {
                 ("connectTransport on webrtc", { try await client.call("connectTransport", ConnectTransportParams(transportId: created.transportId, srtpKey: nil)) }, 4004, "ICE and DTLS"),
                 ("publish without an offer", { let _: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(roomId: "c1", transportId: created.transportId, tracks: [
                     TrackDescription(kind: .video, ssrc: 1, payloadType: 96, codec: "VP8", clockRate: 90000)])) }, -32602, "params.sdp"),
+                ("a rid on an SRTP track", {
+                    let srtp: CreateTransportResult = try await client.request("createTransport", CreateTransportParams())
+                    var track = TrackDescription(kind: .video, ssrc: 0, payloadType: 96, codec: "VP8", clockRate: 90000)
+                    track.rid = "f"
+                    let _: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(roomId: "c1", transportId: srtp.transportId, tracks: [track]))
+                }, -32602, "rid"),
                 ("garbage offer", { let _: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(roomId: "c1", transportId: created.transportId, tracks: [], sdp: "hello")) }, 4018, "SDP offer"),
                 ("answer with nothing offered", { try await client.call("answerTransportOffer", AnswerTransportOfferParams(transportId: created.transportId, revision: 1, sdp: "v=0")) }, 4010, "no offer"),
                 ("answer on an SRTP transport id", { try await client.call("answerTransportOffer", AnswerTransportOfferParams(transportId: 999_999, revision: 1, sdp: "v=0")) }, 4003, "not a WebRTC transport"),
