@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 
-from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription
+from aiortc import RTCBundlePolicy, RTCConfiguration, RTCPeerConnection, RTCSessionDescription
 
 from pkrelay_control import TRANSPORT_ERROR_CODE, ControlChannel, RelayError
 from sdp_sections import (
@@ -54,7 +54,10 @@ RETRY_INTERVAL = 0.3
 def new_peer_connection():
     # No STUN server: the relay and this peer share loopback, and a public STUN server would
     # only delay gathering (or stall it on a machine without a route out).
-    return RTCPeerConnection(RTCConfiguration(iceServers=[]))
+    # max-bundle, as browsers negotiate with the relay: under aiortc's default (balanced) policy
+    # an offer whose first sections are [audio, video, audio, video] leaves the second video on
+    # a transport that BUNDLE then discards, so that track never starts receiving.
+    return RTCPeerConnection(RTCConfiguration(iceServers=[], bundlePolicy=RTCBundlePolicy.MAX_BUNDLE))
 
 
 class PublisherPeer:

@@ -76,6 +76,9 @@ struct MediaRelayTests {
             // Republish with new SSRCs, sequence numbers far away and timestamps going backwards.
             let lastVideo = subscribers.map { $0.video.last! }
             let lastAudio = subscribers.map { $0.audio.last! }
+            // The republished packetizers start their payload patterns again, so the wait below
+            // must only look at what arrives from here on.
+            let baselines = subscribers.map(\.receivedCount)
             try await publisher.client.call("unpublishStream", StreamParams(roomId: "pk", streamIndex: .main))
             for subscriber in subscribers {
                 let event = try await subscriber.client.nextEvent(named: "onUserUnpublishStream")
@@ -95,8 +98,8 @@ struct MediaRelayTests {
             try await publisher.sendFrames(25, keyframes: [1, 15])
             let sentVideo2 = Array(publisher.sentVideo[republishVideoStart...])
             let sentAudio2 = Array(publisher.sentAudio[republishAudioStart...])
-            for subscriber in subscribers {
-                try await subscriber.waitFor(videoPayload: sentVideo2.last!.payload, audioPayload: sentAudio2.last!.payload)
+            for (subscriber, baseline) in zip(subscribers, baselines) {
+                try await subscriber.waitFor(videoPayload: sentVideo2.last!.payload, audioPayload: sentAudio2.last!.payload, after: baseline)
             }
             for (index, subscriber) in subscribers.enumerated() {
                 let video = Array(subscriber.video.drop { $0 != lastVideo[index] }.dropFirst())

@@ -50,6 +50,8 @@ struct ShutdownSignalTests {
         }
     }
 
+    struct RelayExited: Error { var status: Int32 }
+
     @Test func sigtermDrainsClientsAndWebhooks() async throws {
         guard let executable = Self.executable else {
             Issue.record("pkrelay was not built beside the tests (swift build --build-tests builds it)")
@@ -86,11 +88,18 @@ struct ShutdownSignalTests {
             stderr.fileHandleForReading.readabilityHandler = nil
         }
 
-        let controlPort = try await withTimeout(.seconds(15), "pkrelay to listen") {
-            while true {
-                if let port = watcher.port("control channel listening"), watcher.port("admin listening") != nil { return port }
-                try await Task.sleep(for: .milliseconds(20))
+        let controlPort: Int
+        do {
+            controlPort = try await withTimeout(.seconds(15), "pkrelay to listen") {
+                while true {
+                    if let port = watcher.port("control channel listening"), watcher.port("admin listening") != nil { return port }
+                    guard process.isRunning else { throw RelayExited(status: process.terminationStatus) }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
             }
+        } catch {
+            Issue.record("pkrelay did not start: \(error); its log:\n\(watcher.all.joined(separator: "\n"))")
+            return
         }
         let url = "ws://127.0.0.1:\(controlPort)/rtc"
         let alice = try await ControlClient.connect(to: url, timeout: .seconds(10))

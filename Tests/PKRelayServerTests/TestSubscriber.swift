@@ -30,12 +30,18 @@ struct TestSubscriber {
     var video: [ReceivedRTPPacket] { endpoint.receivedRTP(ssrc: videoSSRC) }
     var audio: [ReceivedRTPPacket] { audioSSRC.map { endpoint.receivedRTP(ssrc: $0) } ?? [] }
 
-    /// Waits until the video packet carrying `payload` (and the audio one, if given) arrived.
-    func waitFor(videoPayload: [UInt8], audioPayload: [UInt8]? = nil, timeout: Duration = .seconds(5)) async throws {
+    /// How many RTP packets arrived so far: pass it to `waitFor(…after:)` when a publisher
+    /// repeats payloads it sent before (a new packetizer after a republish starts its pattern again).
+    var receivedCount: Int { endpoint.receivedRTP().count }
+
+    /// Waits until the video packet carrying `payload` (and the audio one, if given) arrived among
+    /// the packets that came after the first `baseline` ones.
+    func waitFor(videoPayload: [UInt8], audioPayload: [UInt8]? = nil, after baseline: Int = 0, timeout: Duration = .seconds(5)) async throws {
         let video = videoSSRC
         let audio = audioSSRC
-        try await endpoint.waitForRTP(timeout: timeout, "\(name): the last packets sent") { packets in
-            packets.contains { $0.ssrc == video && $0.payload == videoPayload }
+        try await endpoint.waitForRTP(timeout: timeout, "\(name): the last packets sent") { received in
+            let packets = received.dropFirst(baseline)
+            return packets.contains { $0.ssrc == video && $0.payload == videoPayload }
                 && (audioPayload == nil || packets.contains { $0.ssrc == audio && $0.payload == audioPayload })
         }
     }
