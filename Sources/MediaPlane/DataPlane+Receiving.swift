@@ -56,6 +56,10 @@ extension DataPlane {
         if transport.remoteKey == 0 {
             transport.remoteKey = endpoint.key
             transport.remote = endpoint
+            // Keyframes forwarded before the address was known never reached its subscribers.
+            for sink in transport.sinks.values where sink.isVideo && sink.waitingForKeyframe && transport.canSend {
+                if let source = sink.source { startKeyframeRequests(for: source) }
+            }
         }
     }
 

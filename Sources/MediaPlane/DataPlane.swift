@@ -156,6 +156,10 @@ final class DataPlane {
         if nowMs - lastRepeaterPollMs >= 50 {
             lastRepeaterPollMs = nowMs
             for source in sources.values where source.repeater.isActive {
+                guard source.hasSinksWaitingForKeyframe else {
+                    source.repeater.stop()
+                    continue
+                }
                 if source.repeater.poll(nowMs: nowMs) {
                     _ = source.throttle.shouldSendRequest(nowMs: nowMs)
                     sendPictureLossIndication(to: source)

@@ -21,9 +21,12 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     public var retransmissionMaximumAgeMs: Int64 = 1000
     /// Minimum gap between keyframe requests sent to one source, merged across all its subscribers.
     public var keyframeRequestIntervalMs: Int64 = 500
-    /// How often a new subscriber's keyframe request is repeated until a keyframe arrives.
+    /// How often a new subscriber's keyframe request is repeated until a keyframe arrives: every
+    /// `keyframeRepeatIntervalMs` for `keyframeRepeatAttempts` requests, then every
+    /// `keyframeRepeatSlowIntervalMs` while a connected subscriber still waits.
     public var keyframeRepeatIntervalMs: Int64 = 300
     public var keyframeRepeatAttempts: Int = 10
+    public var keyframeRepeatSlowIntervalMs: Int64 = 2000
     /// The UDP port every WebRTC transport shares (ICE-lite, DTLS, SRTP); nil turns WebRTC off.
     public var webRTCPort: Int? = 7702
     /// How long a WebRTC transport may go without a valid ICE check: before its first one

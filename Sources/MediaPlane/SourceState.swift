@@ -45,7 +45,15 @@ final class SourceState {
         lastMediaMs = nowMs
         retransmissions = spec.isVideo ? RetransmissionBuffer(capacity: configuration.retransmissionBufferPackets) : nil
         throttle = KeyframeRequestThrottle(minimumIntervalMs: configuration.keyframeRequestIntervalMs)
-        repeater = KeyframeRequestRepeater(intervalMs: configuration.keyframeRepeatIntervalMs, maximumAttempts: configuration.keyframeRepeatAttempts)
+        repeater = KeyframeRequestRepeater(intervalMs: configuration.keyframeRepeatIntervalMs, maximumAttempts: configuration.keyframeRepeatAttempts,
+                                           slowIntervalMs: configuration.keyframeRepeatSlowIntervalMs)
         statistics = ReceptionStatistics(clockRate: spec.clockRate)
+    }
+
+    /// Whether a subscriber that can receive now still waits for a keyframe of this source.
+    /// Subscribers that cannot receive yet do not count: they ask again once they connect, and
+    /// must not keep a publisher sending keyframes for nobody.
+    var hasSinksWaitingForKeyframe: Bool {
+        pendingSinks.contains { $0.transport.canSend } || sinks.contains { $0.waitingForKeyframe && $0.transport.canSend }
     }
 }

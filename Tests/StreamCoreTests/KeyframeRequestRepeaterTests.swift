@@ -23,31 +23,39 @@ import StreamCore
         #expect(poll(&repeater, at: [1900, 5000]) == [false, false])
     }
 
-    @Test func stopsAfterMaximumAttempts() {
-        var repeater = KeyframeRequestRepeater(intervalMs: 100, maximumAttempts: 3)
+    @Test func slowsDownAfterMaximumAttemptsUntilStopped() {
+        var repeater = KeyframeRequestRepeater(intervalMs: 100, maximumAttempts: 3, slowIntervalMs: 1000)
         repeater.start(nowMs: 0)
         var sent: [Int64] = []
-        for nowMs in stride(from: Int64(0), through: 1000, by: 50) where repeater.poll(nowMs: nowMs) {
+        for nowMs in stride(from: Int64(0), through: 3500, by: 50) where repeater.poll(nowMs: nowMs) {
             sent.append(nowMs)
         }
-        #expect(sent == [0, 100, 200])
-        #expect(!repeater.isActive)
-
-        // A new wait may begin once the previous one has given up.
-        repeater.start(nowMs: 2000)
+        #expect(sent == [0, 100, 200, 1200, 2200, 3200])
         #expect(repeater.isActive)
-        #expect(poll(&repeater, at: [2000]) == [true])
+
+        repeater.stop()
+        #expect(!repeater.isActive)
+        #expect(poll(&repeater, at: [4200, 9000]) == [false, false])
+
+        // A new wait begins with the short interval again.
+        repeater.start(nowMs: 10_000)
+        #expect(poll(&repeater, at: [10_000, 10_100]) == [true, true])
     }
 
-    @Test func startingAgainWhileWaitingDoesNotExtendTheWait() {
-        var repeater = KeyframeRequestRepeater(intervalMs: 300, maximumAttempts: 2)
+    @Test func startingAgainWhileWaitingDoesNotRestartTheShortPhase() {
+        var repeater = KeyframeRequestRepeater(intervalMs: 300, maximumAttempts: 2, slowIntervalMs: 2000)
         repeater.start(nowMs: 0)
         #expect(poll(&repeater, at: [0]) == [true])
         repeater.start(nowMs: 100)
         #expect(poll(&repeater, at: [100, 300]) == [false, true])
         repeater.start(nowMs: 400)
-        #expect(poll(&repeater, at: [600]) == [false])
-        #expect(!repeater.isActive)
+        #expect(poll(&repeater, at: [600, 2299, 2300]) == [false, false, true])
+        #expect(repeater.attemptsMade == 3)
+    }
+
+    @Test func slowIntervalIsNeverShorterThanTheShortOne() {
+        let repeater = KeyframeRequestRepeater(intervalMs: 500, maximumAttempts: 2, slowIntervalMs: 100)
+        #expect(repeater.slowIntervalMs == 500)
     }
 
     @Test func latePollDoesNotBurst() {
