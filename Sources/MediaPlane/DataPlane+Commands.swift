@@ -72,6 +72,10 @@ extension DataPlane {
                 if let previous = transport.sources[spec.ssrc] { removeSource(previous) }
                 transport.sources[spec.ssrc] = source
             }
+            if source.rtxSSRC != 0 {
+                if let previous = transport.rtxSources[source.rtxSSRC] { removeSource(previous) }
+                transport.rtxSources[source.rtxSSRC] = source
+            }
             sources[spec.id] = source
         case .removeSource(let id):
             if let source = sources[id] { removeSource(source) }
@@ -92,6 +96,11 @@ extension DataPlane {
             if let sink = sinks[sinkId] { unbind(sink) }
         case .setSinkPayloadType(let sinkId, let payloadType):
             sinks[sinkId]?.outputPayloadType = payloadType & 0x7F
+        case .setSinkRetransmission(let sinkId, let ssrc, let payloadType):
+            guard let sink = sinks[sinkId], sink.rtxSSRC != ssrc else { return }
+            sink.rtxSSRC = ssrc
+            sink.rtxPayloadType = payloadType & 0x7F
+            sink.rtxSequenceNumber = UInt16(truncatingIfNeeded: nextRandom())
         case .requestKeyframe(let sourceId):
             if let source = sources[sourceId] { requestKeyframe(from: source) }
         case .restartSinkAtKeyframe(let sinkId):
@@ -182,6 +191,7 @@ extension DataPlane {
         }
         if source.transport.sources[source.ssrc] === source { source.transport.sources[source.ssrc] = nil }
         source.transport.ridSources.removeAll { $0 === source }
+        if source.rtxSSRC != 0, source.transport.rtxSources[source.rtxSSRC] === source { source.transport.rtxSources[source.rtxSSRC] = nil }
         sources[source.id] = nil
     }
 

@@ -87,6 +87,19 @@ extension DataPlane {
         sendPictureLossIndication(to: source)
     }
 
+    /// Asks a publisher for `count` (1-16) packets from `firstMissing` on with one generic NACK.
+    func sendNACK(to source: SourceState, firstMissing: UInt16, count: Int) {
+        let transport = source.transport
+        guard transport.canSend, count >= 1, count <= 17 else { return }
+        let bitmask: UInt16 = count == 1 ? 0 : UInt16(truncatingIfNeeded: (1 << (count - 1)) - 1)
+        let slot = reserveSlot(on: transport)
+        let buffer = UnsafeMutableRawBufferPointer(start: slot, count: transport.slotCapacity)
+        guard let length = RTCPWriter.writeGenericNACK(
+            senderSSRC: transport.rtcpSSRC, mediaSSRC: source.ssrc, packetID: firstMissing, lostBitmask: bitmask, into: buffer, at: 0) else { return }
+        counters.nacksSent &+= 1
+        commitRTCP(on: transport, slot: slot, length: length)
+    }
+
     func sendPictureLossIndication(to source: SourceState) {
         let transport = source.transport
         guard transport.canSend, source.ssrc != 0 else { return }
@@ -107,6 +120,9 @@ extension DataPlane {
         }
         let sent: Bool? = buffer.withPacket(sequenceNumber: sourceSequence, nowMs: nowMs, maximumAgeMs: configuration.retransmissionMaximumAgeMs) { stored in
             guard let header = RTPHeader.parse(stored), let timestamp = sink.rewriter.outputTimestamp(forSource: header.timestamp) else { return false }
+            if sink.rtxSSRC != 0 {
+                return sendRTX(stored, header: header, to: sink, originalSequenceNumber: outputSequenceNumber, timestamp: timestamp)
+            }
             if sink.transport.rewritesExtensions {
                 return sendRTPRewritingExtensions(
                     stored, header: header, audioLevel: nil, to: sink.transport, ssrc: sink.rewriter.outputSSRC,

@@ -38,6 +38,10 @@ extension DataPlane {
         if kind == .rtp {
             guard let header = RTPHeader.parse(packet) else { counters.drop(.malformedRTP); return }
             latchIfNeeded(transport, endpoint)
+            if transport.sources[header.ssrc] == nil, let source = transport.rtxSources[header.ssrc] {
+                handleRetransmission(buffer, header: header, for: source, on: transport)
+                return
+            }
             handleRTP(packet, header: header, on: transport)
         } else {
             guard plainLength >= 8 else { counters.drop(.malformedRTCP); return }
@@ -63,6 +67,28 @@ extension DataPlane {
         }
     }
 
+    /// A packet of a publisher's RFC 4588 retransmission stream: the original sequence number
+    /// (the first two payload bytes) goes back into the header, which moves up over it, and the
+    /// packet continues as the track's own. Padding-only packets (bandwidth probes) end here.
+    func handleRetransmission(_ buffer: UnsafeMutableRawPointer, header: RTPHeader, for source: SourceState, on transport: TransportState) {
+        guard header.payloadType == source.rtxPayloadType else { counters.drop(.unknownSSRC); return }
+        counters.retransmissionsReceived &+= 1
+        guard header.payloadLength >= 2 else { return }
+        let originalSequenceNumber = UInt16(buffer.load(fromByteOffset: header.payloadOffset, as: UInt8.self)) << 8
+            | UInt16(buffer.load(fromByteOffset: header.payloadOffset + 1, as: UInt8.self))
+        let start = buffer + 2
+        start.copyMemory(from: UnsafeRawPointer(buffer), byteCount: header.payloadOffset)
+        RTPHeaderWriter.setSequenceNumber(originalSequenceNumber, in: start)
+        RTPHeaderWriter.setSSRC(source.ssrc, in: start)
+        RTPHeaderWriter.setPayloadType(source.originalPayloadType, in: start)
+        var unwrapped = header
+        unwrapped.sequenceNumber = originalSequenceNumber
+        unwrapped.ssrc = source.ssrc
+        unwrapped.payloadType = source.originalPayloadType
+        unwrapped.payloadLength -= 2
+        handleRTP(UnsafeRawBufferPointer(start: start, count: header.payloadOffset + unwrapped.payloadLength + header.paddingLength), header: unwrapped, on: transport)
+    }
+
     /// An RTP packet from a publisher: statistics, retransmission buffer, then every sink.
     func handleRTP(_ packet: UnsafeRawBufferPointer, header: RTPHeader, on transport: TransportState) {
         guard let source = transport.sources[header.ssrc] ?? adoptSimulcastLayer(packet, header: header, on: transport) else {
@@ -72,6 +98,13 @@ extension DataPlane {
         source.lastMediaMs = nowMs
         source.report.packets &+= 1
         source.report.bytes &+= UInt64(packet.count)
+        if source.isVideo, source.statistics.packetsReceived > 0 {
+            // A jump of up to 17 numbers is a loss one NACK can name: ask for it once, at once.
+            // Larger jumps are a restarted sender or a burst a keyframe repairs better.
+            let highest = UInt16(truncatingIfNeeded: source.statistics.extendedHighestSequenceNumber)
+            let distance = header.sequenceNumber &- highest
+            if distance >= 2, distance <= 17 { sendNACK(to: source, firstMissing: highest &+ 1, count: Int(distance) - 1) }
+        }
         source.statistics.record(sequenceNumber: header.sequenceNumber, timestamp: header.timestamp, arrivalMs: nowMs)
         var keyframe = false
         if source.isVideo {

@@ -93,6 +93,42 @@ extension DataPlane {
         return true
     }
 
+    /// A retransmission on the sink's RFC 4588 stream: the original's fixed header (no header
+    /// extensions, no padding) with the stream's SSRC, payload type and next sequence number, then
+    /// the original sequence number as the subscriber knew it, then the payload as first sent.
+    func sendRTX(_ packet: UnsafeRawBufferPointer, header: RTPHeader, to sink: SinkState, originalSequenceNumber: UInt16, timestamp: UInt32) -> Bool {
+        let transport = sink.transport
+        let fixedLength = RTPHeader.fixedHeaderLength + 4 * header.csrcCount
+        let length = fixedLength + 2 + header.payloadLength
+        guard length <= Self.maximumPacketSize, let base = packet.baseAddress else { counters.drop(.oversized); return false }
+        guard transport.isPlain || transport.outbound != nil else { counters.drop(.sinkNotConnected); return false }
+        let slot = reserveSlot(on: transport)
+        slot.copyMemory(from: base, byteCount: fixedLength)
+        // Neither extension nor padding bit: both are left out.
+        slot.storeBytes(of: slot.load(fromByteOffset: 0, as: UInt8.self) & ~0x30, toByteOffset: 0, as: UInt8.self)
+        slot.storeBytes(of: UInt8(truncatingIfNeeded: originalSequenceNumber >> 8), toByteOffset: fixedLength, as: UInt8.self)
+        slot.storeBytes(of: UInt8(truncatingIfNeeded: originalSequenceNumber), toByteOffset: fixedLength + 1, as: UInt8.self)
+        if header.payloadLength > 0 {
+            let payload = slot + fixedLength + 2
+            payload.copyMemory(from: base + header.payloadOffset, byteCount: header.payloadLength)
+            vp8Sink(sink)?.vp8.rewrite(generation: sink.generation, payload: UnsafeMutableRawBufferPointer(start: payload, count: header.payloadLength))
+        }
+        RTPHeaderWriter.setPayloadType(sink.rtxPayloadType, in: slot)
+        RTPHeaderWriter.setSSRC(sink.rtxSSRC, in: slot)
+        RTPHeaderWriter.setSequenceNumber(sink.rtxSequenceNumber, in: slot)
+        RTPHeaderWriter.setTimestamp(timestamp, in: slot)
+        sink.rtxSequenceNumber &+= 1
+        var protectedLength = length
+        if let outbound = transport.outbound {
+            guard outbound.protectRTP(slot, length: &protectedLength, capacity: transport.slotCapacity) == .ok else {
+                counters.drop(.protectFailed)
+                return false
+            }
+        }
+        commitSlot(on: transport, length: protectedLength)
+        return true
+    }
+
     /// Protects an RTCP packet already written into the reserved slot and queues it.
     func commitRTCP(on transport: TransportState, slot: UnsafeMutableRawPointer, length plainLength: Int) {
         var length = plainLength

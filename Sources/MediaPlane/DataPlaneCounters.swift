@@ -11,6 +11,10 @@ public struct DataPlaneCounters: Sendable, Hashable {
     public var nacksReceived: UInt64 = 0
     public var retransmissionsSent: UInt64 = 0
     public var retransmissionsMissed: UInt64 = 0
+    /// NACKs the relay sent publishers for packets that did not arrive.
+    public var nacksSent: UInt64 = 0
+    /// Packets of publishers' RFC 4588 retransmission streams.
+    public var retransmissionsReceived: UInt64 = 0
     public var receiveBatches: UInt64 = 0
     public var sendBatches: UInt64 = 0
     /// Drops, indexed by ``DropReason/rawValue``.

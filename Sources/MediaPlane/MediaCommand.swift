@@ -17,6 +17,7 @@ enum MediaCommand: Sendable {
     case switchSource(sink: UInt32, source: UInt32)
     case unbind(sink: UInt32)
     case setSinkPayloadType(sink: UInt32, payloadType: UInt8)
+    case setSinkRetransmission(sink: UInt32, ssrc: UInt32, payloadType: UInt8)
     case requestKeyframe(source: UInt32)
     case restartSinkAtKeyframe(sink: UInt32)
     case stop

@@ -214,6 +214,12 @@ public final class MediaPlane: Sendable {
     /// Sends a sink's packets with `payloadType` instead of the publisher's: a WebRTC subscriber
     /// whose SDP gives the publisher's number to another codec gets the codec under a free one.
     public func setSinkPayloadType(sink: UInt32, payloadType: UInt8) { mailbox.post(.setSinkPayloadType(sink: sink, payloadType: payloadType)) }
+
+    /// Sends a sink's retransmissions on an RFC 4588 stream with this SSRC and payload type, or,
+    /// with SSRC 0, again as copies of the original packets.
+    public func setSinkRetransmission(sink: UInt32, ssrc: UInt32, payloadType: UInt8) {
+        mailbox.post(.setSinkRetransmission(sink: sink, ssrc: ssrc, payloadType: payloadType))
+    }
     public func requestKeyframe(source: UInt32) { mailbox.post(.requestKeyframe(source: source)) }
     /// Holds a video sink back until its source's next keyframe, which is requested now: the
     /// subscriber has just learnt of the track (a WebRTC answer) and missed what came before.

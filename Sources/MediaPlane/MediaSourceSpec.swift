@@ -13,6 +13,19 @@ public struct MediaSourceSpec: Sendable, Hashable {
     /// with `ssrc` 0 the data plane adopts the SSRC of the first packet that names it.
     public var rid: [UInt8]?
     public var ridExtensionId: UInt8?
+    /// The RFC 4588 retransmission stream: its SSRC and payload type, and the track's own
+    /// payload type its packets are unwrapped to. Nil when the publisher has none.
+    public var retransmission: (ssrc: UInt32, payloadType: UInt8, originalPayloadType: UInt8)? {
+        get { rtxSSRC == 0 ? nil : (rtxSSRC, rtxPayloadType, originalPayloadType) }
+        set {
+            rtxSSRC = newValue?.ssrc ?? 0
+            rtxPayloadType = newValue?.payloadType ?? 0
+            originalPayloadType = newValue?.originalPayloadType ?? 0
+        }
+    }
+    private var rtxSSRC: UInt32 = 0
+    private var rtxPayloadType: UInt8 = 0
+    private var originalPayloadType: UInt8 = 0
 
     public init(id: UInt32, transportId: Int, ssrc: UInt32, isVideo: Bool, codec: String, clockRate: UInt32, audioLevelExtensionId: UInt8? = nil, rid: [UInt8]? = nil, ridExtensionId: UInt8? = nil) {
         self.rid = rid

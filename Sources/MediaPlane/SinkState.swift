@@ -15,6 +15,11 @@ final class SinkState {
     /// Keeps VP8 picture IDs continuous across the sources this sink is bound to.
     var vp8 = VP8DescriptorRewriter()
     static let keepPayloadType: UInt8 = 0xFF
+    /// The subscriber's RFC 4588 retransmission stream (SSRC 0: retransmissions repeat the
+    /// original packet) and that stream's own sequence numbers.
+    var rtxSSRC: UInt32 = 0
+    var rtxPayloadType: UInt8 = 0
+    var rtxSequenceNumber: UInt16 = 0
     /// Increases on every bind so the rewriter starts a new generation.
     var generation: UInt32 = 0
     /// Video sinks start at a keyframe after every bind so decoders never see a broken picture.

@@ -10,6 +10,11 @@ final class SourceState {
     /// The RTP stream id of a simulcast layer whose SSRC is not known yet; empty otherwise.
     let rid: [UInt8]
     let ridExtensionId: UInt8
+    /// The RFC 4588 retransmission stream (SSRC 0: none), and the payload type its packets
+    /// take back when unwrapped.
+    let rtxSSRC: UInt32
+    let rtxPayloadType: UInt8
+    let originalPayloadType: UInt8
     let isVideo: Bool
     let codec: VideoCodec?
     let clockRate: UInt32
@@ -38,6 +43,9 @@ final class SourceState {
         ssrc = spec.ssrc
         rid = spec.rid ?? []
         ridExtensionId = spec.ridExtensionId ?? 0
+        rtxSSRC = spec.retransmission?.ssrc ?? 0
+        rtxPayloadType = spec.retransmission?.payloadType ?? 0
+        originalPayloadType = spec.retransmission?.originalPayloadType ?? 0
         isVideo = spec.isVideo
         codec = spec.isVideo ? VideoCodec.named(spec.codec) : nil
         clockRate = spec.clockRate

@@ -21,6 +21,8 @@ final class TransportState {
     var sources: [UInt32: SourceState] = [:]
     /// Simulcast layers waiting for their first packet, which names them by rid.
     var ridSources: [SourceState] = []
+    /// Sources by the SSRC of their RFC 4588 retransmission stream.
+    var rtxSources: [UInt32: SourceState] = [:]
     /// Sinks delivered on this transport, by output SSRC (to route RTCP feedback).
     var sinks: [UInt32: SinkState] = [:]
     /// The SSRC the relay uses in RTCP it originates on this transport.

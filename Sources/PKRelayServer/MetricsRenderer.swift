@@ -40,6 +40,8 @@ enum MetricsRenderer {
         counter("pkrelay_nacks_received_total", "Sequence numbers NACKed by subscribers.", counters.nacksReceived)
         counter("pkrelay_retransmissions_total", "Packets retransmitted from the buffer.", counters.retransmissionsSent)
         counter("pkrelay_retransmissions_missed_total", "NACKed packets no longer in the buffer.", counters.retransmissionsMissed)
+        counter("pkrelay_nacks_sent_total", "NACKs sent to publishers for packets that did not arrive.", counters.nacksSent)
+        counter("pkrelay_retransmissions_received_total", "Packets received on publishers' RTX (RFC 4588) streams.", counters.retransmissionsReceived)
         lines.append("# HELP pkrelay_dropped_packets_total Packets dropped, by reason.")
         lines.append("# TYPE pkrelay_dropped_packets_total counter")
         for reason in DropReason.allCases {

@@ -82,10 +82,16 @@ extension RelayCore {
             guard let ssrc = section.ssrcs.first else {
                 return fail(RelayError(.sdpRejected, "the \(kind.rawValue) section (mid \(section.mid)) announces no SSRC (a=ssrc) and no simulcast rids"))
             }
-            tracks.append(TrackDescription(
+            var track = TrackDescription(
                 kind: kind, ssrc: ssrc, payloadType: Int(section.codec.payloadType), codec: section.codec.name,
                 clockRate: Int(section.codec.clockRate), channels: section.codec.channels, parameters: section.codec.formatParameters,
-                audioLevelExtensionId: kind == .audio ? section.headerExtensions.audioLevel.map(Int.init) : nil))
+                audioLevelExtensionId: kind == .audio ? section.headerExtensions.audioLevel.map(Int.init) : nil)
+            // The answer accepted the client's rtx; its packets arrive on the SSRC the FID group pairs with the track's.
+            if kind == .video, let rtxPayloadType = section.rtxPayloadType, let rtxSSRC = section.rtxSSRCs[ssrc] {
+                track.rtxSSRC = rtxSSRC
+                track.rtxPayloadType = Int(rtxPayloadType)
+            }
+            tracks.append(track)
         }
         guard !tracks.isEmpty else { return fail(RelayError(.sdpRejected, "the offer has no audio or video section the relay can receive")) }
         var engineParams = params
@@ -118,6 +124,13 @@ extension RelayCore {
         let newlyActive = Set(offer.layout.activeMids).subtracting(state.layout.activeMids).intersection(answer.acceptedMids)
         for (sinkId, mid) in state.mids where newlyActive.contains(mid) && state.tracks[sinkId]?.kind == .video {
             media.restartSinkAtKeyframe(sink: sinkId)
+        }
+        // Retransmissions go on the RTX stream where the client kept the offered rtx, else repeat the packet.
+        let withRetransmission = Set(answer.retransmissionMids)
+        for (sinkId, mid) in state.mids where answer.acceptedMids.contains(mid) {
+            guard let track = state.tracks[sinkId], let rtxSSRC = track.rtxSSRC, let rtxPayloadType = track.rtxPayloadType else { continue }
+            let kept = withRetransmission.contains(mid)
+            media.setSinkRetransmission(sink: sinkId, ssrc: kept ? rtxSSRC : 0, payloadType: kept ? rtxPayloadType : 0)
         }
         state.layout = offer.layout
         state.pendingOffer = nil
@@ -233,6 +246,7 @@ extension RelayCore {
                     state.sinkSSRCs[id] = nil
                     state.mids[id] = nil
                     state.sinkPayloadTypes[id] = nil
+                    state.sinkRetransmissionSSRCs[id] = nil
                     if state.tracks.removeValue(forKey: id) != nil { state.needsOffer = true }
                 }
             case .event(let session, .streamSubscribed(let result)):
@@ -273,13 +287,40 @@ extension RelayCore {
         let payloadType = subscriberPayloadType(
             for: "\(track.codec.lowercased())/\(track.clockRate)/\(channels ?? 0)/\(track.parameters ?? "")",
             publisherPayloadType: UInt8(clamping: track.payloadType), sinkId: sinkId, in: state)
+        var rtxPayloadType: UInt8?
+        var rtxSSRC: UInt32?
+        if track.kind == .video {
+            rtxPayloadType = retransmissionPayloadType(for: payloadType, clockRate: track.clockRate, in: state)
+            rtxSSRC = rtxPayloadType.map { _ in retransmissionSSRC(for: sinkId, in: state) }
+        }
         return OutgoingTrackDescription(
             mid: mid, kind: track.kind == .audio ? .audio : .video,
             codec: CodecDescription(
                 payloadType: payloadType, name: track.codec, clockRate: UInt32(clamping: track.clockRate),
                 channels: channels, formatParameters: track.parameters),
-            rtxPayloadType: nil, ssrc: track.ssrc, rtxSSRC: nil, cname: publisher, streamID: streamID,
+            rtxPayloadType: rtxPayloadType, ssrc: track.ssrc, rtxSSRC: rtxSSRC, cname: publisher, streamID: streamID,
             trackID: "\(streamID)-\(track.kind.rawValue)")
+    }
+
+    /// The rtx payload type paired with `payloadType` in this transport's offers: one per video
+    /// payload type, shared by every section that sends it; nil when no dynamic number is free.
+    func retransmissionPayloadType(for payloadType: UInt8, clockRate: Int, in state: WebRTCTransportState) -> UInt8? {
+        let codec = "rtx/\(clockRate)/0/apt=\(payloadType)"
+        if let existing = state.payloadTypeCodecs.first(where: { $0.value == codec })?.key { return existing }
+        guard let free = (96...127).map({ UInt8($0) }).first(where: { state.payloadTypeCodecs[$0] == nil }) else { return nil }
+        state.payloadTypeCodecs[free] = codec
+        return free
+    }
+
+    /// The SSRC of a sink's retransmission stream: drawn once, distinct from every SSRC the
+    /// transport sends.
+    func retransmissionSSRC(for sinkId: UInt32, in state: WebRTCTransportState) -> UInt32 {
+        if let existing = state.sinkRetransmissionSSRCs[sinkId] { return existing }
+        let taken = Set(state.sinkSSRCs.values).union(state.sinkRetransmissionSSRCs.values)
+        var ssrc = UInt32.random(in: 1...UInt32.max)
+        while taken.contains(ssrc) { ssrc = UInt32.random(in: 1...UInt32.max) }
+        state.sinkRetransmissionSSRCs[sinkId] = ssrc
+        return ssrc
     }
 
     /// The payload type a sink is offered and sent with: the publisher's own when this

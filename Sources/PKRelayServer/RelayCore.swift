@@ -37,7 +37,7 @@ public actor RelayCore {
     let dtlsContext: DTLSContext?
     /// The relay's WebRTC codecs and extensions. Retransmissions are answered on the original
     /// SSRC (as NACK without RTX asks), so RTX is not negotiated.
-    let negotiator = RelayNegotiator(capabilities: RelayCapabilities(negotiatesRetransmission: false))
+    let negotiator = RelayNegotiator(capabilities: RelayCapabilities())
     let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -142,11 +142,15 @@ public actor RelayCore {
     func applyMedia(_ change: MediaAction) {
         switch change {
         case .addSource(let track):
-            media.addSource(MediaSourceSpec(
+            var spec = MediaSourceSpec(
                 id: track.id, transportId: track.transportId, ssrc: track.ssrc, isVideo: track.kind == .video,
                 codec: track.codec, clockRate: UInt32(track.clockRate),
                 audioLevelExtensionId: track.kind == .audio ? track.audioLevelExtensionId : nil,
-                rid: track.rid.map { Array($0.utf8) }, ridExtensionId: track.rid == nil ? nil : webRTC[track.transportId]?.ridExtensionId))
+                rid: track.rid.map { Array($0.utf8) }, ridExtensionId: track.rid == nil ? nil : webRTC[track.transportId]?.ridExtensionId)
+            if let ssrc = track.rtxSSRC, let payloadType = track.rtxPayloadType {
+                spec.retransmission = (ssrc, UInt8(clamping: payloadType), UInt8(clamping: track.payloadType))
+            }
+            media.addSource(spec)
         case .removeSource(let id):
             media.removeSource(id: id)
         case .addSink(let sink):

@@ -41,6 +41,8 @@ final class WebRTCTransportState {
     var payloadTypeCodecs: [UInt8: String] = [:]
     /// The payload type each sink is sent with, by sink id.
     var sinkPayloadTypes: [UInt32: UInt8] = [:]
+    /// The SSRC of each video sink's RFC 4588 retransmission stream, by sink id.
+    var sinkRetransmissionSSRCs: [UInt32: UInt32] = [:]
     /// The layout of the last answered offer.
     var layout = SubscriptionLayout()
     /// The offer sent and not yet answered.

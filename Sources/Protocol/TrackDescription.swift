@@ -23,6 +23,11 @@ public struct TrackDescription: Sendable, Codable, Hashable {
     /// WebRTC simulcast: the RTP stream id (`a=rid`) the layer is sent with. The relay learns the
     /// layer's SSRC from its first packet, so `ssrc` may then be 0.
     public var rid: String?
+    /// Video only: the SSRC of the track's RFC 4588 retransmission stream, when the publisher
+    /// retransmits on one (with `rtxPayloadType`). The relay unwraps those packets into the track.
+    public var rtxSSRC: UInt32?
+    /// Video only: the payload type of the retransmission stream (`rtx` with `apt=payloadType`).
+    public var rtxPayloadType: Int?
 
     public init(kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int? = nil, parameters: String? = nil, transportId: Int? = nil, audioLevelExtensionId: Int? = nil, videoStreamType: VideoStreamType? = nil) {
         self.kind = kind

@@ -66,6 +66,19 @@ extension RoomEngine {
             if !(Self.knownCodecs[track.kind]?.contains(track.codec.lowercased()) ?? false) {
                 return RelayError(.unsupported, "tracks[\(position)]: codec '\(track.codec)' is not supported for \(track.kind.rawValue)")
             }
+            if (track.rtxSSRC == nil) != (track.rtxPayloadType == nil) {
+                return RelayError(.invalidParams, "tracks[\(position)]: rtxSSRC and rtxPayloadType go together")
+            }
+            if let rtxSSRC = track.rtxSSRC, let rtxPayloadType = track.rtxPayloadType {
+                if track.kind != .video { return RelayError(.invalidParams, "tracks[\(position)].rtxSSRC is for video tracks only") }
+                if rtxSSRC == 0 || rtxSSRC == track.ssrc { return RelayError(.invalidParams, "tracks[\(position)].rtxSSRC must not be 0 or the track's own SSRC") }
+                if !(0...127).contains(rtxPayloadType) || rtxPayloadType == track.payloadType {
+                    return RelayError(.invalidParams, "tracks[\(position)].rtxPayloadType must be 0-127 and differ from payloadType")
+                }
+                if !ssrcsByTransport.insert([UInt64(transport), UInt64(rtxSSRC)]).inserted {
+                    return RelayError(.invalidParams, "tracks[\(position)]: SSRC \(rtxSSRC) used twice on transport \(transport)")
+                }
+            }
             if track.ssrc != 0, !ssrcsByTransport.insert([UInt64(transport), UInt64(track.ssrc)]).inserted {
                 return RelayError(.invalidParams, "tracks[\(position)]: SSRC \(track.ssrc) used twice on transport \(transport)")
             }
@@ -113,6 +126,8 @@ extension RoomEngine {
                 audioLevelExtensionId: description.audioLevelExtensionId.flatMap { UInt8(exactly: $0) },
                 videoStreamType: description.kind == .video ? description.videoStreamType ?? .big : .big)
             track.rid = description.rid
+            track.rtxSSRC = description.rtxSSRC
+            track.rtxPayloadType = description.rtxPayloadType
             tracks.append(track)
             sources[track.id] = SourceLocation(roomId: roomId, userId: userId, streamIndex: index)
             actions.append(.media(.addSource(track)))

@@ -16,6 +16,9 @@ public struct SourceTrack: Sendable, Hashable {
     public var videoStreamType: VideoStreamType
     /// The simulcast RTP stream id, for a layer whose SSRC the media plane learns (ssrc 0).
     public var rid: String?
+    /// The RFC 4588 retransmission stream's SSRC and payload type, when the publisher has one.
+    public var rtxSSRC: UInt32?
+    public var rtxPayloadType: Int?
 
     public init(id: UInt32, transportId: Int, ssrc: UInt32, kind: TrackKind, codec: String, clockRate: Int, payloadType: Int, audioLevelExtensionId: UInt8? = nil, videoStreamType: VideoStreamType = .big) {
         self.id = id

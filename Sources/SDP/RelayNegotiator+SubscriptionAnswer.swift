@@ -24,6 +24,7 @@ extension RelayNegotiator {
         }
         var acceptedMids: [String] = []
         var declinedMids: [String] = []
+        var retransmissionMids: [String] = []
         for (index, (offeredSection, answered)) in zip(offered, answer.media).enumerated() {
             let mid = offeredSection.mid ?? ""
             if let answeredMid = answered.mid, answeredMid != mid {
@@ -46,6 +47,8 @@ extension RelayNegotiator {
             guard answered.isRTCPMultiplexed else { throw .missingRTCPMux(mid: mid) }
             try Self.checkCodecs(answered: answered, offered: offeredSection, mid: mid)
             acceptedMids.append(mid)
+            let offeredRTX = offeredSection.payloadTypes.dropFirst().first { offeredSection.rtpMap(for: $0)?.isEncoding("rtx") ?? false }
+            if let offeredRTX, answered.payloadTypes.contains(offeredRTX) { retransmissionMids.append(mid) }
         }
         guard !acceptedMids.isEmpty else {
             return SubscriptionAnswer(acceptedMids: [], declinedMids: declinedMids, clientTransport: nil)
@@ -56,7 +59,9 @@ extension RelayNegotiator {
         let clientTransport = try Self.clientTransport(of: tagSection, mid: tagMid, in: answer)
         guard let setup = clientTransport.setup else { throw .missingAnswerSetup(mid: tagMid) }
         guard setup == .active else { throw .unacceptableAnswerSetup(mid: tagMid, role: setup) }
-        return SubscriptionAnswer(acceptedMids: acceptedMids, declinedMids: declinedMids, clientTransport: clientTransport)
+        var result = SubscriptionAnswer(acceptedMids: acceptedMids, declinedMids: declinedMids, clientTransport: clientTransport)
+        result.retransmissionMids = retransmissionMids
+        return result
     }
 
     /// Checks that an accepted section uses only offered payload types, keeps the codec the

@@ -5,6 +5,9 @@ public struct SubscriptionAnswer: Sendable, Hashable {
     public var acceptedMids: [String]
     /// The mids of the active sections the client rejected or will not receive.
     public var declinedMids: [String]
+    /// The accepted sections whose answer kept the offered rtx payload type: the relay
+    /// retransmits there on the RFC 4588 stream the offer announced.
+    public var retransmissionMids: [String] = []
     /// The client's transport parameters, nil when it accepted no section (there is then no
     /// transport to set up).
     public var clientTransport: ClientTransportParameters?

@@ -21,6 +21,7 @@ import time
 
 from aiortc import RTCBundlePolicy, RTCConfiguration, RTCPeerConnection, RTCSessionDescription
 
+from packet_loss import IncomingLoss, OutgoingLoss
 from pkrelay_control import TRANSPORT_ERROR_CODE, ControlChannel, RelayError
 from sdp_sections import (
     first_codec,
@@ -251,6 +252,9 @@ async def wait_connected(peer, session, transport_id, seconds):
 
 
 async def run_publish(args, report):
+    loss = OutgoingLoss(args.drop_video_every) if args.drop_video_every else None
+    if loss:
+        loss.install()
     session = RelaySession(args, report)
     await session.channel.connect()
     peer = None
@@ -279,6 +283,12 @@ async def run_publish(args, report):
             raise ProtocolFailure({"method": "setRemoteDescription", "code": TRANSPORT_ERROR_CODE,
                                    "message": f"aiortc refused the relay's answer: {error!r}"})
         report["videoCodec"] = first_codec(answer, "video")
+        if loss:
+            video = next((s for s in media_sections(answer) if s["kind"] == "video" and s["port"]), None)
+            if video and video["payloadTypes"]:
+                rtx = next((int(p) for p in video["payloadTypes"]
+                            if video["rtpmap"].get(p, "").lower() == "rtx"), None)
+                loss.configure(int(video["payloadTypes"][0]), rtx)
         report["audioCodec"] = first_codec(answer, "audio")
 
         started = time.monotonic()
@@ -319,6 +329,8 @@ async def run_publish(args, report):
             report["audioFramesSent"] = peer.frames_sent()["audio"]
             report["packetsSent"] = await peer.packets_sent()
             report["connectionState"] = peer.pc.connectionState
+        if loss:
+            report["loss"] = loss.report()
             await close_quietly(peer.pc)
         report["relayTransportState"] = session.transport_states.get(report.get("transportId"))
         await session.channel.close()
@@ -360,6 +372,9 @@ async def run_subscribe(args, report):
     # Without a usable msid or cname, a lone named publisher is the only sensible owner.
     fallback_owner = next(iter(named)) if len(named) == 1 else "unknown"
 
+    loss = IncomingLoss(args.drop_video_every) if args.drop_video_every else None
+    if loss:
+        loss.install()
     session = RelaySession(args, report)
     peer = SubscriberPeer(fallback_owner, args.mend_stopped_sections)
     offers = asyncio.Queue()
@@ -454,6 +469,8 @@ async def run_subscribe(args, report):
             for (user, kind), at in peer.counter.first_frame_at.items() if kind == "video"
         }
         report["offers"] = peer.offers
+        if loss:
+            report["loss"] = loss.report()
         report["elapsedMs"] = round((time.monotonic() - started) * 1000)
         report["relayTransportState"] = session.transport_states.get(transport_id)
         await peer.counter.stop()
@@ -540,6 +557,10 @@ def parse_arguments(argv):
                         help="hard bound on the whole run (default duration + 30 s)")
     parser.add_argument("--verbose", action="store_true", help="log protocol traffic to stderr")
     parser.add_argument("--debug", action="store_true", help="also log aiortc/aioice internals")
+    parser.add_argument("--drop-video-every", type=int, metavar="N",
+                        help="drop every Nth video packet (by sequence number) the first time: "
+                             "sent ones when publishing, received ones when subscribing; the "
+                             "report's loss counts show how retransmission repaired them")
 
     sending = parser.add_argument_group("publish")
     sending.add_argument("--codec", default="VP8", choices=["VP8", "H264"])

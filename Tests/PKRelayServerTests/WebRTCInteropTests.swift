@@ -37,6 +37,39 @@ struct WebRTCInteropTests {
         }
     }
 
+    @Test("lost video is repaired over RTX both ways: the relay NACKs the publisher and retransmits to the viewer", .enabled(if: enabled, reason))
+    func retransmissionStreams() async throws {
+        try await Self.withDirectory { directory in
+            try await TestRelay.with { relay in
+                // Every 25th video packet is lost once on the way in and once on the way out.
+                let publisher = try WebRTCPeerProcess("publisher", relay: relay, room: "w6", user: "alice", arguments: [
+                    "publish", "--duration", "10", "--drop-video-every", "25",
+                ], directory: directory)
+                defer { publisher.kill() }
+                let viewer = try WebRTCPeerProcess("viewer", relay: relay, room: "w6", user: "viewer", arguments: [
+                    "subscribe", "--publisher", "alice", "--min-video-frames", "90", "--duration", "10", "--drop-video-every", "25",
+                ], directory: directory)
+                let (status, summary) = try await viewer.finish(timeout: .seconds(40))
+                #expect(status == 0, "viewer: \(summary); stderr:\n\(viewer.stderrTail)")
+                #expect(WebRTCPeerProcess.frames(summary, "video", of: "alice") >= 90, "\(summary)")
+                let (_, sent) = try await publisher.finish(timeout: .seconds(40))
+
+                // Out: the relay answered the viewer's NACKs on the RTX stream it offered.
+                let received = summary["loss"] as? [String: Int] ?? [:]
+                #expect((received["dropped"] ?? 0) >= 2, "the viewer dropped packets: \(summary)")
+                #expect((received["rtxPackets"] ?? 0) >= 1, "the viewer got RTX packets: \(summary)")
+                #expect((received["repaired"] ?? 0) >= (received["dropped"] ?? 0) - 1, "RTX brought back what the viewer dropped: \(summary)")
+                // In: the relay NACKed the publisher's gaps and unwrapped its RTX packets.
+                let lost = sent["loss"] as? [String: Int] ?? [:]
+                #expect((lost["dropped"] ?? 0) >= 2 && (lost["rtxPackets"] ?? 0) >= 1, "the publisher retransmitted on RTX: \(sent)")
+                let port = relay.ports.admin
+                #expect(try await AdminHTTPClient.metric(port: port, "pkrelay_nacks_sent_total") >= 1)
+                #expect(try await AdminHTTPClient.metric(port: port, "pkrelay_retransmissions_received_total") >= 1)
+                #expect(try await AdminHTTPClient.metric(port: port, "pkrelay_retransmissions_total") >= 1)
+            }
+        }
+    }
+
     @Test("a viewer in another room decodes a forwarded aiortc anchor", .enabled(if: enabled, reason))
     func forwardToAnotherRoom() async throws {
         try await Self.withDirectory { directory in

@@ -36,11 +36,22 @@ struct SubscriptionAnswerTests {
         let answer = try negotiator.parseAnswer(SubscriptionFixtures.chromiumAnswer, toSubscriptionOffer: try offer())
         #expect(answer.acceptedMids == ["a0", "v0"])
         #expect(answer.declinedMids == [])
+        #expect(answer.retransmissionMids == ["v0"])
         let transport = try #require(answer.clientTransport)
         #expect(transport.iceUsernameFragment == "Kd5s")
         #expect(transport.icePassword == "Wq1Zc8Nv4Tb7Lx2Rm6Hp9Fj3")
         #expect(transport.setup == .active)
         #expect(transport.fingerprints.map(\.bytes?.count) == [32])
+    }
+
+    @Test("an answer without the offered rtx keeps the section but not its retransmission stream")
+    func retransmissionDeclined() throws {
+        let text = NegotiationFixtures.edited(
+            SubscriptionFixtures.chromiumAnswer, removing: ["a=rtpmap:97", "a=fmtp:97"],
+            replacing: ["m=video 9 UDP/TLS/RTP/SAVPF 96 97": ["m=video 9 UDP/TLS/RTP/SAVPF 96"]])
+        let answer = try negotiator.parseAnswer(text, toSubscriptionOffer: try offer())
+        #expect(answer.acceptedMids == ["a0", "v0"])
+        #expect(answer.retransmissionMids == [])
     }
 
     @Test("sections rejected or not received are declined", arguments: [
