@@ -98,9 +98,10 @@ extension DataPlane {
         source.lastMediaMs = nowMs
         source.report.packets &+= 1
         source.report.bytes &+= UInt64(packet.count)
-        if source.isVideo, source.statistics.packetsReceived > 0 {
+        if source.isVideo, source.rid.isEmpty, source.statistics.packetsReceived > 0 {
             // A jump of up to 17 numbers is a loss one NACK can name: ask for it once, at once.
-            // Larger jumps are a restarted sender or a burst a keyframe repairs better.
+            // Larger jumps are a restarted sender or a burst a keyframe repairs better. Simulcast
+            // layers are left out: their repairs come on RTX SSRCs the relay never learns.
             let highest = UInt16(truncatingIfNeeded: source.statistics.extendedHighestSequenceNumber)
             let distance = header.sequenceNumber &- highest
             if distance >= 2, distance <= 17 { sendNACK(to: source, firstMissing: highest &+ 1, count: Int(distance) - 1) }

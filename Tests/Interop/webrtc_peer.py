@@ -329,9 +329,9 @@ async def run_publish(args, report):
             report["audioFramesSent"] = peer.frames_sent()["audio"]
             report["packetsSent"] = await peer.packets_sent()
             report["connectionState"] = peer.pc.connectionState
+            await close_quietly(peer.pc)
         if loss:
             report["loss"] = loss.report()
-            await close_quietly(peer.pc)
         report["relayTransportState"] = session.transport_states.get(report.get("transportId"))
         await session.channel.close()
 
