@@ -59,6 +59,7 @@ struct PKLinkRelayTests {
             let aInRoom2 = try await v2.subscription(of: "A", after: marks.v2)
             #expect(!bInRoom1.all.contains(b.video.ssrc) && !aInRoom2.all.contains(a.video.ssrc) && bInRoom1.all.count == 2 && aInRoom2.all.count == 2)
             #expect(try await relay.metric("pkrelay_links") == 1)
+            let sendingStarted = ContinuousClock.now
             try await Self.exchangeMedia(a, b, v1: v1, bInRoom1: bInRoom1, v2: v2, aInRoom2: aInRoom2, "first link")
 
             // Each anchor hears when its own video became watchable in the other room.
@@ -69,7 +70,7 @@ struct PKLinkRelayTests {
                 #expect(event.via == "link" && event.targetRoomId == target, "\(event)")
                 #expect(event.elapsedMs >= 0 && Duration.milliseconds(event.elapsedMs) < ContinuousClock.now - testStart, "\(event)")
                 if let arrived = viewer.received(ssrcs.video).first?.receivedAt {
-                    ForwardingRelayTests.checkElapsed(event.elapsedMs, callSent: callSent, callAnswered: callAnswered, keyframeArrived: arrived, "link into \(target)")
+                    ForwardingRelayTests.checkElapsed(event.elapsedMs, callSent: callSent, callAnswered: callAnswered, sendingStarted: sendingStarted, keyframeArrived: arrived, "link into \(target)")
                 }
             }
 

@@ -137,7 +137,9 @@ struct ShutdownSignalTests {
             return process.terminationStatus
         }
         #expect(status == 0)
-        #expect(ContinuousClock.now - signalled < .seconds(6), "exit within graceSeconds (3) and a little")
+        // A bound against hanging, not a timing claim: the relay ends by itself after graceSeconds
+        // (3), and a loaded machine may add several seconds to that.
+        #expect(ContinuousClock.now - signalled < .seconds(15), "exit after graceSeconds (3), not a hang")
         #expect(watcher.all.contains { $0.contains("shutting down") })
         await alice.close()
         await bob.close()
