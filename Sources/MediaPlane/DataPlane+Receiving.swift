@@ -38,7 +38,9 @@ extension DataPlane {
         if kind == .rtp {
             guard let header = RTPHeader.parse(packet) else { counters.drop(.malformedRTP); return }
             latchIfNeeded(transport, endpoint)
-            if transport.sources[header.ssrc] == nil, let source = transport.rtxSources[header.ssrc] {
+            // RTX SSRCs are distinct from the transport's media SSRCs (publishStream checks it),
+            // so one lookup, and none at all on transports without RTX, tells them apart.
+            if !transport.rtxSources.isEmpty, let source = transport.rtxSources[header.ssrc] {
                 handleRetransmission(buffer, header: header, for: source, on: transport)
                 return
             }
