@@ -58,13 +58,6 @@ int pkr_hmac_sha256(const uint8_t *key, size_t key_length,
     return pkr_hmac(EVP_sha256(), 32, key, key_length, message, message_length, code);
 }
 
-int pkr_hmac_sha1(const uint8_t *key, size_t key_length,
-                  const uint8_t *message, size_t message_length,
-                  uint8_t *code)
-{
-    return pkr_hmac(EVP_sha1(), 20, key, key_length, message, message_length, code);
-}
-
 int pkr_constant_time_equal(const uint8_t *a, const uint8_t *b, size_t length)
 {
     if (length == 0) {

@@ -22,8 +22,8 @@ public enum HMACSHA1 {
 
     /// Writes the HMAC-SHA-1 of `message` under `key` into the first 20 bytes of `code`.
     ///
-    /// Allocates nothing on the Swift side, so it may run per packet; `code` must not
-    /// overlap `message`.
+    /// Allocates nothing (the SHA-1 states live on the stack), so it may run on the media
+    /// thread; `code` must not overlap `message`.
     public static func authenticate(
         message: UnsafeRawBufferPointer,
         key: UnsafeRawBufferPointer,

@@ -17,7 +17,7 @@ int pkr_hmac_sha256(const uint8_t *key, size_t key_length,
                     const uint8_t *message, size_t message_length,
                     uint8_t *code);
 
-/* HMAC-SHA-1 of message under key; writes 20 bytes to code. */
+/* HMAC-SHA-1 of message under key; writes 20 bytes to code. Allocates nothing. */
 int pkr_hmac_sha1(const uint8_t *key, size_t key_length,
                   const uint8_t *message, size_t message_length,
                   uint8_t *code);
