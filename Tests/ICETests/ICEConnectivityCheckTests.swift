@@ -1,6 +1,7 @@
 import ICE
 import RTPWire
 import SecureTransport
+import STUNTestVectors
 import Testing
 
 @Suite("Controlling-side checks")
@@ -80,7 +81,7 @@ struct ICEConnectivityCheckTests {
 
     @Test("the RFC 5769 sample request's integrity verifies through the real HMAC-SHA-1")
     func rfc5769Integrity() throws {
-        let bytes = ICEVectors.sampleRequest
+        let bytes = STUNTestVectors.sampleRequest
         let message = try #require(H.parse(bytes))
         func verifies(_ password: String) -> Bool {
             bytes.withUnsafeBytes { packet in

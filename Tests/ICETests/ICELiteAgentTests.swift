@@ -1,5 +1,6 @@
 import ICE
 import RTPWire
+import STUNTestVectors
 import Testing
 
 @Suite("ICE-lite agent: checks and nomination")
@@ -116,7 +117,7 @@ struct ICELiteAgentTests {
         // The sample carries ICE-CONTROLLED, so a controlled agent must answer 487, signed.
         let sample = ICECredentials(ufrag: "evtj", password: "VOkJxbRl1RmTxUk/WvJxBt")
         var agent = ICELiteAgent(localCredentials: sample, remoteCredentials: ICECredentials(ufrag: "h6vY", password: String(repeating: "x", count: 22)), createdAt: 0)
-        let (outcome, response) = H.deliver(ICEVectors.sampleRequest, to: &agent, from: H.wifi, at: 0)
+        let (outcome, response) = H.deliver(STUNTestVectors.sampleRequest, to: &agent, from: H.wifi, at: 0)
         #expect(outcome == .respondError(length: response.count, code: .roleConflict))
         let message = H.parse(response)
         #expect(message?.integrity != nil)

@@ -1,4 +1,5 @@
 import RTPWire
+import STUNTestVectors
 
 /// Builds STUN messages byte by byte for tests, including ones the writer refuses to make
 /// (attributes in the wrong order, wrong lengths), so each test shows the layout it uses.

@@ -1,4 +1,5 @@
 import RTPWire
+import STUNTestVectors
 import Testing
 
 @Suite("STUN: RFC 5769 test vectors")

@@ -1,15 +1,15 @@
 /// The sample messages of RFC 5769 ("Test Vectors for STUN"), typed in as the RFC prints
 /// them, one 32-bit word per line, plus a hex reader for them.
-enum STUNTestVectors {
+public enum STUNTestVectors {
     /// The short-term password all three samples are signed with.
-    static let password = "VOkJxbRl1RmTxUk/WvJxBt"
+    public static let password = "VOkJxbRl1RmTxUk/WvJxBt"
 
     /// The transaction ID all three samples share.
-    static let transactionID: [UInt8] = [0xb7, 0xe7, 0xa7, 0x01, 0xbc, 0x34, 0xd6, 0x86, 0xfa, 0x87, 0xdf, 0xae]
+    public static let transactionID: [UInt8] = [0xb7, 0xe7, 0xa7, 0x01, 0xbc, 0x34, 0xd6, 0x86, 0xfa, 0x87, 0xdf, 0xae]
 
     /// Section 2.1: a Binding request with SOFTWARE, PRIORITY, ICE-CONTROLLED, USERNAME
     /// "evtj:h6vY" (padded with spaces), MESSAGE-INTEGRITY and FINGERPRINT.
-    static let sampleRequest = bytes(hex: """
+    public static let sampleRequest = bytes(hex: """
         00 01 00 58
         21 12 a4 42
         b7 e7 a7 01
@@ -41,7 +41,7 @@ enum STUNTestVectors {
 
     /// Section 2.2: a Binding success response with SOFTWARE, XOR-MAPPED-ADDRESS
     /// 192.0.2.1:32853, MESSAGE-INTEGRITY and FINGERPRINT.
-    static let sampleIPv4Response = bytes(hex: """
+    public static let sampleIPv4Response = bytes(hex: """
         01 01 00 3c
         21 12 a4 42
         b7 e7 a7 01
@@ -66,7 +66,7 @@ enum STUNTestVectors {
 
     /// Section 2.3: as 2.2, but XOR-MAPPED-ADDRESS is
     /// [2001:db8:1234:5678:11:2233:4455:6677]:32853.
-    static let sampleIPv6Response = bytes(hex: """
+    public static let sampleIPv6Response = bytes(hex: """
         01 01 00 48
         21 12 a4 42
         b7 e7 a7 01
@@ -93,7 +93,7 @@ enum STUNTestVectors {
         """)
 
     /// Bytes from hexadecimal digits; whitespace between them is ignored.
-    static func bytes(hex: String) -> [UInt8] {
+    public static func bytes(hex: String) -> [UInt8] {
         precondition(hex.allSatisfy { $0.isHexDigit || $0.isWhitespace }, "not hex")
         let digits = hex.compactMap(\.hexDigitValue)
         precondition(digits.count % 2 == 0, "odd number of hex digits")
