@@ -89,9 +89,16 @@ struct FFmpegForwardInteropTests {
             defer { if sender.isRunning { kill(sender.process.processIdentifier, SIGKILL) } }
 
             // The forward reports when ffmpeg's first keyframe reached the room-2 subscriber.
-            let firstKeyframe = try await ForwardingHelpers.waitForSequence(anchor, from: anchorMark, "A: first keyframe into ff2", timeout: .seconds(30), [
-                { $0.forwardFirstKeyframe?.targetRoomId == "ff2" },
-            ])[0].forwardFirstKeyframe!
+            let firstKeyframe: ForwardFirstKeyframeEvent
+            do {
+                firstKeyframe = try await ForwardingHelpers.waitForSequence(anchor, from: anchorMark, "A: first keyframe into ff2", timeout: .seconds(30), [
+                    { $0.forwardFirstKeyframe?.targetRoomId == "ff2" },
+                ])[0].forwardFirstKeyframe!
+            } catch {
+                let counters = (try? await relay.metrics())?.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasSuffix(" 0") && $0.contains("pkrelay_") }.joined(separator: ", ") ?? ""
+                Issue.record("\(error); relay counters [\(counters)]; sender running \(sender.isRunning): \(sender.stderrTail)")
+                return
+            }
             let seenAt = ContinuousClock.now
             // The relay's clock starts somewhere between sending the request and reading the answer,
             // so those two instants bound elapsedMs whatever the machine's load (±1 ms of rounding).
