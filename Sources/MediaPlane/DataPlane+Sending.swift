@@ -34,15 +34,7 @@ extension DataPlane {
         RTPHeaderWriter.setSSRC(ssrc, in: slot)
         RTPHeaderWriter.setSequenceNumber(sequenceNumber, in: slot)
         RTPHeaderWriter.setTimestamp(timestamp, in: slot)
-        var length = packet.count
-        if let outbound = transport.outbound {
-            guard outbound.protectRTP(slot, length: &length, capacity: transport.slotCapacity) == .ok else {
-                counters.drop(.protectFailed)
-                return false
-            }
-        }
-        commitSlot(on: transport, length: length)
-        return true
+        return commitRTP(on: transport, slot: slot, length: packet.count)
     }
 
     /// ``sendRTP(_:to:ssrc:sequenceNumber:timestamp:)`` for a WebRTC subscriber: the publisher's
@@ -82,15 +74,7 @@ extension DataPlane {
         RTPHeaderWriter.setSSRC(ssrc, in: slot)
         RTPHeaderWriter.setSequenceNumber(sequenceNumber, in: slot)
         RTPHeaderWriter.setTimestamp(timestamp, in: slot)
-        var protectedLength = length
-        if let outbound = transport.outbound {
-            guard outbound.protectRTP(slot, length: &protectedLength, capacity: transport.slotCapacity) == .ok else {
-                counters.drop(.protectFailed)
-                return false
-            }
-        }
-        commitSlot(on: transport, length: protectedLength)
-        return true
+        return commitRTP(on: transport, slot: slot, length: length)
     }
 
     /// A retransmission on the sink's RFC 4588 stream: the original's fixed header (no header
@@ -118,14 +102,20 @@ extension DataPlane {
         RTPHeaderWriter.setSequenceNumber(sink.rtxSequenceNumber, in: slot)
         RTPHeaderWriter.setTimestamp(timestamp, in: slot)
         sink.rtxSequenceNumber &+= 1
-        var protectedLength = length
+        return commitRTP(on: transport, slot: slot, length: length)
+    }
+
+    /// Protects an RTP packet already written into the reserved slot and queues it; false (and
+    /// counted) when protection fails.
+    func commitRTP(on transport: TransportState, slot: UnsafeMutableRawPointer, length plainLength: Int) -> Bool {
+        var length = plainLength
         if let outbound = transport.outbound {
-            guard outbound.protectRTP(slot, length: &protectedLength, capacity: transport.slotCapacity) == .ok else {
+            guard outbound.protectRTP(slot, length: &length, capacity: transport.slotCapacity) == .ok else {
                 counters.drop(.protectFailed)
                 return false
             }
         }
-        commitSlot(on: transport, length: protectedLength)
+        commitSlot(on: transport, length: length)
         return true
     }
 

@@ -307,7 +307,7 @@ extension RelayCore {
     func retransmissionPayloadType(for payloadType: UInt8, clockRate: Int, in state: WebRTCTransportState) -> UInt8? {
         let codec = "rtx/\(clockRate)/0/apt=\(payloadType)"
         if let existing = state.payloadTypeCodecs.first(where: { $0.value == codec })?.key { return existing }
-        guard let free = (96...127).map({ UInt8($0) }).first(where: { state.payloadTypeCodecs[$0] == nil }) else { return nil }
+        guard let free = state.freeDynamicPayloadType else { return nil }
         state.payloadTypeCodecs[free] = codec
         return free
     }
@@ -334,7 +334,7 @@ extension RelayCore {
             chosen = publisherPayloadType
         } else if let shared = state.payloadTypeCodecs.first(where: { $0.value == codec })?.key {
             chosen = shared
-        } else if let free = (96...127).map({ UInt8($0) }).first(where: { state.payloadTypeCodecs[$0] == nil }) {
+        } else if let free = state.freeDynamicPayloadType {
             chosen = free
         } else {
             logger.warning("no free payload type left on a WebRTC transport", metadata: ["transport": "\(state.id)"])

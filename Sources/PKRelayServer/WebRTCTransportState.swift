@@ -39,6 +39,10 @@ final class WebRTCTransportState {
     /// The codec each payload type means in this transport's offers ("name/clock/channels/fmtp"):
     /// one BUNDLE shares one payload-type space, while publishers choose numbers on their own.
     var payloadTypeCodecs: [UInt8: String] = [:]
+    /// The lowest dynamic payload type (96-127) this transport's offers do not use yet.
+    var freeDynamicPayloadType: UInt8? {
+        (UInt8(96)...UInt8(127)).first { payloadTypeCodecs[$0] == nil }
+    }
     /// The payload type each sink is sent with, by sink id.
     var sinkPayloadTypes: [UInt32: UInt8] = [:]
     /// The SSRC of each video sink's RFC 4588 retransmission stream, by sink id.
