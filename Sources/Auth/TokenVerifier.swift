@@ -9,6 +9,9 @@ public struct TokenVerifier: Sendable {
     public var leewaySeconds: Int64
     /// Tokens longer than this are refused before any work.
     public static let maximumTokenLength = 4096
+    /// The Unix seconds a time claim (exp, nbf, iat, grants.publishExpiresAt) may hold: from 1970
+    /// to the last second of the year 9999. Anything else is refused as an invalid token.
+    public static let acceptedTimes: ClosedRange<Int64> = 0...253_402_300_799
 
     public init(keys: [SigningKey], leewaySeconds: Int64 = 5) {
         self.keys = Dictionary(keys.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -38,8 +41,13 @@ public struct TokenVerifier: Sendable {
             return .failure(RelayError(.invalidToken, "token claims are malformed (need sub, exp; room for room tokens)"))
         }
         if claims.sub.isEmpty { return .failure(RelayError(.invalidToken, "token has an empty user id (sub)")) }
-        if nowSeconds > claims.exp + leewaySeconds { return .failure(RelayError(.tokenExpired, "token expired at \(claims.exp)")) }
-        if let nbf = claims.nbf, nowSeconds + leewaySeconds < nbf { return .failure(RelayError(.tokenExpired, "token is not valid before \(nbf)")) }
+        for (name, value) in [("exp", claims.exp), ("nbf", claims.nbf), ("iat", claims.iat), ("grants.publishExpiresAt", claims.grants?.publishExpiresAt)] {
+            if let value, !Self.acceptedTimes.contains(value) {
+                return .failure(RelayError(.invalidToken, "token claim \(name) is \(value); times are Unix seconds in \(Self.acceptedTimes.lowerBound)...\(Self.acceptedTimes.upperBound)"))
+            }
+        }
+        if nowSeconds.saturatingSubtracting(leewaySeconds) > claims.exp { return .failure(RelayError(.tokenExpired, "token expired at \(claims.exp)")) }
+        if let nbf = claims.nbf, nowSeconds.saturatingAdding(leewaySeconds) < nbf { return .failure(RelayError(.tokenExpired, "token is not valid before \(nbf)")) }
         return .success(claims)
     }
 

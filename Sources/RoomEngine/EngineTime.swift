@@ -1,3 +1,5 @@
+import Protocol
+
 /// A point in time in Unix milliseconds, passed into every engine call so that tests script time.
 public struct EngineTime: Sendable, Hashable, Comparable {
     public var milliseconds: Int64
@@ -10,5 +12,8 @@ public struct EngineTime: Sendable, Hashable, Comparable {
     public static func < (lhs: EngineTime, rhs: EngineTime) -> Bool { lhs.milliseconds < rhs.milliseconds }
 
     /// This time shifted by `milliseconds`.
-    public func adding(milliseconds delta: Int64) -> EngineTime { EngineTime(milliseconds: milliseconds + delta) }
+    public func adding(milliseconds delta: Int64) -> EngineTime { EngineTime(milliseconds: milliseconds.saturatingAdding(delta)) }
+
+    /// A time given in Unix seconds; times beyond the representable range stop at its bounds.
+    public init(seconds: Int64) { self.init(milliseconds: seconds.saturatingMultiplied(by: 1000)) }
 }
