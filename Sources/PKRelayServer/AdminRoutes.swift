@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import Protocol
 
 /// The admin API under `/admin/v1` (see docs/openapi.yaml). Every call is rate limited, then
 /// needs `Authorization: Bearer TOKEN` with a token carrying the admin grant (401 without a
@@ -103,7 +104,7 @@ struct AdminRoutes: Sendable {
     }
 
     static func identifier(_ text: String?) -> String? {
-        guard let text, RelayCore.isValidIdentifier(text) else { return nil }
+        guard let text, RelayIdentifier.isValid(text) else { return nil }
         return text
     }
 

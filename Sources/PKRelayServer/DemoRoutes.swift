@@ -2,6 +2,7 @@ import Auth
 import Foundation
 import Hummingbird
 import NIOCore
+import Protocol
 
 /// The browser PK demo at `/demo/`: static pages shipped with the relay, and a token endpoint
 /// that exists only while the relay signs with its built-in development key, so a real
@@ -35,7 +36,7 @@ struct DemoRoutes: Sendable {
             }
             let room = request.uri.queryParameters.get("room") ?? ""
             let user = request.uri.queryParameters.get("user") ?? ""
-            guard RelayCore.isValidIdentifier(room), RelayCore.isValidIdentifier(user) else {
+            guard RelayIdentifier.isValid(room), RelayIdentifier.isValid(user) else {
                 return Self.text(.badRequest, "room and user must be 1-128 characters of letters, digits and ._-@:\n")
             }
             let now = Int64(Date().timeIntervalSince1970)

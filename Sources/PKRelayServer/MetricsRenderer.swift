@@ -1,4 +1,5 @@
 import MediaPlane
+import RoomEngine
 
 /// Renders relay figures in the Prometheus text exposition format.
 enum MetricsRenderer {
@@ -30,6 +31,7 @@ enum MetricsRenderer {
         for method in overview.requestHistograms.keys.sorted() {
             lines += overview.requestHistograms[method]!.render(name: "pkrelay_control_request_seconds", help: "", labels: "method=\"\(method)\"").dropFirst(2)
         }
+        lines += renderDomainCounters(overview.domainCounters)
         let counters = overview.media.counters
         counter("pkrelay_packets_in_total", "Datagrams received on media transports.", counters.packetsIn)
         counter("pkrelay_bytes_in_total", "Bytes received on media transports.", counters.bytesIn)
@@ -52,6 +54,29 @@ enum MetricsRenderer {
         let srtp = counters.drops(.srtpAuthenticationFailed) + counters.drops(.srtpReplayed) + counters.drops(.srtpMalformed) + counters.drops(.srtpOther)
         lines.append("pkrelay_srtp_failures_total \(srtp)")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Lifetime counts of joins, departures, forward states, links and invitations.
+    static func renderDomainCounters(_ counters: DomainEventCounters) -> [String] {
+        var lines: [String] = []
+        func family(_ name: String, _ help: String, _ label: String, _ values: [(String, UInt64)]) {
+            lines.append("# HELP \(name) \(help)")
+            lines.append("# TYPE \(name) counter")
+            for (value, count) in values.sorted(by: { $0.0 < $1.0 }) { lines.append("\(name){\(label)=\"\(value)\"} \(count)") }
+        }
+        lines.append("# HELP pkrelay_users_joined_total Users who joined a room.")
+        lines.append("# TYPE pkrelay_users_joined_total counter")
+        lines.append("pkrelay_users_joined_total \(counters.usersJoined)")
+        family("pkrelay_users_left_total", "Users who left a room, by reason.", "reason", DepartureReason.allCases.map { ($0.rawValue, counters.usersLeft[$0] ?? 0) })
+        family(
+            "pkrelay_forward_state_changes_total", "Forward targets that started (success), failed or stopped (idle).", "state",
+            [("idle", counters.forwardStates[.idle] ?? 0), ("success", counters.forwardStates[.success] ?? 0), ("failure", counters.forwardStates[.failure] ?? 0)])
+        lines.append("# HELP pkrelay_links_connected_total Two-way PK links made.")
+        lines.append("# TYPE pkrelay_links_connected_total counter")
+        lines.append("pkrelay_links_connected_total \(counters.linksConnected)")
+        family("pkrelay_links_ended_total", "PK links ended, by reason.", "reason", counters.linksEnded.map { ($0.key, $0.value) })
+        family("pkrelay_invitations_total", "Invitations that reached a final state, by outcome.", "outcome", counters.invitations.map { ($0.key, $0.value) })
+        return lines
     }
 
     /// The webhook families.

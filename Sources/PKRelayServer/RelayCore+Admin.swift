@@ -71,10 +71,7 @@ extension RelayCore {
     public func adminDismiss(roomId: String, reason: String?) -> AdminResponse {
         guard let members = engine.snapshot(roomId: roomId) else { return .error(404, "not_found", "no room '\(roomId)'") }
         let users = members.filter { engine.forwardedFrom(roomId: roomId, userId: $0.userId) == nil }.count
-        var data: [String: Any] = ["roomId": roomId]
-        if let reason { data["reason"] = reason }
-        postWebhook("room.dismissed", roomId: roomId, data)
-        let outcome = engine.dismiss(roomId: roomId, now: now)
+        let outcome = engine.dismiss(roomId: roomId, reason: reason, now: now)
         apply(outcome.actions)
         logger.notice("room dismissed by the admin API", metadata: ["room": "\(roomId)", "users": "\(users)"])
         return .json(["roomId": roomId, "usersRemoved": users])

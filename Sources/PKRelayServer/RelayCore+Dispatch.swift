@@ -138,8 +138,8 @@ extension RelayCore {
             return EngineOutcome(result: .failure(error), actions: [.event(session, event)])
         }
         guard accepting else { return refuse(RelayError(.shuttingDown, "the relay is shutting down; join another relay")) }
-        guard Self.isValidIdentifier(params.roomId) else { return refuse(RelayError(.invalidParams, "params.roomId must be 1-128 characters of letters, digits and . _ - @ :")) }
-        guard Self.isValidIdentifier(params.userId) else { return refuse(RelayError(.invalidParams, "params.userId must be 1-128 characters of letters, digits and . _ - @ :")) }
+        if let problem = RelayIdentifier.problem(with: params.roomId) { return refuse(RelayError(.invalidParams, "params.roomId \(problem)")) }
+        if let problem = RelayIdentifier.problem(with: params.userId) { return refuse(RelayError(.invalidParams, "params.userId \(problem)")) }
         if let fixed = sessions[session]?.userId, fixed != params.userId {
             return refuse(RelayError(.invalidParams, "this connection is user '\(fixed)'; open another connection for '\(params.userId)'"))
         }
@@ -154,7 +154,6 @@ extension RelayCore {
         let outcome = engine.join(request, now: now)
         if case .success = outcome.result {
             sessions[session]?.userId = params.userId
-            logger.info("user joined", metadata: ["room": "\(params.roomId)", "user": "\(params.userId)", "role": "\(request.role.rawValue)"])
         }
         return outcome
     }
@@ -175,16 +174,8 @@ extension RelayCore {
         let grants = claims.effectiveGrants
         return TokenGrants(
             publish: grants.canPublish, subscribe: grants.canSubscribe, forward: grants.canForward, hidden: grants.isHidden,
-            expiresAt: EngineTime(milliseconds: claims.exp * 1000),
-            publishExpiresAt: grants.publishExpiresAt.map { EngineTime(milliseconds: min($0, claims.exp) * 1000) })
-    }
-
-    /// Room and user ids: short, printable, and safe in logs, metrics labels and URLs.
-    static func isValidIdentifier(_ text: String) -> Bool {
-        guard (1...128).contains(text.utf8.count) else { return false }
-        return text.unicodeScalars.allSatisfy { scalar in
-            (scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-@:".unicodeScalars.contains(scalar)))
-        }
+            expiresAt: EngineTime(seconds: claims.exp),
+            publishExpiresAt: grants.publishExpiresAt.map { EngineTime(seconds: min($0, claims.exp)) })
     }
 }
 

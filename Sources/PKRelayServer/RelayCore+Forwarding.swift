@@ -31,13 +31,7 @@ extension RelayCore {
         for watch in engine.firstKeyframeWatches() {
             let delivered = watch.sinkIds.compactMap { report.keyframeDeliveredAt(sink: $0) }.filter { $0 >= watch.startedAt.milliseconds }.min()
             guard let delivered else { continue }
-            let actions = engine.firstKeyframeDelivered(watch, at: EngineTime(milliseconds: delivered))
-            firstKeyframeHistogram.observe(Double(max(0, delivered - watch.startedAt.milliseconds)) / 1000)
-            logger.info("forward watchable", metadata: [
-                "room": "\(watch.sourceRoomId)", "user": "\(watch.userId)", "target": "\(watch.targetRoomId)",
-                "via": "\(watch.via)", "elapsedMs": "\(delivered - watch.startedAt.milliseconds)",
-            ])
-            apply(actions)
+            apply(engine.firstKeyframeDelivered(watch, at: EngineTime(milliseconds: delivered)))
         }
     }
 }

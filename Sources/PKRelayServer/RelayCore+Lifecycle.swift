@@ -25,7 +25,7 @@ extension RelayCore {
         // Forwards and links end first, so their owners and the room server hear why.
         for roomId in engine.roomIds {
             for member in engine.snapshot(roomId: roomId) ?? [] where engine.forwardedFrom(roomId: roomId, userId: member.userId) == nil {
-                apply(engine.stopForwardsAndLinks(roomId: roomId, userId: member.userId, linkReason: "serverShutdown", now: now).actions)
+                apply(engine.stopForwardsAndLinks(roomId: roomId, userId: member.userId, linkReason: "serverShutdown", departure: .serverShutdown, now: now).actions)
             }
         }
         for session in sessions.keys.sorted() {

@@ -47,6 +47,6 @@ extension RelayCore {
             rooms: totals.rooms, users: totals.users, publications: totals.publications, subscriptions: totals.subscriptions,
             connections: sessions.count, transports: media.transportCount, accepting: accepting, media: media.latestReport(),
             forwardTargets: forwarding.forwardTargets, links: forwarding.links,
-            firstKeyframeHistogram: firstKeyframeHistogram, requestHistograms: requestHistograms)
+            firstKeyframeHistogram: firstKeyframeHistogram, requestHistograms: requestHistograms, domainCounters: domainCounters)
     }
 }

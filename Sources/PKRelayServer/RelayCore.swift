@@ -25,10 +25,11 @@ public actor RelayCore {
     var firstKeyframeHistogram = Histogram(bounds: [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10])
     /// Seconds to answer control requests, by method.
     var requestHistograms: [String: Histogram] = [:]
-    /// Webhook delivery, and the facts the last webhooks were derived from.
+    /// Webhook delivery; events are numbered in relay-wide sequence.
     let webhooks: WebhookHub
-    var webhookFacts = WebhookFacts()
     var webhookSequence: UInt64 = 0
+    /// Lifetime counts of the engine's domain events.
+    var domainCounters = DomainEventCounters()
     /// Volume reports, active speakers and network-quality windows.
     var mediaQuality = MediaQualityState()
     /// WebRTC transports' DTLS handshakes and SDP, by transport id.
@@ -87,16 +88,16 @@ public actor RelayCore {
     /// The connection closed: the user leaves every room (others see Dropped) and its transports close.
     public func disconnect(_ session: SessionID) {
         guard let state = sessions.removeValue(forKey: session) else { return }
-        let (actions, _) = engine.disconnect(session: session, now: now)
+        let (actions, _) = engine.disconnect(session: session, cause: accepting ? .disconnected : .serverShutdown, now: now)
         apply(actions)
-        // A user alone in its room leaves without any action: the room still ends.
-        if actions.isEmpty { publishWebhooks(for: []) }
         for transport in state.transports.keys {
             webRTC[transport] = nil
             media.closeTransport(id: transport)
         }
         state.outbound.finish()
-        logger.debug("connection closed", metadata: ["session": "\(session)", "user": "\(state.userId ?? "-")"])
+        logger.info("connection closed", metadata: [
+            "session": "\(session)", "user": "\(state.userId ?? "-")", "transports": "\(state.transports.count)", "draining": "\(!accepting)",
+        ])
     }
 
     /// Queues one encoded message for a session; a reader too slow to keep up is disconnected.
@@ -131,10 +132,11 @@ public actor RelayCore {
                 send(event, to: session)
             case .media(let change):
                 applyMedia(change)
+            case .domain(let event):
+                record(event)
             }
         }
         if !actions.isEmpty {
-            publishWebhooks(for: actions)
             trackWebRTCSinks(actions)
         }
     }

@@ -14,4 +14,5 @@ public struct RelayOverview: Sendable {
     public var links: Int
     var firstKeyframeHistogram: Histogram
     var requestHistograms: [String: Histogram]
+    var domainCounters: DomainEventCounters
 }

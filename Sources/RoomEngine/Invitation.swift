@@ -13,4 +13,11 @@ struct Invitation: Sendable, Hashable {
     var endedAt: EngineTime?
 
     var isPending: Bool { state == .receivedByRemote || state == .sentToRemote }
+
+    /// The domain event's view of this invitation in its present (final) state.
+    func outcome(reason: String?) -> InvitationOutcome {
+        InvitationOutcome(
+            inviteId: id, callerRoomId: caller.roomId, callerUserId: caller.userId, calleeRoomId: callee.roomId, calleeUserId: callee.userId,
+            state: state, reason: reason)
+    }
 }

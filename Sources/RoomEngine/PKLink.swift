@@ -6,6 +6,11 @@ struct PKLink: Sendable, Hashable {
     var peer: LinkEnd
     var startedAt: EngineTime
 
+    /// The read-only view the admin API and the domain events show.
+    var snapshot: LinkSnapshot {
+        LinkSnapshot(id: id, callerRoomId: caller.roomId, callerUserId: caller.userId, peerRoomId: peer.roomId, peerUserId: peer.userId, startedAt: startedAt)
+    }
+
     func involves(roomId: String, userId: String) -> Bool {
         (caller.roomId == roomId && caller.userId == userId) || (peer.roomId == roomId && peer.userId == userId)
     }

@@ -18,11 +18,7 @@ extension RoomEngine {
 
     /// Every PK link on the relay, by id.
     public func linkSnapshots() -> [LinkSnapshot] {
-        links.values.sorted { $0.id < $1.id }.map { link in
-            LinkSnapshot(
-                id: link.id, callerRoomId: link.caller.roomId, callerUserId: link.caller.userId,
-                peerRoomId: link.peer.roomId, peerUserId: link.peer.userId, startedAt: link.startedAt)
-        }
+        links.values.sorted { $0.id < $1.id }.map(\.snapshot)
     }
 
     /// For a user forwarded or linked into `roomId` from another room: that room; nil for a user
@@ -34,14 +30,17 @@ extension RoomEngine {
     /// Stops a user's forwards out of `roomId` and ends its links there, as the room server asks.
     /// The user hears onForwardStreamStateChanged (Idle) for its targets; both anchors of each
     /// link hear onDisconnectOtherRoom with `linkReason`. Fails if the user is not in the room.
-    public mutating func stopForwardsAndLinks(roomId: String, userId: String, linkReason: String = "kicked", now: EngineTime) -> EngineOutcome<EmptyResult> {
+    /// `departure` is given when the stop is part of the user's departure (the relay shutting down).
+    public mutating func stopForwardsAndLinks(
+        roomId: String, userId: String, linkReason: String = "kicked", departure: DepartureReason? = nil, now: EngineTime
+    ) -> EngineOutcome<EmptyResult> {
         guard let member = rooms[roomId]?.members[userId], !member.isMirror else {
             return EngineOutcome(result: .failure(RelayError(.streamNotFound, "no user '\(userId)' in room '\(roomId)'")), actions: [])
         }
         var actions: [EngineAction] = []
         let key = ForwardKey(roomId: roomId, userId: userId)
         if let forward = forwards[key] {
-            let infos = stopAllTargets(key: key, into: &actions)
+            let infos = stopAllTargets(key: key, departure: departure, into: &actions)
             if !infos.isEmpty {
                 actions.append(.event(forward.session, .forwardStreamStateChanged(ForwardStreamStateChangedEvent(roomId: roomId, userId: userId, infos: infos))))
             }

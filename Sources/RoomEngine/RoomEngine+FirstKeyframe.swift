@@ -53,9 +53,12 @@ extension RoomEngine {
             guard let target = forwards[key]?.targets[watch.targetRoomId], !target.firstKeyframeReported else { return [] }
             forwards[key]!.targets[watch.targetRoomId]!.firstKeyframeReported = true
         }
-        let elapsed = max(0, time.milliseconds - watch.startedAt.milliseconds)
-        return [.event(watch.session, .forwardStreamFirstKeyframe(ForwardFirstKeyframeEvent(
-            roomId: watch.sourceRoomId, userId: watch.userId, targetRoomId: watch.targetRoomId, elapsedMs: elapsed, via: watch.via)))]
+        let elapsed = max(0, time.milliseconds &- watch.startedAt.milliseconds)
+        return [
+            .event(watch.session, .forwardStreamFirstKeyframe(ForwardFirstKeyframeEvent(
+                roomId: watch.sourceRoomId, userId: watch.userId, targetRoomId: watch.targetRoomId, elapsedMs: elapsed, via: watch.via))),
+            .domain(.firstKeyframe(watch, elapsedMs: elapsed)),
+        ]
     }
 
     /// Relay-wide counts of forwards (targets) and links.

@@ -52,6 +52,7 @@ extension RoomEngine {
             forwards[key]!.remove(removed)
             reconcileMirror(targetRoomId: removed, userId: member.userId, reason: .unpublish, leaveReason: .quit, into: &actions)
             infos.append(ForwardStreamStateInfo(roomId: removed, state: ForwardState.idle.rawValue, error: 0))
+            actions.append(.domain(.forwardStateChanged(ForwardStateChange(sourceRoomId: roomId, userId: member.userId, targetRoomId: removed, state: .idle))))
             events.append(ForwardStreamEventInfo(roomId: removed, event: ForwardEvent.dstRoomUpdated.rawValue))
         }
         var seen = Set<String>()
@@ -139,12 +140,21 @@ extension RoomEngine {
         return EngineOutcome(result: .failure(RelayError(.forwardNotStarted, "\(call) before startForwardStreamToRooms")), actions: actions)
     }
 
-    /// Validates one new target and, if it passes, starts forwarding into it.
+    /// Validates one new target and, if it passes, starts forwarding into it; either way the
+    /// outcome is a domain event.
     mutating func addTarget(_ target: ForwardTargetRequest, key: ForwardKey, seen: inout Set<String>, now: EngineTime, into actions: inout [EngineAction]) -> ForwardStreamStateInfo {
+        let info = startTarget(target, key: key, seen: &seen, now: now, into: &actions)
+        actions.append(.domain(.forwardStateChanged(ForwardStateChange(
+            sourceRoomId: key.roomId, userId: key.userId, targetRoomId: target.roomId, state: ForwardState(rawValue: info.state) ?? .failure,
+            error: info.error, message: info.message))))
+        return info
+    }
+
+    private mutating func startTarget(_ target: ForwardTargetRequest, key: ForwardKey, seen: inout Set<String>, now: EngineTime, into actions: inout [EngineAction]) -> ForwardStreamStateInfo {
         func failure(_ code: ErrorCode, _ message: String) -> ForwardStreamStateInfo {
             ForwardStreamStateInfo(roomId: target.roomId, state: ForwardState.failure.rawValue, error: code.rawValue, message: message)
         }
-        if target.roomId.isEmpty { return failure(.forwardInvalidArgument, "target roomId is empty") }
+        if let problem = RelayIdentifier.problem(with: target.roomId) { return failure(.forwardInvalidArgument, "target roomId \(problem)") }
         if target.roomId == key.roomId { return failure(.forwardInvalidArgument, "cannot forward into the source room") }
         if !seen.insert(target.roomId).inserted { return failure(.forwardInvalidArgument, "target room listed twice") }
         let grants: TokenGrants
@@ -180,16 +190,21 @@ extension RoomEngine {
     mutating func failTarget(_ targetRoomId: String, key: ForwardKey, error: ErrorCode, message: String, into actions: inout [EngineAction]) -> ForwardStreamStateInfo {
         forwards[key]?.remove(targetRoomId)
         reconcileMirror(targetRoomId: targetRoomId, userId: key.userId, reason: .other, leaveReason: .dropped, into: &actions)
+        actions.append(.domain(.forwardStateChanged(ForwardStateChange(
+            sourceRoomId: key.roomId, userId: key.userId, targetRoomId: targetRoomId, state: .failure, error: error.rawValue, message: message))))
         return ForwardStreamStateInfo(roomId: targetRoomId, state: ForwardState.failure.rawValue, error: error.rawValue, message: message)
     }
 
-    mutating func stopAllTargets(key: ForwardKey, into actions: inout [EngineAction]) -> [ForwardStreamStateInfo] {
+    /// Stops every target of a forward (Idle). `departure` is set when its user left its room.
+    mutating func stopAllTargets(key: ForwardKey, departure: DepartureReason? = nil, into actions: inout [EngineAction]) -> [ForwardStreamStateInfo] {
         guard let forward = forwards[key] else { return [] }
         forwards[key] = nil
         var infos: [ForwardStreamStateInfo] = []
         for target in forward.order {
             reconcileMirror(targetRoomId: target, userId: key.userId, reason: .unpublish, leaveReason: .quit, into: &actions)
             infos.append(ForwardStreamStateInfo(roomId: target, state: ForwardState.idle.rawValue, error: 0))
+            actions.append(.domain(.forwardStateChanged(ForwardStateChange(
+                sourceRoomId: key.roomId, userId: key.userId, targetRoomId: target, state: .idle, departure: departure))))
         }
         return infos
     }
@@ -213,6 +228,8 @@ extension RoomEngine {
             if forwards[key]!.order.isEmpty { forwards[key] = nil }
             reconcileMirror(targetRoomId: roomId, userId: userId, reason: .other, leaveReason: leaveReason, into: &actions)
             let info = ForwardStreamStateInfo(roomId: roomId, state: ForwardState.failure.rawValue, error: forwardError.rawValue, message: Self.endMessage(forwardError))
+            actions.append(.domain(.forwardStateChanged(ForwardStateChange(
+                sourceRoomId: source, userId: userId, targetRoomId: roomId, state: .failure, error: forwardError.rawValue, message: info.message))))
             actions.append(.event(forward.session, .forwardStreamStateChanged(ForwardStreamStateChangedEvent(roomId: source, userId: userId, infos: [info]))))
             actions.append(.event(forward.session, .forwardStreamEvent(ForwardStreamEventEvent(
                 roomId: source, userId: userId, infos: [ForwardStreamEventInfo(roomId: roomId, event: (forwardError == .forwardRemoteKicked && leaveReason == .dropped ? ForwardEvent.interrupt : .dstRoomUpdated).rawValue)]))))
@@ -243,11 +260,13 @@ extension RoomEngine {
         endMirror(roomId: roomId, userId: userId, forwardError: .forwardRemoteKicked, linkReason: "interrupted", leaveReason: .dropped, into: &actions)
     }
 
-    /// A user leaves its room: its forwards stop and its links end.
-    mutating func endForwardsAndLinks(roomId: String, userId: String, sessionConnected: Bool, exitReason: ExitRoomReason?, into actions: inout [EngineAction]) {
+    /// A user leaves its room (`departure` says why): its forwards stop and its links end.
+    mutating func endForwardsAndLinks(
+        roomId: String, userId: String, sessionConnected: Bool, exitReason: ExitRoomReason?, departure: DepartureReason, into actions: inout [EngineAction]
+    ) {
         let key = ForwardKey(roomId: roomId, userId: userId)
         if let forward = forwards[key] {
-            let infos = stopAllTargets(key: key, into: &actions)
+            let infos = stopAllTargets(key: key, departure: departure, into: &actions)
             if sessionConnected, !infos.isEmpty {
                 actions.append(.event(forward.session, .forwardStreamStateChanged(ForwardStreamStateChangedEvent(roomId: roomId, userId: userId, infos: infos))))
             }
@@ -258,8 +277,14 @@ extension RoomEngine {
         case .roomDismissed?: reason = "roomDismissed"
         default: reason = "left"
         }
+        // The operator hears why the link really ended, also when the leaver could not be told.
+        let endedBecause: String
+        switch departure {
+        case .disconnected, .serverShutdown, .tokenExpired, .duplicateLogin: endedBecause = departure.rawValue
+        case .left, .kicked, .roomDismissed: endedBecause = reason
+        }
         for link in links.values.sorted(by: { $0.id < $1.id }) where link.involves(roomId: roomId, userId: userId) {
-            endLink(link.id, reason: reason, leaving: ForwardKey(roomId: roomId, userId: userId), notifyLeaver: sessionConnected, into: &actions)
+            endLink(link.id, reason: reason, domainReason: endedBecause, leaving: ForwardKey(roomId: roomId, userId: userId), notifyLeaver: sessionConnected, into: &actions)
         }
     }
 }

@@ -45,6 +45,7 @@ extension RoomEngine {
             invitation.endedAt = now
             invitations[id] = invitation
             actions.append(.event(session, .invitationStateChanged(stateEvent(invitation, side: "caller", reason: "busy", payload: nil))))
+            actions.append(.domain(.invitationEnded(invitation.outcome(reason: "busy"))))
             return EngineOutcome(result: .success(InviteResult(inviteId: id)), actions: actions)
         }
         invitations[id] = invitation
@@ -114,6 +115,7 @@ extension RoomEngine {
     mutating func finish(_ invitation: inout Invitation, _ state: InvitationState, reason: String?, payload: String?, now: EngineTime, into actions: inout [EngineAction]) {
         invitation.state = state
         invitation.endedAt = now
+        actions.append(.domain(.invitationEnded(invitation.outcome(reason: reason))))
         actions.append(.event(invitation.caller.session, .invitationStateChanged(stateEvent(invitation, side: "caller", reason: reason, payload: payload))))
         actions.append(.event(invitation.callee.session, .invitationStateChanged(stateEvent(invitation, side: "callee", reason: reason, payload: payload))))
     }
@@ -154,6 +156,7 @@ extension RoomEngine {
             let other = isCaller ? "callee" : "caller"
             let session = isCaller ? invitation.callee.session : invitation.caller.session
             actions.append(.event(session, .invitationStateChanged(stateEvent(invitation, side: other, reason: reason, payload: nil))))
+            actions.append(.domain(.invitationEnded(invitation.outcome(reason: reason))))
             invitations[id] = invitation
         }
     }

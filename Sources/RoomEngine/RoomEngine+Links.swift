@@ -143,6 +143,7 @@ extension RoomEngine {
         let id = nextLinkId
         nextLinkId += 1
         links[id] = PKLink(id: id, caller: caller, peer: peer, startedAt: now)
+        actions.append(.domain(.linkConnected(links[id]!.snapshot)))
         reconcileMirror(targetRoomId: peer.roomId, userId: caller.userId, reason: .unpublish, leaveReason: .quit, into: &actions)
         reconcileMirror(targetRoomId: caller.roomId, userId: peer.userId, reason: .unpublish, leaveReason: .quit, into: &actions)
         requestKeyframes(roomId: caller.roomId, userId: caller.userId, into: &actions)
@@ -157,11 +158,13 @@ extension RoomEngine {
     /// only when its connection is still open). `endedIn` names the room whose side ended the link
     /// (its mirror was kicked, its room dismissed, a real user took the mirror's place): the mirror
     /// there leaves with that reason and its streams end with Other, as a forward's mirror would.
+    /// `domainReason` is what the operator hears when it differs from what the anchors hear.
     mutating func endLink(
-        _ id: UInt64, reason: String, leaving: ForwardKey? = nil, notifyLeaver: Bool = true,
+        _ id: UInt64, reason: String, domainReason: String? = nil, leaving: ForwardKey? = nil, notifyLeaver: Bool = true,
         endedIn: (roomId: String, leaveReason: LeaveReason)? = nil, into actions: inout [EngineAction]
     ) {
         guard let link = links.removeValue(forKey: id) else { return }
+        defer { actions.append(.domain(.linkEnded(link.snapshot, reason: domainReason ?? reason))) }
         for (source, target) in [(link.caller, link.peer), (link.peer, link.caller)] {
             let ended = endedIn?.roomId == target.roomId ? endedIn : nil
             reconcileMirror(

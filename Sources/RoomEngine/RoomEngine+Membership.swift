@@ -6,6 +6,11 @@ extension RoomEngine {
     /// (Dropped) before the new session joins.
     public mutating func join(_ request: JoinRequest, now: EngineTime) -> EngineOutcome<JoinRoomResult> {
         var actions: [EngineAction] = []
+        for (name, id) in [("roomId", request.roomId), ("userId", request.userId)] {
+            if let problem = RelayIdentifier.problem(with: id) {
+                return EngineOutcome(result: .failure(RelayError(.invalidParams, "params.\(name) \(problem)")), actions: [])
+            }
+        }
         if isJoined(session: request.session, roomId: request.roomId) {
             return EngineOutcome(result: .failure(RelayError(.alreadyInRoom, "already joined to room '\(request.roomId)'")), actions: [])
         }
@@ -28,16 +33,21 @@ extension RoomEngine {
             joinType = 1
             removeMember(
                 roomId: request.roomId, userId: request.userId, leaveReason: .dropped, unpublishReason: .clientDisconnected,
-                exit: (.kicked, .duplicateLogin, "the same userId joined the room from another connection"), into: &actions)
+                exit: (.kicked, .duplicateLogin, "the same userId joined the room from another connection"), departure: .duplicateLogin,
+                roomStays: true, into: &actions)
         }
         let member = Member(
             session: request.session, userId: request.userId, role: request.role, visible: visible,
             config: request.roomConfig, grants: request.grants)
+        if rooms[request.roomId] == nil { actions.append(.domain(.roomCreated(roomId: request.roomId))) }
         var room = rooms[request.roomId] ?? Room(id: request.roomId)
         let existing = room.orderedMembers
         room.insert(member)
         rooms[request.roomId] = room
         sessions[request.session, default: SessionState()].rooms.insert(request.roomId)
+        actions.append(.domain(.userJoined(
+            roomId: request.roomId, userId: request.userId, session: request.session, role: request.role, visible: visible,
+            replacedSession: joinType == 1 ? previous?.session : nil)))
 
         actions.append(.event(request.session, .roomStateChanged(RoomStateChangedEvent(roomId: request.roomId, userId: request.userId, state: 0, joinType: joinType))))
         if visible {
@@ -69,7 +79,9 @@ extension RoomEngine {
             return EngineOutcome(result: .failure(error), actions: [])
         case .success(let member):
             var actions: [EngineAction] = []
-            removeMember(roomId: roomId, userId: member.userId, leaveReason: .quit, unpublishReason: .clientDisconnected, exit: (.left, ErrorCode(0), "left the room"), into: &actions)
+            removeMember(
+                roomId: roomId, userId: member.userId, leaveReason: .quit, unpublishReason: .clientDisconnected, exit: (.left, ErrorCode(0), "left the room"),
+                departure: .left, into: &actions)
             return EngineOutcome(result: .success(EmptyResult()), actions: actions)
         }
     }
@@ -85,37 +97,45 @@ extension RoomEngine {
             endMirror(roomId: roomId, userId: userId, forwardError: .forwardRemoteKicked, linkReason: "kicked", leaveReason: .kickedByAdmin, into: &actions)
             return EngineOutcome(result: .success(EmptyResult()), actions: actions)
         }
-        removeMember(roomId: roomId, userId: userId, leaveReason: .kickedByAdmin, unpublishReason: .other, exit: (.kicked, .kickedOut, "removed from the room by the room server"), into: &actions)
+        removeMember(
+            roomId: roomId, userId: userId, leaveReason: .kickedByAdmin, unpublishReason: .other, exit: (.kicked, .kickedOut, "removed from the room by the room server"),
+            departure: .kicked, into: &actions)
         return EngineOutcome(result: .success(EmptyResult()), actions: actions)
     }
 
-    /// Dismisses a room: every member receives onExitRoom (room dismissed, -1011).
-    public mutating func dismiss(roomId: String, now: EngineTime) -> EngineOutcome<EmptyResult> {
+    /// Dismisses a room: every member receives onExitRoom (room dismissed, -1011). `reason` is the
+    /// room server's, passed on to the operator.
+    public mutating func dismiss(roomId: String, reason: String? = nil, now: EngineTime) -> EngineOutcome<EmptyResult> {
         guard let room = rooms[roomId] else {
             return EngineOutcome(result: .failure(RelayError(.streamNotFound, "no room '\(roomId)'")), actions: [])
         }
-        var actions: [EngineAction] = []
+        var actions: [EngineAction] = [.domain(.roomDismissed(roomId: roomId, reason: reason))]
         for member in room.orderedMembers.reversed() where member.isMirror {
             endMirror(roomId: roomId, userId: member.userId, forwardError: .forwardResponse, linkReason: "roomDismissed", leaveReason: .kickedByAdmin, into: &actions)
         }
         for member in (rooms[roomId]?.orderedMembers ?? []).reversed() where !member.isMirror {
-            removeMember(roomId: roomId, userId: member.userId, leaveReason: .kickedByAdmin, unpublishReason: .other, exit: (.roomDismissed, .roomDismissed, "the room was dismissed"), into: &actions)
+            removeMember(
+                roomId: roomId, userId: member.userId, leaveReason: .kickedByAdmin, unpublishReason: .other, exit: (.roomDismissed, .roomDismissed, "the room was dismissed"),
+                departure: .roomDismissed, into: &actions)
         }
         return EngineOutcome(result: .success(EmptyResult()), actions: actions)
     }
 
     /// Takes a member out of a room: its streams are unpublished, subscriptions to and from it
     /// end, others see it leave (if it was visible), and the user itself optionally hears why.
+    /// `departure` is why a user (not a forwarded or linked one) left, for the domain events;
+    /// `roomStays` keeps an emptied room because its next member joins at once (a duplicate login).
     mutating func removeMember(
         roomId: String, userId: String, leaveReason: LeaveReason, unpublishReason: UnpublishReason,
-        exit: (reason: ExitRoomReason, code: ErrorCode, message: String)?, into actions: inout [EngineAction]
+        exit: (reason: ExitRoomReason, code: ErrorCode, message: String)?, departure: DepartureReason? = nil, roomStays: Bool = false,
+        into actions: inout [EngineAction]
     ) {
         guard let member = rooms[roomId]?.members[userId] else { return }
         if !member.isMirror {
             endInvitations(roomId: roomId, userId: userId, reason: "peerLeft", into: &actions)
         }
         for index in StreamIndex.allCases where member.publications[index] != nil {
-            unpublish(roomId: roomId, userId: userId, streamIndex: index, reason: unpublishReason, into: &actions)
+            unpublish(roomId: roomId, userId: userId, streamIndex: index, reason: unpublishReason, departure: departure, into: &actions)
         }
         dropSubscriptions(roomId: roomId, toPublisher: userId, into: &actions)
         if var current = rooms[roomId]?.members[userId] {
@@ -130,7 +150,7 @@ extension RoomEngine {
         }
         if !member.isMirror {
             // Forwards and links of a user who leaves end with it, before it leaves its own room.
-            endForwardsAndLinks(roomId: roomId, userId: userId, sessionConnected: exit != nil, exitReason: exit?.reason, into: &actions)
+            endForwardsAndLinks(roomId: roomId, userId: userId, sessionConnected: exit != nil, exitReason: exit?.reason, departure: departure ?? .disconnected, into: &actions)
         }
         if member.visible {
             broadcast(.userLeave(UserLeaveEvent(roomId: roomId, userId: userId, reason: leaveReason)), in: roomId, except: userId, into: &actions)
@@ -139,10 +159,14 @@ extension RoomEngine {
             actions.append(.event(member.session, .exitRoom(ExitRoomEvent(roomId: roomId, reason: exit.reason, code: exit.code.rawValue, message: exit.message))))
         }
         rooms[roomId]!.remove(userId)
-        if rooms[roomId]!.members.isEmpty { rooms[roomId] = nil }
         if !member.isMirror {
             sessions[member.session]?.rooms.remove(roomId)
             messageBuckets[ForwardKey(roomId: roomId, userId: userId)] = nil
+            actions.append(.domain(.userLeft(roomId: roomId, userId: userId, session: member.session, reason: departure ?? .disconnected)))
+        }
+        if rooms[roomId]!.members.isEmpty, !roomStays {
+            rooms[roomId] = nil
+            actions.append(.domain(.roomEnded(roomId: roomId)))
         }
     }
 }

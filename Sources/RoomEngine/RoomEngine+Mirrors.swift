@@ -52,6 +52,7 @@ extension RoomEngine {
                 session: desired.session, userId: userId, role: .anchor, visible: true,
                 config: RoomConfig(autoPublish: false, autoSubscribeAudio: false, autoSubscribeVideo: false), grants: desired.grants)
             mirror.forwardedFrom = desired.sourceRoomId
+            if rooms[targetRoomId] == nil { actions.append(.domain(.roomCreated(roomId: targetRoomId))) }
             var room = rooms[targetRoomId] ?? Room(id: targetRoomId)
             room.insert(mirror)
             rooms[targetRoomId] = room

@@ -71,6 +71,9 @@ extension RoomEngine {
         }
         rooms[params.roomId]!.members[member.userId]!.role = params.role
         actions.append(.event(session, .switchRole(SwitchRoleEvent(roomId: params.roomId, role: params.role, errorCode: 0))))
+        if params.role != member.role {
+            actions.append(.domain(.userRoleChanged(roomId: params.roomId, userId: member.userId, role: params.role, previousRole: member.role)))
+        }
         if params.role == .anchor, member.role != .anchor {
             autoRepublish(roomId: params.roomId, userId: member.userId, now: now, into: &actions)
         }
@@ -124,7 +127,7 @@ extension RoomEngine {
                 if now >= member.grants.expiresAt {
                     removeMember(
                         roomId: roomId, userId: member.userId, leaveReason: .dropped, unpublishReason: .privilegeTokenExpired,
-                        exit: (.tokenExpired, .tokenExpired, "the token expired"), into: &actions)
+                        exit: (.tokenExpired, .tokenExpired, "the token expired"), departure: .tokenExpired, into: &actions)
                     continue
                 }
                 if !member.expiryWarned, member.grants.expiresAt.milliseconds - now.milliseconds <= limits.tokenExpiryWarningMilliseconds {

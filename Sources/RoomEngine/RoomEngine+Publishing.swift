@@ -143,6 +143,9 @@ extension RoomEngine {
     mutating func installPublication(_ publication: Publication, roomId: String, userId: String, into actions: inout [EngineAction]) {
         let index = publication.streamIndex
         rooms[roomId]!.members[userId]!.publications[index] = publication
+        if !rooms[roomId]!.members[userId]!.isMirror {
+            actions.append(.domain(.streamPublished(StreamChange(roomId: roomId, userId: userId, streamIndex: index, mediaType: publication.mediaType))))
+        }
         broadcast(.userPublishStream(UserPublishStreamEvent(roomId: roomId, userId: userId, streamIndex: index, mediaType: publication.mediaType)), in: roomId, except: userId, into: &actions)
         for other in rooms[roomId]!.orderedMembers where other.userId != userId && !other.isMirror {
             let key = SubscriptionKey(publisherUserId: userId, streamIndex: index)
@@ -172,8 +175,11 @@ extension RoomEngine {
     }
 
     /// Ends a publication: subscribers' sinks are unbound (kept for a republish), the sources go,
-    /// the room hears onUserUnpublishStream, and every mirror of the user follows.
-    mutating func unpublish(roomId: String, userId: String, streamIndex: StreamIndex, reason: UnpublishReason, into actions: inout [EngineAction]) {
+    /// the room hears onUserUnpublishStream, and every mirror of the user follows. `departure` is
+    /// set when the stream ends because its user leaves the room.
+    mutating func unpublish(
+        roomId: String, userId: String, streamIndex: StreamIndex, reason: UnpublishReason, departure: DepartureReason? = nil, into actions: inout [EngineAction]
+    ) {
         guard let member = rooms[roomId]?.members[userId], let publication = member.publications[streamIndex] else { return }
         let key = SubscriptionKey(publisherUserId: userId, streamIndex: streamIndex)
         for other in rooms[roomId]!.orderedMembers where other.subscriptions[key] != nil {
@@ -196,6 +202,10 @@ extension RoomEngine {
         broadcast(
             .userUnpublishStream(UserUnpublishStreamEvent(roomId: roomId, userId: userId, streamIndex: streamIndex, mediaType: publication.mediaType, reason: reason)),
             in: roomId, except: userId, into: &actions)
+        if !member.isMirror {
+            actions.append(.domain(.streamUnpublished(StreamChange(
+                roomId: roomId, userId: userId, streamIndex: streamIndex, mediaType: publication.mediaType, reason: reason, departure: departure))))
+        }
     }
 
     /// Re-publishes the declared streams of a member that just became a visible anchor.

@@ -42,12 +42,13 @@ extension RoomEngine {
     }
 
     /// The session's connection closed: it leaves every room (others see Dropped) and its
-    /// transports are forgotten. Returns the actions and the transports the caller must close.
-    public mutating func disconnect(session: SessionID, now: EngineTime) -> (actions: [EngineAction], transports: [Int]) {
+    /// transports are forgotten. `cause` is `.disconnected`, or `.serverShutdown` when the relay
+    /// closed it while draining. Returns the actions and the transports the caller must close.
+    public mutating func disconnect(session: SessionID, cause: DepartureReason = .disconnected, now: EngineTime) -> (actions: [EngineAction], transports: [Int]) {
         var actions: [EngineAction] = []
         for roomId in rooms(of: session) {
             guard let userId = userId(of: session, roomId: roomId) else { continue }
-            removeMember(roomId: roomId, userId: userId, leaveReason: .dropped, unpublishReason: .clientDisconnected, exit: nil, into: &actions)
+            removeMember(roomId: roomId, userId: userId, leaveReason: .dropped, unpublishReason: .clientDisconnected, exit: nil, departure: cause, into: &actions)
         }
         let transports = sessions[session]?.transports.sorted() ?? []
         sessions[session] = nil

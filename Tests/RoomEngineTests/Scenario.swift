@@ -160,8 +160,8 @@ struct Scenario {
     }
 
     @discardableResult
-    mutating func dismiss(room: String = Scenario.room) -> EngineOutcome<EmptyResult> {
-        record(engine.dismiss(roomId: room, now: now))
+    mutating func dismiss(room: String = Scenario.room, reason: String? = nil) -> EngineOutcome<EmptyResult> {
+        record(engine.dismiss(roomId: room, reason: reason, now: now))
     }
 
     @discardableResult
@@ -179,8 +179,8 @@ struct Scenario {
     }
 
     @discardableResult
-    mutating func disconnect(_ client: Client) -> (actions: [EngineAction], transports: [Int]) {
-        let answer = engine.disconnect(session: client.session, now: now)
+    mutating func disconnect(_ client: Client, cause: DepartureReason = .disconnected) -> (actions: [EngineAction], transports: [Int]) {
+        let answer = engine.disconnect(session: client.session, cause: cause, now: now)
         log.append(contentsOf: answer.actions)
         return answer
     }
@@ -242,6 +242,14 @@ struct Scenario {
         log[mark...].compactMap { action in
             guard case .event(let target, .exitRoom(let exit)) = action, target == client.session else { return nil }
             return exit
+        }
+    }
+
+    /// The domain events since `mark`, in order.
+    func domainEvents(since mark: Int = 0) -> [DomainEvent] {
+        log[mark...].compactMap { action in
+            guard case .domain(let event) = action else { return nil }
+            return event
         }
     }
 

@@ -1,0 +1,136 @@
+import Logging
+import Protocol
+import RoomEngine
+
+/// What the operator and the room server hear: every webhook, every info log about rooms and
+/// every lifetime counter comes from the engine's domain events, one event at a time, in the
+/// order the engine emitted them.
+extension RelayCore {
+    /// Logs, counts and posts one domain event.
+    func record(_ event: DomainEvent) {
+        domainCounters.count(event)
+        switch event {
+        case .roomCreated(let roomId):
+            logger.info("room created", metadata: ["room": "\(roomId)"])
+            postWebhook("room.created", roomId: roomId, ["roomId": roomId])
+        case .roomDismissed(let roomId, let reason):
+            var data: [String: Any] = ["roomId": roomId]
+            if let reason { data["reason"] = reason }
+            postWebhook("room.dismissed", roomId: roomId, data)
+        case .roomEnded(let roomId):
+            logger.info("room ended", metadata: ["room": "\(roomId)"])
+            postWebhook("room.ended", roomId: roomId, ["roomId": roomId])
+        case .userJoined(let roomId, let userId, let session, let role, let visible, let replaced):
+            var metadata: Logger.Metadata = ["room": "\(roomId)", "user": "\(userId)", "session": "\(session)", "role": "\(role.rawValue)", "visible": "\(visible)"]
+            if let replaced { metadata["replacedSession"] = "\(replaced)" }
+            logger.info("user joined", metadata: metadata)
+            postWebhook("user.joined", roomId: roomId, ["roomId": roomId, "userId": userId, "role": role.rawValue, "visible": visible])
+        case .userLeft(let roomId, let userId, let session, let reason):
+            logger.info("user left", metadata: ["room": "\(roomId)", "user": "\(userId)", "session": "\(session)", "reason": "\(reason.rawValue)"])
+            postWebhook("user.left", roomId: roomId, ["roomId": roomId, "userId": userId, "reason": reason.rawValue])
+        case .userRoleChanged(let roomId, let userId, let role, let previousRole):
+            logger.info("user switched role", metadata: ["room": "\(roomId)", "user": "\(userId)", "role": "\(role.rawValue)"])
+            postWebhook("user.role_changed", roomId: roomId, ["roomId": roomId, "userId": userId, "role": role.rawValue, "previousRole": previousRole.rawValue])
+        case .streamPublished(let change):
+            logger.debug("stream published", metadata: ["room": "\(change.roomId)", "user": "\(change.userId)", "stream": "\(change.streamIndex.rawValue)"])
+            postWebhook("stream.published", roomId: change.roomId, [
+                "roomId": change.roomId, "userId": change.userId, "streamIndex": change.streamIndex.rawValue, "mediaType": change.mediaType,
+            ])
+        case .streamUnpublished(let change):
+            let reason = change.departure == .serverShutdown ? "serverShutdown" : Self.reasonName(change.reason ?? .other)
+            logger.debug("stream unpublished", metadata: ["room": "\(change.roomId)", "user": "\(change.userId)", "stream": "\(change.streamIndex.rawValue)", "reason": "\(reason)"])
+            postWebhook("stream.unpublished", roomId: change.roomId, [
+                "roomId": change.roomId, "userId": change.userId, "streamIndex": change.streamIndex.rawValue, "mediaType": change.mediaType, "reason": reason,
+            ])
+        case .forwardStateChanged(let change):
+            recordForwardState(change)
+        case .linkConnected(let link):
+            logger.info("link connected", metadata: Self.linkMetadata(link))
+            postWebhook("link.connected", roomId: link.callerRoomId, Self.linkData(link))
+        case .linkEnded(let link, let reason):
+            var metadata = Self.linkMetadata(link)
+            metadata["reason"] = "\(reason)"
+            logger.info("link ended", metadata: metadata)
+            var data = Self.linkData(link)
+            data["reason"] = reason
+            postWebhook("link.disconnected", roomId: link.callerRoomId, data)
+        case .invitationEnded(let outcome):
+            let name = Self.outcomeName(outcome.state)
+            logger.info("invitation ended", metadata: [
+                "invite": "\(outcome.inviteId)", "room": "\(outcome.callerRoomId)", "user": "\(outcome.callerUserId)",
+                "peerRoom": "\(outcome.calleeRoomId)", "peerUser": "\(outcome.calleeUserId)", "outcome": "\(name)", "reason": "\(outcome.reason ?? "-")",
+            ])
+            var data: [String: Any] = [
+                "inviteId": outcome.inviteId, "outcome": name, "roomId": outcome.callerRoomId, "userId": outcome.callerUserId,
+                "peerRoomId": outcome.calleeRoomId, "peerUserId": outcome.calleeUserId,
+            ]
+            if let reason = outcome.reason { data["reason"] = reason }
+            postWebhook("invitation.outcome", roomId: outcome.callerRoomId, data)
+        case .firstKeyframe(let watch, let elapsedMs):
+            firstKeyframeHistogram.observe(Double(elapsedMs) / 1000)
+            logger.info("forward watchable", metadata: [
+                "room": "\(watch.sourceRoomId)", "user": "\(watch.userId)", "target": "\(watch.targetRoomId)", "via": "\(watch.via)", "elapsedMs": "\(elapsedMs)",
+            ])
+            postWebhook("forward.first_keyframe", roomId: watch.sourceRoomId, [
+                "roomId": watch.sourceRoomId, "userId": watch.userId, "targetRoomId": watch.targetRoomId, "via": watch.via, "elapsedMs": Int(clamping: elapsedMs),
+            ])
+        }
+    }
+
+    private func recordForwardState(_ change: ForwardStateChange) {
+        let state: String
+        switch change.state {
+        case .idle: state = "idle"
+        case .success: state = "success"
+        case .failure: state = "failure"
+        }
+        var metadata: Logger.Metadata = ["room": "\(change.sourceRoomId)", "user": "\(change.userId)", "target": "\(change.targetRoomId)", "state": "\(state)"]
+        if change.error != 0 { metadata["error"] = "\(change.error)" }
+        if let message = change.message { metadata["message"] = "\(message)" }
+        if let departure = change.departure { metadata["reason"] = "\(departure.rawValue)" }
+        logger.info("forward state changed", metadata: metadata)
+        var data: [String: Any] = ["roomId": change.sourceRoomId, "userId": change.userId, "targetRoomId": change.targetRoomId, "state": state, "error": change.error]
+        if let message = change.message { data["message"] = message }
+        if let departure = change.departure { data["reason"] = departure.rawValue }
+        postWebhook("forward.state_changed", roomId: change.sourceRoomId, data)
+    }
+
+    /// Queues one webhook event in relay-wide sequence.
+    func postWebhook(_ type: String, roomId: String, _ data: [String: Any]) {
+        guard webhooks.isEnabled else { return }
+        webhookSequence &+= 1
+        webhooks.post(type: type, roomId: roomId, sequence: webhookSequence, data: data)
+    }
+
+    static func linkData(_ link: LinkSnapshot) -> [String: Any] {
+        ["roomId": link.callerRoomId, "userId": link.callerUserId, "peerRoomId": link.peerRoomId, "peerUserId": link.peerUserId, "linkId": Int(clamping: link.id)]
+    }
+
+    static func linkMetadata(_ link: LinkSnapshot) -> Logger.Metadata {
+        ["link": "\(link.id)", "room": "\(link.callerRoomId)", "user": "\(link.callerUserId)", "peerRoom": "\(link.peerRoomId)", "peerUser": "\(link.peerUserId)"]
+    }
+
+    /// The webhook name of an invitation's final state.
+    static func outcomeName(_ state: InvitationState) -> String {
+        switch state {
+        case .accepted: "accepted"
+        case .refused: "refused"
+        case .canceled: "canceled"
+        case .failure: "failed"
+        case .idle, .sentToRemote, .receivedByRemote: "pending"
+        }
+    }
+
+    /// An unpublish reason's webhook name (`unpublish`, `keepLiveFailed`, ...).
+    static func reasonName(_ reason: UnpublishReason) -> String {
+        switch reason {
+        case .unpublish: "unpublish"
+        case .publishFailed: "publishFailed"
+        case .keepLiveFailed: "keepLiveFailed"
+        case .clientDisconnected: "clientDisconnected"
+        case .republish: "republish"
+        case .other: "other"
+        case .privilegeTokenExpired: "privilegeTokenExpired"
+        }
+    }
+}
