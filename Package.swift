@@ -130,6 +130,8 @@ let package = Package(
         .testTarget(name: "ICETests", dependencies: ["ICE", "RTPWire", "SecureTransport", "STUNTestVectors"], swiftSettings: strict),
         .testTarget(name: "SDPTests", dependencies: ["SDP"], swiftSettings: strict),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Protocol"], swiftSettings: strict),
+        .testTarget(
+            name: "MediaPlaneTests", dependencies: ["MediaPlane", "RTPWire", "StreamCore", "SecureTransport", "CSocketShims"], swiftSettings: strict),
         .testTarget(name: "RoomEngineTests", dependencies: ["RoomEngine", "Protocol"], swiftSettings: strict),
         .testTarget(
             name: "PKRelayServerTests",

@@ -76,6 +76,7 @@ int pkr_batch_receive(int fd, pkr_msg_batch *batch) {
 }
 
 unsigned pkr_batch_length(const pkr_msg_batch *batch, unsigned index) { return batch->headers[index].msg_len; }
+unsigned pkr_batch_prepared_length(const pkr_msg_batch *batch, unsigned index) { return (unsigned)batch->vectors[index].iov_len; }
 uint32_t pkr_batch_source_ip(const pkr_msg_batch *batch, unsigned index) {
     return ntohl(batch->addresses[index].sin_addr.s_addr);
 }

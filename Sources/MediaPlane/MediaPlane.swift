@@ -60,8 +60,8 @@ public final class MediaPlane: Sendable {
     public func start() {
         lifecycle.withLock { state in
             guard state == .created else { return }
-            let plane = DataPlane(configuration: configuration, mailbox: mailbox, reports: reports, epollFD: epollFD, webRTCFD: webRTCFD, events: eventSink)
-            if thread.start({ plane.run() }) { state = .running }
+            let shell = MediaShell(configuration: configuration, mailbox: mailbox, reports: reports, epollFD: epollFD, webRTCFD: webRTCFD, events: eventSink)
+            if thread.start({ shell.run() }) { state = .running }
         }
     }
 

@@ -7,7 +7,12 @@ final class SinkState {
     unowned let transport: TransportState
     let isVideo: Bool
     var rewriter: TrackRewriter
-    var source: SourceState?
+    /// The source feeding this sink; setting it chooses the send path.
+    var source: SourceState? {
+        didSet { sendPath = SinkSendPath(rewritesExtensions: transport.rewritesExtensions, rewritesVP8: source?.codec == .vp8) }
+    }
+    /// How packets are written for this sink, chosen when its source changes.
+    private(set) var sendPath = SinkSendPath.copy
     /// The source this sink moves to at that source's next keyframe (a layer switch), if any.
     var pendingSource: SourceState?
     /// The payload type written into this sink's packets; `keepPayloadType` leaves the publisher's.

@@ -20,6 +20,8 @@ uint8_t *pkr_batch_buffer(pkr_msg_batch *batch, unsigned index);
  * are waiting, or -errno. Truncated datagrams are reported with length 0. */
 int pkr_batch_receive(int fd, pkr_msg_batch *batch);
 unsigned pkr_batch_length(const pkr_msg_batch *batch, unsigned index);
+/* The length a slot was prepared with for sending (before any send). */
+unsigned pkr_batch_prepared_length(const pkr_msg_batch *batch, unsigned index);
 uint32_t pkr_batch_source_ip(const pkr_msg_batch *batch, unsigned index);
 uint16_t pkr_batch_source_port(const pkr_msg_batch *batch, unsigned index);
 

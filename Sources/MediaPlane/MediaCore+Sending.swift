@@ -2,7 +2,7 @@ import CSocketShims
 import RTPWire
 import SecureTransport
 
-extension DataPlane {
+extension MediaCore {
     /// The next free send slot of a transport, flushing its queue first when it is full.
     @inline(__always)
     func reserveSlot(on transport: TransportState) -> UnsafeMutableRawPointer {
@@ -95,7 +95,9 @@ extension DataPlane {
         if header.payloadLength > 0 {
             let payload = slot + fixedLength + 2
             payload.copyMemory(from: base + header.payloadOffset, byteCount: header.payloadLength)
-            vp8Sink(sink)?.vp8.rewrite(generation: sink.generation, payload: UnsafeMutableRawBufferPointer(start: payload, count: header.payloadLength))
+            if sink.sendPath.rewritesVP8 {
+                sink.vp8.rewrite(generation: sink.generation, payload: UnsafeMutableRawBufferPointer(start: payload, count: header.payloadLength))
+            }
         }
         RTPHeaderWriter.setPayloadType(sink.rtxPayloadType, in: slot)
         RTPHeaderWriter.setSSRC(sink.rtxSSRC, in: slot)
@@ -133,7 +135,7 @@ extension DataPlane {
         commitSlot(on: transport, length: length)
     }
 
-    /// Sends every queued datagram, one sendmmsg run per transport.
+    /// Sends every queued datagram, one batch per transport.
     func flushAll() {
         guard !flushList.isEmpty else { return }
         for transport in flushList {
@@ -147,7 +149,7 @@ extension DataPlane {
         let count = transport.pending
         guard count > 0 else { return }
         transport.pending = 0
-        let sent = Int(pkr_batch_send(transport.fd, transport.sendBatch, UInt32(count)))
+        let sent = output.sendQueued(on: transport, count: count)
         counters.sendBatches &+= 1
         let delivered = max(0, sent)
         for index in 0..<delivered {

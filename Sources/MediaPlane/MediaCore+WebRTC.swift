@@ -1,23 +1,7 @@
-import CSocketShims
 import ICE
 import RTPWire
 
-extension DataPlane {
-    /// Reads every waiting datagram of the shared WebRTC socket, a batch at a time.
-    func receiveWebRTC() {
-        for _ in 0..<8 {
-            let received = pkr_batch_receive(webRTCFD, receiveBatch)
-            if received <= 0 { return }
-            counters.receiveBatches &+= 1
-            for index in 0..<UInt32(received) {
-                let length = Int(pkr_batch_length(receiveBatch, index))
-                let endpoint = IPv4Endpoint(ip: pkr_batch_source_ip(receiveBatch, index), port: pkr_batch_source_port(receiveBatch, index))
-                handleWebRTCDatagram(UnsafeMutableRawPointer(pkr_batch_buffer(receiveBatch, index)), length: length, from: endpoint)
-            }
-            if Int(received) < receiveBatchSize { return }
-        }
-    }
-
+extension MediaCore {
     /// RFC 7983 demultiplexing on the shared port: STUN finds its transport by USERNAME; DTLS,
     /// RTP and RTCP by the address that passed that transport's ICE checks.
     func handleWebRTCDatagram(_ buffer: UnsafeMutableRawPointer, length: Int, from endpoint: IPv4Endpoint) {
@@ -91,8 +75,8 @@ extension DataPlane {
     }
 
     func sendSTUN(length: Int, to endpoint: IPv4Endpoint) {
-        guard let base = stunResponse.baseAddress, length > 0 else { return }
-        if pkr_udp_send(webRTCFD, base, UInt32(length), endpoint.ip, endpoint.port) > 0 {
+        guard length > 0, length <= stunResponse.count else { return }
+        if output.sendFromWebRTCSocket(UnsafeRawBufferPointer(rebasing: stunResponse[0..<length]), to: endpoint) {
             counters.packetsOut &+= 1
             counters.bytesOut &+= UInt64(length)
         }

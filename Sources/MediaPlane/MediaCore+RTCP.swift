@@ -1,7 +1,7 @@
 import RTPWire
 import StreamCore
 
-extension DataPlane {
+extension MediaCore {
     /// A compound RTCP packet: sender reports from publishers are translated for their sinks;
     /// receiver reports from subscribers feed stats; PLI/FIR become throttled keyframe requests;
     /// NACKs are answered from the retransmission buffer.
@@ -123,13 +123,7 @@ extension DataPlane {
             if sink.rtxSSRC != 0 {
                 return sendRTX(stored, header: header, to: sink, originalSequenceNumber: outputSequenceNumber, timestamp: timestamp)
             }
-            if sink.transport.rewritesExtensions {
-                return sendRTPRewritingExtensions(
-                    stored, header: header, audioLevel: nil, to: sink.transport, ssrc: sink.rewriter.outputSSRC,
-                    sequenceNumber: outputSequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType, vp8: vp8Sink(sink))
-            }
-            return sendRTP(stored, to: sink.transport, ssrc: sink.rewriter.outputSSRC, sequenceNumber: outputSequenceNumber, timestamp: timestamp,
-                           payloadType: sink.outputPayloadType, vp8: vp8Sink(sink), payloadOffset: header.payloadOffset)
+            return send(stored, header: header, audioLevel: nil, to: sink, sequenceNumber: outputSequenceNumber, timestamp: timestamp)
         }
         if sent == true {
             counters.retransmissionsSent &+= 1

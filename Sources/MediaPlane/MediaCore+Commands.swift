@@ -1,14 +1,8 @@
-import CSocketShims
 import SecureTransport
 
-extension DataPlane {
-    /// Applies every command the control plane posted since the last batch.
-    func drainMailbox() {
-        mailbox.take(replacingWith: &commands)
-        for command in commands { apply(command) }
-        commands.removeAll(keepingCapacity: true)
-    }
-
+extension MediaCore {
+    /// Applies one command of the control plane. Sockets are the shell's: it registers a new
+    /// transport's socket before this and closes a removed one after.
     func apply(_ command: MediaCommand) {
         switch command {
         case .addTransport(let id, let fd, _, let profile, let outbound):
@@ -16,7 +10,6 @@ extension DataPlane {
                 id: id, fd: fd, profile: profile, outbound: outbound?.take(), rtcpSSRC: nextRandom() | 1,
                 slotCount: max(1, configuration.sendBatchSize), slotCapacity: Self.sendSlotCapacity)
             transports[id] = transport
-            _ = pkr_epoll_add(epollFD, fd, UInt64(id))
         case .connectTransport(let id, let remote, let inbound):
             guard let transport = transports[id] else { return }
             transport.connected = true
@@ -30,16 +23,11 @@ extension DataPlane {
             for source in Array(transport.sources.values) { removeSource(source) }
             for sink in Array(transport.sinks.values) { removeSink(sink) }
             transport.pending = 0
-            if transport.sharesSocket {
-                forgetWebRTCRoutes(of: transport)
-            } else {
-                _ = pkr_epoll_remove(epollFD, transport.fd)
-                _ = pkr_close(transport.fd)
-            }
+            if transport.sharesSocket { forgetWebRTCRoutes(of: transport) }
         case .addWebRTCTransport(let id, let agent, let audioLevelExtensionId):
-            guard webRTCFD >= 0 else { return }
+            guard hasWebRTCSocket else { return }
             let transport = TransportState(
-                id: id, fd: webRTCFD, profile: .aeadAES128GCM, outbound: nil, rtcpSSRC: nextRandom() | 1,
+                id: id, fd: -1, profile: .aeadAES128GCM, outbound: nil, rtcpSSRC: nextRandom() | 1,
                 slotCount: max(1, configuration.sendBatchSize), slotCapacity: Self.sendSlotCapacity, sharesSocket: true)
             transport.ice = agent
             transport.rewritesExtensions = true
@@ -108,7 +96,8 @@ extension DataPlane {
             sink.waitingForKeyframe = true
             startKeyframeRequests(for: source)
         case .stop:
-            running = false
+            // The shell's to act on: it ends the loop.
+            break
         }
     }
 

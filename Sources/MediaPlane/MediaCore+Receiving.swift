@@ -2,7 +2,7 @@ import RTPWire
 import SecureTransport
 import StreamCore
 
-extension DataPlane {
+extension MediaCore {
     /// One datagram: demultiplex, check the sender, decrypt, then hand RTP or RTCP on.
     func handleDatagram(on transport: TransportState, buffer: UnsafeMutableRawPointer, length: Int, from endpoint: IPv4Endpoint) {
         counters.packetsIn &+= 1
@@ -149,13 +149,7 @@ extension DataPlane {
             sink.report.drops &+= 1
             return
         }
-        let sent = sink.transport.rewritesExtensions
-            ? sendRTPRewritingExtensions(
-                packet, header: header, audioLevel: audioLevel, to: sink.transport,
-                ssrc: sink.rewriter.outputSSRC, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp,
-                payloadType: sink.outputPayloadType, vp8: vp8Sink(sink))
-            : sendRTP(packet, to: sink.transport, ssrc: sink.rewriter.outputSSRC, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp,
-                      payloadType: sink.outputPayloadType, vp8: vp8Sink(sink), payloadOffset: header.payloadOffset)
+        let sent = send(packet, header: header, audioLevel: audioLevel, to: sink, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp)
         if sent {
             sink.rewriter.recordSent(payloadBytes: header.payloadLength)
             sink.report.packets &+= 1
@@ -192,7 +186,28 @@ extension DataPlane {
         return nil
     }
 
-    /// The sink, when its packets carry VP8 whose picture IDs it must keep continuous.
+    /// Writes one packet for a sink along the send path chosen when it was bound.
     @inline(__always)
-    func vp8Sink(_ sink: SinkState) -> SinkState? { sink.source?.codec == .vp8 ? sink : nil }
+    func send(
+        _ packet: UnsafeRawBufferPointer, header: RTPHeader, audioLevel: (level: UInt8, voiceActivity: Bool)?, to sink: SinkState,
+        sequenceNumber: UInt16, timestamp: UInt32
+    ) -> Bool {
+        let ssrc = sink.rewriter.outputSSRC
+        switch sink.sendPath {
+        case .copy:
+            return sendRTP(packet, to: sink.transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType)
+        case .copyRewritingVP8:
+            return sendRTP(
+                packet, to: sink.transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType,
+                vp8: sink, payloadOffset: header.payloadOffset)
+        case .rewriteExtensions:
+            return sendRTPRewritingExtensions(
+                packet, header: header, audioLevel: audioLevel, to: sink.transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp,
+                payloadType: sink.outputPayloadType)
+        case .rewriteExtensionsAndVP8:
+            return sendRTPRewritingExtensions(
+                packet, header: header, audioLevel: audioLevel, to: sink.transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp,
+                payloadType: sink.outputPayloadType, vp8: sink)
+        }
+    }
 }

@@ -1,0 +1,139 @@
+import ICE
+import RTPWire
+import SecureTransport
+import StreamCore
+
+/// The media plane's decisions, without sockets and without a clock: datagrams and the time go
+/// in, queued datagrams, drops with named reasons, RTCP, statistics and reports come out.
+///
+/// It owns every transport, source and sink of its thread. The shell (``MediaShell``) reads the
+/// sockets, tells the core the time, applies the control plane's commands and sends what the core
+/// queued; tests drive the core directly with scripted packets and time. Per packet it allocates
+/// nothing, takes no lock and logs nothing.
+final class MediaCore {
+    let configuration: MediaPlaneConfiguration
+    let reports: ReportStore
+    /// Where queued datagrams leave.
+    let output: any DatagramOutput
+    var transports: [Int: TransportState] = [:]
+    var sources: [UInt32: SourceState] = [:]
+    var sinks: [UInt32: SinkState] = [:]
+    var counters = DataPlaneCounters()
+    var flushList: [TransportState] = []
+    /// Monotonic milliseconds, set by ``advanceClock(monotonicMs:unixMs:)``.
+    var nowMs: Int64 = 0
+    /// Unix milliseconds, for sender reports and reports to the control plane.
+    var nowUnixMs: Int64 = 0
+    var lastReportMs: Int64 = 0
+    var lastReceiverReportMs: Int64 = 0
+    var lastRepeaterPollMs: Int64 = 0
+    var lastLevelsMs: Int64 = 0
+    var lastConsentCheckMs: Int64 = 0
+    var randomState: UInt64
+    /// Whether WebRTC transports can be added (the shell has the shared WebRTC socket).
+    let hasWebRTCSocket: Bool
+    /// WebRTC transports by the key of their local ICE ufrag, to route STUN checks.
+    var webRTCByUfrag: [UInt64: TransportState] = [:]
+    /// WebRTC transports by the remote addresses that passed their ICE checks, to route DTLS,
+    /// RTP and RTCP.
+    var webRTCByAddress: [UInt64: TransportState] = [:]
+    /// Where STUN answers are written before they are sent.
+    let stunResponse: UnsafeMutableRawBufferPointer
+    /// Handshake and liveness news for the control plane.
+    let events: AsyncStream<MediaPlaneEvent>.Continuation
+
+    /// Datagrams longer than a full Ethernet-size packet are dropped as oversized.
+    static let maximumPacketSize = 1500
+    /// Send slots leave room for the largest SRTP/SRTCP trailer after a 1500-byte packet.
+    static let sendSlotCapacity = 1600
+    /// STUN answers are written into a buffer of this size.
+    static let stunResponseCapacity = 2048
+    /// How often audio levels go up to the control plane.
+    static let levelsIntervalMs: Int64 = 100
+
+    /// - Parameters:
+    ///   - randomSeed: seeds the initial sequence numbers, timestamps and RTCP SSRCs (tests pass a fixed one).
+    ///   - hasWebRTCSocket: whether the shell owns a shared WebRTC socket.
+    init(
+        configuration: MediaPlaneConfiguration, reports: ReportStore, output: any DatagramOutput, hasWebRTCSocket: Bool,
+        events: AsyncStream<MediaPlaneEvent>.Continuation, randomSeed: UInt64
+    ) {
+        self.configuration = configuration
+        self.reports = reports
+        self.output = output
+        self.hasWebRTCSocket = hasWebRTCSocket
+        self.events = events
+        stunResponse = .allocate(byteCount: Self.stunResponseCapacity, alignment: 8)
+        flushList.reserveCapacity(4096)
+        randomState = randomSeed ^ 0x5DEE_CE66_D1CE_4E5B
+    }
+
+    deinit {
+        stunResponse.deallocate()
+    }
+
+    /// Sets the time for what follows: packets, commands and timers.
+    @inline(__always)
+    func advanceClock(monotonicMs: Int64, unixMs: Int64) {
+        nowMs = monotonicMs
+        nowUnixMs = unixMs
+    }
+
+    /// Starts the timers from the current time (the shell calls it once before its loop).
+    func startTimers() {
+        lastReportMs = nowMs
+        lastReceiverReportMs = nowMs
+    }
+
+    /// A pseudo-random 32-bit value for initial sequence numbers and timestamps.
+    func nextRandom() -> UInt32 {
+        randomState &+= 0x9E37_79B9_7F4A_7C15
+        var z = randomState
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return UInt32(truncatingIfNeeded: z ^ (z >> 31))
+    }
+
+    /// Periodic work: keyframe-request repeats, receiver reports to publishers, audio levels, ICE
+    /// consent, the report.
+    func runTimers() {
+        if nowMs - lastRepeaterPollMs >= 50 {
+            lastRepeaterPollMs = nowMs
+            for source in sources.values where source.repeater.isActive {
+                guard source.hasSinksWaitingForKeyframe else {
+                    source.repeater.stop()
+                    continue
+                }
+                if source.repeater.poll(nowMs: nowMs) {
+                    _ = source.throttle.shouldSendRequest(nowMs: nowMs)
+                    sendPictureLossIndication(to: source)
+                }
+            }
+        }
+        if nowMs - lastLevelsMs >= Self.levelsIntervalMs {
+            lastLevelsMs = nowMs
+            publishLevels()
+        }
+        if nowMs - lastReceiverReportMs >= 1000 {
+            lastReceiverReportMs = nowMs
+            for source in sources.values { sendReceiverReport(for: source) }
+        }
+        if nowMs - lastConsentCheckMs >= 250 {
+            lastConsentCheckMs = nowMs
+            checkICEConsent()
+        }
+        if nowMs - lastReportMs >= 1000 {
+            lastReportMs = nowMs
+            publishReport()
+        }
+    }
+
+    /// Forgets every transport, source and sink (the thread is stopping) and publishes the last report.
+    func shutDown() {
+        events.finish()
+        transports.removeAll()
+        sources.removeAll()
+        sinks.removeAll()
+        publishReport()
+    }
+}

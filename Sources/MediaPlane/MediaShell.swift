@@ -1,0 +1,137 @@
+import CSocketShims
+
+/// The media plane's I/O around one ``MediaCore``: epoll, `recvmmsg` in batches, the clock, the
+/// mailbox's eventfd, and `sendmmsg` for what the core queued. It decides nothing about packets.
+final class MediaShell {
+    let mailbox: MediaPlaneMailbox
+    let epollFD: Int32
+    /// The one UDP socket every WebRTC transport shares; -1 when WebRTC is off.
+    let webRTCFD: Int32
+    let core: MediaCore
+    let receiveBatch: OpaquePointer
+    let receiveBatchSize: Int
+    let readyTokens: UnsafeMutablePointer<UInt64>
+    var commands: [MediaCommand] = []
+    var running = true
+
+    static let wakeToken = UInt64.max
+    static let webRTCToken = UInt64.max - 1
+    static let maximumReadyEvents: Int32 = 64
+    /// Receive buffers hold a full Ethernet-size datagram plus room to spare; longer ones are
+    /// truncated and dropped as oversized.
+    static let receiveBufferSize = 2048
+    /// Batches read from one socket before the others get their turn.
+    static let batchesPerTurn = 8
+
+    init(
+        configuration: MediaPlaneConfiguration, mailbox: MediaPlaneMailbox, reports: ReportStore, epollFD: Int32, webRTCFD: Int32,
+        events: AsyncStream<MediaPlaneEvent>.Continuation
+    ) {
+        self.mailbox = mailbox
+        self.epollFD = epollFD
+        self.webRTCFD = webRTCFD
+        receiveBatchSize = max(1, configuration.receiveBatchSize)
+        receiveBatch = pkr_batch_create(UInt32(receiveBatchSize), UInt32(Self.receiveBufferSize))
+        readyTokens = .allocate(capacity: Int(Self.maximumReadyEvents))
+        commands.reserveCapacity(256)
+        core = MediaCore(
+            configuration: configuration, reports: reports, output: SocketDatagramOutput(webRTCFD: webRTCFD), hasWebRTCSocket: webRTCFD >= 0, events: events,
+            randomSeed: UInt64(bitPattern: pkr_realtime_ms()))
+    }
+
+    deinit {
+        pkr_batch_destroy(receiveBatch)
+        readyTokens.deallocate()
+    }
+
+    /// Runs until a stop command arrives, then closes every socket it owns.
+    func run() {
+        _ = pkr_epoll_add(epollFD, mailbox.eventFD, Self.wakeToken)
+        if webRTCFD >= 0 { _ = pkr_epoll_add(epollFD, webRTCFD, Self.webRTCToken) }
+        updateClock()
+        core.startTimers()
+        while running {
+            let ready = pkr_epoll_wait(epollFD, readyTokens, Self.maximumReadyEvents, 20)
+            updateClock()
+            if ready > 0 {
+                // Commands first: a publish or subscribe that raced its first packets applies
+                // before those packets are read.
+                for index in 0..<Int(ready) where readyTokens[index] == Self.wakeToken {
+                    pkr_eventfd_drain(mailbox.eventFD)
+                    drainMailbox()
+                    core.flushAll()
+                }
+                for index in 0..<Int(ready) {
+                    let token = readyTokens[index]
+                    if token == Self.webRTCToken {
+                        receive(fd: webRTCFD, on: nil)
+                    } else if token != Self.wakeToken, let transport = core.transports[Int(truncatingIfNeeded: token)] {
+                        receive(fd: transport.fd, on: transport)
+                    }
+                }
+            }
+            core.flushAll()
+            core.runTimers()
+            core.flushAll()
+        }
+        for transport in core.transports.values where !transport.sharesSocket {
+            _ = pkr_epoll_remove(epollFD, transport.fd)
+            _ = pkr_close(transport.fd)
+        }
+        if webRTCFD >= 0 {
+            _ = pkr_epoll_remove(epollFD, webRTCFD)
+            _ = pkr_close(webRTCFD)
+        }
+        core.shutDown()
+    }
+
+    func updateClock() {
+        core.advanceClock(monotonicMs: pkr_monotonic_ms(), unixMs: pkr_realtime_ms())
+    }
+
+    /// Applies every command the control plane posted since the last batch; sockets are
+    /// registered before the core sees a new transport and closed after it forgot one.
+    func drainMailbox() {
+        mailbox.take(replacingWith: &commands)
+        for command in commands {
+            switch command {
+            case .addTransport(let id, let fd, _, _, _):
+                _ = pkr_epoll_add(epollFD, fd, UInt64(id))
+                core.apply(command)
+            case .removeTransport(let id):
+                let transport = core.transports[id]
+                core.apply(command)
+                if let transport, !transport.sharesSocket {
+                    _ = pkr_epoll_remove(epollFD, transport.fd)
+                    _ = pkr_close(transport.fd)
+                }
+            case .stop:
+                running = false
+            default:
+                core.apply(command)
+            }
+        }
+        commands.removeAll(keepingCapacity: true)
+    }
+
+    /// Reads every waiting datagram of one socket, a batch at a time (bounded, so one busy
+    /// socket cannot starve the others): a transport's own socket, or the shared WebRTC one.
+    func receive(fd: Int32, on transport: TransportState?) {
+        for _ in 0..<Self.batchesPerTurn {
+            let received = pkr_batch_receive(fd, receiveBatch)
+            if received <= 0 { return }
+            core.counters.receiveBatches &+= 1
+            for index in 0..<UInt32(received) {
+                let length = Int(pkr_batch_length(receiveBatch, index))
+                let endpoint = IPv4Endpoint(ip: pkr_batch_source_ip(receiveBatch, index), port: pkr_batch_source_port(receiveBatch, index))
+                guard let buffer = UnsafeMutableRawPointer(pkr_batch_buffer(receiveBatch, index)) else { continue }
+                if let transport {
+                    core.handleDatagram(on: transport, buffer: buffer, length: length, from: endpoint)
+                } else {
+                    core.handleWebRTCDatagram(buffer, length: length, from: endpoint)
+                }
+            }
+            if Int(received) < receiveBatchSize { return }
+        }
+    }
+}

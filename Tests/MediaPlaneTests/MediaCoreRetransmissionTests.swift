@@ -1,0 +1,70 @@
+import RTPWire
+import Testing
+
+@testable import MediaPlane
+
+/// NACKs answered from the retransmission buffer, on the original SSRC or the sink's RFC 4588
+/// stream, and a publisher's RTX packets unwrapped into its track.
+@Suite struct MediaCoreRetransmissionTests {
+    static let publisher = MediaCoreForwardingTests.publisher
+    static let subscriber = MediaCoreForwardingTests.subscriber
+    static let ssrc = MediaCoreForwardingTests.sourceSSRC
+    static let output = MediaCoreForwardingTests.outputSSRC
+
+    /// A pair that has forwarded a keyframe and two delta frames (source numbers 100-102).
+    static func flowing() -> (CoreHarness, [RTPHeader]) {
+        let h = MediaCoreForwardingTests.pair()
+        for offset in 0..<3 {
+            h.receive(ScriptedPacket.video(ssrc: ssrc, sequenceNumber: 100 + UInt16(offset), timestamp: 3000 * UInt32(offset), keyframe: offset == 0), on: 1, from: publisher)
+        }
+        return (h, h.rtpSent(on: 2))
+    }
+
+    @Test func aNackIsAnsweredWithTheSamePacketAndNumbers() throws {
+        let (h, sent) = Self.flowing()
+        #expect(sent.count == 3)
+        let mark = h.mark
+        h.receive(ScriptedPacket.nack(mediaSSRC: Self.output, packetID: sent[1].sequenceNumber), on: 2, from: Self.subscriber)
+        let again = h.rtpSent(on: 2, since: mark)
+        #expect(again == [sent[1]])
+        #expect(h.core.counters.retransmissionsSent == 1)
+        // A number never sent is a miss, not a packet.
+        h.receive(ScriptedPacket.nack(mediaSSRC: Self.output, packetID: sent[2].sequenceNumber &+ 40), on: 2, from: Self.subscriber)
+        #expect(h.core.counters.retransmissionsMissed == 1)
+        #expect(h.rtpSent(on: 2, since: mark).count == 1)
+    }
+
+    @Test func aSinkWithAnRTXStreamGetsRetransmissionsThere() throws {
+        let (h, sent) = Self.flowing()
+        h.core.apply(.setSinkRetransmission(sink: 20, ssrc: 0x3333, payloadType: 97))
+        let mark = h.mark
+        h.receive(ScriptedPacket.nack(mediaSSRC: Self.output, packetID: sent[0].sequenceNumber, lostBitmask: 0b1), on: 2, from: Self.subscriber)
+        let datagrams = h.sent(on: 2, since: mark)
+        #expect(datagrams.count == 2)
+        let headers = datagrams.compactMap(ScriptedPacket.header(of:))
+        #expect(headers.allSatisfy { $0.ssrc == 0x3333 && $0.payloadType == 97 })
+        #expect(headers[1].sequenceNumber == headers[0].sequenceNumber &+ 1)
+        // The original sequence number leads the payload.
+        let osn = datagrams.map { UInt16($0[12]) << 8 | UInt16($0[13]) }
+        #expect(osn == [sent[0].sequenceNumber, sent[1].sequenceNumber])
+        #expect(headers[0].timestamp == sent[0].timestamp)
+    }
+
+    @Test func aPublishersRTXPacketContinuesAsItsTrack() throws {
+        let h = MediaCoreForwardingTests.pair(rtx: (0x4444, 97))
+        h.receive(ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 100, timestamp: 0, keyframe: true), on: 1, from: Self.publisher)
+        let mark = h.mark
+        // Packet 101 arrives only as a retransmission: OSN 101, then the payload.
+        let payload: [UInt8] = [0x00, 101] + ScriptedPacket.vp8Payload(keyframe: false)
+        h.receive(ScriptedPacket.rtp(ssrc: 0x4444, sequenceNumber: 7, timestamp: 3000, payloadType: 97, payload: payload), on: 1, from: Self.publisher)
+        let forwarded = h.sent(on: 2, since: mark)
+        #expect(forwarded.count == 1)
+        let header = try #require(forwarded.first.flatMap(ScriptedPacket.header(of:)))
+        #expect(header.ssrc == Self.output && header.payloadType == 96)
+        #expect(Array(forwarded[0][12...]) == ScriptedPacket.vp8Payload(keyframe: false))
+        #expect(h.core.counters.retransmissionsReceived == 1)
+        // A padding-only probe on the RTX stream ends there.
+        h.receive(ScriptedPacket.rtp(ssrc: 0x4444, sequenceNumber: 8, timestamp: 3000, payloadType: 97, payload: [0x00]), on: 1, from: Self.publisher)
+        #expect(h.sent(on: 2, since: mark).count == 1)
+    }
+}

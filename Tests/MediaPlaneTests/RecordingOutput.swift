@@ -1,0 +1,35 @@
+import CSocketShims
+
+@testable import MediaPlane
+
+/// Keeps every datagram the core sends, instead of a socket: what a subscriber would receive.
+final class RecordingOutput: DatagramOutput {
+    struct Datagram {
+        var transportId: Int
+        var destination: IPv4Endpoint
+        var bytes: [UInt8]
+    }
+
+    var datagrams: [Datagram] = []
+    /// How many datagrams of each batch the "socket" accepts; nil accepts all.
+    var acceptPerBatch: Int?
+    var batches = 0
+
+    func sendQueued(on transport: TransportState, count: Int) -> Int {
+        batches += 1
+        let accepted = min(count, acceptPerBatch ?? count)
+        for index in 0..<accepted {
+            let slot = UInt32(index)
+            let length = Int(pkr_batch_prepared_length(transport.sendBatch, slot))
+            let base = UnsafeRawPointer(pkr_batch_buffer(transport.sendBatch, slot))!
+            let destination = IPv4Endpoint(ip: pkr_batch_source_ip(transport.sendBatch, slot), port: pkr_batch_source_port(transport.sendBatch, slot))
+            datagrams.append(Datagram(transportId: transport.id, destination: destination, bytes: Array(UnsafeRawBufferPointer(start: base, count: length))))
+        }
+        return accepted
+    }
+
+    func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: IPv4Endpoint) -> Bool {
+        datagrams.append(Datagram(transportId: -1, destination: endpoint, bytes: Array(datagram)))
+        return true
+    }
+}
