@@ -1,0 +1,88 @@
+import RTPWire
+import SecureTransport
+
+@testable import MediaPlane
+
+/// Throws every datagram away: the benchmark measures the media core, not the kernel.
+final class DiscardingOutput: DatagramOutput {
+    var datagrams = 0
+
+    func sendQueued(on transport: TransportState, count: Int) -> Int {
+        datagrams &+= count
+        return count
+    }
+
+    func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: IPv4Endpoint) -> Bool { true }
+}
+
+/// The relay's own media core with one VP8 publisher on a plain transport and N subscribers on
+/// SRTP transports, every sink bound and past its first keyframe: what each received packet
+/// costs is `handleDatagram` as the data-plane thread runs it.
+final class CoreFanOut: @unchecked Sendable {
+    // Used by one benchmark at a time, on one thread.
+    let core: MediaCore
+    let output = DiscardingOutput()
+    let publisher: TransportState
+    let publisherAddress = IPv4Endpoint(ip: 0x7F00_0001, port: 5000)
+    let template: UnsafeMutableRawBufferPointer
+    let receiveBuffer: UnsafeMutableRawPointer
+    let length: Int
+    var sequence: UInt16 = 1000
+    static let ssrc: UInt32 = 0x1234_5678
+
+    init(subscribers: Int, profile: SRTPProfile?, packetLength: Int = 1200) {
+        let (_, events) = AsyncStream.makeStream(of: MediaPlaneEvent.self)
+        core = MediaCore(
+            configuration: MediaPlaneConfiguration(), reports: ReportStore(), output: output, hasWebRTCSocket: false, events: events, randomSeed: 1)
+        core.advanceClock(monotonicMs: 1000, unixMs: 1_700_000_000_000)
+        core.apply(.addTransport(id: 1, fd: -1, port: 1, profile: nil, outbound: nil))
+        core.apply(.connectTransport(id: 1, remote: publisherAddress, inbound: nil))
+        publisher = core.transports[1]!
+        core.apply(.addSource(MediaSourceSpec(id: 1, transportId: 1, ssrc: Self.ssrc, isVideo: true, codec: "VP8", clockRate: 90_000)))
+        for index in 0..<subscribers {
+            let id = 2 + index
+            let outbound = profile.map { try! SRTPSession(profile: $0, keyingMaterial: SDESKeying.generateKeyingMaterial(for: $0), direction: .sender) }
+            core.apply(.addTransport(id: id, fd: -1, port: id, profile: profile, outbound: outbound.map { SRTPSessionHandoff($0) }))
+            core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(6000 + index)), inbound: nil))
+            core.apply(.addSink(MediaSinkSpec(id: UInt32(100 + index), transportId: id, outputSSRC: UInt32(0xA000 + index), isVideo: true, clockRate: 90_000)))
+            core.apply(.bind(sink: UInt32(100 + index), source: 1))
+        }
+        length = packetLength
+        template = .allocate(byteCount: 2048, alignment: 16)
+        template.initializeMemory(as: UInt8.self, repeating: 0xA5)
+        _ = RTPHeaderWriter.write(marker: true, payloadType: 96, sequenceNumber: sequence, timestamp: 90_000, ssrc: Self.ssrc, into: template)
+        receiveBuffer = .allocate(byteCount: 2048, alignment: 16)
+        // A keyframe first, so every sink is past its keyframe gate: VP8 descriptor, P bit 0.
+        template[12] = 0x10
+        template[13] = 0x00
+        deliver()
+        // Delta frames from now on.
+        template[13] = 0x01
+        core.flushAll()
+    }
+
+    deinit {
+        template.deallocate()
+        receiveBuffer.deallocate()
+    }
+
+    /// One received datagram, as the shell hands it over after `recvmmsg`.
+    @inline(__always)
+    func deliver() {
+        sequence &+= 1
+        RTPHeaderWriter.setSequenceNumber(sequence, in: template.baseAddress!)
+        receiveBuffer.copyMemory(from: template.baseAddress!, byteCount: length)
+        core.handleDatagram(on: publisher, buffer: receiveBuffer, length: length, from: publisherAddress)
+    }
+}
+
+/// The core's per-packet work for `iterations` received packets, flushed every 32 as the shell
+/// does after each `recvmmsg` batch.
+@inline(never)
+func runCoreFanOut(_ state: CoreFanOut, iterations: Range<Int>) {
+    for iteration in iterations {
+        state.deliver()
+        if iteration & 31 == 31 { state.core.flushAll() }
+    }
+    state.core.flushAll()
+}
