@@ -20,6 +20,8 @@ public enum DropReason: Int, Sendable, CaseIterable {
     case protectFailed
     /// A STUN message on the WebRTC port that no transport accepted (unknown ufrag, bad integrity, malformed).
     case stunRejected
+    /// A packet for another shard's subscribers that the pipe to it could not take (full).
+    case pipeFull
 
     /// The label used in metrics and stats.
     public var label: String {
@@ -43,6 +45,7 @@ public enum DropReason: Int, Sendable, CaseIterable {
         case .sendBufferFull: "send_buffer_full"
         case .protectFailed: "protect_failed"
         case .stunRejected: "stun_rejected"
+        case .pipeFull: "pipe_full"
         }
     }
 }

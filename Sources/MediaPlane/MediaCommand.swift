@@ -20,5 +20,12 @@ enum MediaCommand: Sendable {
     case setSinkRetransmission(sink: UInt32, ssrc: UInt32, payloadType: UInt8)
     case requestKeyframe(source: UInt32)
     case restartSinkAtKeyframe(sink: UInt32)
+    /// Sends a source's packets (and sender reports) to the remote source of the same id across
+    /// the link to `peer` as well.
+    case addPipeOutlet(source: UInt32, peer: Int)
+    case removePipeOutlet(source: UInt32, peer: Int)
+    /// A source fed by the link from `peer` (the core that owns the publisher) instead of a
+    /// transport; it fans out like a local one, and its keyframe requests go back over the link.
+    case addRemoteSource(MediaSourceSpec, peer: Int)
     case stop
 }

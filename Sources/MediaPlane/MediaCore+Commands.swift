@@ -95,6 +95,18 @@ extension MediaCore {
             guard let sink = sinks[sinkId], sink.isVideo, let source = sink.source else { return }
             sink.waitingForKeyframe = true
             startKeyframeRequests(for: source)
+        case .addPipeOutlet(let sourceId, let peer):
+            guard let source = sources[sourceId], let link = links[peer], !source.outlets.contains(where: { $0.link === link }) else { return }
+            source.outlets.append(PipeOutlet(link: link))
+        case .removePipeOutlet(let sourceId, let peer):
+            guard let source = sources[sourceId], let link = links[peer] else { return }
+            source.outlets.removeAll { $0.link === link }
+        case .addRemoteSource(let spec, let peer):
+            guard let link = links[peer] else { return }
+            if let previous = sources[spec.id] { removeSource(previous) }
+            let source = SourceState(spec: spec, transport: link.placeholder, nowMs: nowMs, configuration: configuration)
+            source.upstream = link
+            sources[spec.id] = source
         case .stop:
             // The shell's to act on: it ends the loop.
             break

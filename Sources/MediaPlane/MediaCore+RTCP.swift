@@ -54,6 +54,14 @@ extension MediaCore {
     func handleSenderReport(_ report: RTCPSenderReport, from source: SourceState) {
         source.lastSenderReportNTPMiddle = NTPTime.middle32(report.ntpTimestamp)
         source.lastSenderReportArrivalMs = nowMs
+        if !source.outlets.isEmpty, let length = RTCPWriter.writeSenderReport(
+            ssrc: source.ssrc, ntpTimestamp: report.ntpTimestamp, rtpTimestamp: report.rtpTimestamp,
+            packetCount: report.packetCount, octetCount: report.octetCount, into: pipeScratch, at: 0) {
+            let tag = PipeTag.make(PipeTag.senderReport, source: source.id)
+            for outlet in source.outlets where !outlet.link.push(UnsafeRawBufferPointer(rebasing: pipeScratch[0..<length]), tag: tag) {
+                counters.drop(.pipeFull)
+            }
+        }
         let ntp = NTPTime.fromUnixMilliseconds(nowUnixMs)
         for sink in source.sinks where !sink.waitingForKeyframe && sink.transport.canSend {
             guard let timestamp = sink.rewriter.outputTimestamp(forSource: report.rtpTimestamp) else { continue }
@@ -101,6 +109,13 @@ extension MediaCore {
     }
 
     func sendPictureLossIndication(to source: SourceState) {
+        if let upstream = source.upstream {
+            // A remote source asks the core that owns the publisher, which throttles and sends.
+            if !upstream.push(UnsafeRawBufferPointer(start: nil, count: 0), tag: PipeTag.make(PipeTag.keyframeRequest, source: source.id)) {
+                counters.drop(.pipeFull)
+            }
+            return
+        }
         let transport = source.transport
         guard transport.canSend, source.ssrc != 0 else { return }
         let slot = reserveSlot(on: transport)

@@ -91,12 +91,18 @@ extension MediaCore {
         handleRTP(UnsafeRawBufferPointer(start: start, count: header.payloadOffset + unwrapped.payloadLength + header.paddingLength), header: unwrapped, on: transport)
     }
 
-    /// An RTP packet from a publisher: statistics, retransmission buffer, then every sink.
+    /// An RTP packet from a publisher: find its source, then deliver it.
     func handleRTP(_ packet: UnsafeRawBufferPointer, header: RTPHeader, on transport: TransportState) {
         guard let source = transport.sources[header.ssrc] ?? adoptSimulcastLayer(packet, header: header, on: transport) else {
             counters.drop(.unknownSSRC)
             return
         }
+        deliver(packet, header: header, from: source)
+    }
+
+    /// A packet of a source, local or arriving over a link: statistics, retransmission buffer,
+    /// every sink, then every link whose remote source mirrors it.
+    func deliver(_ packet: UnsafeRawBufferPointer, header: RTPHeader, from source: SourceState) {
         source.lastMediaMs = nowMs
         source.report.packets &+= 1
         source.report.bytes &+= UInt64(packet.count)
@@ -132,6 +138,10 @@ extension MediaCore {
         }
         for sink in source.sinks {
             forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, to: sink)
+        }
+        if !source.outlets.isEmpty {
+            let tag = PipeTag.make(PipeTag.media, source: source.id)
+            for outlet in source.outlets where !outlet.link.push(packet, tag: tag) { counters.drop(.pipeFull) }
         }
     }
 

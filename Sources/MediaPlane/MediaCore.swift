@@ -20,6 +20,10 @@ final class MediaCore {
     var sinks: [UInt32: SinkState] = [:]
     var counters = DataPlaneCounters()
     var flushList: [TransportState] = []
+    /// Links to the other cores, by peer.
+    var links: [Int: PipeLink] = [:]
+    /// A small buffer for what the core writes to a link itself (sender reports).
+    let pipeScratch: UnsafeMutableRawBufferPointer
     /// Monotonic milliseconds, set by ``advanceClock(monotonicMs:unixMs:)``.
     var nowMs: Int64 = 0
     /// Unix milliseconds, for sender reports and reports to the control plane.
@@ -48,6 +52,8 @@ final class MediaCore {
     static let sendSlotCapacity = 1600
     /// STUN answers are written into a buffer of this size.
     static let stunResponseCapacity = 2048
+    /// Packets taken from one link before the sockets get their turn.
+    static let pipePacketsPerTurn = 256
     /// How often audio levels go up to the control plane.
     static let levelsIntervalMs: Int64 = 100
 
@@ -64,12 +70,14 @@ final class MediaCore {
         self.hasWebRTCSocket = hasWebRTCSocket
         self.events = events
         stunResponse = .allocate(byteCount: Self.stunResponseCapacity, alignment: 8)
+        pipeScratch = .allocate(byteCount: 64, alignment: 8)
         flushList.reserveCapacity(4096)
         randomState = randomSeed ^ 0x5DEE_CE66_D1CE_4E5B
     }
 
     deinit {
         stunResponse.deallocate()
+        pipeScratch.deallocate()
     }
 
     /// Sets the time for what follows: packets, commands and timers.

@@ -57,14 +57,14 @@ final class PacketRing: @unchecked Sendable {
     /// ring is full or the packet does not fit a slot.
     @inline(__always)
     func push(_ packet: UnsafeRawBufferPointer, tag: UInt64) -> Bool {
-        guard packet.count <= slotCapacity, let base = packet.baseAddress else { return false }
+        guard packet.count <= slotCapacity else { return false }
         let position = tail.load(ordering: .relaxed)
         if position - producerHeadCache == slotCount {
             producerHeadCache = head.load(ordering: .acquiring)
             if position - producerHeadCache == slotCount { return false }
         }
         let slot = position & mask
-        (storage + slot * slotCapacity).copyMemory(from: base, byteCount: packet.count)
+        if let base = packet.baseAddress, packet.count > 0 { (storage + slot * slotCapacity).copyMemory(from: base, byteCount: packet.count) }
         lengths[slot] = packet.count
         tags[slot] = tag
         tail.store(position + 1, ordering: .releasing)

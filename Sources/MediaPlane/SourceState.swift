@@ -19,6 +19,10 @@ final class SourceState {
     let codec: VideoCodec?
     let clockRate: UInt32
     var sinks: [SinkState] = []
+    /// Links whose remote source of the same id also gets this source's packets.
+    var outlets: [PipeOutlet] = []
+    /// For a remote source: the link its packets arrive on, where its keyframe requests go.
+    unowned var upstream: PipeLink?
     /// Sinks waiting to switch to this source at its next keyframe.
     var pendingSinks: [SinkState] = []
     var lastMediaMs: Int64
