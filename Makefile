@@ -23,9 +23,12 @@ release: deps
 run: release
 	$$($(SWIFT) build -c release --show-bin-path)/pkrelay serve $(if $(CONFIG),--config $(CONFIG),)
 
+# The end-to-end suites run on two media shards (rooms spread, forwards cross shards), then again
+# on one.
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	PKR_TEST_MEDIA_THREADS=1 $(SWIFT) test --skip-build --filter PKRelayServerTests
 
 # The browser demo in headless Chromium (Debian's chromium, chromium-driver, python3-selenium),
 # inside a network namespace with only loopback (publish, watch, simulcast layer switches, a PK): kept out of `make test` because it needs root

@@ -9,6 +9,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -204,6 +205,14 @@ void pkr_eventfd_drain(int fd) {
     uint64_t value;
     ssize_t ignored = read(fd, &value, sizeof(value));
     (void)ignored;
+}
+
+int pkr_available_cpus(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
+    int count = CPU_COUNT(&set);
+    return count > 0 ? count : 1;
 }
 
 int64_t pkr_monotonic_ms(void) {

@@ -27,5 +27,7 @@ enum MediaCommand: Sendable {
     /// A source fed by the link from `peer` (the core that owns the publisher) instead of a
     /// transport; it fans out like a local one, and its keyframe requests go back over the link.
     case addRemoteSource(MediaSourceSpec, peer: Int)
+    /// Connects this shard's core to another's (once per pair, before the first pipe outlet).
+    case addLink(PipeLinkHandoff)
     case stop
 }

@@ -107,6 +107,8 @@ extension MediaCore {
             let source = SourceState(spec: spec, transport: link.placeholder, nowMs: nowMs, configuration: configuration)
             source.upstream = link
             sources[spec.id] = source
+        case .addLink(let handoff):
+            addLink(handoff.link)
         case .stop:
             // The shell's to act on: it ends the loop.
             break
@@ -206,7 +208,7 @@ extension MediaCore {
     /// Allocates only when some source carried a level.
     func publishLevels() {
         var snapshot: [UInt32: AudioLevelSample] = [:]
-        for (id, source) in sources where source.levelSeen {
+        for (id, source) in sources where source.levelSeen && source.upstream == nil {
             snapshot[id] = AudioLevelSample(level: source.loudestLevel, voiceActivity: source.voiceActivity)
             source.levelSeen = false
             source.loudestLevel = 127
@@ -222,7 +224,8 @@ extension MediaCore {
         report.counters = counters
         // A copy of its own, so the data plane's next drop does not pay a copy-on-write allocation.
         report.counters.drops = counters.drops.map { $0 }
-        for (id, source) in sources {
+        // Remote sources mirror another shard's source, which reports it.
+        for (id, source) in sources where source.upstream == nil {
             var entry = source.report
             entry.idleMs = nowMs - source.lastMediaMs
             entry.ssrc = source.ssrc

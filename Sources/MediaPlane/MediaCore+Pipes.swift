@@ -30,8 +30,8 @@ extension MediaCore {
             var iterator = RTCPPacketIterator(view)
             if let first = iterator.next(), let report = RTCPSenderReport(view: first, in: view) { handleSenderReport(report, from: source) }
         case PipeTag.keyframeRequest:
+            // Counted where the subscriber asked; here it is only passed on, throttled.
             guard source.upstream == nil else { return }
-            counters.keyframeRequestsReceived &+= 1
             requestKeyframe(from: source)
         default:
             return

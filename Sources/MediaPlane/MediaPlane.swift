@@ -3,20 +3,18 @@ import ICE
 import SecureTransport
 import Synchronization
 
-/// The media plane as the control plane sees it: opens and closes transports, posts routing
-/// changes to the data-plane thread, and reads its once-a-second report.
+/// The media plane as the control plane sees it: opens and closes transports, places them on
+/// shards (data-plane threads), posts routing changes to the shards that own what they touch,
+/// and merges the shards' once-a-second reports.
 public final class MediaPlane: Sendable {
     public let configuration: MediaPlaneConfiguration
     /// The address clients send media to.
     public let announcedAddress: String
     let bindIP: UInt32
-    let mailbox: MediaPlaneMailbox
-    let reports = ReportStore()
-    let registry: Mutex<TransportRegistry>
-    let epollFD: Int32
-    let thread = DataPlaneThread()
+    let shards: [MediaShard]
+    let registry: Mutex<Registry>
     let lifecycle = Mutex<Lifecycle>(.created)
-    /// The shared WebRTC socket, or -1 when WebRTC is off.
+    /// The shared WebRTC socket, read by shard 0, or -1 when WebRTC is off.
     let webRTCFD: Int32
     /// The port of the shared WebRTC socket (the configured one, or the one the system chose for 0).
     public let webRTCPort: Int?
@@ -24,7 +22,20 @@ public final class MediaPlane: Sendable {
     public let events: AsyncStream<MediaPlaneEvent>
     let eventSink: AsyncStream<MediaPlaneEvent>.Continuation
 
+    /// The shard that reads the shared WebRTC port: every WebRTC transport lives there.
+    static let webRTCShard = 0
+
     enum Lifecycle: Sendable { case created, running, stopped }
+
+    /// Ports and keys of open transports, and which shard owns what.
+    struct Registry: Sendable {
+        var transports: TransportRegistry
+        var routing: ShardRouting
+        /// Transports opened before their session joined a room, with the commands for them so
+        /// far: no shard has them yet (their datagrams wait in the socket), so that they go to the
+        /// shard of the room their session joins first.
+        var unplaced: [Int: [MediaCommand]] = [:]
+    }
 
     public init(configuration: MediaPlaneConfiguration) throws(MediaPlaneError) {
         guard let bind = IPv4Endpoint(host: configuration.bindAddress, port: 1) else {
@@ -34,17 +45,20 @@ public final class MediaPlane: Sendable {
         self.configuration = configuration
         self.bindIP = bind.ip
         self.announcedAddress = configuration.announcedAddress ?? configuration.bindAddress
-        let epoll = pkr_epoll_create()
-        let event = pkr_eventfd_create()
-        guard epoll >= 0, event >= 0 else { throw .socketFailed(errno: -min(epoll, event)) }
-        self.epollFD = epoll
-        self.mailbox = MediaPlaneMailbox(eventFD: event)
-        self.registry = Mutex(TransportRegistry(firstPort: configuration.portRange.lowerBound))
+        var shards: [MediaShard] = []
+        do {
+            for index in 0..<max(1, configuration.threads) { shards.append(try MediaShard(index: index)) }
+        } catch {
+            for shard in shards { shard.close() }
+            throw error
+        }
+        self.shards = shards
+        self.registry = Mutex(Registry(
+            transports: TransportRegistry(firstPort: configuration.portRange.lowerBound), routing: ShardRouting(shardCount: shards.count)))
         if let port = configuration.webRTCPort {
             let fd = pkr_udp_open(bind.ip, UInt16(clamping: port), Int32(clamping: configuration.receiveBufferBytes), Int32(clamping: configuration.sendBufferBytes))
             guard fd >= 0 else {
-                _ = pkr_close(epoll)
-                _ = pkr_close(event)
+                for shard in shards { shard.close() }
                 throw fd == -98 ? .webRTCPortInUse(port) : .socketFailed(errno: -fd)
             }
             webRTCFD = fd
@@ -56,30 +70,64 @@ public final class MediaPlane: Sendable {
         (events, eventSink) = AsyncStream.makeStream(of: MediaPlaneEvent.self, bufferingPolicy: .bufferingNewest(4096))
     }
 
-    /// Starts the data-plane thread.
+    /// The number of data-plane threads.
+    public var threadCount: Int { shards.count }
+
+    /// Starts the data-plane threads.
     public func start() {
         lifecycle.withLock { state in
             guard state == .created else { return }
-            let shell = MediaShell(configuration: configuration, mailbox: mailbox, reports: reports, epollFD: epollFD, webRTCFD: webRTCFD, events: eventSink)
-            if thread.start({ shell.run() }) { state = .running }
+            let eventFDs = shards.map(\.mailbox.eventFD)
+            var started = true
+            for shard in shards {
+                started = shard.start(
+                    configuration: configuration, webRTCFD: shard.index == Self.webRTCShard ? webRTCFD : -1, peerEventFDs: eventFDs,
+                    events: eventSink) && started
+            }
+            if started { state = .running }
         }
     }
 
-    /// Stops the data-plane thread; every transport's socket is closed.
+    /// Stops the data-plane threads; every transport's socket is closed.
     public func stop() {
         let wasRunning = lifecycle.withLock { state in
             defer { state = .stopped }
             return state == .running
         }
         guard wasRunning else { return }
-        mailbox.post(.stop)
-        thread.join()
-        _ = pkr_close(epollFD)
-        _ = pkr_close(mailbox.eventFD)
+        for shard in shards { shard.mailbox.post(.stop) }
+        for shard in shards {
+            shard.thread.join()
+            shard.close()
+        }
+        let unplaced = registry.withLock { registry in
+            defer { registry.unplaced = [:] }
+            return registry.unplaced.values.compactMap { commands -> Int32? in
+                if case .addTransport(_, let fd, _, _, _)? = commands.first { return fd }
+                return nil
+            }
+        }
+        for fd in unplaced { _ = pkr_close(fd) }
     }
 
+    /// Posts each command to its shard, keeping their order per shard.
+    func post(_ posts: ShardRouting.Posts) {
+        for (shard, command) in posts where shards.indices.contains(shard) { shards[shard].mailbox.post(command) }
+    }
+
+    /// Routes one change through the registry, then posts what it needs.
+    func route(_ change: (inout ShardRouting) -> ShardRouting.Posts) {
+        post(registry.withLock { change(&$0.routing) })
+    }
+
+    /// The shard a transport lives on.
+    public func shard(ofTransport id: Int) -> Int? { registry.withLock { $0.routing.shard(ofTransport: id) } }
+
     /// Opens a UDP transport on a free port of the configured range. `profile` nil means plain RTP.
-    public func openTransport(profile: SRTPProfile?) -> Result<OpenedTransport, MediaPlaneError> {
+    /// With a `group` (the room of its session) it goes to the group's shard at once (a room's
+    /// transports share one); without, it waits for ``place(transports:group:)`` when its session
+    /// joins a room.
+    public func openTransport(profile: SRTPProfile?, group: String? = nil) -> Result<OpenedTransport, MediaPlaneError> {
         let range = configuration.portRange
         let relayKey = profile.map { SDESKeying.generateKeyingMaterial(for: $0) }
         var outbound: SRTPSessionHandoff?
@@ -90,37 +138,65 @@ public final class MediaPlane: Sendable {
                 return .failure(.invalidKey("could not create the relay's SRTP session: \(error)"))
             }
         }
-        let opened: Result<(Int, Int, Int32), MediaPlaneError> = registry.withLock { registry in
+        let opened: Result<(Int, Int, Int32, Int), MediaPlaneError> = registry.withLock { registry in
             let size = range.count
             for _ in 0..<size {
-                let port = registry.portCursor
-                registry.portCursor = port >= range.upperBound ? range.lowerBound : port + 1
-                if registry.portsInUse.contains(port) { continue }
+                let port = registry.transports.portCursor
+                registry.transports.portCursor = port >= range.upperBound ? range.lowerBound : port + 1
+                if registry.transports.portsInUse.contains(port) { continue }
                 let fd = pkr_udp_open(bindIP, UInt16(port), Int32(clamping: configuration.receiveBufferBytes), Int32(clamping: configuration.sendBufferBytes))
                 if fd == -98 { continue } // EADDRINUSE: another process holds it
                 if fd < 0 { return .failure(.socketFailed(errno: -fd)) }
-                let id = registry.nextId
-                registry.nextId += 1
-                registry.portsInUse.insert(port)
-                registry.entries[id] = TransportRegistry.Entry(port: port, profile: profile, connected: false)
-                return .success((id, port, fd))
+                let id = registry.transports.nextId
+                registry.transports.nextId += 1
+                registry.transports.portsInUse.insert(port)
+                registry.transports.entries[id] = TransportRegistry.Entry(port: port, profile: profile, connected: false)
+                return .success((id, port, fd, -1))
             }
             return .failure(.noFreePort(range))
         }
         switch opened {
         case .failure(let error):
             return .failure(error)
-        case .success(let (id, port, fd)):
-            mailbox.post(.addTransport(id: id, fd: fd, port: port, profile: profile, outbound: outbound))
+        case .success(let (id, port, fd, _)):
+            let add = MediaCommand.addTransport(id: id, fd: fd, port: port, profile: profile, outbound: outbound)
+            registry.withLock { $0.unplaced[id] = [add] }
+            if let group { place(transports: [id], group: group) }
             return .success(OpenedTransport(id: id, port: port, profile: profile, relayKey: relayKey))
         }
+    }
+
+    /// Puts transports not yet on a shard onto `group`'s (a room's) shard, or the least loaded
+    /// one without a group; transports already placed stay where they are.
+    public func place(transports ids: [Int], group: String?) {
+        post(registry.withLock { registry -> ShardRouting.Posts in
+            var posts: ShardRouting.Posts = []
+            for id in ids {
+                guard let pending = registry.unplaced.removeValue(forKey: id) else { continue }
+                let shard = registry.routing.placeTransport(id, group: group)
+                posts += pending.map { (shard, $0) }
+            }
+            return posts
+        })
+    }
+
+    /// Posts a command to the shard of a transport, or keeps it until the transport is placed.
+    func postToTransport(_ id: Int, _ command: MediaCommand) {
+        let shard: Int? = registry.withLock { registry in
+            if registry.unplaced[id] != nil {
+                registry.unplaced[id]!.append(command)
+                return nil
+            }
+            return registry.routing.shard(ofTransport: id)
+        }
+        if let shard { shards[shard].mailbox.post(command) }
     }
 
     /// Gives a transport the client's key and, optionally, its address (else it latches to the
     /// first packet that authenticates).
     public func connectTransport(id: Int, remote: IPv4Endpoint?, clientKey: [UInt8]?) -> Result<Void, MediaPlaneError> {
         let entry: Result<TransportRegistry.Entry, MediaPlaneError> = registry.withLock { registry in
-            guard let entry = registry.entries[id] else { return .failure(.unknownTransport(id)) }
+            guard let entry = registry.transports.entries[id] else { return .failure(.unknownTransport(id)) }
             if entry.connected { return .failure(.alreadyConnected(id)) }
             return .success(entry)
         }
@@ -143,8 +219,8 @@ public final class MediaPlane: Sendable {
                 return .failure(.invalidKey("give srtpKey, or ip and port: a transport without either can neither latch nor send"))
             }
         }
-        registry.withLock { $0.entries[id]?.connected = true }
-        mailbox.post(.connectTransport(id: id, remote: remote, inbound: inbound))
+        registry.withLock { $0.transports.entries[id]?.connected = true }
+        postToTransport(id, .connectTransport(id: id, remote: remote, inbound: inbound))
         return .success(())
     }
 
@@ -159,25 +235,26 @@ public final class MediaPlane: Sendable {
         let timeouts = ICETimeouts(consent: timeout, connect: timeout)
         guard webRTCFD >= 0, let port = webRTCPort else { return .failure(.webRTCDisabled) }
         let id = registry.withLock { registry in
-            let id = registry.nextId
-            registry.nextId += 1
-            registry.entries[id] = TransportRegistry.Entry(port: port, profile: nil, connected: false, sharesSocket: true)
+            let id = registry.transports.nextId
+            registry.transports.nextId += 1
+            registry.transports.entries[id] = TransportRegistry.Entry(port: port, profile: nil, connected: false, sharesSocket: true)
+            _ = registry.routing.placeTransport(id, group: nil, fixed: Self.webRTCShard)
             return id
         }
         let agent = ICELiteAgent(localCredentials: credentials, timeouts: timeouts, createdAt: UInt64(max(0, pkr_monotonic_ms())) &* 1_000_000)
-        mailbox.post(.addWebRTCTransport(id: id, agent: agent, audioLevelExtensionId: audioLevelExtensionId))
+        postToTransport(id, .addWebRTCTransport(id: id, agent: agent, audioLevelExtensionId: audioLevelExtensionId))
         return .success(id)
     }
 
     /// The peer's ICE credentials from its SDP: from now on its checks must name its ufrag.
     public func setRemoteICECredentials(transportId: Int, credentials: ICECredentials) {
-        mailbox.post(.setRemoteICECredentials(id: transportId, credentials: credentials))
+        postToTransport(transportId, .setRemoteICECredentials(id: transportId, credentials: credentials))
     }
 
     /// Starts media on a WebRTC transport with the DTLS-SRTP sessions.
     public func connectWebRTCTransport(id: Int, inbound: SRTPSessionHandoff, outbound: SRTPSessionHandoff) {
-        registry.withLock { $0.entries[id]?.connected = true }
-        mailbox.post(.connectWebRTCTransport(id: id, inbound: inbound, outbound: outbound))
+        registry.withLock { $0.transports.entries[id]?.connected = true }
+        postToTransport(id, .connectWebRTCTransport(id: id, inbound: inbound, outbound: outbound))
     }
 
     /// Sends one datagram (a DTLS record) from the shared WebRTC port. Safe from any thread:
@@ -189,45 +266,41 @@ public final class MediaPlane: Sendable {
         }
     }
 
-    /// Closes a transport and frees its port; its sources and sinks go with it.
+    /// Closes a transport and frees its port; its sources and sinks go with it, and so do the
+    /// copies of its sources on other shards.
     public func closeTransport(id: Int) {
-        let existed = registry.withLock { registry -> Bool in
-            guard let entry = registry.entries.removeValue(forKey: id) else { return false }
-            if !entry.sharesSocket { registry.portsInUse.remove(entry.port) }
-            return true
+        let posts: ShardRouting.Posts? = registry.withLock { registry in
+            guard let entry = registry.transports.entries.removeValue(forKey: id) else { return nil }
+            if !entry.sharesSocket { registry.transports.portsInUse.remove(entry.port) }
+            if case .addTransport(_, let fd, _, _, _)? = registry.unplaced.removeValue(forKey: id)?.first {
+                // No shard ever had it.
+                _ = pkr_close(fd)
+                return []
+            }
+            guard let shard = registry.routing.shard(ofTransport: id) else { return [] }
+            return [(shard, .removeTransport(id: id))] + registry.routing.transportClosed(id)
         }
-        if existed { mailbox.post(.removeTransport(id: id)) }
+        if let posts { post(posts) }
     }
 
     /// The number of open transports.
-    public var transportCount: Int { registry.withLock { $0.entries.count } }
+    public var transportCount: Int { registry.withLock { $0.transports.entries.count } }
 
-    public func addSource(_ spec: MediaSourceSpec) { mailbox.post(.addSource(spec)) }
-    public func removeSource(id: UInt32) { mailbox.post(.removeSource(id: id)) }
-    public func addSink(_ spec: MediaSinkSpec) { mailbox.post(.addSink(spec)) }
-    public func removeSink(id: UInt32) { mailbox.post(.removeSink(id: id)) }
-    public func bind(sink: UInt32, source: UInt32) { mailbox.post(.bind(sink: sink, source: source)) }
-    /// Moves a bound video sink to `source` at that source's next keyframe (requested at once),
-    /// keeping it on its current source until then; an unbound sink binds as with ``bind(sink:source:)``.
-    public func switchSource(sink: UInt32, source: UInt32) { mailbox.post(.switchSource(sink: sink, source: source)) }
-    public func unbind(sink: UInt32) { mailbox.post(.unbind(sink: sink)) }
-    /// Sends a sink's packets with `payloadType` instead of the publisher's: a WebRTC subscriber
-    /// whose SDP gives the publisher's number to another codec gets the codec under a free one.
-    public func setSinkPayloadType(sink: UInt32, payloadType: UInt8) { mailbox.post(.setSinkPayloadType(sink: sink, payloadType: payloadType)) }
-
-    /// Sends a sink's retransmissions on an RFC 4588 stream with this SSRC and payload type, or,
-    /// with SSRC 0, again as copies of the original packets.
-    public func setSinkRetransmission(sink: UInt32, ssrc: UInt32, payloadType: UInt8) {
-        mailbox.post(.setSinkRetransmission(sink: sink, ssrc: ssrc, payloadType: payloadType))
+    /// The newest once-a-second snapshot of the data plane, all shards together.
+    public func latestReport() -> MediaPlaneReport {
+        guard shards.count > 1 else { return shards[0].reports.read() }
+        var merged = MediaPlaneReport()
+        for shard in shards { merged.merge(shard.reports.read()) }
+        return merged
     }
-    public func requestKeyframe(source: UInt32) { mailbox.post(.requestKeyframe(source: source)) }
-    /// Holds a video sink back until its source's next keyframe, which is requested now: the
-    /// subscriber has just learnt of the track (a WebRTC answer) and missed what came before.
-    public func restartSinkAtKeyframe(sink: UInt32) { mailbox.post(.restartSinkAtKeyframe(sink: sink)) }
-
-    /// The newest once-a-second snapshot of the data plane.
-    public func latestReport() -> MediaPlaneReport { reports.read() }
 
     /// The loudest audio level per source id since the previous call (sources that carried none are absent).
-    public func takeAudioLevels() -> [UInt32: AudioLevelSample] { reports.takeLevels() }
+    public func takeAudioLevels() -> [UInt32: AudioLevelSample] {
+        guard shards.count > 1 else { return shards[0].reports.takeLevels() }
+        var levels: [UInt32: AudioLevelSample] = [:]
+        for shard in shards {
+            for (id, sample) in shard.reports.takeLevels() { levels[id] = levels[id].map { $0.merged(with: sample) } ?? sample }
+        }
+        return levels
+    }
 }

@@ -1,3 +1,4 @@
+import CSocketShims
 import SecureTransport
 
 /// Settings of the media plane.
@@ -33,5 +34,12 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     /// (counted from the client's SDP) and between consent checks (RFC 7675 uses 30 s).
     public var iceTimeoutMs: Int64 = 30_000
 
+    /// Data-plane threads (shards), each owning its transports outright; by default one per CPU
+    /// the process may run on.
+    public var threads: Int = MediaPlaneConfiguration.availableCPUs
+
     public init() {}
+
+    /// The CPUs this process may run on (its affinity mask).
+    public static var availableCPUs: Int { Int(pkr_available_cpus()) }
 }

@@ -13,6 +13,10 @@ final class MediaShell {
     let readyTokens: UnsafeMutablePointer<UInt64>
     var commands: [MediaCommand] = []
     var running = true
+    /// The other shards' eventfds, by shard index (-1 for this one).
+    let peerEventFDs: [Int32]
+    /// Peers to wake after a batch, reused.
+    var peersToWake: [Int] = []
 
     static let wakeToken = UInt64.max
     static let webRTCToken = UInt64.max - 1
@@ -25,9 +29,11 @@ final class MediaShell {
 
     init(
         configuration: MediaPlaneConfiguration, mailbox: MediaPlaneMailbox, reports: ReportStore, epollFD: Int32, webRTCFD: Int32,
-        events: AsyncStream<MediaPlaneEvent>.Continuation
+        peerEventFDs: [Int32], events: AsyncStream<MediaPlaneEvent>.Continuation
     ) {
         self.mailbox = mailbox
+        self.peerEventFDs = peerEventFDs
+        peersToWake.reserveCapacity(peerEventFDs.count)
         self.epollFD = epollFD
         self.webRTCFD = webRTCFD
         receiveBatchSize = max(1, configuration.receiveBatchSize)
@@ -70,9 +76,12 @@ final class MediaShell {
                     }
                 }
             }
+            // Packets other shards piped here wake this thread through the same eventfd.
+            if !core.links.isEmpty { core.drainLinks() }
             core.flushAll()
             core.runTimers()
             core.flushAll()
+            wakePeers()
         }
         for transport in core.transports.values where !transport.sharesSocket {
             _ = pkr_epoll_remove(epollFD, transport.fd)
@@ -83,6 +92,14 @@ final class MediaShell {
             _ = pkr_close(webRTCFD)
         }
         core.shutDown()
+    }
+
+    /// Wakes each shard this one piped packets to since the last batch, once.
+    func wakePeers() {
+        guard !core.links.isEmpty else { return }
+        core.takeLinksToWake(into: &peersToWake)
+        for peer in peersToWake where peer < peerEventFDs.count && peerEventFDs[peer] >= 0 { pkr_eventfd_signal(peerEventFDs[peer]) }
+        peersToWake.removeAll(keepingCapacity: true)
     }
 
     func updateClock() {

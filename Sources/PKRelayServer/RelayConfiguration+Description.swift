@@ -28,6 +28,7 @@ extension RelayConfiguration {
           webrtcEnabled: \(media.webRTCPort != nil)
           webrtcPort: \(media.webRTCPort ?? 7702)
           iceTimeoutSeconds: \(media.iceTimeoutMs / 1000)
+          threads: \(media.threads)
         rooms:
           maxVisibleUsers: \(rooms.maximumVisibleUsersPerRoom)
           maxPublishers: \(rooms.maximumPublishersPerRoom)

@@ -15,6 +15,7 @@ extension RelayConfiguration {
         "media.bindAddress", "media.announcedAddress", "media.portRangeStart", "media.portRangeEnd", "media.allowPlainRTP",
         "media.srtpProfiles", "media.receiveBufferBytes", "media.sendBufferBytes", "media.receiveBatchSize", "media.sendBatchSize",
         "media.retransmissionBufferPackets", "media.keyframeRequestIntervalMs", "media.webrtcEnabled", "media.webrtcPort", "media.iceTimeoutSeconds",
+        "media.threads",
         "rooms.maxVisibleUsers", "rooms.maxPublishers", "rooms.maxSubscriptionsPerUser", "rooms.keepAliveTimeoutSeconds",
         "rooms.tokenExpiryWarningSeconds", "rooms.maxForwardTargetsPerUser", "rooms.maxLinksPerUser", "rooms.maxLinksPerRoom",
         "rooms.autoRejectBusyInvitations", "rooms.invitationTimeoutSeconds", "rooms.maxMessageBytes", "rooms.maxMessagesPerSecond",

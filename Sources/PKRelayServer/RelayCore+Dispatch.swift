@@ -154,6 +154,9 @@ extension RelayCore {
         let outcome = engine.join(request, now: now)
         if case .success = outcome.result {
             sessions[session]?.userId = params.userId
+            // Transports opened before the join go to the room's shard, before the join's
+            // subscriptions reach the media plane.
+            if let transports = sessions[session]?.transports.keys { media.place(transports: Array(transports), group: params.roomId) }
         }
         return outcome
     }

@@ -33,7 +33,9 @@ extension RelayCore {
             }
             profile = named
         }
-        switch media.openTransport(profile: profile) {
+        // A room's transports share a shard, so a room without forwards never crosses shards; a
+        // transport opened before its session joins waits for the join to be placed.
+        switch media.openTransport(profile: profile, group: engine.rooms(of: session).first) {
         case .failure(.noFreePort(let range)):
             logger.error("no free media port", metadata: ["range": "\(range.lowerBound)-\(range.upperBound)"])
             return fail(RelayError(.noMediaPort, "no free media port on the relay"))

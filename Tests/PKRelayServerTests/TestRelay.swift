@@ -40,6 +40,9 @@ final class TestRelay: Sendable {
         configuration.shutdownGraceSeconds = 2
         configuration.media.portRange = nextPortRange()
         configuration.media.webRTCPort = 0
+        // Two shards unless told otherwise, so that rooms spread and cross-shard paths run in
+        // every end-to-end test; PKR_TEST_MEDIA_THREADS=1 runs them on one.
+        configuration.media.threads = ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_THREADS"].flatMap { Int($0) } ?? 2
         configure(&configuration)
         var logger = Logger(label: "pkrelay.test")
         logger.logLevel = .warning

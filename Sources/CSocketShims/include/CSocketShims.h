@@ -51,6 +51,8 @@ void pkr_eventfd_signal(int fd);
 void pkr_eventfd_drain(int fd);
 
 /* Clocks in milliseconds. */
+/* The number of CPUs this process may run on (its affinity mask), at least 1. */
+int pkr_available_cpus(void);
 int64_t pkr_monotonic_ms(void);
 int64_t pkr_realtime_ms(void);
 

@@ -1,0 +1,21 @@
+extension DataPlaneCounters {
+    /// Adds another shard's counters.
+    mutating func merge(_ other: DataPlaneCounters) {
+        packetsIn &+= other.packetsIn
+        bytesIn &+= other.bytesIn
+        packetsOut &+= other.packetsOut
+        bytesOut &+= other.bytesOut
+        rtcpIn &+= other.rtcpIn
+        rtcpOut &+= other.rtcpOut
+        keyframeRequestsReceived &+= other.keyframeRequestsReceived
+        keyframeRequestsSent &+= other.keyframeRequestsSent
+        nacksReceived &+= other.nacksReceived
+        retransmissionsSent &+= other.retransmissionsSent
+        retransmissionsMissed &+= other.retransmissionsMissed
+        nacksSent &+= other.nacksSent
+        retransmissionsReceived &+= other.retransmissionsReceived
+        receiveBatches &+= other.receiveBatches
+        sendBatches &+= other.sendBatches
+        for index in drops.indices where index < other.drops.count { drops[index] &+= other.drops[index] }
+    }
+}

@@ -1,0 +1,116 @@
+import Testing
+
+@testable import MediaPlane
+
+/// Placement and remote copies across shards, as commands posted per shard.
+@Suite struct ShardRoutingTests {
+    /// Commands as short strings, per shard, so expectations read like a log.
+    static func lines(_ posts: ShardRouting.Posts) -> [String] {
+        posts.map { shard, command in
+            let text: String
+            switch command {
+            case .addSource(let spec): text = "addSource \(spec.id)"
+            case .removeSource(let id): text = "removeSource \(id)"
+            case .addSink(let spec): text = "addSink \(spec.id)"
+            case .removeSink(let id): text = "removeSink \(id)"
+            case .bind(let sink, let source): text = "bind \(sink)<-\(source)"
+            case .switchSource(let sink, let source): text = "switch \(sink)<-\(source)"
+            case .unbind(let sink): text = "unbind \(sink)"
+            case .addRemoteSource(let spec, let peer): text = "addRemoteSource \(spec.id) from \(peer)"
+            case .addPipeOutlet(let source, let peer): text = "addPipeOutlet \(source) to \(peer)"
+            case .removePipeOutlet(let source, let peer): text = "removePipeOutlet \(source) to \(peer)"
+            case .addLink(let handoff): text = "addLink \(handoff.link.peer)"
+            default: text = "\(command)"
+            }
+            return "\(shard): \(text)"
+        }
+    }
+
+    static func video(_ id: UInt32, transport: Int) -> MediaSourceSpec {
+        MediaSourceSpec(id: id, transportId: transport, ssrc: id, isVideo: true, codec: "VP8", clockRate: 90_000)
+    }
+
+    static func sink(_ id: UInt32, transport: Int) -> MediaSinkSpec {
+        MediaSinkSpec(id: id, transportId: transport, outputSSRC: id, isVideo: true, clockRate: 90_000)
+    }
+
+    @Test func roomsGoToTheLeastLoadedShardAndKeepIt() {
+        var routing = ShardRouting(shardCount: 3)
+        #expect(routing.placeTransport(1, group: "r1") == 0)
+        #expect(routing.placeTransport(2, group: "r2") == 1)
+        #expect(routing.placeTransport(3, group: "r1") == 0)
+        #expect(routing.placeTransport(4, group: "r3") == 2)
+        #expect(routing.placeTransport(5, group: nil) == 1)
+        #expect(routing.placeTransport(6, group: "r9", fixed: 0) == 0)
+        #expect(routing.transportsPerShard == [3, 2, 1])
+        // A group is forgotten with its last transport.
+        _ = routing.transportClosed(4)
+        #expect(routing.groups["r3"] == nil)
+        #expect(routing.placeTransport(7, group: "r3") == 2)
+    }
+
+    @Test func aSubscriberOnTheSourcesShardNeedsNoPipe() {
+        var routing = ShardRouting(shardCount: 2)
+        _ = routing.placeTransport(1, group: "r1")
+        _ = routing.placeTransport(2, group: "r1")
+        #expect(Self.lines(routing.addSource(Self.video(10, transport: 1))) == ["0: addSource 10"])
+        #expect(Self.lines(routing.addSink(Self.sink(20, transport: 2))) == ["0: addSink 20"])
+        #expect(Self.lines(routing.bind(sink: 20, source: 10, switching: false)) == ["0: bind 20<-10"])
+        #expect(routing.copies.isEmpty && routing.linkedPairs.isEmpty)
+    }
+
+    @Test func subscribersOnAnotherShardShareOneRemoteCopy() {
+        var routing = ShardRouting(shardCount: 2)
+        _ = routing.placeTransport(1, group: "r1")
+        _ = routing.placeTransport(2, group: "r2")
+        _ = routing.placeTransport(3, group: "r2")
+        _ = routing.addSource(Self.video(10, transport: 1))
+        _ = routing.addSink(Self.sink(20, transport: 2))
+        _ = routing.addSink(Self.sink(21, transport: 3))
+        #expect(Self.lines(routing.bind(sink: 20, source: 10, switching: false)) == [
+            "0: addLink 1", "1: addLink 0", "1: addRemoteSource 10 from 0", "0: addPipeOutlet 10 to 1", "1: bind 20<-10",
+        ])
+        #expect(Self.lines(routing.bind(sink: 21, source: 10, switching: false)) == ["1: bind 21<-10"])
+        #expect(routing.copies[10] == [1: 2])
+        #expect(Self.lines(routing.unbind(sink: 20)) == ["1: unbind 20"])
+        // The last subscriber there lets the copy go.
+        #expect(Self.lines(routing.removeSink(21)) == ["1: removeSink 21", "0: removePipeOutlet 10 to 1", "1: removeSource 10"])
+        #expect(routing.copies.isEmpty)
+        // The link stays for the next time.
+        #expect(Self.lines(routing.bind(sink: 20, source: 10, switching: false)) == [
+            "1: addRemoteSource 10 from 0", "0: addPipeOutlet 10 to 1", "1: bind 20<-10",
+        ])
+    }
+
+    @Test func aLayerSwitchKeepsTheLayerItLeavesUntilTheNextChange() {
+        var routing = ShardRouting(shardCount: 2)
+        _ = routing.placeTransport(1, group: "r1")
+        _ = routing.placeTransport(2, group: "r2")
+        _ = routing.addSource(Self.video(10, transport: 1))
+        _ = routing.addSource(Self.video(11, transport: 1))
+        _ = routing.addSink(Self.sink(20, transport: 2))
+        _ = routing.bind(sink: 20, source: 10, switching: false)
+        #expect(Self.lines(routing.bind(sink: 20, source: 11, switching: true)) == [
+            "1: addRemoteSource 11 from 0", "0: addPipeOutlet 11 to 1", "1: switch 20<-11",
+        ])
+        #expect(routing.copies[10] == [1: 1] && routing.copies[11] == [1: 1])
+        #expect(Self.lines(routing.bind(sink: 20, source: 10, switching: true)) == ["1: switch 20<-10"])
+        #expect(Self.lines(routing.bind(sink: 20, source: 10, switching: false)) == ["1: bind 20<-10", "0: removePipeOutlet 11 to 1", "1: removeSource 11"])
+    }
+
+    @Test func removingASourceOrItsTransportRemovesEveryCopy() {
+        var routing = ShardRouting(shardCount: 3)
+        _ = routing.placeTransport(1, group: "r1")
+        _ = routing.placeTransport(2, group: "r2")
+        _ = routing.placeTransport(3, group: "r3")
+        _ = routing.addSource(Self.video(10, transport: 1))
+        _ = routing.addSink(Self.sink(20, transport: 2))
+        _ = routing.addSink(Self.sink(30, transport: 3))
+        _ = routing.bind(sink: 20, source: 10, switching: false)
+        _ = routing.bind(sink: 30, source: 10, switching: false)
+        #expect(Self.lines(routing.transportClosed(1)) == ["0: removeSource 10", "1: removeSource 10", "2: removeSource 10"])
+        #expect(routing.copies.isEmpty)
+        // The sinks hold nothing any more: unbinding posts no copy removal.
+        #expect(Self.lines(routing.unbind(sink: 20)) == ["1: unbind 20"])
+    }
+}
