@@ -88,6 +88,14 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    for crosses in [false, true] {
+        Benchmark(crosses ? "shard hop: to a remote source" : "shard hop: baseline, same shard") { benchmark, hop in
+            runShardHop(hop, iterations: benchmark.scaledIterations)
+        } setup: {
+            ShardHop(crosses: crosses)
+        }
+    }
+
     Benchmark("core: fan-out to 8 (plain RTP)") { benchmark, fanOut in
         runCoreFanOut(fanOut, iterations: benchmark.scaledIterations)
     } setup: {
