@@ -159,6 +159,8 @@ extension MediaCore {
             sink.report.drops &+= 1
             return
         }
+        // The sender restarted its numbering: its decoder state is gone, ask for a fresh start.
+        if numbers.resynchronized, sink.isVideo, let source = sink.source { startKeyframeRequests(for: source) }
         let sent = send(packet, header: header, audioLevel: audioLevel, to: sink, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp)
         if sent {
             sink.rewriter.recordSent(payloadBytes: header.payloadLength)

@@ -11,7 +11,23 @@
 /// generation continues from the highest output sequence number plus one, and from the
 /// timestamp of that packet plus the wall time elapsed since it was forwarded, converted to clock
 /// ticks (at least one tick, so the timestamp always moves).
+///
+/// A sender may also restart its numbering without a new generation (the same SSRC after an
+/// encoder restart, or a jump after a long burst of loss). A packet that cannot belong to the
+/// current numbering is told apart from a merely late or stray one by time and distance
+/// together: more than ``restartDistance`` numbers away from the highest packet (either way,
+/// modulo 2^16), confirmed by the very next packet following it; or any packet from before the
+/// generation's start after ``restartSilenceMs`` without output. Such a packet resynchronises the
+/// stream as a new generation would (numbers and timestamps run on without a gap) and says so,
+/// so that a keyframe is asked for. Late packets and losses within ``restartDistance`` still map
+/// by the fixed offset (so NACKs can repair them); a lone stray is dropped.
 public struct TrackRewriter: Sendable {
+    /// How far from the highest packet a packet may be and still be a late one or follow an
+    /// ordinary loss: beyond any retransmission the relay or a sender keeps.
+    public static let restartDistance = 1000
+    /// A silence after which a packet from before the generation's start is a restarted sender.
+    public static let restartSilenceMs: Int64 = 1000
+
     /// The SSRC the subscriber sees for this track.
     public let outputSSRC: UInt32
     /// The RTP clock rate of the track in Hz, used to turn elapsed wall time into ticks.
@@ -50,6 +66,11 @@ public struct TrackRewriter: Sendable {
     private var generationSpan = 0
     /// The time at which the packet carrying ``lastOutputSequenceNumber`` was rewritten.
     private var lastOutputMs: Int64 = 0
+    /// After one packet far from the current numbering: the number that would confirm a
+    /// restarted sender if it comes next.
+    private var restartCandidate: UInt16?
+    /// How many times the numbering was resynchronised within a generation.
+    public private(set) var resynchronizations: UInt32 = 0
 
     /// Creates a rewriter whose first packet will carry the given sequence number and timestamp.
     ///
@@ -105,11 +126,44 @@ public struct TrackRewriter: Sendable {
         } else {
             let highestSource = generationFirstSourceSequenceNumber &+ UInt16(truncatingIfNeeded: generationSpan)
             let delta = Int(Int16(bitPattern: sequenceNumber &- highestSource))
-            // Older than the generation's first packet: it belongs to a stream already replaced.
-            guard generationSpan + delta >= 0 else { return nil }
+            let far = delta < -Self.restartDistance || delta > Self.restartDistance
+            if far || generationSpan + delta < 0 {
+                // Not mappable by the fixed offset: too far from the highest packet to be a late
+                // one or an ordinary loss, or from before the generation's first packet. A
+                // restarted sender, or a stray packet?
+                guard isRestart(sequenceNumber: sequenceNumber, far: far, nowMs: nowMs) else { return nil }
+                resynchronizations &+= 1
+                let elapsedTicks = RTPClockTicks.ticks(milliseconds: nowMs - lastOutputMs, clockRate: clockRate)
+                beginGeneration(
+                    currentGeneration,
+                    sourceSequenceNumber: sequenceNumber,
+                    sourceTimestamp: timestamp,
+                    outputSequenceNumber: lastOutputSequenceNumber &+ 1,
+                    outputTimestamp: lastOutputTimestamp &+ max(elapsedTicks, 1)
+                )
+                return numbers(sequenceNumber: sequenceNumber, timestamp: timestamp, nowMs: nowMs, resynchronized: true)
+            }
+            restartCandidate = nil
             if delta > 0 { generationSpan += delta }
         }
+        return numbers(sequenceNumber: sequenceNumber, timestamp: timestamp, nowMs: nowMs, resynchronized: false)
+    }
 
+    /// Whether a packet the current numbering cannot place starts a restarted sender's stream:
+    /// after a silence, or when far away and followed by its successor.
+    private mutating func isRestart(sequenceNumber: UInt16, far: Bool, nowMs: Int64) -> Bool {
+        if nowMs - lastOutputMs >= Self.restartSilenceMs { return true }
+        guard far else { return false }
+        if restartCandidate == sequenceNumber {
+            restartCandidate = nil
+            return true
+        }
+        restartCandidate = sequenceNumber &+ 1
+        return false
+    }
+
+    /// Maps a packet by the current offsets and moves the highest output number on.
+    private mutating func numbers(sequenceNumber: UInt16, timestamp: UInt32, nowMs: Int64, resynchronized: Bool) -> RewrittenPacketNumbers {
         let outputSequenceNumber = sequenceNumber &+ sequenceNumberOffset
         let outputTimestamp = timestamp &+ timestampOffset
         if Int16(bitPattern: outputSequenceNumber &- lastOutputSequenceNumber) > 0 {
@@ -117,7 +171,7 @@ public struct TrackRewriter: Sendable {
             lastOutputTimestamp = outputTimestamp
             lastOutputMs = nowMs
         }
-        return RewrittenPacketNumbers(sequenceNumber: outputSequenceNumber, timestamp: outputTimestamp)
+        return RewrittenPacketNumbers(sequenceNumber: outputSequenceNumber, timestamp: outputTimestamp, resynchronized: resynchronized)
     }
 
     /// The source sequence number behind an output sequence number, for answering NACKs.
@@ -155,6 +209,7 @@ public struct TrackRewriter: Sendable {
         outputTimestamp: UInt32
     ) {
         currentGeneration = generation
+        restartCandidate = nil
         generationFirstSourceSequenceNumber = sourceSequenceNumber
         generationFirstOutputSequenceNumber = outputSequenceNumber
         generationSpan = 0

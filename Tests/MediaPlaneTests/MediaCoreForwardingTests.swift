@@ -93,3 +93,23 @@ import Testing
         #expect(h.core.counters.nacksSent == 1)
     }
 }
+
+extension MediaCoreForwardingTests {
+    @Test func aRestartedSenderKeepsTheSubscriberGoingAndIsAskedForAKeyframe() throws {
+        let h = Self.pair()
+        for offset in 0..<3 {
+            h.receive(ScriptedPacket.video(ssrc: Self.sourceSSRC, sequenceNumber: 100 + UInt16(offset), timestamp: 3000 * UInt32(offset), keyframe: offset == 0), on: 1, from: Self.publisher)
+        }
+        h.advance(ms: 600)
+        let mark = h.mark
+        // The same SSRC, numbering restarted more than half the number space away.
+        for offset in 0..<3 {
+            h.receive(ScriptedPacket.video(ssrc: Self.sourceSSRC, sequenceNumber: 40_100 + UInt16(offset), timestamp: 900_000 + 3000 * UInt32(offset), keyframe: false), on: 1, from: Self.publisher)
+        }
+        let headers = h.rtpSent(on: 2)
+        #expect(headers.count == 5, "the stray first packet is dropped, the rest flow")
+        #expect(zip(headers, headers.dropFirst()).allSatisfy { $1.sequenceNumber == $0.sequenceNumber &+ 1 })
+        #expect(h.rtcpTypes(on: 1, since: mark) == [206])
+        #expect(h.drops(.staleSequence) == 1)
+    }
+}
