@@ -9,6 +9,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <pthread.h>
 #include <sched.h>
 #include <time.h>
 #include <unistd.h>
@@ -206,6 +207,15 @@ void pkr_eventfd_drain(int fd) {
     ssize_t ignored = read(fd, &value, sizeof(value));
     (void)ignored;
 }
+
+void pkr_set_thread_name(const char *name) {
+    char shortened[16];
+    strncpy(shortened, name, sizeof(shortened) - 1);
+    shortened[sizeof(shortened) - 1] = 0;
+    pthread_setname_np(pthread_self(), shortened);
+}
+
+int32_t pkr_thread_id(void) { return (int32_t)gettid(); }
 
 int pkr_available_cpus(void) {
     cpu_set_t set;

@@ -1,3 +1,5 @@
+import CSocketShims
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,16 +10,27 @@ final class DataPlaneThread: @unchecked Sendable {
     // Written once in start() and read once in join(), both from the owning MediaPlane under its lock.
     private var thread = pthread_t()
     private var started = false
+    /// The kernel's id of the thread once it runs (0 before), as /proc/self/task lists it.
+    let kernelThreadID = Atomic<Int32>(0)
 
     private final class Box {
+        let name: String
+        let owner: DataPlaneThread
         let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
+        init(name: String, owner: DataPlaneThread, _ body: @escaping () -> Void) {
+            self.name = name
+            self.owner = owner
+            self.body = body
+        }
     }
 
-    func start(_ body: @escaping () -> Void) -> Bool {
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+    /// Starts `body` on a new thread named `name` (what top, ps and perf show).
+    func start(name: String, _ body: @escaping () -> Void) -> Bool {
+        let box = Unmanaged.passRetained(Box(name: name, owner: self, body)).toOpaque()
         let result = pthread_create(&thread, nil, { argument in
             let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
+            pkr_set_thread_name(box.name)
+            box.owner.kernelThreadID.store(pkr_thread_id(), ordering: .releasing)
             box.body()
             return nil
         }, box)

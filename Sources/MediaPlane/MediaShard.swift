@@ -33,7 +33,7 @@ final class MediaShard: Sendable {
         let shell = MediaShell(
             configuration: configuration, mailbox: mailbox, reports: reports, epollFD: epollFD, webRTCFD: webRTCFD,
             peerEventFDs: peerEventFDs, events: events)
-        return thread.start { shell.run() }
+        return thread.start(name: "pkrelay-media\(index)") { shell.run() }
     }
 
     /// Closes the epoll set and eventfd (after the thread has stopped).

@@ -96,7 +96,7 @@ public final class MediaEndpoint: Sendable {
         self.relayIP = relayIP
         self.crypto = Mutex(EndpointCrypto(sender: sender, receiver: receiver))
         let thread = Thread { [self] in self.receiveLoop() }
-        thread.name = "pkrelay-media-endpoint"
+        thread.name = "pkr-endpoint-rx"
         thread.start()
     }
 

@@ -82,6 +82,9 @@ public actor RelayCore {
             id: id, outbound: continuation, userId: nil,
             limiter: RateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestsPerSecond * 2, nowMs: nowMs()))
         logger.debug("connection opened", metadata: ["session": "\(id)"])
+        // A connection that arrives while the relay drains is closed at once (going away), so
+        // that it cannot hold the shutdown open.
+        if !accepting { disconnect(id) }
         return (id, stream)
     }
 

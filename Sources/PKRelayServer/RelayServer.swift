@@ -19,6 +19,9 @@ public final class RelayServer: Sendable {
     /// Frames larger than this close the connection; messages between maxMessageBytes and this
     /// get a -32001 error and the connection stays usable.
     static let hardFrameLimit = 1 << 20
+    /// How long a client has to answer the relay's close frame before its connection is cut: a
+    /// client that never reads must not hold up a shutdown (or a slow-reader disconnect).
+    static let closeHandshakeTimeout = Duration.milliseconds(500)
 
     public init(configuration: RelayConfiguration, logger: Logger, nowMs: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) throws {
         self.configuration = configuration
@@ -54,29 +57,40 @@ public final class RelayServer: Sendable {
         DemoRoutes(configuration: configuration).register(on: router)
         router.ws("/rtc") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
             let (session, stream) = await core.connect()
-            let writer = Task {
-                for await text in stream {
-                    do { try await outbound.write(.text(text)) } catch { break }
-                }
-                try? await outbound.close(.goingAway, reason: "session ended")
-            }
-            do {
-                for try await message in inbound.messages(maxSize: Self.hardFrameLimit) {
-                    switch message {
-                    case .text(let text): await core.handle(text, from: session)
-                    case .binary: await core.handleBinary(from: session)
+            // Whichever side ends the session first ends the connection: the client by closing,
+            // or the relay (drain, slow reader) by finishing the session's stream. Then the reader
+            // stops too, so a client that never answers the close frame is cut after the close
+            // handshake timeout instead of holding the connection (and a shutdown) open.
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    do {
+                        for try await message in inbound.messages(maxSize: Self.hardFrameLimit) {
+                            switch message {
+                            case .text(let text): await core.handle(text, from: session)
+                            case .binary: await core.handleBinary(from: session)
+                            }
+                        }
+                    } catch {
+                        logger.debug("control connection ended with an error", metadata: ["session": "\(session)", "error": "\(error)"])
                     }
+                    await core.disconnect(session)
                 }
-            } catch {
-                logger.debug("control connection ended with an error", metadata: ["session": "\(session)", "error": "\(error)"])
+                group.addTask {
+                    for await text in stream {
+                        do { try await outbound.write(.text(text)) } catch { break }
+                    }
+                    try? await outbound.close(.goingAway, reason: "session ended")
+                }
+                await group.next()
+                group.cancelAll()
             }
             await core.disconnect(session)
-            await writer.value
         }
         let waiter = ports
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: Self.hardFrameLimit))),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: Self.hardFrameLimit, closeTimeout: Self.closeHandshakeTimeout))),
             configuration: .init(address: .hostname(configuration.controlHost, port: configuration.controlPort), serverName: "PKRelay"),
             onServerRunning: { channel in
                 waiter.reportControl(channel.localAddress?.port ?? 0)

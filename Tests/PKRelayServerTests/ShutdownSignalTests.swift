@@ -52,6 +52,105 @@ struct ShutdownSignalTests {
 
     struct RelayExited: Error { var status: Int32 }
 
+    /// Starts `pkrelay serve` with `config` and waits until it listens; records an issue with its
+    /// log and returns nil when it exits first.
+    static func startRelay(in directory: URL, config: String, executable: URL, environment: [String: String]) async throws -> (Process, LogWatcher, Int)? {
+        let file = directory.appendingPathComponent("pkrelay.yaml")
+        try config.write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--config", file.path]
+        // Settings such as the webhook endpoint come from the environment, as a deployment sets them.
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let stderr = Pipe()
+        let watcher = LogWatcher()
+        stderr.fileHandleForReading.readabilityHandler = { handle in watcher.feed(handle.availableData) }
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        do {
+            let port = try await withTimeout(.seconds(15), "pkrelay to listen") {
+                while true {
+                    if let port = watcher.port("control channel listening"), watcher.port("admin listening") != nil { return port }
+                    guard process.isRunning else { throw RelayExited(status: process.terminationStatus) }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            return (process, watcher, port)
+        } catch {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            Issue.record("pkrelay did not start: \(error); its log:\n\(watcher.all.joined(separator: "\n"))")
+            return nil
+        }
+    }
+
+    /// Opens a WebSocket to the control channel by hand, reads the upgrade answer and never reads
+    /// again: a client that will not answer the relay's close frame.
+    static func silentClient(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard connected == 0 else { throw RelayExited(status: -1) }
+        let request = "GET /rtc HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        _ = request.withCString { send(fd, $0, strlen($0), 0) }
+        // The 101 answer, up to its blank line, a byte at a time so no frame after it is taken.
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var answer: [UInt8] = []
+        var byte: UInt8 = 0
+        while !answer.reversed().starts(with: Array("\n\r\n\r".utf8)), recv(fd, &byte, 1, 0) == 1 { answer.append(byte) }
+        guard String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 101") else { throw RelayExited(status: -2) }
+        return fd
+    }
+
+    /// SIGTERM with graceSeconds 0 and clients still connected, one of which never reads: every
+    /// client is told (a close frame) and the relay exits at once instead of waiting on them.
+    @Test func sigtermWithSilentClientsDoesNotWaitForThem() async throws {
+        guard let executable = Self.executable else {
+            Issue.record("pkrelay was not built beside the tests (swift build --build-tests builds it)")
+            return
+        }
+        let range = TestRelay.nextPortRange()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-shutdown-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let started = try await Self.startRelay(in: directory, config: """
+        control: {port: 0}
+        admin: {port: 0}
+        media: {portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound), webrtcPort: 0}
+        logging: {format: json}
+        shutdown: {graceSeconds: 0}
+        """, executable: executable, environment: [:])
+        guard let (process, _, controlPort) = started else { return }
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let url = "ws://127.0.0.1:\(controlPort)/rtc"
+        let listening = try await ControlClient.connect(to: url, timeout: .seconds(10))
+        let _: JoinRoomResult = try await listening.request("joinRoom", JoinRoomParams(token: TestRelay.token(room: "sd-c", user: "carol"), roomId: "sd-c", userId: "carol"))
+        let silent = try Self.silentClient(port: controlPort)
+        defer { close(silent) }
+
+        let signalled = ContinuousClock.now
+        kill(process.processIdentifier, SIGTERM)
+        let exit = try await listening.nextEvent(named: "onExitRoom", timeout: .seconds(5))
+        if case .exitRoom(let event)? = exit.event { #expect(event.reason == .serverShutdown) } else { Issue.record("no onExitRoom") }
+        let status = try await withTimeout(.seconds(10), "pkrelay to exit") {
+            while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+            return process.terminationStatus
+        }
+        #expect(status == 0)
+        print("pkrelay exited \(ContinuousClock.now - signalled) after SIGTERM with graceSeconds 0 and a client that never reads")
+        // The silent client was sent a close frame (opcode 8), going away (1001).
+        var received = [UInt8](repeating: 0, count: 4096)
+        let count = recv(silent, &received, received.count, Int32(MSG_DONTWAIT))
+        let frames = count > 0 ? Array(received[0..<count]) : []
+        #expect(frames.first == 0x88, "a close frame after the upgrade: \(frames.prefix(8))")
+        #expect(frames.count >= 4 && (UInt16(frames[2]) << 8 | UInt16(frames[3])) == 1001)
+        await listening.close()
+    }
+
     @Test func sigtermDrainsClientsAndWebhooks() async throws {
         guard let executable = Self.executable else {
             Issue.record("pkrelay was not built beside the tests (swift build --build-tests builds it)")
@@ -62,45 +161,16 @@ struct ShutdownSignalTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-shutdown-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let config = directory.appendingPathComponent("pkrelay.yaml")
-        try """
+        let started = try await Self.startRelay(in: directory, config: """
         control: {port: 0}
         admin: {port: 0}
         media: {portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound), webrtcPort: 0}
         logging: {format: json}
         shutdown: {graceSeconds: 3}
         webhooks: {secret: "\(WebhookDeliveryTests.secret)", initialBackoffMs: 20, maxBackoffMs: 100}
-        """.write(to: config, atomically: true, encoding: .utf8)
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["serve", "--config", config.path]
-        // The endpoint comes from the environment, as a deployment would set it.
-        process.environment = ProcessInfo.processInfo.environment.merging(["PKRELAY_WEBHOOKS_URLS": "[\(receiver.url)]"]) { $1 }
-        let stderr = Pipe()
-        let watcher = LogWatcher()
-        stderr.fileHandleForReading.readabilityHandler = { handle in watcher.feed(handle.availableData) }
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            stderr.fileHandleForReading.readabilityHandler = nil
-        }
-
-        let controlPort: Int
-        do {
-            controlPort = try await withTimeout(.seconds(15), "pkrelay to listen") {
-                while true {
-                    if let port = watcher.port("control channel listening"), watcher.port("admin listening") != nil { return port }
-                    guard process.isRunning else { throw RelayExited(status: process.terminationStatus) }
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-            }
-        } catch {
-            Issue.record("pkrelay did not start: \(error); its log:\n\(watcher.all.joined(separator: "\n"))")
-            return
-        }
+        """, executable: executable, environment: ["PKRELAY_WEBHOOKS_URLS": "[\(receiver.url)]"])
+        guard let (process, watcher, controlPort) = started else { return }
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let url = "ws://127.0.0.1:\(controlPort)/rtc"
         let alice = try await ControlClient.connect(to: url, timeout: .seconds(10))
         let bob = try await ControlClient.connect(to: url, timeout: .seconds(10))

@@ -63,7 +63,7 @@ final class MediaEngine: @unchecked Sendable {
         sendBatch = pkr_batch_create(64, 1500)
         receiveBatch = pkr_batch_create(64, 2048)
         let thread = Thread { [self] in self.loop() }
-        thread.name = "pkrelay-traffic-media"
+        thread.name = "pkr-traffic-io"
         thread.qualityOfService = .userInteractive
         thread.start()
     }

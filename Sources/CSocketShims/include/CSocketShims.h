@@ -53,6 +53,10 @@ void pkr_eventfd_drain(int fd);
 /* Clocks in milliseconds. */
 /* The number of CPUs this process may run on (its affinity mask), at least 1. */
 int pkr_available_cpus(void);
+/* Names the calling thread as top, ps and perf show it (the kernel keeps 15 bytes). */
+void pkr_set_thread_name(const char *name);
+/* The kernel's id of the calling thread (what /proc/self/task lists). */
+int32_t pkr_thread_id(void);
 int64_t pkr_monotonic_ms(void);
 int64_t pkr_realtime_ms(void);
 
