@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -223,6 +224,17 @@ int pkr_available_cpus(void) {
     if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
     int count = CPU_COUNT(&set);
     return count > 0 ? count : 1;
+}
+
+int64_t pkr_raise_open_file_limit(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+    if (limit.rlim_cur < limit.rlim_max) {
+        struct rlimit raised = limit;
+        raised.rlim_cur = limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
+    }
+    return limit.rlim_cur == RLIM_INFINITY ? INT64_MAX : (int64_t)limit.rlim_cur;
 }
 
 int64_t pkr_monotonic_ms(void) {

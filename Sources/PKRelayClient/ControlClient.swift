@@ -23,6 +23,8 @@ public actor ControlClient {
     private var connectionTask: Task<Void, Never>?
     private var nextId: Int64 = 1
     private var closed = false
+    /// The close frame the relay sent, once the connection has ended.
+    private var closeFrame: (code: Int, reason: String)?
 
     /// Answers that arrived for ids a request is about to wait for.
     private var earlyResponses: [Int64: String] = [:]
@@ -53,12 +55,13 @@ public actor ControlClient {
         let task = Task {
             do {
                 let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 21, closeTimeout: .seconds(2))
-                try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
+                let frame = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
                     openedContinuation.yield(.success(outbound))
                     for try await message in inbound.messages(maxSize: 1 << 21) {
                         if case .text(let text) = message { await client.receive(text) }
                     }
                 }
+                if let frame { await client.recordClose(code: Int(UInt16(webSocketErrorCode: frame.closeCode)), reason: frame.reason ?? "") }
                 openedContinuation.yield(.failure(.connectFailed("the relay closed the connection")))
             } catch {
                 openedContinuation.yield(.failure(.connectFailed("\(error)")))
@@ -86,6 +89,22 @@ public actor ControlClient {
 
     /// Whether the WebSocket has closed.
     public var isClosed: Bool { closed }
+
+    /// The close code the relay sent (1001 going away, 1008 policy violation, 1009 message too
+    /// big, 1013 try again later), once the connection has ended; nil before, or when it ended
+    /// without a close frame.
+    public var closeCode: Int? { closeFrame?.code }
+
+    /// The reason the relay gave with its close code.
+    public var closeReason: String? { closeFrame?.reason }
+
+    /// Waits until the connection has ended, at most `timeout` (``defaultTimeout`` when nil).
+    public func waitUntilClosed(timeout: Duration? = nil) async throws {
+        let task = connectionTask
+        try await withTimeout(timeout ?? defaultTimeout, "the relay to close the connection") { await task?.value }
+    }
+
+    func recordClose(code: Int, reason: String) { closeFrame = (code, reason) }
 
     // MARK: Requests
 

@@ -13,7 +13,6 @@ struct AdminRoutes: Sendable {
     let logger: Logger
 
     /// The largest request body accepted.
-    static let maximumBodyBytes = 65536
     /// At most this many users per kick call.
     static let maximumKickUsers = 100
 
@@ -29,7 +28,7 @@ struct AdminRoutes: Sendable {
         group.post("rooms/:roomId/dismiss") { request, context in
             await self.guarded(request) {
                 guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
-                let (body, rejection) = await Self.jsonObject(request, required: false)
+                let (body, rejection) = await self.jsonObject(request, required: false)
                 if let rejection { return rejection }
                 if let unknown = body.keys.first(where: { $0 != "reason" }) { return .error(400, "bad_request", "unknown field '\(unknown)'") }
                 var reason: String?
@@ -43,7 +42,7 @@ struct AdminRoutes: Sendable {
         group.post("rooms/:roomId/kick") { request, context in
             await self.guarded(request) {
                 guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
-                let (body, rejection) = await Self.jsonObject(request, required: true)
+                let (body, rejection) = await self.jsonObject(request, required: true)
                 if let rejection { return rejection }
                 if let unknown = body.keys.first(where: { $0 != "userIds" }) { return .error(400, "bad_request", "unknown field '\(unknown)'") }
                 guard let list = body["userIds"] as? [Any], (1...Self.maximumKickUsers).contains(list.count) else {
@@ -71,6 +70,7 @@ struct AdminRoutes: Sendable {
     func guarded(_ request: Request, _ operation: () async -> AdminResponse) async -> Response {
         let nowMs = core.nowMs()
         guard gate.allow(nowMs: nowMs) else {
+            core.refusals.count(.adminRate)
             var response = Self.response(.error(429, "rate_limited", "too many admin requests; retry after a second"))
             response.headers[.retryAfter] = "1"
             return response
@@ -114,12 +114,14 @@ struct AdminRoutes: Sendable {
 
     /// Reads the body as a JSON object (an empty body is an empty object unless `required`), or
     /// the answer refusing it.
-    static func jsonObject(_ request: Request, required: Bool) async -> ([String: Any], AdminResponse?) {
+    func jsonObject(_ request: Request, required: Bool) async -> ([String: Any], AdminResponse?) {
         let buffer: ByteBuffer
+        let limit = core.configuration.adminMaxBodyBytes
         do {
-            buffer = try await request.body.collect(upTo: maximumBodyBytes)
+            buffer = try await request.body.collect(upTo: limit)
         } catch {
-            return ([:], .error(413, "payload_too_large", "the body is larger than \(maximumBodyBytes) bytes"))
+            core.refusals.count(.adminBody)
+            return ([:], .error(413, "payload_too_large", "the body is larger than \(limit) bytes (admin.maxBodyBytes)"))
         }
         if buffer.readableBytes == 0 {
             return ([:], required ? .error(400, "bad_request", "a JSON object body is required") : nil)

@@ -5,11 +5,21 @@ struct ClientSession: Sendable {
     let id: SessionID
     /// Messages to write to the WebSocket, in order.
     let outbound: AsyncStream<String>.Continuation
+    /// Finished when the relay cuts the connection without writing the queue.
+    let cut: AsyncStream<Void>.Continuation
     /// The user this connection is, fixed by its first join.
     var userId: String?
+    /// Frames of any kind: `control.requestsPerSecond`.
     var limiter: RateLimiter
+    /// joinRoom requests: `control.joinsPerSecond`.
+    var joinLimiter: RateLimiter
+    /// The peer's IP address when the connection came through the listener (counted against
+    /// `control.maxConnectionsPerAddress`); nil for sessions opened in-process.
+    var address: String?
+    /// Frames refused for rate in the current one-second window, which started at
+    /// `refusalWindowStartMs`: a client that keeps sending while refused is closed.
+    var refusalsInWindow = 0
+    var refusalWindowStartMs: Int64 = 0
     /// Transports this connection opened (id to local port).
     var transports: [Int: Int] = [:]
-    /// Set when the client reads too slowly and its queue overflowed; the connection is closed.
-    var overflowed = false
 }

@@ -79,6 +79,17 @@ enum MetricsRenderer {
         return lines
     }
 
+    /// Refusals by limit (`ResourceLimit`), zeros included so that alerts can be written before
+    /// the first refusal.
+    static func renderLimitRefusals(_ counts: [(ResourceLimit, UInt64)]) -> String {
+        var lines = [
+            "# HELP pkrelay_limit_refusals_total Connections, requests and admin calls refused by a limit, by limit.",
+            "# TYPE pkrelay_limit_refusals_total counter",
+        ]
+        for (limit, count) in counts { lines.append("pkrelay_limit_refusals_total{limit=\"\(limit.label)\"} \(count)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// The webhook families.
     static func renderWebhooks(_ stats: WebhookStats) -> String {
         """

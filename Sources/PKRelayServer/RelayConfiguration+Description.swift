@@ -8,10 +8,14 @@ extension RelayConfiguration {
           maxMessageBytes: \(maxMessageBytes)
           maxTransportsPerConnection: \(maxTransportsPerConnection)
           requestsPerSecond: \(requestsPerSecond)
+          joinsPerSecond: \(joinsPerSecond)
+          maxConnections: \(maxConnections)
+          maxConnectionsPerAddress: \(maxConnectionsPerAddress)
         admin:
           host: \(adminHost)
           port: \(adminPort)
           requestsPerSecond: \(adminRequestsPerSecond)
+          maxBodyBytes: \(adminMaxBodyBytes)
         media:
           bindAddress: \(media.bindAddress)
           announcedAddress: \(media.announcedAddress ?? media.bindAddress)

@@ -11,7 +11,8 @@ extension RelayConfiguration {
     /// Every key an environment variable can set, as dotted paths.
     public static let overridableKeys: [String] = [
         "control.host", "control.port", "control.maxMessageBytes", "control.maxTransportsPerConnection", "control.requestsPerSecond",
-        "admin.host", "admin.port", "admin.requestsPerSecond",
+        "control.joinsPerSecond", "control.maxConnections", "control.maxConnectionsPerAddress",
+        "admin.host", "admin.port", "admin.requestsPerSecond", "admin.maxBodyBytes",
         "media.bindAddress", "media.announcedAddress", "media.portRangeStart", "media.portRangeEnd", "media.allowPlainRTP",
         "media.srtpProfiles", "media.receiveBufferBytes", "media.sendBufferBytes", "media.receiveBatchSize", "media.sendBatchSize",
         "media.retransmissionBufferPackets", "media.keyframeRequestIntervalMs", "media.webrtcEnabled", "media.webrtcPort", "media.iceTimeoutSeconds",

@@ -28,12 +28,16 @@ extension RelayConfiguration {
         configuration.maxMessageBytes = try control.int("maxMessageBytes", default: configuration.maxMessageBytes, in: 1024...(1 << 20))
         configuration.maxTransportsPerConnection = try control.int("maxTransportsPerConnection", default: configuration.maxTransportsPerConnection, in: 1...256)
         configuration.requestsPerSecond = try control.int("requestsPerSecond", default: configuration.requestsPerSecond, in: 1...10000)
+        configuration.joinsPerSecond = try control.int("joinsPerSecond", default: configuration.joinsPerSecond, in: 1...1000)
+        configuration.maxConnections = try control.int("maxConnections", default: configuration.maxConnections, in: 1...1_000_000)
+        configuration.maxConnectionsPerAddress = try control.int("maxConnectionsPerAddress", default: configuration.maxConnectionsPerAddress, in: 1...1_000_000)
         try control.finish()
 
         var admin = try root.section("admin")
         configuration.adminHost = try admin.string("host", default: configuration.adminHost)!
         configuration.adminPort = try listenPort(&admin, default: configuration.adminPort)
         configuration.adminRequestsPerSecond = try admin.int("requestsPerSecond", default: configuration.adminRequestsPerSecond, in: 1...10000)
+        configuration.adminMaxBodyBytes = try admin.int("maxBodyBytes", default: configuration.adminMaxBodyBytes, in: 1024...(1 << 20))
         try admin.finish()
 
         var media = try root.section("media")

@@ -13,11 +13,20 @@ public struct RelayConfiguration: Sendable {
     public var adminPort = 7710
     /// Sustained admin API requests per second over all callers (bursts of twice this pass).
     public var adminRequestsPerSecond = 20
+    /// Largest admin API request body; larger ones are answered with 413.
+    public var adminMaxBodyBytes = 65536
     /// Largest control message accepted with an error reply; larger frames close the connection.
     public var maxMessageBytes = 65536
     public var maxTransportsPerConnection = 16
-    /// Sustained control requests per second per connection (bursts of twice this are allowed).
+    /// Sustained control frames per second per connection (bursts of twice this are allowed).
     public var requestsPerSecond = 50
+    /// Sustained joinRoom requests per second per connection (bursts of twice this are allowed):
+    /// a join fans events out to the whole room, so join/leave loops are held to a human pace.
+    public var joinsPerSecond = 5
+    /// Control connections open at once; more are closed at once with close code 1013.
+    public var maxConnections = 20000
+    /// Control connections open at once from one IP address; more are closed with close code 1013.
+    public var maxConnectionsPerAddress = 500
     public var allowPlainRTP = false
     public var srtpProfiles: [SRTPProfile] = [.aeadAES128GCM, .aesCM128HMACSHA1_80]
     public var media = MediaPlaneConfiguration()

@@ -7,8 +7,9 @@ extension RelayCore {
     /// Handles one text message from a connection: parse, check, dispatch, answer. Whatever the
     /// input, the connection gets an answer and stays usable.
     public func handle(_ text: String, from session: SessionID) {
-        guard sessions[session] != nil else { return }
+        guard sessions[session] != nil, let withinRate = admitFrame(from: session) else { return }
         if text.utf8.count > configuration.maxMessageBytes {
+            refusals.count(.messageSize)
             respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.messageTooLarge, "message is \(text.utf8.count) bytes; the limit is \(configuration.maxMessageBytes)")), to: session)
             return
         }
@@ -38,7 +39,7 @@ extension RelayCore {
             respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.invalidParams, "params must be an object")), to: session)
             return
         }
-        if !sessions[session]!.limiter.allow(nowMs: nowMs()) {
+        if !withinRate {
             respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.rateLimited, "more than \(configuration.requestsPerSecond) requests per second; slow down")), to: session)
             return
         }
@@ -52,6 +53,28 @@ extension RelayCore {
         let elapsed = ContinuousClock.now - started
         requestHistograms[method, default: Histogram(bounds: Self.requestLatencyBounds)]
             .observe(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// Takes a token for one frame of any kind. Returns whether the frame is within the rate,
+    /// or nil when the connection was closed: a client that sends more than twice
+    /// `control.requestsPerSecond` frames within one second while refused is not reading its
+    /// errors, and answering it would only cost the relay more.
+    func admitFrame(from session: SessionID) -> Bool? {
+        let nowMs = nowMs()
+        if sessions[session]!.limiter.allow(nowMs: nowMs) { return true }
+        refusals.count(.requestRate)
+        if nowMs - sessions[session]!.refusalWindowStartMs >= 1000 {
+            sessions[session]!.refusalWindowStartMs = nowMs
+            sessions[session]!.refusalsInWindow = 0
+        }
+        sessions[session]!.refusalsInWindow += 1
+        guard sessions[session]!.refusalsInWindow > configuration.requestsPerSecond * 2 else { return false }
+        refusals.count(.requestFlood)
+        logger.warning("client goes on sending while refused; closing its connection", metadata: [
+            "session": "\(session)", "user": "\(sessions[session]!.userId ?? "-")",
+        ])
+        disconnect(session, close: .policyViolation("more than \(configuration.requestsPerSecond * 2) frames in one second after the rate limit refused them"), cutting: true)
+        return nil
     }
 
     static let requestLatencyBounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1]
@@ -138,6 +161,10 @@ extension RelayCore {
             return EngineOutcome(result: .failure(error), actions: [.event(session, event)])
         }
         guard accepting else { return refuse(RelayError(.shuttingDown, "the relay is shutting down; join another relay")) }
+        guard sessions[session]?.joinLimiter.allow(nowMs: nowMs()) ?? false else {
+            refusals.count(.joinRate)
+            return refuse(RelayError(.rateLimited, "more than \(configuration.joinsPerSecond) joins per second on this connection; slow down"))
+        }
         if let problem = RelayIdentifier.problem(with: params.roomId) { return refuse(RelayError(.invalidParams, "params.roomId \(problem)")) }
         if let problem = RelayIdentifier.problem(with: params.userId) { return refuse(RelayError(.invalidParams, "params.userId \(problem)")) }
         if let fixed = sessions[session]?.userId, fixed != params.userId {
@@ -185,6 +212,7 @@ extension RelayCore {
 extension RelayCore {
     /// Binary frames carry nothing in this protocol: answer with an error, keep the connection.
     public func handleBinary(from session: SessionID) {
+        guard sessions[session] != nil, admitFrame(from: session) != nil else { return }
         respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.invalidRequest, "binary frames are not accepted; send JSON text frames")), to: session)
     }
 }

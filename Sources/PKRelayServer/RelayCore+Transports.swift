@@ -9,6 +9,7 @@ extension RelayCore {
         func fail(_ error: RelayError) -> EngineOutcome<CreateTransportResult> { EngineOutcome(result: .failure(error), actions: []) }
         guard let state = sessions[session] else { return fail(RelayError(.internalError, "connection closed")) }
         guard state.transports.count < configuration.maxTransportsPerConnection else {
+            refusals.count(.transportsPerConnection)
             return fail(RelayError(.tooManyTransports, "a connection may open at most \(configuration.maxTransportsPerConnection) transports"))
         }
         switch params.kind {
@@ -37,6 +38,7 @@ extension RelayCore {
         // transport opened before its session joins waits for the join to be placed.
         switch media.openTransport(profile: profile, group: engine.rooms(of: session).first) {
         case .failure(.noFreePort(let range)):
+            refusals.count(.mediaPorts)
             logger.error("no free media port", metadata: ["range": "\(range.lowerBound)-\(range.upperBound)"])
             return fail(RelayError(.noMediaPort, "no free media port on the relay"))
         case .failure(let error):

@@ -18,6 +18,13 @@ public actor RelayCore {
     let nowMs: @Sendable () -> Int64
     var engine: RoomEngine
     var sessions: [SessionID: ClientSession] = [:]
+    /// Open connections by peer address, for `control.maxConnectionsPerAddress`.
+    var connectionsByAddress: [String: Int] = [:]
+    /// How the listener should close sessions the relay ended for a reason other than going
+    /// away; taken by the listener when the session's stream ends.
+    var closes: [SessionID: ConnectionClose] = [:]
+    /// Refusals by limit, for /metrics.
+    let refusals = LimitRefusals()
     var nextSessionId: SessionID = 1
     var accepting = true
     var lastReportAtMs: Int64 = 0
@@ -73,24 +80,59 @@ public actor RelayCore {
     /// Whether joins are accepted (false while draining for shutdown).
     public var isAccepting: Bool { accepting }
 
-    /// Registers a new connection; its outbound messages arrive on the returned stream.
+    /// Admits a connection from `address` (the peer's IP) unless it would exceed
+    /// `control.maxConnections` or `control.maxConnectionsPerAddress`.
+    public func connect(from address: String) -> ConnectionAdmission {
+        if sessions.count >= configuration.maxConnections {
+            refusals.count(.connections)
+            logger.debug("connection refused: the relay is at its connection limit", metadata: ["address": "\(address)"])
+            return .refused(.tryAgainLater("the relay holds \(configuration.maxConnections) connections, its limit; try again later"))
+        }
+        if connectionsByAddress[address, default: 0] >= configuration.maxConnectionsPerAddress {
+            refusals.count(.connectionsPerAddress)
+            logger.debug("connection refused: too many from one address", metadata: ["address": "\(address)"])
+            return .refused(.tryAgainLater("\(configuration.maxConnectionsPerAddress) connections from \(address) are open, the limit per address"))
+        }
+        connectionsByAddress[address, default: 0] += 1
+        let (id, messages, cut) = openSession(address: address)
+        return .admitted(ControlConnection(session: id, messages: messages, cut: cut))
+    }
+
+    /// Registers a connection made in-process (tests, tools): no address, so only the total
+    /// counts it. Its outbound messages arrive on the returned stream.
     public func connect() -> (SessionID, AsyncStream<String>) {
+        let (id, messages, _) = openSession(address: nil)
+        return (id, messages)
+    }
+
+    private func openSession(address: String?) -> (SessionID, AsyncStream<String>, AsyncStream<Void>) {
         let id = nextSessionId
         nextSessionId += 1
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(Self.outboundQueueLimit))
+        let (cut, cutContinuation) = AsyncStream<Void>.makeStream()
+        let now = nowMs()
         sessions[id] = ClientSession(
-            id: id, outbound: continuation, userId: nil,
-            limiter: RateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestsPerSecond * 2, nowMs: nowMs()))
-        logger.debug("connection opened", metadata: ["session": "\(id)"])
+            id: id, outbound: continuation, cut: cutContinuation, userId: nil,
+            limiter: RateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestsPerSecond * 2, nowMs: now),
+            joinLimiter: RateLimiter(rate: configuration.joinsPerSecond, burst: configuration.joinsPerSecond * 2, nowMs: now),
+            address: address)
+        logger.debug("connection opened", metadata: ["session": "\(id)", "address": "\(address ?? "-")"])
         // A connection that arrives while the relay drains is closed at once (going away), so
         // that it cannot hold the shutdown open.
         if !accepting { disconnect(id) }
-        return (id, stream)
+        return (id, stream, cut)
     }
 
-    /// The connection closed: the user leaves every room (others see Dropped) and its transports close.
-    public func disconnect(_ session: SessionID) {
+    /// The connection closed, or the relay ends it with `close`: the user leaves every room
+    /// (others see Dropped) and its transports close. `cutting` drops what is still queued
+    /// for the client instead of writing it first.
+    public func disconnect(_ session: SessionID, close: ConnectionClose = .goingAway, cutting: Bool = false) {
         guard let state = sessions.removeValue(forKey: session) else { return }
+        if let address = state.address {
+            let remaining = connectionsByAddress[address, default: 1] - 1
+            connectionsByAddress[address] = remaining > 0 ? remaining : nil
+            if close != .goingAway { closes[session] = close }
+        }
         let (actions, _) = engine.disconnect(session: session, cause: accepting ? .disconnected : .serverShutdown, now: now)
         apply(actions)
         for transport in state.transports.keys {
@@ -98,17 +140,25 @@ public actor RelayCore {
             media.closeTransport(id: transport)
         }
         state.outbound.finish()
+        if cutting { state.cut.finish() }
         logger.info("connection closed", metadata: [
             "session": "\(session)", "user": "\(state.userId ?? "-")", "transports": "\(state.transports.count)", "draining": "\(!accepting)",
         ])
+    }
+
+    /// How the listener closes a session the relay ended (going away unless a limit ended it);
+    /// forgets it.
+    public func takeClose(for session: SessionID) -> ConnectionClose {
+        closes.removeValue(forKey: session) ?? .goingAway
     }
 
     /// Queues one encoded message for a session; a reader too slow to keep up is disconnected.
     func send(_ text: String, to session: SessionID) {
         guard let state = sessions[session] else { return }
         if case .dropped = state.outbound.yield(text) {
+            refusals.count(.slowReader)
             logger.warning("client reads too slowly; closing its connection", metadata: ["session": "\(session)", "user": "\(state.userId ?? "-")"])
-            disconnect(session)
+            disconnect(session, close: .policyViolation("the client read too slowly: \(Self.outboundQueueLimit) messages were waiting"), cutting: true)
         }
     }
 

@@ -5,6 +5,7 @@ import Logging
 import MediaPlane
 import NIOCore
 import Protocol
+import RoomEngine
 import ServiceLifecycle
 
 /// The whole relay: media plane, relay core, the control listener (WebSocket `/rtc`) and the
@@ -52,16 +53,28 @@ public final class RelayServer: Sendable {
     func makeControlApplication() -> some ApplicationProtocol {
         let core = self.core
         let logger = self.logger
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        let router = Router(context: ControlRequestContext.self)
         router.get("/") { _, _ in "PKRelay control channel: connect a WebSocket to /rtc (browser demo: /demo/)\n" }
         DemoRoutes(configuration: configuration).register(on: router)
-        router.ws("/rtc") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
-            let (session, stream) = await core.connect()
+        router.ws("/rtc") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
+            let connection: ControlConnection
+            switch await core.connect(from: context.requestContext.peerAddress) {
+            case .refused(let close):
+                // Over a connection limit: the upgrade is answered, then closed at once with a
+                // code and reason a browser can show (an HTTP refusal reaches script as 1006).
+                try? await outbound.close(.init(codeNumber: Int(close.code)), reason: close.reason)
+                return
+            case .admitted(let admitted):
+                connection = admitted
+            }
+            let session = connection.session
             // Whichever side ends the session first ends the connection: the client by closing,
-            // or the relay (drain, slow reader) by finishing the session's stream. Then the reader
-            // stops too, so a client that never answers the close frame is cut after the close
-            // handshake timeout instead of holding the connection (and a shutdown) open.
-            await withTaskGroup(of: Void.self) { group in
+            // or the relay by finishing the session's messages (drain: written first, then the
+            // close frame) or by cutting it (a client that stopped reading: nothing more is
+            // written). Then the reader stops too, so a client that never answers the close
+            // frame is cut after the close handshake timeout instead of holding the connection
+            // (and a shutdown) open.
+            let cut = await withTaskGroup(of: Bool.self) { group in
                 group.addTask {
                     do {
                         for try await message in inbound.messages(maxSize: Self.hardFrameLimit) {
@@ -74,17 +87,27 @@ public final class RelayServer: Sendable {
                         logger.debug("control connection ended with an error", metadata: ["session": "\(session)", "error": "\(error)"])
                     }
                     await core.disconnect(session)
+                    return false
                 }
                 group.addTask {
-                    for await text in stream {
-                        do { try await outbound.write(.text(text)) } catch { break }
+                    for await text in connection.messages {
+                        do { try await outbound.write(.text(text)) } catch { return false }
                     }
-                    try? await outbound.close(.goingAway, reason: "session ended")
+                    let close = await core.takeClose(for: session)
+                    try? await outbound.close(.init(codeNumber: Int(close.code)), reason: close.reason)
+                    return false
                 }
-                await group.next()
+                group.addTask {
+                    for await _ in connection.cut {}
+                    return !Task.isCancelled
+                }
+                let first = await group.next() ?? false
                 group.cancelAll()
+                return first
             }
             await core.disconnect(session)
+            let close = await core.takeClose(for: session)
+            if cut { try? await outbound.close(.init(codeNumber: Int(close.code)), reason: close.reason) }
         }
         let waiter = ports
         return Application(
@@ -110,6 +133,7 @@ public final class RelayServer: Sendable {
         }
         router.get("/metrics") { _, _ -> Response in
             let text = MetricsRenderer.render(await core.overview()) + MetricsRenderer.renderWebhooks(core.webhooks.stats)
+                + MetricsRenderer.renderLimitRefusals(core.refusals.snapshot())
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))

@@ -26,6 +26,12 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data(banner.utf8))
             logger.warning("using the development signing key", metadata: ["kid": "dev"])
         }
+        if let files = RelayConfiguration.raiseOpenFileLimit(), files < configuration.fileDescriptorsNeeded {
+            logger.warning("the open-file limit is below what the configured limits need; raise the hard limit (ulimit -Hn, systemd LimitNOFILE=)", metadata: [
+                "openFileLimit": "\(files)", "needed": "\(configuration.fileDescriptorsNeeded)",
+                "control.maxConnections": "\(configuration.maxConnections)", "mediaPorts": "\(configuration.media.portRange.count)",
+            ])
+        }
         let server = try RelayServer(configuration: configuration, logger: logger)
         let group = server.makeServiceGroup(handleSignals: true)
         logger.notice("PKRelay starting", metadata: [

@@ -213,7 +213,7 @@ struct MediaRelayTests {
         }
     }
 
-    @Test("packets from a wrong address or with a wrong key are dropped, counted, and harmless")
+    @Test("packets from a wrong address, with a wrong key, replayed or garbage are dropped, counted, and harmless")
     func foreignPacketsAreDropped() async throws {
         try await TestRelay.with { relay in
             let profile = SRTPProfile.aeadAES128GCM
@@ -225,6 +225,8 @@ struct MediaRelayTests {
             try await subscriber.waitFor(videoPayload: publisher.sentVideo.last!.payload)
             let unexpectedBefore = try await relay.metric(#"pkrelay_dropped_packets_total{reason="unexpected_source"}"#)
             let authBefore = try await relay.metric(#"pkrelay_dropped_packets_total{reason="srtp_auth_failed"}"#)
+            let replayBefore = try await relay.metric(#"pkrelay_dropped_packets_total{reason="srtp_replayed"}"#)
+            let notRTPBefore = try await relay.metric(#"pkrelay_dropped_packets_total{reason="not_rtp"}"#)
 
             // An intruder with the publisher's key and SSRC, from another port.
             let intruder = try MediaEndpoint(
@@ -244,6 +246,12 @@ struct MediaRelayTests {
             tampered[tampered.count - 1] ^= 0xFF
             try publisher.endpoint.sendDatagram(tampered)
             try publisher.endpoint.sendDatagram(protected)
+            // The same packet twice more (a replay), and bytes that are no RTP at all.
+            try publisher.endpoint.sendDatagram(protected)
+            try publisher.endpoint.sendDatagram(protected)
+            for garbage: [UInt8] in [[0x00], [0x17, 0xFE, 0xFD, 0x00], [UInt8](repeating: 0xFF, count: 300)] {
+                try publisher.endpoint.sendDatagram(garbage)
+            }
             try publisher.endpoint.send(Array(frame.dropFirst()))
             publisher.sentVideo += frame
             // A second transport whose client encrypts with another key than it announced.
@@ -259,6 +267,10 @@ struct MediaRelayTests {
             let auth = try await relay.waitForMetric(#"pkrelay_dropped_packets_total{reason="srtp_auth_failed"}"#) { $0 >= authBefore + 4 }
             #expect(unexpected - unexpectedBefore == UInt64(forged.count), "the forged packets")
             #expect(auth - authBefore == 4, "the tampered packet and the three wrongly keyed ones")
+            let replayed = try await relay.waitForMetric(#"pkrelay_dropped_packets_total{reason="srtp_replayed"}"#) { $0 >= replayBefore + 2 }
+            #expect(replayed - replayBefore == 2, "the two replays")
+            let notRTP = try await relay.waitForMetric(#"pkrelay_dropped_packets_total{reason="not_rtp"}"#) { $0 >= notRTPBefore + 3 }
+            #expect(notRTP - notRTPBefore == 3, "the three garbage datagrams")
 
             let video = subscriber.video
             #expect(!video.contains { $0.payload.count > 1 && $0.payload.dropFirst().allSatisfy { $0 == 0xEE } }, "no forged payload reached the subscriber")

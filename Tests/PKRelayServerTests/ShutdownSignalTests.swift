@@ -84,28 +84,6 @@ struct ShutdownSignalTests {
         }
     }
 
-    /// Opens a WebSocket to the control channel by hand, reads the upgrade answer and never reads
-    /// again: a client that will not answer the relay's close frame.
-    static func silentClient(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard connected == 0 else { throw RelayExited(status: -1) }
-        let request = "GET /rtc HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        _ = request.withCString { send(fd, $0, strlen($0), 0) }
-        // The 101 answer, up to its blank line, a byte at a time so no frame after it is taken.
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var answer: [UInt8] = []
-        var byte: UInt8 = 0
-        while !answer.reversed().starts(with: Array("\n\r\n\r".utf8)), recv(fd, &byte, 1, 0) == 1 { answer.append(byte) }
-        guard String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 101") else { throw RelayExited(status: -2) }
-        return fd
-    }
-
     /// SIGTERM with graceSeconds 0 and clients still connected, one of which never reads: every
     /// client is told (a close frame) and the relay exits at once instead of waiting on them.
     @Test func sigtermWithSilentClientsDoesNotWaitForThem() async throws {
@@ -129,8 +107,8 @@ struct ShutdownSignalTests {
         let url = "ws://127.0.0.1:\(controlPort)/rtc"
         let listening = try await ControlClient.connect(to: url, timeout: .seconds(10))
         let _: JoinRoomResult = try await listening.request("joinRoom", JoinRoomParams(token: TestRelay.token(room: "sd-c", user: "carol"), roomId: "sd-c", userId: "carol"))
-        let silent = try Self.silentClient(port: controlPort)
-        defer { close(silent) }
+        let silent = try SilentWebSocket.open(port: controlPort)
+        defer { silent.close() }
 
         let signalled = ContinuousClock.now
         kill(process.processIdentifier, SIGTERM)
@@ -144,7 +122,7 @@ struct ShutdownSignalTests {
         print("pkrelay exited \(ContinuousClock.now - signalled) after SIGTERM with graceSeconds 0 and a client that never reads")
         // The silent client was sent a close frame (opcode 8), going away (1001).
         var received = [UInt8](repeating: 0, count: 4096)
-        let count = recv(silent, &received, received.count, Int32(MSG_DONTWAIT))
+        let count = recv(silent.descriptor, &received, received.count, Int32(MSG_DONTWAIT))
         let frames = count > 0 ? Array(received[0..<count]) : []
         #expect(frames.first == 0x88, "a close frame after the upgrade: \(frames.prefix(8))")
         #expect(frames.count >= 4 && (UInt16(frames[2]) << 8 | UInt16(frames[3])) == 1001)

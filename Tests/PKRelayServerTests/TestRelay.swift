@@ -32,8 +32,12 @@ final class TestRelay: Sendable {
         self.ports = ports
     }
 
-    /// Starts a relay; `configure` may adjust the configuration first.
-    static func start(_ configure: (inout RelayConfiguration) -> Void = { _ in }) async throws -> TestRelay {
+    /// Starts a relay; `configure` may adjust the configuration first. `nowMs` is the relay's
+    /// clock (Unix milliseconds); tests of rate limits pass a frozen one.
+    static func start(
+        nowMs: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
+        _ configure: (inout RelayConfiguration) -> Void = { _ in }
+    ) async throws -> TestRelay {
         var configuration = RelayConfiguration()
         configuration.controlPort = 0
         configuration.adminPort = 0
@@ -46,7 +50,7 @@ final class TestRelay: Sendable {
         configure(&configuration)
         var logger = Logger(label: "pkrelay.test")
         logger.logLevel = .warning
-        let server = try RelayServer(configuration: configuration, logger: logger)
+        let server = try RelayServer(configuration: configuration, logger: logger, nowMs: nowMs)
         let group = server.makeServiceGroup(handleSignals: false)
         let runTask = Task { try await group.run() }
         let ports = try await withTimeout(.seconds(10), "the relay's listeners") { await server.boundPorts() }
@@ -67,8 +71,11 @@ final class TestRelay: Sendable {
     }
 
     /// Runs `body` with a fresh relay and always stops it afterwards.
-    static func with<T: Sendable>(_ configure: (inout RelayConfiguration) -> Void = { _ in }, _ body: (TestRelay) async throws -> T) async throws -> T {
-        let relay = try await start(configure)
+    static func with<T: Sendable>(
+        nowMs: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
+        _ configure: (inout RelayConfiguration) -> Void = { _ in }, _ body: (TestRelay) async throws -> T
+    ) async throws -> T {
+        let relay = try await start(nowMs: nowMs, configure)
         do {
             let result = try await body(relay)
             await relay.stop()

@@ -53,6 +53,10 @@ void pkr_eventfd_drain(int fd);
 /* Clocks in milliseconds. */
 /* The number of CPUs this process may run on (its affinity mask), at least 1. */
 int pkr_available_cpus(void);
+
+/* Raises the soft limit on open files to the hard limit; returns the soft limit now in force
+   (-1 if it cannot be read). Every control connection and media port is a descriptor. */
+int64_t pkr_raise_open_file_limit(void);
 /* Names the calling thread as top, ps and perf show it (the kernel keeps 15 bytes). */
 void pkr_set_thread_name(const char *name);
 /* The kernel's id of the calling thread (what /proc/self/task lists). */

@@ -1,0 +1,17 @@
+import CSocketShims
+
+extension RelayConfiguration {
+    /// Descriptors the relay may need at its limits: every control connection, every media
+    /// port, the WebRTC port, listeners, epoll and eventfd per shard, and some headroom for
+    /// webhooks and logs.
+    public var fileDescriptorsNeeded: Int {
+        maxConnections + media.portRange.count + media.threads * 2 + 256
+    }
+
+    /// Raises the process's soft open-file limit to its hard limit and returns the limit in
+    /// force (nil when it cannot be read).
+    public static func raiseOpenFileLimit() -> Int? {
+        let limit = pkr_raise_open_file_limit()
+        return limit < 0 ? nil : Int(clamping: limit)
+    }
+}
