@@ -33,6 +33,10 @@ extension RelayCore {
                 send(.exitRoom(ExitRoomEvent(roomId: roomId, reason: .serverShutdown, code: ErrorCode.shuttingDown.rawValue, message: "the relay is shutting down")), to: session)
             }
         }
+        // Every client has now heard that it left each of its rooms: end its stream of messages
+        // here (what is queued is still delivered), so that taking the users out one by one below
+        // does not tell a client still connected about rooms it has already left.
+        for state in sessions.values { state.outbound.finish() }
         for session in sessions.keys.sorted() { disconnect(session) }
         logger.info("drained all connections")
     }

@@ -193,4 +193,30 @@ struct ShutdownSignalTests {
         await bob.close()
         await receiver.stop()
     }
+
+    /// The drain tells every client onExitRoom for each of its rooms and then takes the users out
+    /// one by one; a client taken out later must not hear, after its own onExitRoom, the others
+    /// of that room unpublishing and leaving.
+    @Test func nothingOfARoomFollowsItsShutdownExit() async throws {
+        let relay = try await TestRelay.start()
+        let first = try await relay.join(room: "sd-c", user: "first")
+        let transport: CreateTransportResult = try await first.request("createTransport", CreateTransportParams())
+        let _: PublishStreamResult = try await first.request("publishStream", PublishStreamParams(roomId: "sd-c", transportId: transport.transportId, tracks: [
+            TrackDescription(kind: .audio, ssrc: 5, payloadType: 111, codec: "opus", clockRate: 48000),
+        ]))
+        let second = try await relay.join(room: "sd-c", user: "second")
+        _ = try await second.nextEvent(named: "onUserPublishStream", timeout: .seconds(5))
+        let before = await second.eventCount
+
+        await relay.stop()
+        try await withTimeout(.seconds(5), "the relay to close the connection") {
+            while !(await second.isClosed) { try await Task.sleep(for: .milliseconds(20)) }
+        }
+
+        let names = await second.events().dropFirst(before).map(\.name).filter { $0 != "onNetworkQuality" }
+        #expect(names.first == "onExitRoom", "\(names)")
+        #expect(names.dropFirst().isEmpty, "events after onExitRoom: \(names)")
+        await first.close()
+        await second.close()
+    }
 }
