@@ -12,8 +12,9 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
-        .target(name: "RTPWire", path: "Modules/RTPWire"),
-        .target(name: "StreamCore", dependencies: ["RTPWire"], path: "Modules/StreamCore"),
+        // As in the relay's release build: no dynamic exclusivity checks on the per-packet modules.
+        .target(name: "RTPWire", path: "Modules/RTPWire", swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
+        .target(name: "StreamCore", dependencies: ["RTPWire"], path: "Modules/StreamCore", swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         .target(name: "CSRTP", path: "Modules/CSRTP", linkerSettings: [.linkedLibrary("srtp2")]),
         .target(name: "COpenSSLShims", path: "Modules/COpenSSLShims", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         .target(name: "SecureTransport", dependencies: ["CSRTP", "COpenSSLShims"], path: "Modules/SecureTransport"),
@@ -22,12 +23,16 @@ let package = Package(
         // The media core itself: its internals are what is measured, so it is built for testing.
         .target(
             name: "MediaPlane", dependencies: ["RTPWire", "StreamCore", "SecureTransport", "ICE", "CSocketShims"], path: "Modules/MediaPlane",
-            swiftSettings: [.unsafeFlags(["-enable-testing"])]),
+            swiftSettings: [.unsafeFlags(["-enable-testing", "-enforce-exclusivity=unchecked"])]),
+        // Workloads built on the real media core, shared by the benchmarks and the instruction counter.
+        .target(name: "HotPathWorkloads", dependencies: ["RTPWire", "SecureTransport", "MediaPlane"]),
+        // A fixed workload to run under valgrind --tool=callgrind (instructions per egress packet).
+        .executableTarget(name: "ShardInstructions", dependencies: ["HotPathWorkloads", "SecureTransport"]),
         .executableTarget(
             name: "HotPath",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                "RTPWire", "StreamCore", "SecureTransport", "MediaPlane",
+                "RTPWire", "StreamCore", "SecureTransport", "MediaPlane", "HotPathWorkloads",
             ],
             path: "Benchmarks/HotPath",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -8,8 +8,10 @@ SWIFT="${SWIFT:-swift}"
 BIN="$("$SWIFT" build -c release --show-bin-path)"
 WORK="$(mktemp -d)"
 trap 'if [ -n "${RELAY_PID:-}" ]; then kill -TERM "$RELAY_PID" 2>/dev/null || true; wait "$RELAY_PID" 2>/dev/null || true; fi; rm -rf "$WORK"' EXIT
+# Every simulated client connects from this one address: lift the per-address connection limit
+# that protects a relay on the open internet.
 cat > "$WORK/pkrelay.yaml" <<YAML
-control: {port: 0}
+control: {port: 0, maxConnectionsPerAddress: 1000000}
 admin: {port: 0}
 media: {portRangeStart: ${LOADTEST_MEDIA_PORTS_START:-46000}, portRangeEnd: ${LOADTEST_MEDIA_PORTS_END:-46999}, webrtcPort: 0}
 logging: {format: json, level: info}

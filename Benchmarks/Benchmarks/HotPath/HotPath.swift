@@ -1,4 +1,5 @@
 import Benchmark
+import HotPathWorkloads
 import RTPWire
 import SecureTransport
 import StreamCore
@@ -93,6 +94,16 @@ let benchmarks: @Sendable () -> Void = {
             runShardHop(hop, iterations: benchmark.scaledIterations)
         } setup: {
             ShardHop(crosses: crosses)
+        }
+    }
+
+    // The same 8 egress packets per received packet, with the audience on the publisher's shard or
+    // half of it on a second shard (both cores on this one thread): the CPU spreading costs.
+    for shards in [1, 2] {
+        Benchmark("shards: 8 GCM subscribers on \(shards) shard\(shards == 1 ? "" : "s")") { benchmark, split in
+            runShardSplit(split, iterations: benchmark.scaledIterations)
+        } setup: {
+            ShardSplit(subscribers: 8, shards: shards, profile: .aeadAES128GCM)
         }
     }
 

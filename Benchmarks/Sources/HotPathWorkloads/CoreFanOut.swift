@@ -3,34 +3,22 @@ import SecureTransport
 
 @testable import MediaPlane
 
-/// Throws every datagram away: the benchmark measures the media core, not the kernel.
-final class DiscardingOutput: DatagramOutput {
-    var datagrams = 0
-
-    func sendQueued(on transport: TransportState, count: Int) -> Int {
-        datagrams &+= count
-        return count
-    }
-
-    func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: IPv4Endpoint) -> Bool { true }
-}
-
 /// The relay's own media core with one VP8 publisher on a plain transport and N subscribers on
 /// SRTP transports, every sink bound and past its first keyframe: what each received packet
 /// costs is `handleDatagram` as the data-plane thread runs it.
-final class CoreFanOut: @unchecked Sendable {
+public final class CoreFanOut: @unchecked Sendable {
     // Used by one benchmark at a time, on one thread.
-    let core: MediaCore
-    let output = DiscardingOutput()
+    public let core: MediaCore
+    public let output = DiscardingOutput()
     let publisher: TransportState
     let publisherAddress = IPv4Endpoint(ip: 0x7F00_0001, port: 5000)
-    let template: UnsafeMutableRawBufferPointer
+    public let template: UnsafeMutableRawBufferPointer
     let receiveBuffer: UnsafeMutableRawPointer
     let length: Int
     var sequence: UInt16 = 1000
-    static let ssrc: UInt32 = 0x1234_5678
+    public static let ssrc: UInt32 = 0x1234_5678
 
-    init(subscribers: Int, profile: SRTPProfile?, packetLength: Int = 1200) {
+    public init(subscribers: Int, profile: SRTPProfile?, packetLength: Int = 1200) {
         let (_, events) = AsyncStream.makeStream(of: MediaPlaneEvent.self)
         core = MediaCore(
             configuration: MediaPlaneConfiguration(), reports: ReportStore(), output: output, hasWebRTCSocket: false, events: events, randomSeed: 1)
@@ -39,14 +27,7 @@ final class CoreFanOut: @unchecked Sendable {
         core.apply(.connectTransport(id: 1, remote: publisherAddress, inbound: nil))
         publisher = core.transports[1]!
         core.apply(.addSource(MediaSourceSpec(id: 1, transportId: 1, ssrc: Self.ssrc, isVideo: true, codec: "VP8", clockRate: 90_000)))
-        for index in 0..<subscribers {
-            let id = 2 + index
-            let outbound = profile.map { try! SRTPSession(profile: $0, keyingMaterial: SDESKeying.generateKeyingMaterial(for: $0), direction: .sender) }
-            core.apply(.addTransport(id: id, fd: -1, port: id, profile: profile, outbound: outbound.map { SRTPSessionHandoff($0) }))
-            core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(6000 + index)), inbound: nil))
-            core.apply(.addSink(MediaSinkSpec(id: UInt32(100 + index), transportId: id, outputSSRC: UInt32(0xA000 + index), isVideo: true, clockRate: 90_000)))
-            core.apply(.bind(sink: UInt32(100 + index), source: 1))
-        }
+        Self.addSubscribers(to: core, count: subscribers, firstTransport: 2, source: 1, profile: profile)
         length = packetLength
         template = .allocate(byteCount: 2048, alignment: 16)
         template.initializeMemory(as: UInt8.self, repeating: 0xA5)
@@ -66,9 +47,22 @@ final class CoreFanOut: @unchecked Sendable {
         receiveBuffer.deallocate()
     }
 
+    /// Gives `core` `count` subscribers on transports of their own (ids from `firstTransport`),
+    /// each with one sink bound to `source`.
+    public static func addSubscribers(to core: MediaCore, count: Int, firstTransport: Int, source: UInt32, profile: SRTPProfile?) {
+        for index in 0..<count {
+            let id = firstTransport + index
+            let outbound = profile.map { try! SRTPSession(profile: $0, keyingMaterial: SDESKeying.generateKeyingMaterial(for: $0), direction: .sender) }
+            core.apply(.addTransport(id: id, fd: -1, port: id, profile: profile, outbound: outbound.map { SRTPSessionHandoff($0) }))
+            core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(6000 + id)), inbound: nil))
+            core.apply(.addSink(MediaSinkSpec(id: UInt32(100 + id), transportId: id, outputSSRC: UInt32(0xA000 + id), isVideo: true, clockRate: 90_000)))
+            core.apply(.bind(sink: UInt32(100 + id), source: source))
+        }
+    }
+
     /// One received datagram, as the shell hands it over after `recvmmsg`.
     @inline(__always)
-    func deliver() {
+    public func deliver() {
         sequence &+= 1
         RTPHeaderWriter.setSequenceNumber(sequence, in: template.baseAddress!)
         receiveBuffer.copyMemory(from: template.baseAddress!, byteCount: length)
@@ -79,7 +73,7 @@ final class CoreFanOut: @unchecked Sendable {
 /// The core's per-packet work for `iterations` received packets, flushed every 32 as the shell
 /// does after each `recvmmsg` batch.
 @inline(never)
-func runCoreFanOut(_ state: CoreFanOut, iterations: Range<Int>) {
+public func runCoreFanOut(_ state: CoreFanOut, iterations: Range<Int>) {
     for iteration in iterations {
         state.deliver()
         if iteration & 31 == 31 { state.core.flushAll() }

@@ -1,0 +1,15 @@
+@testable import MediaPlane
+
+/// Throws every datagram away: the workloads measure the media core, not the kernel.
+public final class DiscardingOutput: DatagramOutput {
+    public var datagrams = 0
+
+    public init() {}
+
+    public func sendQueued(on transport: TransportState, count: Int) -> Int {
+        datagrams &+= count
+        return count
+    }
+
+    public func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: IPv4Endpoint) -> Bool { true }
+}
