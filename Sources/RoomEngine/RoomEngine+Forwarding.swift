@@ -137,7 +137,7 @@ extension RoomEngine {
     func notStarted<Success>(roomId: String, userId: String, call: String) -> EngineOutcome<Success> {
         var actions: [EngineAction] = []
         forwardEvent(.unexpectedAPICall, roomId: roomId, userId: userId, into: &actions)
-        return EngineOutcome(result: .failure(RelayError(.forwardNotStarted, "\(call) before startForwardStreamToRooms")), actions: actions)
+        return EngineOutcome(result: .failure(RelayError(.forwardNotStarted, "\(call): no forward from room '\(roomId)' is running (never started, stopped, or every target has ended)")), actions: actions)
     }
 
     /// Validates one new target and, if it passes, starts forwarding into it; either way the
@@ -222,17 +222,8 @@ extension RoomEngine {
     /// its forward target fails with `forwardError`, or its link ends with `linkReason`.
     mutating func endMirror(roomId: String, userId: String, forwardError: ErrorCode, linkReason: String, leaveReason: LeaveReason, into actions: inout [EngineAction]) {
         guard let mirror = rooms[roomId]?.members[userId], let source = mirror.forwardedFrom else { return }
-        let key = ForwardKey(roomId: source, userId: userId)
-        if let forward = forwards[key], forward.targets[roomId] != nil {
-            forwards[key]!.remove(roomId)
-            if forwards[key]!.order.isEmpty { forwards[key] = nil }
-            reconcileMirror(targetRoomId: roomId, userId: userId, reason: .other, leaveReason: leaveReason, into: &actions)
-            let info = ForwardStreamStateInfo(roomId: roomId, state: ForwardState.failure.rawValue, error: forwardError.rawValue, message: Self.endMessage(forwardError))
-            actions.append(.domain(.forwardStateChanged(ForwardStateChange(
-                sourceRoomId: source, userId: userId, targetRoomId: roomId, state: .failure, error: forwardError.rawValue, message: info.message))))
-            actions.append(.event(forward.session, .forwardStreamStateChanged(ForwardStreamStateChangedEvent(roomId: source, userId: userId, infos: [info]))))
-            actions.append(.event(forward.session, .forwardStreamEvent(ForwardStreamEventEvent(
-                roomId: source, userId: userId, infos: [ForwardStreamEventInfo(roomId: roomId, event: (forwardError == .forwardRemoteKicked && leaveReason == .dropped ? ForwardEvent.interrupt : .dstRoomUpdated).rawValue)]))))
+        if forwards[ForwardKey(roomId: source, userId: userId)]?.targets[roomId] != nil {
+            endForwardTarget(sourceRoomId: source, targetRoomId: roomId, userId: userId, forwardError: forwardError, leaveReason: leaveReason, into: &actions)
             return
         }
         for link in links.values.sorted(by: { $0.id < $1.id }) where link.involves(roomId: source, userId: userId) {
@@ -242,6 +233,35 @@ extension RoomEngine {
         }
         if rooms[roomId]?.members[userId]?.isMirror == true {
             removeMember(roomId: roomId, userId: userId, leaveReason: leaveReason, unpublishReason: .other, exit: nil, into: &actions)
+        }
+    }
+
+    /// Ends one target of the forward from `sourceRoomId` as a failure with `forwardError`: its
+    /// mirror (if shown) leaves, and the forwarding user hears the state change and the event.
+    mutating func endForwardTarget(
+        sourceRoomId: String, targetRoomId: String, userId: String, forwardError: ErrorCode, leaveReason: LeaveReason, into actions: inout [EngineAction]
+    ) {
+        let key = ForwardKey(roomId: sourceRoomId, userId: userId)
+        guard let forward = forwards[key], forward.targets[targetRoomId] != nil else { return }
+        forwards[key]!.remove(targetRoomId)
+        if forwards[key]!.order.isEmpty { forwards[key] = nil }
+        reconcileMirror(targetRoomId: targetRoomId, userId: userId, reason: .other, leaveReason: leaveReason, into: &actions)
+        let info = ForwardStreamStateInfo(roomId: targetRoomId, state: ForwardState.failure.rawValue, error: forwardError.rawValue, message: Self.endMessage(forwardError))
+        actions.append(.domain(.forwardStateChanged(ForwardStateChange(
+            sourceRoomId: sourceRoomId, userId: userId, targetRoomId: targetRoomId, state: .failure, error: forwardError.rawValue, message: info.message))))
+        actions.append(.event(forward.session, .forwardStreamStateChanged(ForwardStreamStateChangedEvent(roomId: sourceRoomId, userId: userId, infos: [info]))))
+        let event = forwardError == .forwardRemoteKicked && leaveReason == .dropped ? ForwardEvent.interrupt : .dstRoomUpdated
+        actions.append(.event(forward.session, .forwardStreamEvent(ForwardStreamEventEvent(
+            roomId: sourceRoomId, userId: userId, infos: [ForwardStreamEventInfo(roomId: targetRoomId, event: event.rawValue)]))))
+    }
+
+    /// A real user joined `roomId` while a forward of the same userId into it was paused (so no
+    /// mirror stood there to be replaced): that target ends as if the mirror had been, instead
+    /// of reporting Success on resume with nobody shown for it.
+    mutating func interruptPausedForwards(into roomId: String, userId: String, into actions: inout [EngineAction]) {
+        let sources = forwards.filter { $0.key.userId == userId && $0.value.paused && $0.value.targets[roomId] != nil }.map(\.key.roomId).sorted()
+        for source in sources {
+            endForwardTarget(sourceRoomId: source, targetRoomId: roomId, userId: userId, forwardError: .forwardRemoteKicked, leaveReason: .dropped, into: &actions)
         }
     }
 

@@ -29,7 +29,9 @@ extension RoomEngine {
         if let previous, previous.isMirror {
             // A real user with the forwarded user's id takes its place: that forward or link ends.
             interruptMirror(roomId: request.roomId, userId: request.userId, into: &actions)
-        } else if previous != nil {
+        } else if previous == nil {
+            interruptPausedForwards(into: request.roomId, userId: request.userId, into: &actions)
+        } else {
             joinType = 1
             removeMember(
                 roomId: request.roomId, userId: request.userId, leaveReason: .dropped, unpublishReason: .clientDisconnected,

@@ -228,6 +228,31 @@ import Testing
         #expect(r.s.engine.firstKeyframeWatches().map(\.startedAt) == [r.s.now, r.s.now])
     }
 
+    @Test func aRealUserJoiningATargetDuringAPauseEndsThatTargetAsIfItsMirrorWereThere() throws {
+        var r = Rooms()
+        r.s.startForward(r.a, room: "r1", [.ok("r2"), .ok("r3")])
+        r.s.pauseForward(r.a, room: "r1")
+        let realA = r.s.connect("A")
+        var mark = r.s.mark
+
+        #expect(r.s.join(realA, room: "r2").value != nil)
+
+        #expect(r.s.events(for: r.a, since: mark) == [
+            .forwardState("r1", "A", [("r2", .failure, 1204)]),
+            .forwardEvent("r1", "A", [("r2", .interrupt)]),
+        ])
+        // Nobody was shown for the paused forward, so room 2 sees only the real user arrive.
+        #expect(r.s.events(for: r.b2, since: mark) == [.joined("A", room: "r2")])
+        #expect(r.s.engine.forwardingTotals == (1, 0))
+
+        mark = r.s.mark
+        let resumed = try #require(r.s.pauseForward(r.a, room: "r1", false).value)
+        #expect(resumed.infos.map(\.roomId) == ["r3"], "only the target still forwarded is reported")
+        #expect(r.s.engine.forwardedFrom(roomId: "r2", userId: "A") == nil)
+        #expect(r.s.engine.forwardedFrom(roomId: "r3", userId: "A") == "r1")
+        #expect(r.s.events(for: r.b2, since: mark).isEmpty, "the real user keeps its place")
+    }
+
     @Test func stopWhilePausedReportsIdleWithoutFurtherLeaves() {
         var r = Rooms()
         r.s.startForward(r.a, room: "r1", [.ok("r2"), .ok("r3")])
