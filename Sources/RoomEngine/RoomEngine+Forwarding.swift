@@ -25,8 +25,12 @@ extension RoomEngine {
         for target in targets {
             infos.append(addTarget(target, key: key, seen: &seen, now: now, into: &actions))
         }
-        if forwards[key]!.order.isEmpty { forwards[key] = nil }
-        requestKeyframes(roomId: roomId, userId: member.userId, into: &actions)
+        // Target rooms' new subscribers need a keyframe; with no target started there are none.
+        if forwards[key]!.order.isEmpty {
+            forwards[key] = nil
+        } else {
+            requestKeyframes(roomId: roomId, userId: member.userId, into: &actions)
+        }
         actions.append(.event(session, .forwardStreamStateChanged(ForwardStreamStateChangedEvent(roomId: roomId, userId: member.userId, infos: infos))))
         return EngineOutcome(result: .success(ForwardStreamResult(roomId: roomId, infos: infos)), actions: actions)
     }

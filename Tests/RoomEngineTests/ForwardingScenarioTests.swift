@@ -253,6 +253,16 @@ import Testing
         #expect(r.s.events(for: r.b2, since: mark).isEmpty, "the real user keeps its place")
     }
 
+    @Test func aStartWithNoTargetStartedAsksNoKeyframe() {
+        var r = Rooms()
+        let mark = r.s.mark
+        #expect(r.s.startForward(r.a, room: "r1", []).value?.infos == [])
+        #expect(r.s.keyframeRequests(since: mark).isEmpty)
+        r.s.expectNoForwardingLeft()
+        #expect(r.s.startForward(r.a, room: "r1", [.ok("r2")]).value != nil)
+        #expect(!r.s.keyframeRequests(since: mark).isEmpty, "a started target does")
+    }
+
     @Test func stopWhilePausedReportsIdleWithoutFurtherLeaves() {
         var r = Rooms()
         r.s.startForward(r.a, room: "r1", [.ok("r2"), .ok("r3")])
