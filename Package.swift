@@ -121,6 +121,18 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: strict
         ),
+        // The decoders of outside input as fuzzing entry points: run by the libFuzzer executable
+        // (`make fuzz`) and, over the committed corpus, by FuzzReplayTests.
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "RTPWire", "StreamCore", "SecureTransport", "ICE", "SDP", "Auth", "Protocol", "RoomEngine", "MediaPlane",
+                "PKRelayServer",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
         .testTarget(name: "TrafficCoreTests", dependencies: ["TrafficCore"], swiftSettings: strict),
         // The RFC 5769 STUN samples, shared by the STUN parser's and the ICE agent's tests.
         .target(name: "STUNTestVectors", path: "Tests/STUNTestVectors", swiftSettings: strict),
@@ -145,3 +157,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `pkrelay-fuzz`, the libFuzzer executable, exists only for `make fuzz` (PKRELAY_FUZZ=1): it needs
+// the fuzzer runtime (`-sanitize=fuzzer`), which supplies `main`, so ordinary builds never see it.
+if Context.environment["PKRELAY_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(
+        name: "pkrelay-fuzz",
+        dependencies: ["FuzzTargets"],
+        path: "Fuzz/Driver",
+        swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]
+    ))
+}
