@@ -158,13 +158,24 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// `pkrelay-fuzz`, the libFuzzer executable, exists only for `make fuzz` (PKRELAY_FUZZ=1): it needs
-// the fuzzer runtime (`-sanitize=fuzzer`), which supplies `main`, so ordinary builds never see it.
+// `pkrelay-fuzz`, the libFuzzer executable, exists only for `make fuzz` (PKRELAY_FUZZ=1). PKRelay's
+// own modules are built with fuzzer coverage and AddressSanitizer; dependencies are not, which
+// keeps libFuzzer's per-input coverage scan small. The fuzzer runtime comes in at link time.
 if Context.environment["PKRELAY_FUZZ"] == "1" {
+    let sanitizers: [String] = ["-sanitize=fuzzer,address"]
+    let instrumented: Set<String> = [
+        "RTPWire", "StreamCore", "SecureTransport", "ICE", "SDP", "Auth", "Protocol", "RoomEngine", "MediaPlane", "PKRelayServer",
+        "FuzzTargets",
+    ]
+    for target in package.targets where instrumented.contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(sanitizers)]
+    }
     package.targets.append(.executableTarget(
         name: "pkrelay-fuzz",
         dependencies: ["FuzzTargets"],
         path: "Fuzz/Driver",
-        swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]
+        swiftSettings: strict + [.unsafeFlags(sanitizers + ["-parse-as-library"])],
+        // gold fails on the fuzzer runtime's objects; lld comes with the Swift toolchain.
+        linkerSettings: [.unsafeFlags(sanitizers + ["-use-ld=lld"])]
     ))
 }
