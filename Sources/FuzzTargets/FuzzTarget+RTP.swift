@@ -30,13 +30,20 @@ extension FuzzTarget {
     private static func checkExtensions(_ packet: UnsafeRawBufferPointer, header: RTPHeader) {
         let block = header.extensionOffset..<(header.extensionOffset + header.extensionLength)
         var found: [(id: UInt8, data: Range<Int>)] = []
-        for id in 0...255 {
-            guard let data = RTPHeaderExtensions.find(id: UInt8(id), in: packet, header: header) else { continue }
+        // An element's identifier is one of the block's bytes (two-byte form) or high nibbles
+        // (one-byte form), so asking for those, and for 0 and 15, asks for every element.
+        var candidates = Set<UInt8>([0, 15])
+        for offset in block where offset < packet.count {
+            candidates.insert(packet[offset])
+            candidates.insert(packet[offset] >> 4)
+        }
+        for id in candidates.sorted() {
+            guard let data = RTPHeaderExtensions.find(id: id, in: packet, header: header) else { continue }
             precondition(RTPHeaderExtensions.usesElementForm(header), "an element outside the RFC 8285 forms")
             precondition(block.contains(data.lowerBound) || (data.isEmpty && data.lowerBound <= block.upperBound), "element \(id) starts outside the block")
             precondition(data.upperBound <= block.upperBound, "element \(id) runs past the block")
-            found.append((UInt8(id), data))
-            if let level = RTPHeaderExtensions.audioLevel(in: packet, header: header, id: UInt8(id)) {
+            found.append((id, data))
+            if let level = RTPHeaderExtensions.audioLevel(in: packet, header: header, id: id) {
                 precondition(level.level <= 127, "audio level above 127")
             }
         }
