@@ -2,7 +2,7 @@
 SWIFT ?= swift
 CONFIG ?=
 
-.PHONY: all build release run test test-browser deps test-deps clean loadtest
+.PHONY: all build release run test test-browser deps test-deps clean loadtest fuzz
 
 all: build
 
@@ -43,6 +43,14 @@ test-browser: test-deps
 LOADTEST_ARGS ?=
 loadtest: deps
 	SWIFT=$(SWIFT) Tools/scripts/loadtest.sh --scenario pk-showroom --duration 30s --report loadtest-report.json $(LOADTEST_ARGS)
+
+# Coverage-guided fuzzing with libFuzzer: builds pkrelay-fuzz in .build-fuzz, runs each target for
+# FUZZ_SECONDS on a scratch copy of Fuzz/Corpus/<target>, prints executions and coverage, and fails
+# on any crash. FUZZ_TARGETS=rtp,rtcp picks targets. See docs/TESTING.md.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz: deps
+	SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS=$(FUZZ_TARGETS) Tools/scripts/fuzz.sh
 
 clean:
 	rm -rf .build

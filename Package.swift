@@ -129,6 +129,18 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: strict
         ),
+        // The decoders of outside input as fuzzing entry points: run by the libFuzzer executable
+        // (`make fuzz`) and, over the committed corpus, by FuzzReplayTests.
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "RTPWire", "StreamCore", "SecureTransport", "ICE", "SDP", "Auth", "Protocol", "RoomEngine", "MediaPlane",
+                "PKRelayServer",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
         .testTarget(name: "TrafficCoreTests", dependencies: ["TrafficCore"], swiftSettings: strict),
         // The RFC 5769 STUN samples, shared by the STUN parser's and the ICE agent's tests.
         .target(name: "STUNTestVectors", path: "Tests/STUNTestVectors", swiftSettings: strict),
@@ -153,3 +165,25 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `pkrelay-fuzz`, the libFuzzer executable, exists only for `make fuzz` (PKRELAY_FUZZ=1). PKRelay's
+// own modules are built with fuzzer coverage and AddressSanitizer; dependencies are not, which
+// keeps libFuzzer's per-input coverage scan small. The fuzzer runtime comes in at link time.
+if Context.environment["PKRELAY_FUZZ"] == "1" {
+    let sanitizers: [String] = ["-sanitize=fuzzer,address"]
+    let instrumented: Set<String> = [
+        "RTPWire", "StreamCore", "SecureTransport", "ICE", "SDP", "Auth", "Protocol", "RoomEngine", "MediaPlane", "PKRelayServer",
+        "FuzzTargets",
+    ]
+    for target in package.targets where instrumented.contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(sanitizers)]
+    }
+    package.targets.append(.executableTarget(
+        name: "pkrelay-fuzz",
+        dependencies: ["FuzzTargets"],
+        path: "Fuzz/Driver",
+        swiftSettings: strict + [.unsafeFlags(sanitizers + ["-parse-as-library"])],
+        // gold fails on the fuzzer runtime's objects; lld comes with the Swift toolchain.
+        linkerSettings: [.unsafeFlags(sanitizers + ["-use-ld=lld"])]
+    ))
+}

@@ -75,20 +75,10 @@ extension MediaCore {
     func handleRetransmission(_ buffer: UnsafeMutableRawPointer, header: RTPHeader, for source: SourceState, on transport: TransportState) {
         guard header.payloadType == source.rtxPayloadType else { counters.drop(.unknownSSRC); return }
         counters.retransmissionsReceived &+= 1
-        guard header.payloadLength >= 2 else { return }
-        let originalSequenceNumber = UInt16(buffer.load(fromByteOffset: header.payloadOffset, as: UInt8.self)) << 8
-            | UInt16(buffer.load(fromByteOffset: header.payloadOffset + 1, as: UInt8.self))
-        let start = buffer + 2
-        start.copyMemory(from: UnsafeRawPointer(buffer), byteCount: header.payloadOffset)
-        RTPHeaderWriter.setSequenceNumber(originalSequenceNumber, in: start)
-        RTPHeaderWriter.setSSRC(source.ssrc, in: start)
-        RTPHeaderWriter.setPayloadType(source.originalPayloadType, in: start)
-        var unwrapped = header
-        unwrapped.sequenceNumber = originalSequenceNumber
-        unwrapped.ssrc = source.ssrc
-        unwrapped.payloadType = source.originalPayloadType
-        unwrapped.payloadLength -= 2
-        handleRTP(UnsafeRawBufferPointer(start: start, count: header.payloadOffset + unwrapped.payloadLength + header.paddingLength), header: unwrapped, on: transport)
+        guard let original = RTPRetransmission.unwrap(
+            buffer, header: header, originalSSRC: source.ssrc, originalPayloadType: source.originalPayloadType)
+        else { return }
+        handleRTP(UnsafeRawBufferPointer(start: buffer + original.offset, count: original.length), header: original.header, on: transport)
     }
 
     /// An RTP packet from a publisher: find its source, then deliver it.

@@ -1,0 +1,110 @@
+import Auth
+import Foundation
+import Testing
+
+@testable import FuzzTargets
+
+/// Runs every committed fuzzing input, the seed corpus and the inputs that once found a bug,
+/// through its target. A target traps on the bugs it checks for, so returning is the assertion;
+/// the counts make sure no target's corpus has gone missing.
+@Suite struct FuzzReplayTests {
+    /// The repository's `Fuzz` directory, found from this file.
+    static let fuzzDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fuzz")
+
+    /// The files of `Fuzz/<kind>/<target>`, sorted; none when the directory does not exist.
+    static func inputs(_ kind: String, _ target: FuzzTarget) throws -> [URL] {
+        let directory = fuzzDirectory.appendingPathComponent(kind).appendingPathComponent(target.rawValue)
+        guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
+        return try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+            .filter { !$0.lastPathComponent.hasPrefix(".") }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    @Test("every target has a seed corpus", arguments: FuzzTarget.allCases)
+    func corpusIsNotEmpty(target: FuzzTarget) throws {
+        #expect(try Self.inputs("Corpus", target).count >= 2, "Fuzz/Corpus/\(target.rawValue) needs seed inputs")
+    }
+
+    @Test("no corpus or regression directory names an unknown target")
+    func directoriesNameTargets() throws {
+        for kind in ["Corpus", "Regressions"] {
+            let directory = Self.fuzzDirectory.appendingPathComponent(kind)
+            guard FileManager.default.fileExists(atPath: directory.path) else { continue }
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where !name.hasPrefix(".") {
+                #expect(FuzzTarget(rawValue: name) != nil, "Fuzz/\(kind)/\(name) is not a fuzz target")
+            }
+        }
+    }
+
+    @Test("corpus and regression inputs run through their target", arguments: FuzzTarget.allCases)
+    func replay(target: FuzzTarget) async throws {
+        let files = try Self.inputs("Corpus", target) + Self.inputs("Regressions", target)
+        var replayed = 0
+        for file in files {
+            await target.replay(Array(try Data(contentsOf: file)))
+            replayed += 1
+        }
+        #expect(replayed == files.count)
+        #expect(replayed > 0)
+    }
+
+    @Test("control scripts read as documented")
+    func controlScriptSteps() {
+        let text = "a{\"id\":1}\nB\n!c\nt250\nt\nt99999999999\n*kick r1 u2\n~\nzzz\n"
+        let script = Array(text.utf8).withUnsafeBytes { ControlFuzzScript($0) }
+        #expect(script.steps == [
+            .send(session: 0, text: "{\"id\":1}"), .reconnect(session: 1), .sendBinary(session: 2), .advance(milliseconds: 250),
+            .advance(milliseconds: 1_000), .advance(milliseconds: 3_600_000), .admin(words: ["kick", "r1", "u2"]), .drain,
+            .send(session: 0, text: "zzz"),
+        ])
+    }
+
+    @Test("token placeholders in control scripts become tokens the relay accepts")
+    func controlScriptTokens() throws {
+        let text = ControlFuzzScript.expandingTokens(#"{"token":"$token(r1,u1)","x":"$token(,)"}"#, startMs: ControlFuzzRelay.startMs)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String])
+        let verifier = TokenVerifier(keys: [.development])
+        let now = ControlFuzzRelay.startMs / 1000
+        guard case .success(let claims) = verifier.verify(object["token"] ?? "", roomId: "r1", userId: "u1", nowSeconds: now) else {
+            Issue.record("the expanded token does not verify: \(text)")
+            return
+        }
+        #expect(claims.exp == now + 3_600)
+        #expect(object["x"]?.split(separator: ".").count == 3)
+    }
+
+    /// The replies of the relay to a control seed script, per connection.
+    static func controlTranscript(_ name: String) async throws -> [[String]] {
+        let bytes = try Data(contentsOf: fuzzDirectory.appendingPathComponent("Corpus/control/\(name)"))
+        let script = Array(bytes).withUnsafeBytes { ControlFuzzScript($0) }
+        return await ControlFuzzRelay.shared.run(script)
+    }
+
+    /// Whether `messages` hold a successful answer to request `id`.
+    static func succeeded(_ id: Int, in messages: [String]) -> Bool {
+        messages.contains { $0.hasPrefix("{\"id\":\(id),\"result\"") }
+    }
+
+    @Test("the control seeds reach publishing, subscribing and WebRTC negotiation")
+    func controlSeedsGoDeep() async throws {
+        let media = try await Self.controlTranscript("join-publish-subscribe")
+        #expect((1...4).allSatisfy { Self.succeeded($0, in: media[0]) }, "\(media[0])")
+        #expect((1...4).allSatisfy { Self.succeeded($0, in: media[1]) }, "\(media[1])")
+        let webRTC = try await Self.controlTranscript("webrtc-publish-and-subscribe")
+        #expect(webRTC[0].contains { $0.hasPrefix("{\"id\":3,\"result\"") && $0.contains("\"sdp\"") }, "\(webRTC[0])")
+        #expect(webRTC[1].contains { $0.contains("onTransportOffer") }, "\(webRTC[1])")
+        let pk = try await Self.controlTranscript("pk-link-and-invitation")
+        #expect(Self.succeeded(2, in: pk[0]) && Self.succeeded(5, in: pk[0]), "\(pk[0])")
+        #expect(Self.succeeded(2, in: pk[1]), "\(pk[1])")
+    }
+
+    @Test("the control seed with empty forward target rooms gets its errors, with webhooks on")
+    func controlSeedWithEmptyForwardTargets() async throws {
+        let transcript = try await Self.controlTranscript("forward-empty-target-webhooks")
+        let started = try #require(transcript[0].first { $0.hasPrefix("{\"id\":2,") })
+        #expect(started.components(separatedBy: "1201").count - 1 == 2, "\(started)")
+        #expect(Self.succeeded(3, in: transcript[0]), "\(transcript[0])")
+    }
+}
