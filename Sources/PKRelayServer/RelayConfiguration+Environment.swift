@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// Environment overrides: `PKRELAY_<SECTION>_<KEY>` sets `section.key`, the key's camel case
 /// written as upper snake case (`control.maxMessageBytes` is `PKRELAY_CONTROL_MAX_MESSAGE_BYTES`).
@@ -62,12 +61,7 @@ extension RelayConfiguration {
                 throw ConfigurationError(key: variable, reason: "unknown environment variable; see the PKRELAY_* mapping in the operations guide")
             }
             let parts = key.split(separator: ".").map(String.init)
-            let value: Any?
-            do {
-                value = try Yams.load(yaml: environment[variable]!)
-            } catch {
-                throw ConfigurationError(key: variable, reason: "not a valid YAML value: \(error)")
-            }
+            let value = try yamlDocument(environment[variable]!, key: variable, what: "a valid YAML value")
             var section = try mapping(root[parts[0]], path: parts[0])
             section[parts[1]] = value ?? NSNull()
             root[parts[0]] = section

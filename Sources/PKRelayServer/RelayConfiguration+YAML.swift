@@ -12,12 +12,7 @@ extension RelayConfiguration {
     /// - Parameter environment: `PKRELAY_*` variables override the file's keys (see
     ///   ``environmentVariable(for:)``); other variables are ignored.
     public static func load(yaml: String, environment: [String: String] = [:]) throws(ConfigurationError) -> RelayConfiguration {
-        var document: Any?
-        do {
-            document = try Yams.load(yaml: yaml)
-        } catch {
-            throw ConfigurationError(key: "", reason: "not valid YAML: \(error)")
-        }
+        var document = try yamlDocument(yaml, key: "", what: "valid YAML")
         document = try applyEnvironment(environment, to: document)
         var root = try ConfigurationReader(document, path: "")
         var configuration = RelayConfiguration()

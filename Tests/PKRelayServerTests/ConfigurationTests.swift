@@ -75,7 +75,21 @@ struct ConfigurationTests {
         BadCase(yaml: "media: 5", key: "media", reason: "mapping"),
         BadCase(yaml: "[1, 2]", key: "", reason: "mapping"),
         BadCase(yaml: "control: {port: [", key: "", reason: "not valid YAML"),
+        // Keys that are not plain names once stopped the relay inside the YAML library.
+        BadCase(yaml: "? [a, b]: 1", key: "", reason: "a mapping key is a list, mapping or alias"),
+        BadCase(yaml: "control:\n  ? {port: 1}\n  : 2", key: "control", reason: "a mapping key is a list, mapping or alias"),
+        BadCase(yaml: "auth: {keys: [{? [x]: y}]}", key: "auth.keys[0]", reason: "a mapping key is a list, mapping or alias"),
     ]
+
+    @Test func environmentValuesWithKeysThatAreNotNamesAreRefused() {
+        do {
+            _ = try RelayConfiguration.load(yaml: "", environment: ["PKRELAY_WEBHOOKS_URLS": "{? [a]: b}"])
+            Issue.record("accepted")
+        } catch {
+            #expect(error.key == "PKRELAY_WEBHOOKS_URLS")
+            #expect(error.reason.contains("not a valid YAML value: a mapping key"), "reason was: \(error.reason)")
+        }
+    }
 
     @Test(arguments: badCases)
     func badValuesAreRefusedWithKeyAndReason(_ bad: BadCase) {

@@ -44,9 +44,9 @@ for target in $TARGETS; do
   features="$(grep -o 'ft: *[0-9]*' "$run/fuzz.log" | tail -1 | grep -o '[0-9]*$' || true)"
   result=ok
   if [ "$status" -ne 0 ] || ls "$run"/crash-* "$run"/timeout-* "$run"/oom-* > /dev/null 2>&1; then
-    result="FAILED (exit $status): $(ls "$run"/crash-* "$run"/timeout-* "$run"/oom-* 2>/dev/null | tr '\n' ' ')"
+    result="FAILED (exit $status): $(ls "$run"/crash-* "$run"/timeout-* "$run"/oom-* 2>/dev/null | tr '\n' ' ' || true)"
     failed="$failed $target"
-    tail -40 "$run/fuzz.log"
+    grep -a -m1 -A12 'Fatal error\|runtime failure\|ERROR: AddressSanitizer\|ERROR: libFuzzer' "$run/fuzz.log" || tail -40 "$run/fuzz.log"
   fi
   printf '%-8s %14s %10s %10s %8s  %s\n' "$target" "${executions:-?}" "${rate:-?}" "${coverage:-?}" "${features:-?}" "$result" >> "$summary"
 done
