@@ -2,7 +2,7 @@
 SWIFT ?= swift
 CONFIG ?=
 
-.PHONY: all build release run test test-browser deps test-deps clean loadtest fuzz
+.PHONY: all build release run test test-browser deps test-deps clean loadtest fuzz soak idle-sessions
 
 all: build
 
@@ -51,6 +51,20 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?=
 fuzz: deps
 	SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS=$(FUZZ_TARGETS) Tools/scripts/fuzz.sh
+
+# Soak: a release relay under pkrelay-traffic's churn scenario (audience joining and leaving,
+# forwards and PK links starting and stopping) for SOAK_DURATION (30m); fails when the relay died,
+# still holds anything once the clients have gone, or grew in RSS or descriptors. Writes
+# soak-report.json. More: SOAK_ROOMS, SOAK_AUDIENCE, SOAK_WARMUP (see Tools/scripts/soak.sh).
+SOAK_DURATION ?= 30m
+soak: deps
+	SWIFT=$(SWIFT) SOAK_DURATION=$(SOAK_DURATION) Tools/scripts/soak.sh
+
+# Memory per idle control session: 10 000 WebSocket sessions held against a release relay (joined
+# to 100 rooms, then only connected); fails above 100 KiB of relay RSS per session. Writes
+# idle-sessions-report.json (see Tools/scripts/idle-sessions.sh).
+idle-sessions: deps
+	SWIFT=$(SWIFT) Tools/scripts/idle-sessions.sh
 
 clean:
 	rm -rf .build

@@ -286,6 +286,10 @@ public final class MediaPlane: Sendable {
     /// The number of open transports.
     public var transportCount: Int { registry.withLock { $0.transports.entries.count } }
 
+    /// The UDP ports of the media port range held by open transports (the shared WebRTC port
+    /// is not counted).
+    public var portsInUseCount: Int { registry.withLock { $0.transports.portsInUse.count } }
+
     /// The newest once-a-second snapshot of the data plane, all shards together.
     public func latestReport() -> MediaPlaneReport {
         guard shards.count > 1 else { return shards[0].reports.read() }

@@ -116,8 +116,12 @@ extension RelayCore {
         return .json([
             "rooms": figures.rooms, "users": figures.users, "streams": figures.publications, "subscriptions": figures.subscriptions,
             "forwards": figures.forwardTargets, "links": figures.links, "connections": figures.connections, "transports": figures.transports,
-            "accepting": figures.accepting,
+            "udpPorts": figures.udpPorts, "accepting": figures.accepting,
             "media": [
+                // What the data plane itself holds, from its once-a-second snapshot: after every
+                // client has gone these fall to zero with the control plane's counts, unless
+                // something leaked between the two.
+                "transports": figures.media.transports.count, "sources": figures.media.sources.count, "sinks": figures.media.sinks.count,
                 "packetsIn": Int(clamping: counters.packetsIn), "bytesIn": Int(clamping: counters.bytesIn),
                 "packetsOut": Int(clamping: counters.packetsOut), "bytesOut": Int(clamping: counters.bytesOut),
                 "dropped": drops,

@@ -45,7 +45,7 @@ extension RelayCore {
         let forwarding = engine.forwardingTotals
         return RelayOverview(
             rooms: totals.rooms, users: totals.users, publications: totals.publications, subscriptions: totals.subscriptions,
-            connections: sessions.count, transports: media.transportCount, accepting: accepting, media: media.latestReport(),
+            connections: sessions.count, transports: media.transportCount, udpPorts: media.portsInUseCount, accepting: accepting, media: media.latestReport(),
             forwardTargets: forwarding.forwardTargets, links: forwarding.links,
             firstKeyframeHistogram: firstKeyframeHistogram, requestHistograms: requestHistograms, domainCounters: domainCounters)
     }

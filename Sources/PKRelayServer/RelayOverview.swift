@@ -8,6 +8,8 @@ public struct RelayOverview: Sendable {
     public var subscriptions: Int
     public var connections: Int
     public var transports: Int
+    /// UDP ports of the media port range held by transports.
+    public var udpPorts: Int
     public var accepting: Bool
     public var media: MediaPlaneReport
     public var forwardTargets: Int

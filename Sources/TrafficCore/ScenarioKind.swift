@@ -4,6 +4,6 @@ public enum ScenarioKind: String, Sendable, Codable, CaseIterable {
     case pkShowroom = "pk-showroom"
     /// One publisher and M subscribers in one room.
     case fanout
-    /// Audience members joining and leaving, forwards starting and stopping, continuously.
+    /// Audience members joining and leaving, forwards and PK links starting and stopping, continuously.
     case churn
 }

@@ -94,6 +94,8 @@ public enum ScenarioLoader {
             spec.churn.stayMaxSeconds = try churn.double("stayMaxSeconds", in: 0.1...3600) ?? spec.churn.stayMaxSeconds
             spec.churn.forwardOnSeconds = try churn.double("forwardOnSeconds", in: 0.1...3600) ?? spec.churn.forwardOnSeconds
             spec.churn.forwardOffSeconds = try churn.double("forwardOffSeconds", in: 0.1...3600) ?? spec.churn.forwardOffSeconds
+            spec.churn.linkOnSeconds = try churn.double("linkOnSeconds", in: 0.1...3600) ?? spec.churn.linkOnSeconds
+            spec.churn.linkOffSeconds = try churn.double("linkOffSeconds", in: 0.1...3600) ?? spec.churn.linkOffSeconds
             try churn.finish(source)
             if spec.churn.stayMaxSeconds < spec.churn.stayMinSeconds { throw ScenarioError("\(source): churn.stayMaxSeconds is below stayMinSeconds") }
         }

@@ -147,6 +147,47 @@ struct AdminAPITests {
         }
     }
 
+    /// Stats count the transports, UDP ports, sources and sinks the relay holds, and every one of
+    /// them is back to zero once the clients have gone: what a soak run checks at its end.
+    @Test func statsCountWhatIsHeldAndZeroAfterClientsLeave() async throws {
+        try await TestRelay.with { relay in
+            let api = Recorder(port: relay.ports.admin)
+            let publisher = try await TestPublisher.start(relay, room: "held-a", user: "alice", profile: .aeadAES128GCM, videoSSRC: 0x5EED_0001, audioSSRC: 0x5EED_0002)
+            let subscriber = try await TestSubscriber.start(relay, room: "held-a", user: "bob", publisher: "alice", profile: .aeadAES128GCM)
+            // The data plane's figures come from its once-a-second snapshot.
+            let held = try await Self.waitForStats(api) { ($0["media"] as? [String: Any])?["sinks"] as? Int == 2 }
+            #expect(held["transports"] as? Int == 2)
+            #expect(held["udpPorts"] as? Int == 2)
+            #expect(held["connections"] as? Int == 2)
+            let media = held["media"] as? [String: Any]
+            #expect(media?["transports"] as? Int == 2)
+            #expect(media?["sources"] as? Int == 2)
+
+            await subscriber.client.close()
+            subscriber.endpoint.close()
+            await publisher.client.close()
+            publisher.endpoint.close()
+            let released = try await Self.waitForStats(api) { stats in
+                let media = stats["media"] as? [String: Any] ?? [:]
+                return ["transports", "sources", "sinks"].allSatisfy { media[$0] as? Int == 0 }
+            }
+            for key in ["rooms", "users", "streams", "subscriptions", "connections", "transports", "udpPorts"] {
+                #expect(released[key] as? Int == 0, "\(key) still held: \(released)")
+            }
+            try api.check()
+        }
+    }
+
+    /// Polls `/admin/v1/stats` until `condition` holds (or five seconds pass) and returns the last answer.
+    static func waitForStats(_ api: Recorder, until condition: ([String: Any]) -> Bool) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            let stats = try #require(try await api.call("GET", "/admin/v1/stats", template: "/admin/v1/stats").json)
+            if condition(stats) || ContinuousClock.now > deadline { return stats }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
     @Test func callsBeyondTheRateAreRefused() async throws {
         try await TestRelay.with({ $0.adminRequestsPerSecond = 1 }) { relay in
             let api = Recorder(port: relay.ports.admin)

@@ -16,19 +16,27 @@ struct TrafficToolEndToEndTests {
 
     /// Runs the tool with `arguments` and returns its exit status, the JSON report and stdout+stderr.
     static func runTool(_ arguments: [String]) async throws -> (Int32, [String: Any]?, String) {
-        guard let executable else {
-            Issue.record("pkrelay-traffic was not built beside the tests (swift build --build-tests builds it)")
-            return (-1, nil, "")
-        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-traffic-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let reportURL = directory.appendingPathComponent("report.json")
-        let outputURL = directory.appendingPathComponent("output.txt")
+        let (status, text) = try await runCommand(["run", "--quiet", "--report", reportURL.path] + arguments)
+        let report = (try? Data(contentsOf: reportURL)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        return (status, report, text)
+    }
+
+    /// Runs the tool with a full command line and returns its exit status and stdout+stderr.
+    static func runCommand(_ arguments: [String]) async throws -> (Int32, String) {
+        guard let executable else {
+            Issue.record("pkrelay-traffic was not built beside the tests (swift build --build-tests builds it)")
+            return (-1, "")
+        }
+        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-traffic-\(UUID().uuidString).txt")
         FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outputURL) }
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["run", "--quiet", "--report", reportURL.path] + arguments
+        process.arguments = arguments
         let output = try FileHandle(forWritingTo: outputURL)
         process.standardOutput = output
         process.standardError = output
@@ -45,8 +53,7 @@ struct TrafficToolEndToEndTests {
         }
         try? output.close()
         let text = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
-        let report = (try? Data(contentsOf: reportURL)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-        return (process.terminationStatus, report, text)
+        return (process.terminationStatus, text)
     }
 
     /// Checks the fields every report has and that media flowed without loss.
@@ -86,14 +93,50 @@ struct TrafficToolEndToEndTests {
     }
 
     @Test func churn() async throws {
+        // A quick pace, so that forwards and links both start and stop within the run.
+        let scenario = FileManager.default.temporaryDirectory.appendingPathComponent("churn-\(UUID().uuidString).yaml")
+        try """
+        name: churn
+        kind: churn
+        churn: {stayMinSeconds: 1, stayMaxSeconds: 2, forwardOnSeconds: 1, forwardOffSeconds: 0.5, linkOnSeconds: 1, linkOffSeconds: 0.5}
+        """.write(to: scenario, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: scenario) }
         try await TestRelay.with { relay in
             let (status, report, output) = try await Self.runTool([
-                "--scenario", "churn", "--relay", relay.controlURL, "--duration", "5s", "--rooms", "2", "--audience", "2"])
+                "--scenario", scenario.path, "--relay", relay.controlURL, "--duration", "5s", "--rooms", "2", "--audience", "2"])
             #expect(status == 0, "\(output)")
             try Self.checkReport(report, scenario: "churn", output: output)
             let control = try #require(report?["controlLatencyMs"] as? [String: Any])
-            #expect(control["startForwardStreamToRooms"] != nil, "\(output)")
-            #expect(control["leaveRoom"] != nil, "\(output)")
+            for method in ["startForwardStreamToRooms", "stopForwardStreamToRooms", "connectOtherRoom", "disconnectOtherRoom", "leaveRoom"] {
+                #expect(control[method] != nil, "no \(method) in \(output)")
+            }
+            #expect((report?["setupToFirstKeyframeMs"] as? [String: Any])?["via"] as? String == "forward+link")
+            #expect((report?["errors"] as? [String: Any] ?? [:]).isEmpty, "\(output)")
+        }
+    }
+
+    /// `idle` holds its sessions: the relay counts every one, joined to rooms, until they leave.
+    @Test func idleSessionsAreHeldThenClosed() async throws {
+        try await TestRelay.with { relay in
+            let running = Task { try await Self.runCommand(["idle", "--relay", relay.controlURL, "--sessions", "12", "--rooms", "3", "--hold", "3s"]) }
+            let held = try await Self.waitForStats(relay) { $0["connections"] as? Int == 12 && $0["users"] as? Int == 12 }
+            #expect(held["connections"] as? Int == 12 && held["users"] as? Int == 12 && held["rooms"] as? Int == 3, "\(held)")
+            let (status, output) = try await running.value
+            #expect(status == 0, "\(output)")
+            #expect(output.contains("ready: 12 sessions open, joined to 3 rooms"), "\(output)")
+            let left = try await Self.waitForStats(relay) { $0["connections"] as? Int == 0 }
+            #expect(left["connections"] as? Int == 0 && left["rooms"] as? Int == 0, "\(left)")
+        }
+    }
+
+    /// Polls the relay's admin stats until `condition` holds (or ten seconds pass); the last answer.
+    static func waitForStats(_ relay: TestRelay, until condition: ([String: Any]) -> Bool) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            let reply = try await AdminHTTPClient.send(port: relay.ports.admin, method: "GET", path: "/admin/v1/stats", token: AdminAPITests.adminToken(), body: nil)
+            let stats = reply.json ?? [:]
+            if condition(stats) || ContinuousClock.now > deadline { return stats }
+            try await Task.sleep(for: .milliseconds(200))
         }
     }
 

@@ -22,6 +22,19 @@ struct ScenarioLoaderTests {
         #expect(spec.audio.packetsPerSecond == 50)
     }
 
+    @Test func parsesTheChurnPace() throws {
+        let spec = try ScenarioLoader.parse("""
+        kind: churn
+        churn: {forwardOnSeconds: 1, forwardOffSeconds: 0.5, linkOnSeconds: 1.5, linkOffSeconds: 0.25}
+        """)
+        #expect(spec.churn.forwardOnSeconds == 1)
+        #expect(spec.churn.forwardOffSeconds == 0.5)
+        #expect(spec.churn.linkOnSeconds == 1.5)
+        #expect(spec.churn.linkOffSeconds == 0.25)
+        #expect(spec.churn.stayMinSeconds == 2)
+        #expect(throws: ScenarioError.self) { try ScenarioLoader.parse("kind: churn\nchurn: {linkOnSeconds: 0}") }
+    }
+
     @Test func refusesUnknownKeysAndBadValues() {
         #expect(throws: ScenarioError.self) { try ScenarioLoader.parse("kind: fanout\nsubscriber: 3") }
         #expect(throws: ScenarioError.self) { try ScenarioLoader.parse("kind: fanout\nvideo: {fsp: 3}") }

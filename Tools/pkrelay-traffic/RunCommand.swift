@@ -18,14 +18,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Write the final report as JSON to this file.")
     var report: String?
 
-    @Option(help: "The relay's configuration file: tokens are signed with its auth.keys[0] (the development key when it has none).")
-    var config: String?
-
-    @Option(help: "Sign tokens with this key id (with --key-secret) instead of --config.")
-    var keyId: String?
-
-    @Option(help: "The secret for --key-id.")
-    var keySecret: String?
+    @OptionGroup var key: KeyOptions
 
     @Option(help: "The relay's version, for the report (default: unknown).")
     var relayVersion: String = "unknown"
@@ -108,19 +101,10 @@ struct RunCommand: AsyncParsableCommand {
         return spec
     }
 
-    private func signingKey() throws -> SigningKeyConfig {
-        if let keyId, let keySecret { return SigningKeyConfig(id: keyId, secret: keySecret) }
-        if keyId != nil || keySecret != nil { throw ValidationError("--key-id and --key-secret go together") }
-        if let config {
-            do { return try SigningKeyConfig.load(relayConfigurationPath: config) } catch { throw ToolFailure(.setupFailed, error.message) }
-        }
-        return .development
-    }
-
     private func execute() async throws {
         guard let seconds = DurationText.seconds(duration) else { throw ValidationError("--duration must be a positive duration such as 30s") }
         var spec = try loadScenario()
-        let tokens = TokenFactory(key: try signingKey())
+        let tokens = TokenFactory(key: try key.signingKey())
         let live = !quiet
 
         func once(_ spec: ScenarioSpec) async throws -> RunOutcome {
@@ -171,7 +155,7 @@ struct RunCommand: AsyncParsableCommand {
         if let capacity, capacity.lastPassing == nil { thresholds.violations.append("no load passed the capacity search") }
         let setup: SetupTimes? = switch usedSpec.kind {
         case .pkShowroom: SetupTimes(via: usedSpec.pkMode.rawValue, latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
-        case .churn: SetupTimes(via: "forward", latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
+        case .churn: SetupTimes(via: "forward+link", latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
         case .fanout: nil
         }
         let result = TrafficReport(

@@ -217,8 +217,9 @@ final class ScenarioRunner: Sendable {
         churnAnchors.withLock { $0 = anchors }
     }
 
-    /// Audience members join, stay a random while and leave; paired anchors start and stop
-    /// forwards into each other's room; until `deadline`.
+    /// Audience members join, stay a random while and leave; the first anchor of each pair
+    /// forwards into the other room for a while, stops, then links with the other anchor for a
+    /// while, ends the link, and starts over; until `deadline`.
     private func churn(until deadline: ContinuousClock.Instant) async {
         let anchors = churnAnchors.withLock { $0 }
         let profile = spec.churn
@@ -245,12 +246,21 @@ final class ScenarioRunner: Sendable {
                 group.addTask {
                     let a = anchors[2 * pair], b = anchors[2 * pair + 1]
                     while ContinuousClock.now < deadline {
-                        let now = MonotonicClock.microseconds()
-                        self.engine.submit(.watch(KeyframeWatchSpec(roomIndex: b.roomIndex, publisherId: a.publisherId!, sinceMicroseconds: now)))
+                        let forwardStart = MonotonicClock.microseconds()
+                        self.engine.submit(.watch(KeyframeWatchSpec(roomIndex: b.roomIndex, publisherId: a.publisherId!, sinceMicroseconds: forwardStart)))
                         try? await self.startForward(a, into: b)
                         await Self.sleep(seconds: profile.forwardOnSeconds, until: deadline)
                         try? await a.client.call(.stopForwardStreamToRooms, RoomParams(roomId: a.roomId))
                         await Self.sleep(seconds: profile.forwardOffSeconds, until: deadline)
+                        guard ContinuousClock.now < deadline else { break }
+                        // The forward has stopped, so the link starts from rooms with no mirror.
+                        let linkStart = MonotonicClock.microseconds()
+                        self.engine.submit(.watch(KeyframeWatchSpec(roomIndex: b.roomIndex, publisherId: a.publisherId!, sinceMicroseconds: linkStart)))
+                        self.engine.submit(.watch(KeyframeWatchSpec(roomIndex: a.roomIndex, publisherId: b.publisherId!, sinceMicroseconds: linkStart)))
+                        let _: ConnectOtherRoomEvent? = try? await a.client.request(.connectOtherRoom, ConnectOtherRoomParams(roomId: b.roomId, userId: b.client.userId))
+                        await Self.sleep(seconds: profile.linkOnSeconds, until: deadline)
+                        try? await a.client.call(.disconnectOtherRoom, LocalRoomParams(localRoomId: a.roomId))
+                        await Self.sleep(seconds: profile.linkOffSeconds, until: deadline)
                     }
                 }
             }

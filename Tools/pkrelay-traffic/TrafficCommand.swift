@@ -9,6 +9,6 @@ struct TrafficCommand: AsyncParsableCommand {
         commandName: "pkrelay-traffic",
         abstract: "Load a PKRelay with simulated anchors and audience members and measure what they see.",
         version: version,
-        subcommands: [RunCommand.self],
+        subcommands: [RunCommand.self, IdleCommand.self],
         defaultSubcommand: RunCommand.self)
 }
