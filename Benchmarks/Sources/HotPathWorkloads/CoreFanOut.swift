@@ -60,6 +60,17 @@ public final class CoreFanOut: @unchecked Sendable {
         }
     }
 
+    /// Joins this core to `remote` (shard 1) with a pair of rings, as `ShardRouting` would, and
+    /// gives `remote` a remote source of the publisher's track fed through them.
+    public func pipe(to remote: MediaCore) {
+        let out = PacketRing(slotCount: 1024, slotCapacity: MediaCore.sendSlotCapacity)
+        let back = PacketRing(slotCount: 1024, slotCapacity: MediaCore.sendSlotCapacity)
+        core.addLink(PipeLink(peer: 1, outbound: out, inbound: back))
+        remote.addLink(PipeLink(peer: 0, outbound: back, inbound: out))
+        remote.apply(.addRemoteSource(MediaSourceSpec(id: 1, transportId: -1, ssrc: Self.ssrc, isVideo: true, codec: "VP8", clockRate: 90_000), peer: 0))
+        core.apply(.addPipeOutlet(source: 1, peer: 1))
+    }
+
     /// One received datagram, as the shell hands it over after `recvmmsg`.
     @inline(__always)
     public func deliver() {

@@ -18,12 +18,7 @@ public final class ShardHop: @unchecked Sendable {
             configuration: MediaPlaneConfiguration(), reports: ReportStore(), output: DiscardingOutput(), hasWebRTCSocket: false, events: events, randomSeed: 2)
         self.crosses = crosses
         guard crosses else { return }
-        let out = PacketRing(slotCount: 1024, slotCapacity: MediaCore.sendSlotCapacity)
-        let back = PacketRing(slotCount: 1024, slotCapacity: MediaCore.sendSlotCapacity)
-        source.core.addLink(PipeLink(peer: 1, outbound: out, inbound: back))
-        remote.addLink(PipeLink(peer: 0, outbound: back, inbound: out))
-        remote.apply(.addRemoteSource(MediaSourceSpec(id: 1, transportId: -1, ssrc: CoreFanOut.ssrc, isVideo: true, codec: "VP8", clockRate: 90_000), peer: 0))
-        source.core.apply(.addPipeOutlet(source: 1, peer: 1))
+        source.pipe(to: remote)
     }
 }
 

@@ -23,12 +23,7 @@ public final class ShardSplit: @unchecked Sendable {
         remote.advanceClock(monotonicMs: 1000, unixMs: 1_700_000_000_000)
         self.shards = shards
         guard shards == 2 else { return }
-        let out = PacketRing(slotCount: 1024, slotCapacity: MediaCore.sendSlotCapacity)
-        let back = PacketRing(slotCount: 1024, slotCapacity: MediaCore.sendSlotCapacity)
-        source.core.addLink(PipeLink(peer: 1, outbound: out, inbound: back))
-        remote.addLink(PipeLink(peer: 0, outbound: back, inbound: out))
-        remote.apply(.addRemoteSource(MediaSourceSpec(id: 1, transportId: -1, ssrc: CoreFanOut.ssrc, isVideo: true, codec: "VP8", clockRate: 90_000), peer: 0))
-        source.core.apply(.addPipeOutlet(source: 1, peer: 1))
+        source.pipe(to: remote)
         CoreFanOut.addSubscribers(to: remote, count: remoteCount, firstTransport: 1000, source: 1, profile: profile)
         // Past the keyframe gate on the far side too: one keyframe through the pipe.
         source.template[13] = 0x00
