@@ -247,12 +247,14 @@ public actor ControlClient {
 
     /// Closes the WebSocket and waits (bounded) for the connection to end.
     public func close() async {
-        if let writer, !closed {
-            try? await writer.close(.normalClosure, reason: "client closing")
-        }
+        let writer = closed ? nil : writer
         let task = connectionTask
         do {
-            try await withTimeout(.seconds(5), "the WebSocket to close") { await task?.value }
+            // The close frame's write is bounded too: a relay that stopped reading must not hold us.
+            try await withTimeout(.seconds(5), "the WebSocket to close") {
+                try? await writer?.close(.normalClosure, reason: "client closing")
+                await task?.value
+            }
         } catch {
             task?.cancel()
         }

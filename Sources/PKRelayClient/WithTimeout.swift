@@ -1,7 +1,10 @@
 /// Runs `operation`, throwing ``TimeoutError`` if it has not finished within `duration`.
 ///
-/// The operation is cancelled when the time runs out; an operation that ignores cancellation
-/// keeps running in the background, but the caller is released at the deadline either way.
+/// The caller is released at the deadline whatever the operation does: it is cancelled then, and
+/// one that ignores cancellation finishes in the background with its result discarded. (A task
+/// group would not do: leaving its scope waits for every child, so an operation that ignores
+/// cancellation would hold the caller forever.) Cancelling the caller cancels the operation and
+/// throws `CancellationError` at once.
 ///
 /// - Parameters:
 ///   - duration: The time allowed.
@@ -12,14 +15,22 @@ public func withTimeout<T: Sendable>(
     _ what: String = "an operation",
     operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: duration)
-            throw TimeoutError(duration: duration, what: what)
+    let race = TimeoutRace<T>()
+    let work = Task {
+        do {
+            race.settle(.success(try await operation()))
+        } catch {
+            race.settle(.failure(error))
         }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw TimeoutError(duration: duration, what: what) }
-        return first
+    }
+    let deadline = Task {
+        guard (try? await Task.sleep(for: duration)) != nil else { return }
+        if race.settle(.failure(TimeoutError(duration: duration, what: what))) { work.cancel() }
+    }
+    defer { deadline.cancel() }
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { race.wait($0) }
+    } onCancel: {
+        if race.settle(.failure(CancellationError())) { work.cancel() }
     }
 }

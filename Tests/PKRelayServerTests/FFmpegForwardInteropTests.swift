@@ -7,7 +7,7 @@ import Testing
 /// ffmpeg publishes VP8 over SDES-keyed SRTP into room 1; the anchor forwards into room 2; an
 /// ffmpeg receiver subscribed in room 2 (started first, from an SDP file) decodes the stream.
 extension RealClientInterop {
-@Suite("ffmpeg forward interop", .serialized, .timeLimit(.minutes(1)))
+@Suite("ffmpeg forward interop", .serialized, .timeLimit(.minutes(2)))
 struct FFmpegForwardInteropTests {
     static let ffmpeg = RealClientInterop.FFmpegInteropTests.ffmpeg
     static let profile = SRTPProfile.aesCM128HMACSHA1_80

@@ -7,7 +7,7 @@ import Testing
 /// ffmpeg publishes VP8 + Opus over SDES-keyed SRTP into a room, and another ffmpeg, started
 /// first from an SDP file, receives the stream through the relay and decodes it.
 extension RealClientInterop {
-@Suite("ffmpeg interop", .serialized, .timeLimit(.minutes(1)))
+@Suite("ffmpeg interop", .serialized, .timeLimit(.minutes(2)))
 struct FFmpegInteropTests {
     static let ffmpeg = "/usr/bin/ffmpeg"
     static let isAvailable = FileManager.default.isExecutableFile(atPath: ffmpeg)

@@ -77,7 +77,7 @@ final class WebhookReceiver: Sendable {
 
     /// Waits until the hooks answered 2xx satisfy `condition`; returns all hooks received.
     @discardableResult
-    func waitUntil(_ what: String, timeout: Duration = .seconds(10), _ condition: @escaping @Sendable ([Hook]) -> Bool) async throws -> [Hook] {
+    func waitUntil(_ what: String, timeout: Duration = .seconds(30), _ condition: @escaping @Sendable ([Hook]) -> Bool) async throws -> [Hook] {
         let log = self.log
         return try await withTimeout(timeout, what) { await log.waitUntil(condition) }
     }

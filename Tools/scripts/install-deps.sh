@@ -3,7 +3,7 @@
 #   install-deps.sh build   C libraries the relay links against
 #   install-deps.sh test    the above plus the real clients the tests drive (ffmpeg, GnuTLS's
 #                           DTLS tools, aiortc) and the OpenAPI checker (python3 with jsonschema,
-#                           openapi-schema-validator)
+#                           openapi-schema-validator), and gdb for the test watchdog
 #   install-deps.sh browser headless Chromium, its driver and selenium for `make test-browser`
 set -euo pipefail
 
@@ -11,7 +11,8 @@ want=(libsrtp2-dev libssl-dev pkg-config)
 if [[ "${1:-build}" == "test" ]]; then
     # golang and pion's DTLS: a second independent DTLS implementation (it negotiates GCM,
     # which Debian's GnuTLS cannot).
-    want+=(ffmpeg gnutls-bin golang-go golang-github-pion-dtls.v2-dev python3 python3-pip python3-yaml)
+    # gdb: the test watchdog (test-bounded.sh) prints a hung run's thread backtraces with it.
+    want+=(ffmpeg gnutls-bin golang-go golang-github-pion-dtls.v2-dev python3 python3-pip python3-yaml gdb)
 fi
 if [[ "${1:-build}" == "browser" ]]; then
     want=(chromium chromium-driver python3-selenium curl iproute2 util-linux)
