@@ -73,7 +73,7 @@ struct FFmpegForwardInteropTests {
                 "-map", "0:v", "-flush_packets", "1", "-f", "framecrc", "-y", crcURL.path,
             ], stderrURL: directory.appendingPathComponent("receiver.log"))
             defer { if receiver.isRunning { kill(receiver.process.processIdentifier, SIGKILL) } }
-            try await LocalPorts.waitUntilBound([videoPort], timeout: .seconds(30))
+            try await LocalPorts.waitUntilBound([videoPort], by: receiver, timeout: .seconds(30))
 
             let anchorMark = await anchor.eventCount
             let senderLaunched = ContinuousClock.now

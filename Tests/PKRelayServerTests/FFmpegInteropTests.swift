@@ -102,7 +102,7 @@ struct FFmpegInteropTests {
                 "-map", "0:v", "-map", "0:a", "-flush_packets", "1", "-f", "framecrc", "-y", crcURL.path,
             ], stderrURL: directory.appendingPathComponent("receiver.log"))
             defer { if receiver.isRunning { kill(receiver.process.processIdentifier, SIGKILL) } }
-            try await LocalPorts.waitUntilBound([videoPort, audioPort], timeout: .seconds(30))
+            try await LocalPorts.waitUntilBound([videoPort, audioPort], by: receiver, timeout: .seconds(30))
 
             let sender = try ExternalProcess(executable: ffmpeg, arguments: [
                 "-nostdin", "-hide_banner", "-loglevel", "error", "-re",

@@ -33,19 +33,45 @@ enum LocalPorts {
         } == 0
     }
 
-    /// Polls /proc/net/udp until every port in `ports` has a bound socket.
-    static func waitUntilBound(_ ports: [Int], timeout: Duration) async throws {
+    /// Polls /proc/net/udp until every port in `ports` has a bound socket, and gives up at once,
+    /// with its stderr, when `process` (the one meant to bind them) has exited.
+    static func waitUntilBound(_ ports: [Int], by process: ExternalProcess, timeout: Duration) async throws {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let table = (try? String(contentsOfFile: "/proc/net/udp", encoding: .utf8)) ?? ""
+            let table = readWholeFile("/proc/net/udp")
             let bound = Set(table.split(separator: "\n").dropFirst().compactMap { line -> Int? in
                 let columns = line.split(separator: " ")
                 guard columns.count > 1, let portHex = columns[1].split(separator: ":").last else { return nil }
                 return Int(portHex, radix: 16)
             })
             if ports.allSatisfy(bound.contains) { return }
-            guard ContinuousClock.now < deadline else { throw TimeoutError(duration: timeout, what: "ports \(ports) to be bound") }
+            guard process.isRunning else {
+                throw TimeoutError(duration: timeout, what: "ports \(ports) to be bound; the process exited (\(process.process.terminationStatus)): \(process.stderrTail)")
+            }
+            guard ContinuousClock.now < deadline else {
+                throw TimeoutError(duration: timeout, what: "ports \(ports) to be bound; bound now: \(bound.filter { $0 >= 30000 && $0 < 34000 }.sorted()); stderr: \(process.stderrTail)")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
+    }
+
+    /// Reads a /proc file to its end. Foundation's readers trust the size the file reports, and
+    /// /proc reports none: they return the first page only, which misses sockets once a machine
+    /// has a few dozen of them.
+    static func readWholeFile(_ path: String) -> String {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += chunk[0..<count]
+            } else if count == 0 || errno != EINTR {
+                break
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -214,7 +214,7 @@ struct WebRTCInteropTests {
                     "-analyzeduration", "5000000", "-i", sdpURL.path, "-map", "0:v", "-map", "0:a", "-t", "6", "-flush_packets", "1", "-f", "framecrc", "-y", crcURL.path,
                 ], stderrURL: directory.appendingPathComponent("receiver.log"))
                 defer { if receiver.isRunning { kill(receiver.process.processIdentifier, SIGKILL) } }
-                try await LocalPorts.waitUntilBound([videoPort, audioPort], timeout: .seconds(30))
+                try await LocalPorts.waitUntilBound([videoPort, audioPort], by: receiver, timeout: .seconds(30))
                 // Subscribe once alice has published.
                 var subscribed: SubscribeStreamResult?
                 let deadline = ContinuousClock.now + .seconds(20)
