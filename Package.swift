@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Bytes at the bottom: RTP/RTCP/STUN parsing and serialising, standard library only.
@@ -74,6 +75,17 @@ let package = Package(
             ],
             // The browser PK demo served at /demo/.
             resources: [.copy("Demo")],
+            swiftSettings: strict
+        ),
+        // Cluster coordination in PostgreSQL: node leases, room placement with fencing epochs,
+        // notices. Coordination only: media never goes through it.
+        .target(
+            name: "Cluster",
+            dependencies: [
+                "Protocol",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         // A Swift client of the control channel and media transports: used by the tests and the
@@ -142,6 +154,11 @@ let package = Package(
         ),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
         .testTarget(name: "TrafficCoreTests", dependencies: ["TrafficCore"], swiftSettings: strict),
+        .testTarget(
+            name: "ClusterTests",
+            dependencies: ["Cluster", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         // The RFC 5769 STUN samples, shared by the STUN parser's and the ICE agent's tests.
         .target(name: "STUNTestVectors", path: "Tests/STUNTestVectors", swiftSettings: strict),
         .testTarget(name: "RTPWireTests", dependencies: ["RTPWire", "STUNTestVectors"], swiftSettings: strict),

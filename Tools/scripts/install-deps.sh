@@ -3,7 +3,8 @@
 #   install-deps.sh build   C libraries the relay links against
 #   install-deps.sh test    the above plus the real clients the tests drive (ffmpeg, GnuTLS's
 #                           DTLS tools, aiortc) and the OpenAPI checker (python3 with jsonschema,
-#                           openapi-schema-validator), and gdb for the test watchdog
+#                           openapi-schema-validator), gdb for the test watchdog and
+#                           PostgreSQL for the cluster tests
 #   install-deps.sh browser headless Chromium, its driver and selenium for `make test-browser`
 set -euo pipefail
 
@@ -12,7 +13,8 @@ if [[ "${1:-build}" == "test" ]]; then
     # golang and pion's DTLS: a second independent DTLS implementation (it negotiates GCM,
     # which Debian's GnuTLS cannot).
     # gdb: the test watchdog (test-bounded.sh) prints a hung run's thread backtraces with it.
-    want+=(ffmpeg gnutls-bin golang-go golang-github-pion-dtls.v2-dev python3 python3-pip python3-yaml gdb)
+    # postgresql: the cluster tests start private instances of it.
+    want+=(ffmpeg gnutls-bin golang-go golang-github-pion-dtls.v2-dev python3 python3-pip python3-yaml gdb postgresql)
 fi
 if [[ "${1:-build}" == "browser" ]]; then
     want=(chromium chromium-driver python3-selenium curl iproute2 util-linux)
