@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // Bytes at the bottom: RTP/RTCP/STUN parsing and serialising, standard library only.
@@ -64,7 +65,7 @@ let package = Package(
         .target(
             name: "PKRelayServer",
             dependencies: [
-                "Protocol", "RoomEngine", "MediaPlane", "SecureTransport", "Auth", "CSocketShims", "ICE", "SDP",
+                "Protocol", "RoomEngine", "MediaPlane", "SecureTransport", "Auth", "CSocketShims", "ICE", "SDP", "Cluster",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -84,6 +85,7 @@ let package = Package(
             dependencies: [
                 "Protocol",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -154,9 +156,16 @@ let package = Package(
         ),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
         .testTarget(name: "TrafficCoreTests", dependencies: ["TrafficCore"], swiftSettings: strict),
+        // A private PostgreSQL per test, for the cluster's tests.
+        .target(
+            name: "PostgresTestSupport",
+            dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            path: "Tests/PostgresTestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ClusterTests",
-            dependencies: ["Cluster", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Cluster", "PostgresTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // The RFC 5769 STUN samples, shared by the STUN parser's and the ICE agent's tests.
@@ -173,7 +182,7 @@ let package = Package(
         .testTarget(
             name: "PKRelayServerTests",
             dependencies: [
-                "PKRelayServer", "PKRelayClient", "Protocol", "RTPWire", "SecureTransport", "Auth", "CSocketShims", "ICE",
+                "PKRelayServer", "PKRelayClient", "Protocol", "RTPWire", "SecureTransport", "Auth", "CSocketShims", "ICE", "PostgresTestSupport",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -10,6 +10,7 @@ import Protocol
 struct AdminRoutes: Sendable {
     let core: RelayCore
     let gate: AdminRateGate
+    let ports: PortWaiter
     let logger: Logger
 
     /// The largest request body accepted.
@@ -63,7 +64,21 @@ struct AdminRoutes: Sendable {
                 return await core.adminStopForwarding(roomId: roomId, userId: userId)
             }
         }
+        group.post("rooms/:roomId/placement") { request, context in
+            await self.guarded(request) {
+                guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
+                return await core.adminPlacement(roomId, controlURL: await self.localControlURL())
+            }
+        }
         group.get("stats") { request, _ in await self.guarded(request) { await core.adminStats() } }
+    }
+
+    /// The control URL of this node as a single relay: the configured public URL, else the
+    /// control listener's bound address.
+    func localControlURL() async -> String {
+        let configuration = core.configuration
+        if !configuration.cluster.publicControlURL.isEmpty { return configuration.cluster.publicControlURL }
+        return "ws://\(configuration.controlHost):\(await ports.wait().control)/rtc"
     }
 
     /// Rate limit, then authorisation, then the operation; the answer as an HTTP response.

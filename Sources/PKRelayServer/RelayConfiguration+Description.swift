@@ -1,3 +1,4 @@
+import Cluster
 extension RelayConfiguration {
     /// The effective settings as YAML-like text, secrets redacted.
     public var effectiveSettings: String {
@@ -63,6 +64,13 @@ extension RelayConfiguration {
           maxBackoffMs: \(webhooks.maxBackoffMs)
           queueSize: \(webhooks.queueSize)
           concurrency: \(webhooks.concurrency)
+        cluster:
+          nodeId: \(cluster.isEnabled ? cluster.nodeId : "(none: a single node)")
+          databaseURL: \(cluster.isEnabled ? ((try? DatabaseAddress(url: cluster.databaseURL))?.redacted ?? "(invalid)") : "(none)")
+          publicControlURL: \(cluster.publicControlURL.isEmpty ? "(the control listener's address)" : cluster.publicControlURL)
+          capacity: \(cluster.capacity)
+          leaseSeconds: \(cluster.leaseSeconds)
+          renewSeconds: \(cluster.renewSeconds)
         """
     }
 }

@@ -24,6 +24,7 @@ extension RelayConfiguration {
         "shutdown.graceSeconds",
         "webhooks.urls", "webhooks.secret", "webhooks.requestTimeoutMs", "webhooks.retryForSeconds", "webhooks.initialBackoffMs",
         "webhooks.maxBackoffMs", "webhooks.queueSize", "webhooks.concurrency",
+        "cluster.nodeId", "cluster.databaseURL", "cluster.publicControlURL", "cluster.capacity", "cluster.leaseSeconds", "cluster.renewSeconds",
     ]
 
     /// The variable that overrides a dotted key, e.g. `PKRELAY_MEDIA_PORT_RANGE_START` for

@@ -1,3 +1,5 @@
+import Protocol
+import Cluster
 import Auth
 import Foundation
 import Logging
@@ -125,6 +127,10 @@ extension RelayConfiguration {
         configuration.webhooks = try readWebhooks(&webhooks, defaults: configuration.webhooks)
         try webhooks.finish()
 
+        var cluster = try root.section("cluster")
+        configuration.cluster = try readCluster(&cluster, defaults: configuration.cluster)
+        try cluster.finish()
+
         try root.finish()
         return configuration
     }
@@ -144,6 +150,36 @@ extension RelayConfiguration {
             throw ConfigurationError(key: "\(section.path).port", reason: "must be between 1 and 65535 (or 0 for a free port), got \(port)")
         }
         return port
+    }
+
+    static func readCluster(_ section: inout ConfigurationReader, defaults: ClusterConfiguration) throws(ConfigurationError) -> ClusterConfiguration {
+        var cluster = defaults
+        cluster.nodeId = try section.string("nodeId", default: cluster.nodeId) ?? ""
+        cluster.databaseURL = try section.string("databaseURL", default: cluster.databaseURL) ?? ""
+        cluster.publicControlURL = try section.string("publicControlURL", default: cluster.publicControlURL) ?? ""
+        cluster.capacity = try section.int("capacity", default: cluster.capacity, in: 1...10_000_000)
+        cluster.leaseSeconds = try section.int("leaseSeconds", default: cluster.leaseSeconds, in: 3...300)
+        cluster.renewSeconds = try section.int("renewSeconds", default: cluster.renewSeconds, in: 1...100)
+        guard cluster.isEnabled else {
+            if !cluster.databaseURL.isEmpty || !cluster.publicControlURL.isEmpty {
+                throw ConfigurationError(key: "cluster.nodeId", reason: "is required when other cluster settings are given")
+            }
+            return cluster
+        }
+        if let problem = RelayIdentifier.problem(with: cluster.nodeId) { throw ConfigurationError(key: "cluster.nodeId", reason: problem) }
+        guard !cluster.databaseURL.isEmpty else { throw ConfigurationError(key: "cluster.databaseURL", reason: "is required in a cluster") }
+        do {
+            _ = try DatabaseAddress(url: cluster.databaseURL)
+        } catch {
+            throw ConfigurationError(key: "cluster.databaseURL", reason: error.reason)
+        }
+        if !cluster.publicControlURL.isEmpty, !(cluster.publicControlURL.hasPrefix("ws://") || cluster.publicControlURL.hasPrefix("wss://")) {
+            throw ConfigurationError(key: "cluster.publicControlURL", reason: "must be a ws:// or wss:// URL")
+        }
+        guard cluster.renewSeconds * 3 <= cluster.leaseSeconds else {
+            throw ConfigurationError(key: "cluster.renewSeconds", reason: "must be at most a third of cluster.leaseSeconds (\(cluster.leaseSeconds)), so that a late renewal or two do not lose the lease")
+        }
+        return cluster
     }
 
     static func readWebhooks(_ section: inout ConfigurationReader, defaults: WebhookConfiguration) throws(ConfigurationError) -> WebhookConfiguration {

@@ -38,6 +38,8 @@ public struct RelayConfiguration: Sendable {
     public var shutdownGraceSeconds = 10
     /// Where and how events are posted to the room server.
     public var webhooks = WebhookConfiguration()
+    /// The cluster this node belongs to; off by default.
+    public var cluster = ClusterConfiguration()
 
     public init() {}
 

@@ -6,7 +6,7 @@ import RoomEngine
 extension RelayCore {
     /// Handles one text message from a connection: parse, check, dispatch, answer. Whatever the
     /// input, the connection gets an answer and stays usable.
-    public func handle(_ text: String, from session: SessionID) {
+    public func handle(_ text: String, from session: SessionID) async {
         guard sessions[session] != nil, let withinRate = admitFrame(from: session) else { return }
         if text.utf8.count > configuration.maxMessageBytes {
             refusals.count(.messageSize)
@@ -48,6 +48,16 @@ extension RelayCore {
             respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.methodNotFound, "unknown method '\(method)'")), to: session)
             return
         }
+        if known == .joinRoom, let cluster {
+            // In a cluster a join first finds its room's node (claiming the room here when nobody
+            // serves it); the session may have gone while the database answered.
+            guard await admitToCluster(cluster, id: id, params: paramsData, session: session), sessions[session] != nil else { return }
+        }
+        if known == .startForwardStreamToRooms || known == .updateForwardStreamToRooms, let cluster {
+            unreachableTargets = await routeForwardTargets(cluster, params: paramsData)
+            guard sessions[session] != nil else { return }
+        }
+        defer { unreachableTargets = [:] }
         let started = ContinuousClock.now
         dispatch(known, id: id, params: paramsData, session: session)
         let elapsed = ContinuousClock.now - started

@@ -9,7 +9,8 @@ extension RelayCore {
         let userId = engine.userId(of: session, roomId: params.roomId) ?? ""
         let nowSeconds = nowMs() / 1000
         return params.targets.map { target in
-            ForwardTargetRequest(
+            if let unreachable = unreachableTargets[target.roomId] { return ForwardTargetRequest(roomId: target.roomId, grants: .failure(unreachable)) }
+            return ForwardTargetRequest(
                 roomId: target.roomId,
                 grants: verifier.verify(target.token, roomId: target.roomId, userId: userId, nowSeconds: nowSeconds).map(Self.grants(of:)))
         }

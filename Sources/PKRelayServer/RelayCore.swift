@@ -55,7 +55,18 @@ public actor RelayCore {
     /// Outbound messages queued per connection before a slow reader is disconnected.
     static let outboundQueueLimit = 4096
 
+    /// This node's cluster membership; nil for a single node.
+    let cluster: ClusterMembership?
+    /// Forward targets of the request being dispatched that live on other cluster nodes, with
+    /// the error each fails with; set just before dispatch, cleared after.
+    var unreachableTargets: [String: RelayError] = [:]
+
     public init(configuration: RelayConfiguration, media: MediaPlane, logger: Logger, nowMs: @escaping @Sendable () -> Int64) {
+        self.init(configuration: configuration, media: media, logger: logger, nowMs: nowMs, cluster: nil)
+    }
+
+    init(configuration: RelayConfiguration, media: MediaPlane, logger: Logger, nowMs: @escaping @Sendable () -> Int64, cluster: ClusterMembership?) {
+        self.cluster = cluster
         self.configuration = configuration
         self.media = media
         self.logger = logger

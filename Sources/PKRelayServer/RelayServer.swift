@@ -1,3 +1,5 @@
+import Cluster
+import CSocketShims
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -28,7 +30,12 @@ public final class RelayServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.media = try MediaPlane(configuration: configuration.media)
-        self.core = RelayCore(configuration: configuration, media: media, logger: logger, nowMs: nowMs)
+        var cluster: ClusterMembership?
+        if configuration.cluster.isEnabled {
+            let address = try DatabaseAddress(url: configuration.cluster.databaseURL)
+            cluster = try ClusterMembership(configuration: configuration.cluster, address: address, logger: logger, monotonicMs: { pkr_monotonic_ms() })
+        }
+        self.core = RelayCore(configuration: configuration, media: media, logger: logger, nowMs: nowMs, cluster: cluster)
     }
 
     /// Runs until a graceful shutdown (SIGTERM/SIGINT when `handleSignals`, or ``shutdown`` via the
@@ -41,8 +48,14 @@ public final class RelayServer: Sendable {
         // Services shut down in reverse order: the drain first (its events queue webhooks), then
         // webhook delivery (bounded by the grace period), then the listeners.
         let webhooks = WebhookService(hub: core.webhooks, logger: logger, graceSeconds: configuration.shutdownGraceSeconds)
+        // The cluster service comes first, so it shuts down last: after the drain has ended every
+        // room, it leaves the cluster.
+        var services: [any Service] = [control, admin, webhooks, lifecycle]
+        if let cluster = core.cluster {
+            services.insert(ClusterService(membership: cluster, core: core, ports: ports, configuration: configuration, logger: logger), at: 0)
+        }
         return ServiceGroup(
-            services: [control, admin, webhooks, lifecycle],
+            services: services,
             gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
             logger: logger)
     }
@@ -138,7 +151,7 @@ public final class RelayServer: Sendable {
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
         }
-        AdminRoutes(core: core, gate: AdminRateGate(requestsPerSecond: configuration.adminRequestsPerSecond, nowMs: core.nowMs()), logger: logger)
+        AdminRoutes(core: core, gate: AdminRateGate(requestsPerSecond: configuration.adminRequestsPerSecond, nowMs: core.nowMs()), ports: ports, logger: logger)
             .register(on: router)
         let waiter = ports
         return Application(

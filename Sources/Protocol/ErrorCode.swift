@@ -83,6 +83,12 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let wrongState = ErrorCode(4010)
     /// The connection sends requests faster than the relay accepts.
     public static let rateLimited = ErrorCode(4029)
+    /// In a cluster, the room lives on another node: the error's `data.controlURL` says where to
+    /// connect and join instead (a redirect).
+    public static let roomOnAnotherNode = ErrorCode(4030)
+    /// In a cluster, this node cannot take the room now: it holds no lease (starting, or cut off
+    /// from the cluster's database). Try again shortly, or ask the room server for the placement.
+    public static let clusterUnavailable = ErrorCode(4031)
     /// A forward call before startForwardStreamToRooms (reported also as UnexpectedAPICall).
     public static let forwardNotStarted = ErrorCode(4011)
     /// More forward targets than the relay allows per user (default 8).

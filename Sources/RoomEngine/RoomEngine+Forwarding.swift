@@ -70,7 +70,7 @@ extension RoomEngine {
                 case .success:
                     infos.append(failTarget(target.roomId, key: key, error: .forwardInvalidToken, message: "the target token has no publish grant", into: &actions))
                 case .failure(let error):
-                    infos.append(failTarget(target.roomId, key: key, error: .forwardInvalidToken, message: error.message, into: &actions))
+                    infos.append(failTarget(target.roomId, key: key, error: Self.targetFailureCode(error), message: error.message, into: &actions))
                 }
                 continue
             }
@@ -163,7 +163,7 @@ extension RoomEngine {
         if !seen.insert(target.roomId).inserted { return failure(.forwardInvalidArgument, "target room listed twice") }
         let grants: TokenGrants
         switch target.grants {
-        case .failure(let error): return failure(.forwardInvalidToken, error.message)
+        case .failure(let error): return failure(Self.targetFailureCode(error), error.message)
         case .success(let verified) where !verified.publish: return failure(.forwardInvalidToken, "the target token has no publish grant")
         case .success(let verified): grants = verified
         }
@@ -310,5 +310,11 @@ extension RoomEngine {
         for link in links.values.sorted(by: { $0.id < $1.id }) where link.involves(roomId: roomId, userId: userId) {
             endLink(link.id, reason: reason, domainReason: endedBecause, leaving: ForwardKey(roomId: roomId, userId: userId), notifyLeaver: sessionConnected, into: &actions)
         }
+    }
+
+    /// The code a target fails with when its request came refused: a target the relay cannot
+    /// reach (a room on another cluster node) is 1205; anything else is a token problem (1202).
+    static func targetFailureCode(_ error: RelayError) -> ErrorCode {
+        error.code == .forwardNotSupported ? .forwardNotSupported : .forwardInvalidToken
     }
 }

@@ -1,6 +1,7 @@
 import Cluster
 import Logging
 import PostgresNIO
+import PostgresTestSupport
 import Testing
 
 /// The cluster store against a real PostgreSQL. Leases last a minute here, so none runs out by

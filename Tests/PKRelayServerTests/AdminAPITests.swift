@@ -89,6 +89,13 @@ struct AdminAPITests {
             #expect(stats.json?["forwards"] as? Int == 1)
             #expect(stats.json?["connections"] as? Int == 3)
 
+            // A single relay places every room on itself.
+            let placement = try await api.call("POST", "/admin/v1/rooms/adm-z/placement", template: "/admin/v1/rooms/{roomId}/placement")
+            #expect(placement.status == 200)
+            #expect(placement.json?["controlURL"] as? String == relay.controlURL)
+            #expect(placement.json?["nodeId"] as? String == "" && placement.json?["epoch"] as? Int == 0)
+            #expect(try await api.call("POST", "/admin/v1/rooms/bad!id/placement", template: "/admin/v1/rooms/{roomId}/placement").status == 400)
+
             // Stop alice's forwards and links: she hears both ends; she stays in her room.
             let stop = try await api.call("POST", "/admin/v1/rooms/adm-a/users/alice/stop-forwarding", template: "/admin/v1/rooms/{roomId}/users/{userId}/stop-forwarding")
             #expect(stop.status == 200)

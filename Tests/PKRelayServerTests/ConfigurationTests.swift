@@ -25,6 +25,17 @@ struct ConfigurationTests {
         #expect(configuration.srtpProfiles == [.aeadAES128GCM, .aesCM128HMACSHA1_80])
     }
 
+    @Test func clusterSettingsAreRead() throws {
+        let configuration = try RelayConfiguration.load(yaml: """
+            cluster: {nodeId: relay-2, databaseURL: 'postgres://pk:s%40cret@10.0.0.9:5433/pkrelay', publicControlURL: 'wss://relay-2.example.com/rtc', capacity: 500}
+            """, environment: ["PKRELAY_CLUSTER_LEASE_SECONDS": "30", "PKRELAY_CLUSTER_RENEW_SECONDS": "5"])
+        #expect(configuration.cluster.isEnabled && configuration.cluster.nodeId == "relay-2")
+        #expect(configuration.cluster.capacity == 500 && configuration.cluster.leaseSeconds == 30 && configuration.cluster.renewSeconds == 5)
+        #expect(configuration.effectiveSettings.contains("postgres://pk:***@10.0.0.9:5433/pkrelay"), "the password stays out of the logs")
+        #expect(!configuration.effectiveSettings.contains("s@cret"))
+        #expect(!RelayConfiguration().cluster.isEnabled)
+    }
+
     @Test func overridesAreRead() throws {
         let configuration = try RelayConfiguration.load(yaml: """
             control: {port: 9000, maxMessageBytes: 2048}
@@ -56,6 +67,15 @@ struct ConfigurationTests {
     }
 
     static let badCases: [BadCase] = [
+        BadCase(yaml: "cluster: {databaseURL: 'postgres://u@db/pk'}", key: "cluster.nodeId", reason: "is required"),
+        BadCase(yaml: "cluster: {nodeId: 'bad node'}", key: "cluster.nodeId", reason: "letters, digits"),
+        BadCase(yaml: "cluster: {nodeId: a}", key: "cluster.databaseURL", reason: "is required"),
+        BadCase(yaml: "cluster: {nodeId: a, databaseURL: 'mysql://u@db/pk'}", key: "cluster.databaseURL", reason: "postgres://"),
+        BadCase(yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db:99999/pk'}", key: "cluster.databaseURL", reason: "port"),
+        BadCase(yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db/pk?sslmode=verify-full'}", key: "cluster.databaseURL", reason: "sslmode"),
+        BadCase(yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db/pk', publicControlURL: 'http://x/rtc'}", key: "cluster.publicControlURL", reason: "ws://"),
+        BadCase(yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db/pk', leaseSeconds: 6, renewSeconds: 3}", key: "cluster.renewSeconds", reason: "a third"),
+        BadCase(yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db/pk', leaseSeconds: 1}", key: "cluster.leaseSeconds", reason: "between 3 and 300"),
         BadCase(yaml: "contrl: {}", key: "contrl", reason: "unknown key"),
         BadCase(yaml: "media: {protRangeStart: 1}", key: "media.protRangeStart", reason: "unknown key"),
         BadCase(yaml: "control: {port: 70000}", key: "control.port", reason: "between 1 and 65535"),

@@ -1,18 +1,17 @@
 import Foundation
 import Logging
 import PostgresNIO
-import Testing
 
 /// A private PostgreSQL instance for one test: initdb into a temporary directory, listening on a
 /// Unix socket there only (no TCP port), stopped and removed afterwards. PostgreSQL refuses to
 /// run as root, so as root it runs as the `postgres` user that Debian's package creates.
-final class PostgresTestServer: Sendable {
+public final class PostgresTestServer: Sendable {
     let directory: URL
     let binaries: URL
     let asUser: String?
 
-    static let username = "pkrelay"
-    static let database = "postgres"
+    public static let username = "pkrelay"
+    public static let database = "postgres"
 
     /// Debian's newest installed server binaries (`/usr/lib/postgresql/<version>/bin`), or nil.
     static let installedBinaries: URL? = {
@@ -23,7 +22,7 @@ final class PostgresTestServer: Sendable {
             .first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("initdb").path) }
     }()
 
-    static var isAvailable: Bool { installedBinaries != nil }
+    public static var isAvailable: Bool { installedBinaries != nil }
 
     private init(directory: URL, binaries: URL, asUser: String?) {
         self.directory = directory
@@ -32,15 +31,18 @@ final class PostgresTestServer: Sendable {
     }
 
     /// The socket's directory, which is what PostgreSQL's clients call the host.
-    var socketPath: String { directory.appendingPathComponent(".s.PGSQL.5432").path }
+    public var socketPath: String { directory.appendingPathComponent(".s.PGSQL.5432").path }
+
+    /// The database URL a relay is configured with for this instance.
+    public var databaseURL: String { "postgres://\(Self.username)@/\(Self.database)?host=\(directory.path)" }
 
     /// A client configuration for this instance.
-    var configuration: PostgresClient.Configuration {
+    public var configuration: PostgresClient.Configuration {
         PostgresClient.Configuration(unixSocketPath: socketPath, username: Self.username, password: nil, database: Self.database)
     }
 
     /// Runs `body` with a fresh instance and always stops it afterwards.
-    static func with<T: Sendable>(_ body: (PostgresTestServer) async throws -> T) async throws -> T {
+    public static func with<T: Sendable>(_ body: (PostgresTestServer) async throws -> T) async throws -> T {
         let server = try start()
         do {
             let result = try await body(server)
@@ -52,7 +54,7 @@ final class PostgresTestServer: Sendable {
         }
     }
 
-    static func start() throws -> PostgresTestServer {
+    public static func start() throws -> PostgresTestServer {
         guard let binaries = installedBinaries else { throw Failure(reason: "PostgreSQL is not installed (apt-get install postgresql)") }
         let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("pkrelay-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -69,13 +71,13 @@ final class PostgresTestServer: Sendable {
     }
 
     /// Stops the server at once (the data is thrown away) and removes its directory.
-    func stop() {
+    public func stop() {
         _ = try? runServerTool("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"])
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Runs SQL on its own connection (for the tests' scripted changes of database state).
-    func execute(_ sql: String) async throws {
+    public func execute(_ sql: String) async throws {
         let logger = Logger(label: "pkrelay.test.pg")
         let connection = try await PostgresConnection.connect(
             configuration: .init(unixSocketPath: socketPath, username: Self.username, password: nil, database: Self.database),

@@ -1,0 +1,23 @@
+/// The `cluster:` settings. Without a `nodeId` the relay is a single node, exactly as without a
+/// cluster, and needs no database.
+public struct ClusterConfiguration: Sendable, Hashable {
+    /// This node's id in the cluster (the rule of room ids); empty turns the cluster off.
+    public var nodeId = ""
+    /// The cluster's PostgreSQL (see docs/CLUSTER.md for the URL forms).
+    public var databaseURL = ""
+    /// The control URL clients are redirected to for rooms on this node; empty means
+    /// `ws://<control.host>:<bound port>/rtc`, right only when clients reach that address directly.
+    public var publicControlURL = ""
+    /// How many rooms this node is meant to hold; placement fills nodes in proportion.
+    public var capacity = 1000
+    /// How long the node's lease lasts without renewal: a node that dies is noticed this late.
+    public var leaseSeconds = 10
+    /// How often the lease is renewed.
+    public var renewSeconds = 2
+
+    /// Creates the defaults (cluster off).
+    public init() {}
+
+    /// True when the node takes part in a cluster.
+    public var isEnabled: Bool { !nodeId.isEmpty }
+}

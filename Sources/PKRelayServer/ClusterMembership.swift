@@ -1,0 +1,119 @@
+import Cluster
+import Logging
+import Synchronization
+
+/// This node's part in a cluster: its lease, the rooms it serves with their placement epochs,
+/// and the way to where other rooms live. Shared by the relay core (joins, room ends) and the
+/// cluster service (registration and renewals).
+final class ClusterMembership: Sendable {
+    let store: ClusterStore
+    let configuration: ClusterConfiguration
+    let logger: Logger
+    /// The node's monotonic clock, in milliseconds (the lease keeper's time).
+    let monotonicMs: @Sendable () -> Int64
+
+    private struct State {
+        var lease: NodeLease?
+        var keeper: LeaseKeeper?
+        /// Rooms this node serves under the current lease, with their placement epochs.
+        var rooms: [String: Int64] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    init(configuration: ClusterConfiguration, address: DatabaseAddress, logger: Logger, monotonicMs: @escaping @Sendable () -> Int64) throws {
+        self.configuration = configuration
+        self.logger = logger
+        self.monotonicMs = monotonicMs
+        self.store = ClusterStore(
+            configuration: try address.clientConfiguration(), leaseDurationMs: Int64(configuration.leaseSeconds) * 1000, logger: logger)
+    }
+
+    /// The lease held now, if any.
+    var lease: NodeLease? { state.withLock { $0.lease } }
+
+    /// Whether the node may serve rooms now.
+    var isServing: Bool {
+        let now = monotonicMs()
+        return state.withLock { $0.keeper?.isServing(atMs: now) ?? false }
+    }
+
+    /// Where a join for `roomId` goes: claims the room for this node when nobody serves it.
+    func route(roomId: String) async -> ClusterRoute {
+        let now = monotonicMs()
+        let (lease, known, serving) = state.withLock { ($0.lease, $0.rooms[roomId] != nil, $0.keeper?.isServing(atMs: now) ?? false) }
+        guard let lease, serving else {
+            return .unavailable("this node is not serving rooms now: it holds no cluster lease (starting, or cut off from the cluster's database); try again shortly")
+        }
+        if known { return .local }
+        do {
+            let placement = try await store.claim(roomId, for: lease)
+            guard placement.node.id == lease.nodeId else { return .elsewhere(placement) }
+            state.withLock { if $0.lease == lease { $0.rooms[roomId] = placement.epoch } }
+            return .local
+        } catch {
+            logger.warning("cluster claim failed", metadata: ["room": "\(roomId)", "error": "\(error)"])
+            return .unavailable("the cluster cannot place the room now: \(error)")
+        }
+    }
+
+    /// Places `roomId` on the least loaded node, or returns where it lives (the admin API's
+    /// placement route). A room placed on this node is noted as served here.
+    func place(roomId: String) async throws -> RoomPlacement {
+        let placement = try await store.place(roomId)
+        state.withLock { if $0.lease?.nodeId == placement.node.id { $0.rooms[roomId] = placement.epoch } }
+        return placement
+    }
+
+    /// The room ended on this node: its placement is released so it can be placed anew.
+    func roomEnded(roomId: String) {
+        guard let epoch = state.withLock({ $0.rooms.removeValue(forKey: roomId) }) else { return }
+        let store = self.store
+        let logger = self.logger
+        Task {
+            do {
+                try await store.release(roomId, epoch: epoch)
+            } catch {
+                // The placement stays until the lease ends; a later join claims it again here.
+                logger.warning("cluster release failed", metadata: ["room": "\(roomId)", "error": "\(error)"])
+            }
+        }
+    }
+
+    // MARK: The lease, driven by the cluster service
+
+    /// A lease was granted by a registration sent at `sentAtMs`.
+    func granted(_ lease: NodeLease, sentAtMs: Int64) {
+        let keeper = LeaseKeeper(
+            durationMs: Int64(configuration.leaseSeconds) * 1000, renewEveryMs: Int64(configuration.renewSeconds) * 1000,
+            marginMs: Self.marginMs(configuration), registeredSentAtMs: sentAtMs)
+        state.withLock { $0 = State(lease: lease, keeper: keeper, rooms: [:]) }
+    }
+
+    /// What to do now about the lease.
+    func tick() -> LeaseKeeper.Action {
+        let now = monotonicMs()
+        return state.withLock { $0.keeper?.tick(nowMs: now) ?? .none }
+    }
+
+    func renewalSent(atMs: Int64) { state.withLock { $0.keeper?.renewalSent(atMs: atMs) } }
+
+    func renewed() { state.withLock { $0.keeper?.renewed() } }
+
+    func renewalFailed() { state.withLock { $0.keeper?.renewalFailed() } }
+
+    func renewalRefused() -> LeaseKeeper.Action { state.withLock { $0.keeper?.renewalRefused() ?? .none } }
+
+    /// Forgets the lease and the rooms (after stopping to serve them); returns the rooms.
+    func reset() -> [String] {
+        state.withLock { state in
+            defer { state = State() }
+            return Array(state.rooms.keys)
+        }
+    }
+
+    /// The margin: a renewal interval's worth, at most a quarter of the lease.
+    static func marginMs(_ configuration: ClusterConfiguration) -> Int64 {
+        min(Int64(configuration.renewSeconds) * 1000, Int64(configuration.leaseSeconds) * 250)
+    }
+}

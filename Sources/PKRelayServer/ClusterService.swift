@@ -1,0 +1,99 @@
+import Cluster
+import Logging
+import ServiceLifecycle
+
+/// Keeps this node in the cluster while the relay runs: creates the tables when missing,
+/// registers once the control listener is bound (retrying while the database is unreachable or
+/// the node id's previous lease is still live), renews the lease, stops serving every room when
+/// the lease is lost and registers anew, and on shutdown leaves, which frees its rooms at once.
+struct ClusterService: Service {
+    let membership: ClusterMembership
+    let core: RelayCore
+    let ports: PortWaiter
+    let configuration: RelayConfiguration
+    let logger: Logger
+
+    /// How often the lease is looked at.
+    static let tickInterval = Duration.milliseconds(250)
+
+    func run() async throws {
+        let store = membership.store
+        let pool = Task { await store.run() }
+        defer { pool.cancel() }
+        let node = ClusterNode(
+            id: configuration.cluster.nodeId, controlURL: await controlURL(),
+            mediaAddress: "\(configuration.media.announcedAddress ?? configuration.media.bindAddress):\(configuration.media.portRange.lowerBound)",
+            capacity: configuration.cluster.capacity)
+        var migrated = false
+        var lastComplaint = ""
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            if membership.lease == nil {
+                do {
+                    if !migrated {
+                        try await store.migrate()
+                        migrated = true
+                    }
+                    let sentAt = membership.monotonicMs()
+                    let lease = try await store.register(node)
+                    membership.granted(lease, sentAtMs: sentAt)
+                    lastComplaint = ""
+                    logger.notice("joined the cluster", metadata: ["node": "\(node.id)", "epoch": "\(lease.epoch)", "controlURL": "\(node.controlURL)"])
+                } catch {
+                    // Said once per distinct problem, not every retry.
+                    let complaint = "\(error)"
+                    if complaint != lastComplaint {
+                        logger.error("cannot join the cluster yet; retrying", metadata: ["node": "\(node.id)", "error": "\(complaint)"])
+                        lastComplaint = complaint
+                    }
+                    try? await Task.sleep(for: .seconds(1))
+                    continue
+                }
+            }
+            switch membership.tick() {
+            case .none:
+                break
+            case .renew:
+                await renew()
+            case .stopServing:
+                await stopServing(because: "its cluster lease could not be renewed in time")
+            }
+            try? await Task.sleep(for: Self.tickInterval)
+        }
+        if let lease = membership.lease {
+            do {
+                try await store.leave(lease)
+                logger.notice("left the cluster", metadata: ["node": "\(node.id)"])
+            } catch {
+                logger.warning("could not leave the cluster; its lease runs out instead", metadata: ["node": "\(node.id)", "error": "\(error)"])
+            }
+        }
+    }
+
+    private func renew() async {
+        guard let lease = membership.lease else { return }
+        membership.renewalSent(atMs: membership.monotonicMs())
+        do {
+            _ = try await membership.store.renew(lease, load: await core.roomCount)
+            membership.renewed()
+        } catch ClusterStoreError.leaseLost {
+            if membership.renewalRefused() == .stopServing {
+                await stopServing(because: "its cluster lease was gone when it renewed")
+            }
+        } catch {
+            membership.renewalFailed()
+            logger.warning("cluster lease renewal failed; retrying", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func stopServing(because reason: String) async {
+        let rooms = membership.reset()
+        logger.error("stopping to serve every room: \(reason)", metadata: ["rooms": "\(rooms.count)"])
+        await core.dismissAllRooms(reason: "this relay node lost its place in the cluster; join again through the room server")
+    }
+
+    private func controlURL() async -> String {
+        if !configuration.cluster.publicControlURL.isEmpty { return configuration.cluster.publicControlURL }
+        let port = await ports.wait().control
+        return "ws://\(configuration.controlHost):\(port)/rtc"
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import PKRelayClient
+import PKRelayServer
+import PostgresTestSupport
+import Protocol
+import Testing
+
+/// Relays as cluster nodes on one private PostgreSQL: placement, join redirects, room ends
+/// freeing placements, and a node that loses its lease. Leases last a minute here, so none runs
+/// out by itself; losing one is scripted on the database, the clock that judges leases.
+@Suite("Relays in a cluster", .serialized, .timeLimit(.minutes(2)),
+       .enabled(if: PostgresTestServer.isAvailable, "PostgreSQL is not installed: cluster relay tests skipped"))
+struct ClusterRelayTests {
+    static func node(_ id: String, on database: PostgresTestServer, renewSeconds: Int = 2) -> (inout RelayConfiguration) -> Void {
+        { configuration in
+            configuration.cluster.nodeId = id
+            configuration.cluster.databaseURL = database.databaseURL
+            configuration.cluster.leaseSeconds = 60
+            configuration.cluster.renewSeconds = renewSeconds
+        }
+    }
+
+    /// POSTs the placement route on `relay` until a node answers (nodes need a moment to register).
+    static func placement(of roomId: String, asking relay: TestRelay) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while true {
+            let reply = try await AdminHTTPClient.send(
+                port: relay.ports.admin, method: "POST", path: "/admin/v1/rooms/\(roomId)/placement", token: AdminAPITests.adminToken(), body: nil)
+            if reply.status == 200, let json = reply.json { return json }
+            guard ContinuousClock.now < deadline else { throw TimeoutError(duration: .seconds(15), what: "a placement (last \(reply.status) \(reply.body))") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Joins `room` on `relay`, expecting a refusal; the relay's error. A node still starting
+    /// answers 4031 (try again shortly), which is retried.
+    static func refusedJoin(_ relay: TestRelay, room: String, user: String) async throws -> RelayError? {
+        let client = try await relay.connect()
+        defer { Task { await client.close() } }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            do {
+                let _: JoinRoomResult = try await client.request("joinRoom", JoinRoomParams(token: TestRelay.token(room: room, user: user), roomId: room, userId: user))
+                return nil
+            } catch ControlClientError.relay(let error) where error.code == .clusterUnavailable && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            } catch ControlClientError.relay(let error) {
+                return error
+            }
+        }
+    }
+
+    @Test("a join reaching the wrong node is redirected to the room's node; a room's end frees its placement")
+    func joinsAreRedirected() async throws {
+        try await PostgresTestServer.with { database in
+          try await TestRelay.with(Self.node("a", on: database)) { relayA in
+          try await TestRelay.with(Self.node("b", on: database)) { relayB in
+            // Wait until a node holds a lease; joins retry while a node is still starting (4031).
+            _ = try await Self.placement(of: "warm-up", asking: relayA)
+
+            // The room server asks where a PK room goes, and hands its node's URL to clients.
+            let placed = try await Self.placement(of: "pk-1", asking: relayA)
+            let nodeId = try #require(placed["nodeId"] as? String)
+            let (home, away) = nodeId == "a" ? (relayA, relayB) : (relayB, relayA)
+            #expect(placed["controlURL"] as? String == home.controlURL)
+            #expect((placed["epoch"] as? Int ?? 0) > 0)
+            #expect(try await Self.placement(of: "pk-1", asking: away)["nodeId"] as? String == nodeId, "every node gives the same answer")
+
+            // A client that reaches the other node is told where to go, by code and URL.
+            let redirect = try #require(try await Self.refusedJoin(away, room: "pk-1", user: "lost"))
+            #expect(redirect.code == .roomOnAnotherNode)
+            #expect(redirect.data?.controlURL == home.controlURL && redirect.data?.nodeId == nodeId, "\(redirect)")
+            #expect(redirect.message.contains(home.controlURL))
+            let anchor = try await home.join(room: "pk-1", user: "anchor")
+
+            // A room nobody placed is claimed by the node the first join reaches.
+            let solo = try await away.join(room: "solo", user: "host")
+            #expect(try await Self.placement(of: "solo", asking: home)["controlURL"] as? String == away.controlURL)
+            #expect(try await Self.refusedJoin(home, room: "solo", user: "guest")?.code == .roomOnAnotherNode)
+
+            // Forwarding reaches rooms on the same node (an unplaced target room is claimed
+            // here); a target room on the other node fails alone, with 1205, and is not created
+            // here as well.
+            let forward: ForwardStreamResult = try await anchor.request("startForwardStreamToRooms", StartForwardParams(roomId: "pk-1", targets: [
+                ForwardTargetParams(roomId: "solo", token: TestRelay.token(room: "solo", user: "anchor")),
+                ForwardTargetParams(roomId: "stage", token: TestRelay.token(room: "stage", user: "anchor")),
+            ]))
+            let byRoom = Dictionary(uniqueKeysWithValues: forward.infos.map { ($0.roomId, $0) })
+            #expect(byRoom["solo"]?.error == ErrorCode.forwardNotSupported.rawValue, "\(forward)")
+            #expect(byRoom["solo"]?.message?.contains("another node") == true, "\(forward)")
+            #expect(byRoom["stage"]?.state == ForwardState.success.rawValue, "\(forward)")
+            #expect(try await Self.placement(of: "stage", asking: away)["nodeId"] as? String == nodeId)
+            try await anchor.call("stopForwardStreamToRooms", RoomParams(roomId: "pk-1"))
+
+            // When the room ends its placement is released: the other node may take it now.
+            try await solo.call("leaveRoom", RoomParams(roomId: "solo"))
+            let deadline = ContinuousClock.now + .seconds(10)
+            var rejoined: ControlClient?
+            while rejoined == nil, ContinuousClock.now < deadline {
+                do {
+                    rejoined = try await home.join(room: "solo", user: "host")
+                } catch ControlClientError.relay(let error) where error.code == .roomOnAnotherNode {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            #expect(rejoined != nil, "the ended room was never released")
+            await rejoined?.close()
+            await solo.close()
+            await anchor.close()
+          }
+          }
+        }
+    }
+
+    @Test("a node that loses its lease dismisses its rooms, registers again and serves anew")
+    func lostLeaseStopsServing() async throws {
+        try await PostgresTestServer.with { database in
+          try await TestRelay.with(Self.node("a", on: database, renewSeconds: 1)) { relay in
+            _ = try await Self.placement(of: "warm-up", asking: relay)
+            let host = try await relay.join(room: "show", user: "host")
+
+            // The database says the lease ran out (as if the node had been cut off for a minute).
+            try await database.execute("UPDATE pkrelay_nodes SET lease_expires_at = now() - interval '1 millisecond' WHERE node_id = 'a'")
+            let exit = try await host.nextEvent(named: "onExitRoom", timeout: .seconds(10))
+            guard case .exitRoom(let event)? = exit.event else { Issue.record("not an exit: \(exit.text)"); return }
+            #expect(event.roomId == "show")
+            #expect(event.code == ErrorCode.roomDismissed.rawValue, "\(exit.text)")
+
+            // It registers again under a new lease, and takes joins again.
+            let deadline = ContinuousClock.now + .seconds(10)
+            var back = false
+            while !back, ContinuousClock.now < deadline {
+                do {
+                    let _: JoinRoomResult = try await host.request("joinRoom", JoinRoomParams(token: TestRelay.token(room: "show", user: "host"), roomId: "show", userId: "host"))
+                    back = true
+                } catch ControlClientError.relay(let error) where error.code == .clusterUnavailable {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            #expect(back)
+            await host.close()
+          }
+        }
+    }
+}
