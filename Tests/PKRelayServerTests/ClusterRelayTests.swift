@@ -72,6 +72,11 @@ struct ClusterRelayTests {
             #expect(redirect.data?.controlURL == home.controlURL && redirect.data?.nodeId == nodeId, "\(redirect)")
             #expect(redirect.message.contains(home.controlURL))
             let anchor = try await home.join(room: "pk-1", user: "anchor")
+            // PKRelayClient follows the redirect by itself.
+            let (follower, joined) = try await ControlClient.connectAndJoin(
+                to: away.controlURL, JoinRoomParams(token: TestRelay.token(room: "pk-1", user: "follower"), roomId: "pk-1", userId: "follower"))
+            #expect(joined.users.map(\.userId) == ["anchor"], "joined on the room's node, next to the anchor")
+            await follower.close()
 
             // A room nobody placed is claimed by the node the first join reaches.
             let solo = try await away.join(room: "solo", user: "host")
@@ -139,6 +144,51 @@ struct ClusterRelayTests {
             }
             #expect(back)
             await host.close()
+          }
+        }
+    }
+
+    @Test("a database outage shorter than the lease leaves rooms and media alone")
+    func briefDatabaseOutageKeepsServing() async throws {
+        try await PostgresTestServer.with { database in
+          try await TestRelay.with({ configuration in
+              Self.node("a", on: database, renewSeconds: 1)(&configuration)
+              configuration.cluster.leaseSeconds = 20
+          }) { relay in
+            _ = try await Self.placement(of: "warm-up", asking: relay)
+            let publisher = try await TestPublisher.start(relay, room: "live", user: "anchor", profile: .aeadAES128GCM, videoSSRC: 4_100, audioSSRC: 4_200)
+            let subscriber = try await TestSubscriber.start(relay, room: "live", user: "viewer", publisher: "anchor", profile: .aeadAES128GCM)
+
+            // PostgreSQL goes away for about three renewal intervals (well under the 20 s lease)
+            // while media flows at 20 frames a second.
+            try database.pause()
+            let baseline = subscriber.receivedCount
+            for index in 0..<60 {
+                try publisher.sendFrame(keyframe: index == 0)
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try await subscriber.waitFor(videoPayload: publisher.sentVideo.last!.payload, audioPayload: publisher.sentAudio.last!.payload, after: baseline)
+            try database.resume()
+            #expect(await subscriber.client.events().allSatisfy { $0.name != "onExitRoom" }, "nobody was sent out of the room")
+            #expect(await publisher.client.events().allSatisfy { $0.name != "onExitRoom" })
+
+            // Back on the restarted database, the node still holds its lease and takes new rooms.
+            let late = try await relay.connect()
+            let deadline = ContinuousClock.now + .seconds(15)
+            var joined = false
+            while !joined, ContinuousClock.now < deadline {
+                do {
+                    let _: JoinRoomResult = try await late.request("joinRoom", JoinRoomParams(token: TestRelay.token(room: "after-outage", user: "late"), roomId: "after-outage", userId: "late"))
+                    joined = true
+                } catch ControlClientError.relay(let error) where error.code == .clusterUnavailable {
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+            }
+            #expect(joined)
+            #expect(await subscriber.client.events().allSatisfy { $0.name != "onExitRoom" }, "the lease was kept through the outage")
+            await late.close()
+            await subscriber.client.close()
+            await publisher.client.close()
           }
         }
     }

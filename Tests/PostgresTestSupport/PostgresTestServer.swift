@@ -63,11 +63,22 @@ public final class PostgresTestServer: Sendable {
         let server = PostgresTestServer(directory: directory, binaries: binaries, asUser: asUser)
         let data = directory.appendingPathComponent("data").path
         try server.runServerTool("initdb", ["-D", data, "-A", "trust", "-U", username, "-E", "UTF8", "--no-sync"])
-        try server.runServerTool("pg_ctl", [
-            "-D", data, "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "30",
+        try server.resume()
+        return server
+    }
+
+    /// Stops the server (fast shutdown: clients are disconnected) and keeps its data, as an
+    /// outage of the database would; ``resume()`` starts it again.
+    public func pause() throws {
+        try runServerTool("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"])
+    }
+
+    /// Starts the server again after ``pause()``.
+    public func resume() throws {
+        try runServerTool("pg_ctl", [
+            "-D", directory.appendingPathComponent("data").path, "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "30",
             "-o", "-k \(directory.path) -c listen_addresses= -F", "start",
         ])
-        return server
     }
 
     /// Stops the server at once (the data is thrown away) and removes its directory.

@@ -111,6 +111,15 @@ const PKRelayDemo = (() => {
    * numeric code (docs/PROTOCOL.md section 6) because that is what an app would branch on.
    */
   function showError(err, context) {
+    // In a cluster, a join that reached the wrong node is redirected (4030): the page is opened
+    // again against the node that serves the room, with the same settings.
+    if (err && err.code === 4030 && err.data && err.data.controlURL) {
+      const next = new URL(location.href);
+      next.searchParams.set('relay', err.data.controlURL);
+      log(`room lives on node ${err.data.nodeId}: opening the page against ${err.data.controlURL}`);
+      location.assign(next.href);
+      return;
+    }
     // Relay errors carry the relay's code; browser exceptions (DOMException) are named instead,
     // their numeric legacy codes mean nothing here.
     const fromBrowser = typeof DOMException !== 'undefined' && err instanceof DOMException;
@@ -172,10 +181,13 @@ const PKRelayDemo = (() => {
 
   /** Error answer of the relay: `{code, message}` plus the method it answered. */
   class RelayError extends Error {
-    constructor(method, code, message) {
+    constructor(method, code, message, data) {
       super(message);
       this.method = method;
       this.code = code;
+      // Details some codes carry: 4030 (the room lives on another cluster node) names the
+      // node's controlURL.
+      this.data = data;
     }
   }
 
@@ -240,7 +252,7 @@ const PKRelayDemo = (() => {
       this.pending.delete(message.id);
       clearTimeout(waiter.timer);
       if (message.error) {
-        waiter.reject(new RelayError(waiter.method, message.error.code, message.error.message));
+        waiter.reject(new RelayError(waiter.method, message.error.code, message.error.message, message.error.data));
       } else {
         waiter.resolve(message.result || {});
       }
