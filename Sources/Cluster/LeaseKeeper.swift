@@ -69,17 +69,27 @@ public struct LeaseKeeper: Sendable, Equatable {
         inFlightSentMs = atMs
     }
 
-    /// The renewal sent at the time given to ``renewalSent(atMs:)`` succeeded.
-    public mutating func renewed() {
-        guard case .holding = state, let sentMs = inFlightSentMs else { return }
+    /// The renewal sent at `sentAtMs` succeeded. An answer to any other renewal than the one in
+    /// flight (one given up on) is ignored: crediting it with a later sending time would move
+    /// the deadline past the database's.
+    public mutating func renewed(sentAtMs: Int64) {
+        guard case .holding = state, inFlightSentMs == sentAtMs else { return }
         inFlightSentMs = nil
-        state = .holding(deadlineMs: sentMs + durationMs - marginMs)
+        state = .holding(deadlineMs: sentAtMs + durationMs - marginMs)
     }
 
-    /// The renewal did not reach the database or got no answer: the next tick tries again; the
-    /// deadline stays where the last success put it.
-    public mutating func renewalFailed() {
+    /// The renewal sent at `sentAtMs` did not reach the database, got no answer, or was given up
+    /// on: the next tick tries again; the deadline stays where the last success put it.
+    public mutating func renewalFailed(sentAtMs: Int64) {
+        guard inFlightSentMs == sentAtMs else { return }
         inFlightSentMs = nil
+    }
+
+    /// The renewal in flight, if it was sent at least `ms` before `nowMs`: its send time, so the
+    /// caller can give up on it (``renewalFailed(sentAtMs:)``) instead of waiting without end.
+    public func renewalOverdue(nowMs: Int64, afterMs ms: Int64) -> Int64? {
+        guard let sent = inFlightSentMs, nowMs - sent >= ms else { return nil }
+        return sent
     }
 
     /// The database said the lease is gone: stop serving at once.

@@ -19,6 +19,14 @@ final class ClusterMembership: Sendable {
         var rooms: [String: Int64] = [:]
     }
 
+    private struct Counts {
+        var leaseLosses: UInt64 = 0
+        var renewalFailures: UInt64 = 0
+        var redirects: UInt64 = 0
+    }
+
+    private let counts = Mutex(Counts())
+
     private let state = Mutex(State())
 
     init(configuration: ClusterConfiguration, address: DatabaseAddress, logger: Logger, monotonicMs: @escaping @Sendable () -> Int64) throws {
@@ -48,7 +56,10 @@ final class ClusterMembership: Sendable {
         if known { return .local }
         do {
             let placement = try await store.claim(roomId, for: lease)
-            guard placement.node.id == lease.nodeId else { return .elsewhere(placement) }
+            guard placement.node.id == lease.nodeId else {
+                counts.withLock { $0.redirects += 1 }
+                return .elsewhere(placement)
+            }
             state.withLock { if $0.lease == lease { $0.rooms[roomId] = placement.epoch } }
             return .local
         } catch {
@@ -98,18 +109,38 @@ final class ClusterMembership: Sendable {
 
     func renewalSent(atMs: Int64) { state.withLock { $0.keeper?.renewalSent(atMs: atMs) } }
 
-    func renewed() { state.withLock { $0.keeper?.renewed() } }
+    func renewed(sentAtMs: Int64) { state.withLock { $0.keeper?.renewed(sentAtMs: sentAtMs) } }
 
-    func renewalFailed() { state.withLock { $0.keeper?.renewalFailed() } }
+    func renewalFailed(sentAtMs: Int64) {
+        counts.withLock { $0.renewalFailures += 1 }
+        state.withLock { $0.keeper?.renewalFailed(sentAtMs: sentAtMs) }
+    }
+
+    /// The send time of a renewal in flight for longer than a renewal interval, if any.
+    func overdueRenewal() -> Int64? {
+        let now = monotonicMs()
+        return state.withLock { $0.keeper?.renewalOverdue(nowMs: now, afterMs: Int64(configuration.renewSeconds) * 1000) }
+    }
 
     func renewalRefused() -> LeaseKeeper.Action { state.withLock { $0.keeper?.renewalRefused() ?? .none } }
 
     /// Forgets the lease and the rooms (after stopping to serve them); returns the rooms.
     func reset() -> [String] {
-        state.withLock { state in
+        counts.withLock { $0.leaseLosses += 1 }
+        return state.withLock { state in
             defer { state = State() }
             return Array(state.rooms.keys)
         }
+    }
+
+    /// Where the membership stands now.
+    var status: ClusterStatus {
+        let now = monotonicMs()
+        let (serving, epoch, rooms) = state.withLock { ($0.keeper?.isServing(atMs: now) ?? false, $0.lease?.epoch ?? 0, $0.rooms.count) }
+        let counts = counts.withLock { $0 }
+        return ClusterStatus(
+            nodeId: configuration.nodeId, serving: serving, leaseEpoch: epoch, rooms: rooms,
+            leaseLosses: counts.leaseLosses, renewalFailures: counts.renewalFailures, redirects: counts.redirects)
     }
 
     /// The margin: a renewal interval's worth, at most a quarter of the lease.

@@ -49,11 +49,22 @@ struct ClusterService: Service {
                     continue
                 }
             }
+            // A renewal runs on its own, so that one the database never answers cannot hold up
+            // the deadline: the loop goes on ticking, gives up on it after a renewal interval
+            // (its late answer is then ignored) and stops serving when the deadline comes.
+            if let overdue = membership.overdueRenewal() {
+                membership.renewalFailed(sentAtMs: overdue)
+                logger.warning("cluster lease renewal got no answer in time; retrying")
+            }
             switch membership.tick() {
             case .none:
                 break
             case .renew:
-                await renew()
+                if let lease = membership.lease {
+                    let sentAt = membership.monotonicMs()
+                    membership.renewalSent(atMs: sentAt)
+                    Task { await renew(lease, sentAtMs: sentAt) }
+                }
             case .stopServing:
                 await stopServing(because: "its cluster lease could not be renewed in time")
             }
@@ -69,18 +80,16 @@ struct ClusterService: Service {
         }
     }
 
-    private func renew() async {
-        guard let lease = membership.lease else { return }
-        membership.renewalSent(atMs: membership.monotonicMs())
+    private func renew(_ lease: NodeLease, sentAtMs: Int64) async {
         do {
             _ = try await membership.store.renew(lease, load: await core.roomCount)
-            membership.renewed()
+            membership.renewed(sentAtMs: sentAtMs)
         } catch ClusterStoreError.leaseLost {
-            if membership.renewalRefused() == .stopServing {
+            if membership.lease == lease, membership.renewalRefused() == .stopServing {
                 await stopServing(because: "its cluster lease was gone when it renewed")
             }
         } catch {
-            membership.renewalFailed()
+            membership.renewalFailed(sentAtMs: sentAtMs)
             logger.warning("cluster lease renewal failed; retrying", metadata: ["error": "\(error)"])
         }
     }

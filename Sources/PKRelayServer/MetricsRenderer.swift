@@ -90,6 +90,29 @@ enum MetricsRenderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The cluster families; nothing for a single node.
+    static func renderCluster(_ status: ClusterStatus?) -> String {
+        guard let status else { return "" }
+        return """
+            # HELP pkrelay_cluster_serving 1 while this node holds a live cluster lease and serves rooms.
+            # TYPE pkrelay_cluster_serving gauge
+            pkrelay_cluster_serving{node="\(status.nodeId)"} \(status.serving ? 1 : 0)
+            # HELP pkrelay_cluster_rooms Rooms placed on this node under its lease.
+            # TYPE pkrelay_cluster_rooms gauge
+            pkrelay_cluster_rooms \(status.rooms)
+            # HELP pkrelay_cluster_lease_losses_total Leases lost (refused on renewal, or not renewed in time); each dismissed every room.
+            # TYPE pkrelay_cluster_lease_losses_total counter
+            pkrelay_cluster_lease_losses_total \(status.leaseLosses)
+            # HELP pkrelay_cluster_renewal_failures_total Lease renewals that did not reach the database or got no answer.
+            # TYPE pkrelay_cluster_renewal_failures_total counter
+            pkrelay_cluster_renewal_failures_total \(status.renewalFailures)
+            # HELP pkrelay_cluster_redirects_total Joins answered 4030: the room lives on another node.
+            # TYPE pkrelay_cluster_redirects_total counter
+            pkrelay_cluster_redirects_total \(status.redirects)
+
+            """
+    }
+
     /// The webhook families.
     static func renderWebhooks(_ stats: WebhookStats) -> String {
         """

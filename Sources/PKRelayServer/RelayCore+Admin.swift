@@ -113,7 +113,7 @@ extension RelayCore {
         let counters = figures.media.counters
         let webhook = webhooks.stats
         let drops = DropReason.allCases.reduce(into: [String: Any]()) { $0[$1.label] = Int(clamping: counters.drops($1)) }
-        return .json([
+        var answer: [String: Any] = [
             "rooms": figures.rooms, "users": figures.users, "streams": figures.publications, "subscriptions": figures.subscriptions,
             "forwards": figures.forwardTargets, "links": figures.links, "connections": figures.connections, "transports": figures.transports,
             "udpPorts": figures.udpPorts, "accepting": figures.accepting,
@@ -131,7 +131,15 @@ extension RelayCore {
                 "failedAttempts": Int(clamping: webhook.failedAttempts), "givenUp": Int(clamping: webhook.givenUp),
                 "dropped": Int(clamping: webhook.dropped), "queued": webhook.queued,
             ] as [String: Any],
-        ])
+        ]
+        if let status = cluster?.status {
+            answer["cluster"] = [
+                "nodeId": status.nodeId, "serving": status.serving, "leaseEpoch": status.leaseEpoch, "rooms": status.rooms,
+                "leaseLosses": Int(clamping: status.leaseLosses), "renewalFailures": Int(clamping: status.renewalFailures),
+                "redirects": Int(clamping: status.redirects),
+            ] as [String: Any]
+        }
+        return .json(answer)
     }
 
     /// Webhook figures for /metrics.

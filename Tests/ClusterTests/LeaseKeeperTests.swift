@@ -17,7 +17,7 @@ struct LeaseKeeperTests {
         // One renewal at a time: no second one while the first is awaited.
         #expect(keeper.tick(nowMs: 5_500) == .none)
         // Answered late: the deadline still counts from when it was sent.
-        keeper.renewed()
+        keeper.renewed(sentAtMs: 3_000)
         #expect(keeper.state == .holding(deadlineMs: 12_000))
         #expect(keeper.tick(nowMs: 5_500) == .renew)
         #expect(keeper.isServing(atMs: 11_999) && !keeper.isServing(atMs: 12_000))
@@ -31,7 +31,7 @@ struct LeaseKeeperTests {
         while now < 8_000 {
             if keeper.tick(nowMs: now) == .renew {
                 keeper.renewalSent(atMs: now)
-                keeper.renewalFailed()
+                keeper.renewalFailed(sentAtMs: now)
                 failures += 1
             }
             #expect(keeper.isServing(atMs: now))
@@ -43,7 +43,7 @@ struct LeaseKeeperTests {
         // Back at t=8000: the renewal due at 9000 succeeds and the deadline moves on.
         #expect(keeper.tick(nowMs: 9_000) == .renew)
         keeper.renewalSent(atMs: 9_000)
-        keeper.renewed()
+        keeper.renewed(sentAtMs: 9_000)
         #expect(keeper.state == .holding(deadlineMs: 18_000))
     }
 
@@ -55,7 +55,7 @@ struct LeaseKeeperTests {
             let action = keeper.tick(nowMs: now)
             if action == .renew {
                 keeper.renewalSent(atMs: now)
-                keeper.renewalFailed()
+                keeper.renewalFailed(sentAtMs: now)
             } else if action != .none {
                 actions.append(action)
             }
@@ -74,8 +74,27 @@ struct LeaseKeeperTests {
         #expect(keeper.renewalRefused() == .stopServing)
         #expect(keeper.state == .lost)
         #expect(keeper.renewalRefused() == .none)
-        keeper.renewed()
+        keeper.renewed(sentAtMs: 3_000)
         #expect(keeper.state == .lost, "a late success does not bring a lost lease back")
+    }
+
+    @Test func aHangingRenewalIsGivenUpAndItsLateAnswerIgnored() {
+        var keeper = Self.keeper()
+        #expect(keeper.tick(nowMs: 3_000) == .renew)
+        keeper.renewalSent(atMs: 3_000)
+        // The database does not answer: overdue after one renewal interval, given up on.
+        #expect(keeper.renewalOverdue(nowMs: 4_999, afterMs: 2_000) == nil)
+        #expect(keeper.renewalOverdue(nowMs: 5_000, afterMs: 2_000) == 3_000)
+        keeper.renewalFailed(sentAtMs: 3_000)
+        #expect(keeper.tick(nowMs: 5_000) == .renew)
+        keeper.renewalSent(atMs: 5_000)
+        // The first renewal's answer arrives now: it must not count as the second one's.
+        keeper.renewed(sentAtMs: 3_000)
+        #expect(keeper.state == .holding(deadlineMs: 10_000))
+        keeper.renewed(sentAtMs: 5_000)
+        #expect(keeper.state == .holding(deadlineMs: 14_000))
+        // Without answers the deadline still comes.
+        #expect(keeper.tick(nowMs: 14_000) == .stopServing)
     }
 
     @Test func noticePayloadsReadBack() {

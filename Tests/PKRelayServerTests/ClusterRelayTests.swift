@@ -71,6 +71,10 @@ struct ClusterRelayTests {
             #expect(redirect.code == .roomOnAnotherNode)
             #expect(redirect.data?.controlURL == home.controlURL && redirect.data?.nodeId == nodeId, "\(redirect)")
             #expect(redirect.message.contains(home.controlURL))
+            #expect(try await away.metric("pkrelay_cluster_redirects_total") >= 1)
+            let awayStats = try await AdminHTTPClient.send(port: away.ports.admin, method: "GET", path: "/admin/v1/stats", token: AdminAPITests.adminToken(), body: nil)
+            let cluster = try #require(awayStats.json?["cluster"] as? [String: Any])
+            #expect(cluster["serving"] as? Bool == true && (cluster["leaseEpoch"] as? Int ?? 0) > 0, "\(cluster)")
             let anchor = try await home.join(room: "pk-1", user: "anchor")
             // PKRelayClient follows the redirect by itself.
             let (follower, joined) = try await ControlClient.connectAndJoin(
@@ -130,6 +134,7 @@ struct ClusterRelayTests {
             guard case .exitRoom(let event)? = exit.event else { Issue.record("not an exit: \(exit.text)"); return }
             #expect(event.roomId == "show")
             #expect(event.code == ErrorCode.roomDismissed.rawValue, "\(exit.text)")
+            #expect(try await relay.metric("pkrelay_cluster_lease_losses_total") == 1)
 
             // It registers again under a new lease, and takes joins again.
             let deadline = ContinuousClock.now + .seconds(10)
@@ -185,6 +190,8 @@ struct ClusterRelayTests {
                 }
             }
             #expect(joined)
+            #expect(try await relay.metric("pkrelay_cluster_renewal_failures_total") >= 1, "renewals failed during the outage")
+            #expect(try await relay.metric("pkrelay_cluster_lease_losses_total") == 0)
             #expect(await subscriber.client.events().allSatisfy { $0.name != "onExitRoom" }, "the lease was kept through the outage")
             await late.close()
             await subscriber.client.close()
