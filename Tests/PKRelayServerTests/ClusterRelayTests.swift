@@ -199,4 +199,66 @@ struct ClusterRelayTests {
           }
         }
     }
+
+    /// Joins `room` as `user` at `url`, retrying while the node is still starting (4031).
+    static func join(url: String, room: String, user: String) async throws -> ControlClient {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while true {
+            do {
+                return try await ControlClient.connectAndJoin(to: url, JoinRoomParams(token: TestRelay.token(room: room, user: user), roomId: room, userId: user)).0
+            } catch ControlClientError.relay(let error) where error.code == .clusterUnavailable && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    @Test("a node killed with SIGKILL: joins are sent to it until its lease runs out, then its rooms go to a live node")
+    func killedNodesRoomsMoveWhenItsLeaseRunsOut() async throws {
+        guard let executable = ShutdownSignalTests.executable else {
+            Issue.record("pkrelay was not built beside the tests (swift build --build-tests builds it)")
+            return
+        }
+        try await PostgresTestServer.with { database in
+          try await TestRelay.with(Self.node("b", on: database)) { relayB in
+            let range = TestRelay.nextPortRange()
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-cluster-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            // Node a is a real process, so that it can die without a word: a 3 s lease.
+            let started = try await ShutdownSignalTests.startRelay(in: directory, config: """
+            control: {port: 0}
+            admin: {port: 0}
+            media: {portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound), webrtcPort: 0}
+            logging: {format: json}
+            cluster: {nodeId: a, databaseURL: '\(database.databaseURL)', leaseSeconds: 3, renewSeconds: 1}
+            """, executable: executable, environment: [:])
+            guard let (process, _, controlPort) = started else { return }
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            let urlA = "ws://127.0.0.1:\(controlPort)/rtc"
+            let host = try await Self.join(url: urlA, room: "doomed", user: "host")
+
+            kill(process.processIdentifier, SIGKILL)
+            let killedAt = ContinuousClock.now
+            // Until a's lease runs out the cluster still places the room on a: b redirects there.
+            let early = try await Self.refusedJoin(relayB, room: "doomed", user: "guest")
+            #expect(early?.code == .roomOnAnotherNode && early?.data?.controlURL == urlA, "\(String(describing: early))")
+            try await host.waitUntilClosed(timeout: .seconds(10))
+
+            // Then the next join places the room on b, a live node.
+            let deadline = ContinuousClock.now + .seconds(15)
+            var moved: ControlClient?
+            while moved == nil, ContinuousClock.now < deadline {
+                do {
+                    moved = try await relayB.join(room: "doomed", user: "host")
+                } catch ControlClientError.relay(let error) where error.code == .roomOnAnotherNode {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            #expect(moved != nil, "the dead node's room never moved")
+            print("cluster: a killed node's room moved \(ContinuousClock.now - killedAt) after SIGKILL (lease 3 s, renewed every 1 s)")
+            #expect(try await Self.placement(of: "doomed", asking: relayB)["nodeId"] as? String == "b")
+            await moved?.close()
+          }
+        }
+    }
 }

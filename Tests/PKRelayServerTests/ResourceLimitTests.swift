@@ -25,11 +25,13 @@ struct ResourceLimitTests {
         try await TestRelay.with({ $0.maxConnections = 2 }) { relay in
             let first = try await relay.connect()
             let second = try await relay.connect()
-            let third = try await relay.connect()
-            try await third.waitUntilClosed(timeout: .seconds(15))
-            #expect(await third.closeCode == 1013)
-            let reason = await third.closeReason ?? "-"
-            #expect(reason.contains("2 connections"), "\(reason)")
+            // The refused connection is read by hand: Hummingbird's client, closed this early,
+            // sometimes never reports the end of the connection.
+            let third = try await SilentWebSocket.connect(port: relay.ports.control)
+            defer { third.close() }
+            let close = try #require(await third.closeFrame())
+            #expect(close.code == 1013)
+            #expect(close.reason.contains("2 connections"), "\(close.reason)")
             #expect(try await Self.refusals(relay, .connections) == 1)
             #expect(try await relay.metric("pkrelay_connections") == 2)
 
@@ -47,11 +49,11 @@ struct ResourceLimitTests {
     func perAddressConnectionLimit() async throws {
         try await TestRelay.with({ $0.maxConnectionsPerAddress = 2 }) { relay in
             let clients = [try await relay.connect(), try await relay.connect()]
-            let over = try await relay.connect()
-            try await over.waitUntilClosed(timeout: .seconds(15))
-            #expect(await over.closeCode == 1013)
-            let reason = await over.closeReason ?? "-"
-            #expect(reason.contains("127.0.0.1"), "\(reason)")
+            let over = try await SilentWebSocket.connect(port: relay.ports.control)
+            defer { over.close() }
+            let close = try #require(await over.closeFrame())
+            #expect(close.code == 1013)
+            #expect(close.reason.contains("127.0.0.1"), "\(close.reason)")
             #expect(try await Self.refusals(relay, .connectionsPerAddress) == 1)
             #expect(try await Self.refusals(relay, .connections) == 0)
 
@@ -172,7 +174,7 @@ struct ResourceLimitTests {
     func slowReaderIsDisconnected() async throws {
         try await TestRelay.with({ $0.requestsPerSecond = 10000 }) { relay in
             let watcher = try await relay.join(room: "slow", user: "watcher")
-            let silent = try SilentWebSocket.open(port: relay.ports.control, receiveBufferBytes: 4096)
+            let silent = try await SilentWebSocket.connect(port: relay.ports.control, receiveBufferBytes: 4096)
             defer { silent.close() }
             // Sixteen transports make each getStats answer a few kilobytes from a request of a
             // few dozen bytes: far more than the socket buffers hold, so the relay's queue for

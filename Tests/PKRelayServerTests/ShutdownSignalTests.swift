@@ -107,7 +107,7 @@ struct ShutdownSignalTests {
         let url = "ws://127.0.0.1:\(controlPort)/rtc"
         let listening = try await ControlClient.connect(to: url, timeout: .seconds(10))
         let _: JoinRoomResult = try await listening.request("joinRoom", JoinRoomParams(token: TestRelay.token(room: "sd-c", user: "carol"), roomId: "sd-c", userId: "carol"))
-        let silent = try SilentWebSocket.open(port: controlPort)
+        let silent = try await SilentWebSocket.connect(port: controlPort)
         defer { silent.close() }
 
         let signalled = ContinuousClock.now

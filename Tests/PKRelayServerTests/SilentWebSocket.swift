@@ -4,8 +4,8 @@ import Glibc
 #endif
 
 /// A control-channel WebSocket opened by hand over a blocking socket: it sends masked text
-/// frames and never reads after the upgrade, like a client that has stopped reading (or will
-/// not answer the relay's close frame).
+/// frames and reads nothing after the upgrade unless asked for the close frame, like a client
+/// that has stopped reading (or will not answer the relay's close frame).
 struct SilentWebSocket {
     struct Failure: Error { var reason: String }
 
@@ -23,7 +23,7 @@ struct SilentWebSocket {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         guard connected == 0 else { Glibc.close(fd); throw Failure(reason: "connect: errno \(errno)") }
         let request = "GET /rtc HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         _ = request.withCString { send(fd, $0, strlen($0), 0) }
@@ -39,6 +39,14 @@ struct SilentWebSocket {
             throw Failure(reason: "no upgrade: \(String(decoding: answer, as: UTF8.self))")
         }
         return SilentWebSocket(descriptor: fd)
+    }
+
+    /// ``open(port:receiveBufferBytes:)`` on a thread of its own, so that waiting for the
+    /// upgrade never blocks the cooperative pool the relay under test answers it from.
+    static func connect(port: Int, receiveBufferBytes: Int32? = nil) async throws -> SilentWebSocket {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try open(port: port, receiveBufferBytes: receiveBufferBytes) }) }.start()
+        }
     }
 
     /// Sends one masked text frame; false once the relay has closed the connection (or the
@@ -63,6 +71,47 @@ struct SilentWebSocket {
             sent += written
         }
         return true
+    }
+
+    /// Reads frames until the relay's close frame (skipping anything before it) and returns its
+    /// code and reason; nil when the connection ends without one or nothing comes within the
+    /// socket's 10 s timeout.
+    func readCloseFrame() -> (code: Int, reason: String)? {
+        func read(_ count: Int) -> [UInt8]? {
+            var bytes = [UInt8](repeating: 0, count: count)
+            var filled = 0
+            while filled < count {
+                let got = bytes[filled...].withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                guard got > 0 else { return nil }
+                filled += got
+            }
+            return bytes
+        }
+        while let head = read(2) {
+            var length = Int(head[1] & 0x7F)
+            if length == 126 {
+                guard let extended = read(2) else { return nil }
+                length = Int(extended[0]) << 8 | Int(extended[1])
+            } else if length == 127 {
+                guard let extended = read(8) else { return nil }
+                length = extended.reduce(0) { $0 << 8 | Int($1) }
+            }
+            // Frames from a server are not masked.
+            guard let payload = read(length) else { return nil }
+            if head[0] & 0x0F == 0x8 {
+                guard payload.count >= 2 else { return (1005, "") }
+                return (Int(payload[0]) << 8 | Int(payload[1]), String(decoding: payload.dropFirst(2), as: UTF8.self))
+            }
+        }
+        return nil
+    }
+
+    /// ``readCloseFrame()`` on a thread of its own: blocking in the cooperative pool could starve
+    /// the relay under test, which runs there too.
+    func closeFrame() async -> (code: Int, reason: String)? {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: readCloseFrame()) }.start()
+        }
     }
 
     func close() { _ = Glibc.close(descriptor) }
