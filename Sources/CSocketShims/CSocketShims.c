@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -15,6 +16,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103
+#endif
+#ifndef SOL_UDP
+#define SOL_UDP 17
+#endif
+
+/* The kernel's limit on segments per UDP_SEGMENT message is 64 on the kernels PKRelay supports
+ * (raised to 128 later); the whole message must also fit an IPv4 datagram. */
+#define PKR_MAX_SEGMENTS 64
+#define PKR_MAX_SEGMENTED_BYTES 65000
+/* A segment must fit the path's MTU, or the kernel refuses the message: the Ethernet payload
+ * less the IPv4 and UDP headers. Larger datagrams go out one by one (and fragment). */
+#define PKR_MAX_SEGMENT_SIZE 1472
+
 struct pkr_msg_batch {
     unsigned count;
     unsigned buffer_size;
@@ -22,7 +38,15 @@ struct pkr_msg_batch {
     struct mmsghdr *headers;
     struct iovec *vectors;
     struct sockaddr_in *addresses;
+    /* Segmented sending: one message per run of datagrams to one destination, with a control
+     * buffer each for its UDP_SEGMENT size, and the first slot and slot count of each run. */
+    struct mmsghdr *run_headers;
+    uint8_t *run_controls;
+    unsigned *run_first;
+    unsigned *run_length;
 };
+
+#define PKR_RUN_CONTROL_SIZE CMSG_SPACE(sizeof(uint16_t))
 
 pkr_msg_batch *pkr_batch_create(unsigned count, unsigned buffer_size) {
     pkr_msg_batch *batch = calloc(1, sizeof(pkr_msg_batch));
@@ -33,7 +57,12 @@ pkr_msg_batch *pkr_batch_create(unsigned count, unsigned buffer_size) {
     batch->headers = calloc(count, sizeof(struct mmsghdr));
     batch->vectors = calloc(count, sizeof(struct iovec));
     batch->addresses = calloc(count, sizeof(struct sockaddr_in));
-    if (!batch->buffers || !batch->headers || !batch->vectors || !batch->addresses) {
+    batch->run_headers = calloc(count, sizeof(struct mmsghdr));
+    batch->run_controls = calloc(count, PKR_RUN_CONTROL_SIZE);
+    batch->run_first = calloc(count, sizeof(unsigned));
+    batch->run_length = calloc(count, sizeof(unsigned));
+    if (!batch->buffers || !batch->headers || !batch->vectors || !batch->addresses || !batch->run_headers || !batch->run_controls
+        || !batch->run_first || !batch->run_length) {
         pkr_batch_destroy(batch);
         return NULL;
     }
@@ -46,6 +75,10 @@ void pkr_batch_destroy(pkr_msg_batch *batch) {
     free(batch->headers);
     free(batch->vectors);
     free(batch->addresses);
+    free(batch->run_headers);
+    free(batch->run_controls);
+    free(batch->run_first);
+    free(batch->run_length);
     free(batch);
 }
 
@@ -100,10 +133,13 @@ void pkr_batch_prepare(pkr_msg_batch *batch, unsigned index, unsigned length, ui
     batch->headers[index].msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
 }
 
-int pkr_batch_send(int fd, pkr_msg_batch *batch, unsigned count) {
+/* Sends `count` prepared messages from `headers`; returns how many were sent. Counts the
+ * system calls made into `tally`. */
+static unsigned pkr_send_messages(int fd, struct mmsghdr *headers, unsigned count, pkr_send_tally *tally) {
     unsigned sent = 0;
     while (sent < count) {
-        int result = sendmmsg(fd, batch->headers + sent, count - sent, MSG_DONTWAIT);
+        int result = sendmmsg(fd, headers + sent, count - sent, MSG_DONTWAIT);
+        if (tally) tally->calls += 1;
         if (result < 0) {
             if (errno == EINTR) continue;
             /* A failing datagram (e.g. an unreachable destination) must not hold back the rest. */
@@ -113,7 +149,103 @@ int pkr_batch_send(int fd, pkr_msg_batch *batch, unsigned count) {
         if (result == 0) break;
         sent += (unsigned)result;
     }
+    return sent;
+}
+
+int pkr_batch_send(int fd, pkr_msg_batch *batch, unsigned count) {
+    return (int)pkr_send_messages(fd, batch->headers, count, NULL);
+}
+
+int pkr_batch_send_tallied(int fd, pkr_msg_batch *batch, unsigned count, pkr_send_tally *tally) {
+    unsigned sent = pkr_send_messages(fd, batch->headers, count, tally);
+    if (tally) tally->messages += sent;
     return (int)sent;
+}
+
+static int pkr_same_destination(const struct sockaddr_in *a, const struct sockaddr_in *b) {
+    return a->sin_addr.s_addr == b->sin_addr.s_addr && a->sin_port == b->sin_port;
+}
+
+int pkr_batch_send_segmented(int fd, pkr_msg_batch *batch, unsigned count, pkr_send_tally *tally) {
+    /* Runs: consecutive datagrams to one destination, all of the first one's size except
+     * possibly a shorter last one, within the kernel's limits. */
+    unsigned runs = 0;
+    unsigned index = 0;
+    while (index < count) {
+        unsigned first = index;
+        size_t size = batch->vectors[first].iov_len;
+        size_t total = size;
+        index++;
+        if (size <= PKR_MAX_SEGMENT_SIZE) {
+            while (index < count && index - first < PKR_MAX_SEGMENTS) {
+                size_t next = batch->vectors[index].iov_len;
+                if (next > size || next == 0 || total + next > PKR_MAX_SEGMENTED_BYTES) break;
+                if (!pkr_same_destination(&batch->addresses[index], &batch->addresses[first])) break;
+                total += next;
+                index++;
+                if (next < size) break;
+            }
+        }
+        unsigned length = index - first;
+        struct msghdr *message = &batch->run_headers[runs].msg_hdr;
+        memset(message, 0, sizeof(struct msghdr));
+        message->msg_name = &batch->addresses[first];
+        message->msg_namelen = sizeof(struct sockaddr_in);
+        message->msg_iov = &batch->vectors[first];
+        message->msg_iovlen = length;
+        if (length > 1) {
+            uint8_t *control = batch->run_controls + (size_t)runs * PKR_RUN_CONTROL_SIZE;
+            memset(control, 0, PKR_RUN_CONTROL_SIZE);
+            message->msg_control = control;
+            message->msg_controllen = PKR_RUN_CONTROL_SIZE;
+            struct cmsghdr *header = CMSG_FIRSTHDR(message);
+            header->cmsg_level = SOL_UDP;
+            header->cmsg_type = UDP_SEGMENT;
+            header->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+            uint16_t segment = (uint16_t)size;
+            memcpy(CMSG_DATA(header), &segment, sizeof(segment));
+        }
+        batch->run_first[runs] = first;
+        batch->run_length[runs] = length;
+        runs++;
+    }
+    /* Sent in order; a run the kernel refuses as a whole (a device without segmentation
+     * support answers EIO) goes out again datagram by datagram. */
+    unsigned sent = 0;
+    unsigned run = 0;
+    while (run < runs) {
+        int result = sendmmsg(fd, batch->run_headers + run, runs - run, MSG_DONTWAIT);
+        if (tally) tally->calls += 1;
+        if (result < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+            if (batch->run_length[run] > 1) {
+                unsigned resent = pkr_send_messages(fd, batch->headers + batch->run_first[run], batch->run_length[run], tally);
+                if (tally) { tally->messages += resent; tally->fallbacks += 1; }
+                sent += resent;
+                if (resent < batch->run_length[run]) break;
+            } else {
+                /* A single datagram the kernel refuses is skipped, as by the plain path. */
+                sent += 1;
+            }
+            run++;
+            continue;
+        }
+        if (result == 0) break;
+        for (int done = 0; done < result; done++) sent += batch->run_length[run + (unsigned)done];
+        if (tally) tally->messages += (unsigned)result;
+        run += (unsigned)result;
+    }
+    return (int)sent;
+}
+
+int pkr_udp_segmentation_supported(void) {
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return 0;
+    int size = 1200;
+    int supported = setsockopt(fd, SOL_UDP, UDP_SEGMENT, &size, sizeof(size)) == 0;
+    close(fd);
+    return supported;
 }
 
 int pkr_udp_open(uint32_t ip, uint16_t port, int receive_buffer, int send_buffer) {

@@ -16,6 +16,9 @@ extension DataPlaneCounters {
         retransmissionsReceived &+= other.retransmissionsReceived
         receiveBatches &+= other.receiveBatches
         sendBatches &+= other.sendBatches
+        sendCalls &+= other.sendCalls
+        sendMessages &+= other.sendMessages
+        segmentationFallbacks &+= other.segmentationFallbacks
         for index in drops.indices where index < other.drops.count { drops[index] &+= other.drops[index] }
     }
 }

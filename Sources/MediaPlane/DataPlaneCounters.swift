@@ -17,6 +17,13 @@ public struct DataPlaneCounters: Sendable, Hashable {
     public var retransmissionsReceived: UInt64 = 0
     public var receiveBatches: UInt64 = 0
     public var sendBatches: UInt64 = 0
+    /// `sendmmsg` calls made for media.
+    public var sendCalls: UInt64 = 0
+    /// Messages those calls handed to the kernel: one per datagram without segmentation
+    /// offload, one per run of equal-size datagrams with it (``SegmentationOffload``).
+    public var sendMessages: UInt64 = 0
+    /// Segmented messages the kernel refused, which went out again datagram by datagram.
+    public var segmentationFallbacks: UInt64 = 0
     /// Drops, indexed by ``DropReason/rawValue``.
     public var drops: [UInt64] = Array(repeating: 0, count: DropReason.allCases.count)
 

@@ -2,8 +2,9 @@
 /// keep them to look at. Called once per batch, never once per packet.
 protocol DatagramOutput: AnyObject {
     /// Sends the first `count` datagrams queued in `transport`'s send batch, in order; returns
-    /// how many left (fewer when the socket's buffer was full).
-    func sendQueued(on transport: TransportState, count: Int) -> Int
+    /// how many left (fewer when the socket's buffer was full), and counts the system calls and
+    /// kernel messages it took in `counters`.
+    func sendQueued(on transport: TransportState, count: Int, counters: inout DataPlaneCounters) -> Int
 
     /// Sends one datagram from the shared WebRTC socket (STUN answers); whether it left.
     func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: IPv4Endpoint) -> Bool

@@ -149,7 +149,7 @@ extension MediaCore {
         let count = transport.pending
         guard count > 0 else { return }
         transport.pending = 0
-        let sent = output.sendQueued(on: transport, count: count)
+        let sent = output.sendQueued(on: transport, count: count, counters: &counters)
         counters.sendBatches &+= 1
         let delivered = max(0, sent)
         for index in 0..<delivered {

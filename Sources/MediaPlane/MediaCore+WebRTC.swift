@@ -79,6 +79,9 @@ extension MediaCore {
         if output.sendFromWebRTCSocket(UnsafeRawBufferPointer(rebasing: stunResponse[0..<length]), to: endpoint) {
             counters.packetsOut &+= 1
             counters.bytesOut &+= UInt64(length)
+            // One sendto: a call and a message of its own.
+            counters.sendCalls &+= 1
+            counters.sendMessages &+= 1
         }
     }
 

@@ -42,6 +42,13 @@ public final class MediaPlane: Sendable {
             throw .invalidBindAddress(configuration.bindAddress)
         }
         SRTPLibrary.initialize()
+        var configuration = configuration
+        let segmentationSupported = pkr_udp_segmentation_supported() != 0
+        switch configuration.segmentationOffload {
+        case .on where !segmentationSupported: throw .segmentationOffloadUnsupported
+        case .auto: configuration.segmentationOffload = segmentationSupported ? .on : .off
+        case .on, .off: break
+        }
         self.configuration = configuration
         self.bindIP = bind.ip
         self.announcedAddress = configuration.announcedAddress ?? configuration.bindAddress
@@ -69,6 +76,10 @@ public final class MediaPlane: Sendable {
         }
         (events, eventSink) = AsyncStream.makeStream(of: MediaPlaneEvent.self, bufferingPolicy: .bufferingNewest(4096))
     }
+
+    /// Whether media leaves with UDP generic segmentation offload: `media.gso` resolved to
+    /// `on` or `off` for this kernel.
+    public var segmentationOffload: SegmentationOffload { configuration.segmentationOffload }
 
     /// The number of data-plane threads.
     public var threadCount: Int { shards.count }

@@ -16,6 +16,9 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     public var receiveBatchSize: Int = 32
     /// Datagrams queued per transport before a sendmmsg flush.
     public var sendBatchSize: Int = 32
+    /// UDP generic segmentation offload for what a transport's batch carries; `auto` resolves
+    /// to `on` or `off` when the media plane is created (``MediaPlane/segmentationOffload``).
+    public var segmentationOffload: SegmentationOffload = .auto
     /// Packets kept per video source for answering NACKs.
     public var retransmissionBufferPackets: Int = 512
     /// Oldest packet retransmitted, in milliseconds.

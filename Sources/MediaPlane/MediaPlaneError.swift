@@ -9,6 +9,7 @@ public enum MediaPlaneError: Error, Sendable, Hashable, CustomStringConvertible 
     case notRunning
     case webRTCPortInUse(Int)
     case webRTCDisabled
+    case segmentationOffloadUnsupported
 
     public var description: String {
         switch self {
@@ -21,6 +22,7 @@ public enum MediaPlaneError: Error, Sendable, Hashable, CustomStringConvertible 
         case .notRunning: "the media plane is not running"
         case .webRTCPortInUse(let port): "the WebRTC port \(port) is in use by another process"
         case .webRTCDisabled: "WebRTC is off on this relay (media.webrtcPort is not set)"
+        case .segmentationOffloadUnsupported: "media.gso is on, but this kernel does not support UDP_SEGMENT (Linux 4.18 or later): set it to auto or off"
         }
     }
 }

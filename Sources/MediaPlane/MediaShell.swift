@@ -41,7 +41,7 @@ final class MediaShell {
         readyTokens = .allocate(capacity: Int(Self.maximumReadyEvents))
         commands.reserveCapacity(256)
         core = MediaCore(
-            configuration: configuration, reports: reports, output: SocketDatagramOutput(webRTCFD: webRTCFD), hasWebRTCSocket: webRTCFD >= 0, events: events,
+            configuration: configuration, reports: reports, output: SocketDatagramOutput(webRTCFD: webRTCFD, segmented: configuration.segmentationOffload == .on), hasWebRTCSocket: webRTCFD >= 0, events: events,
             randomSeed: UInt64(bitPattern: pkr_realtime_ms()))
     }
 

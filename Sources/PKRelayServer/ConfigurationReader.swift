@@ -26,9 +26,9 @@ struct ConfigurationReader {
         }
     }
 
-    private func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    private mutating func raw(_ key: String) -> Any? {
+    mutating func raw(_ key: String) -> Any? {
         consumed.insert(key)
         let value = values[key]
         if value is NSNull { return nil }

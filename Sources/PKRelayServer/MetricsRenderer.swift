@@ -37,6 +37,13 @@ enum MetricsRenderer {
         counter("pkrelay_bytes_in_total", "Bytes received on media transports.", counters.bytesIn)
         counter("pkrelay_packets_out_total", "Datagrams sent on media transports.", counters.packetsOut)
         counter("pkrelay_bytes_out_total", "Bytes sent on media transports.", counters.bytesOut)
+        counter("pkrelay_media_send_calls_total", "sendmmsg calls made for media.", counters.sendCalls)
+        counter(
+            "pkrelay_media_send_messages_total",
+            "Messages handed to the kernel for media: one per datagram, or one per run of equal-size datagrams with GSO; packets_out over this is datagrams per message.",
+            counters.sendMessages)
+        counter("pkrelay_media_gso_fallbacks_total", "GSO messages the kernel refused, sent again datagram by datagram.", counters.segmentationFallbacks)
+        gauge("pkrelay_media_gso", "1 when media leaves with UDP generic segmentation offload (media.gso), else 0.", overview.segmentationOffload ? 1 : 0)
         counter("pkrelay_keyframe_requests_received_total", "PLI/FIR received from subscribers.", counters.keyframeRequestsReceived)
         counter("pkrelay_keyframe_requests_sent_total", "PLI sent to publishers after throttling.", counters.keyframeRequestsSent)
         counter("pkrelay_nacks_received_total", "Sequence numbers NACKed by subscribers.", counters.nacksReceived)

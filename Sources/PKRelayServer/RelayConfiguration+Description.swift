@@ -28,6 +28,7 @@ extension RelayConfiguration {
           sendBufferBytes: \(media.sendBufferBytes)
           receiveBatchSize: \(media.receiveBatchSize)
           sendBatchSize: \(media.sendBatchSize)
+          gso: \(media.segmentationOffload.rawValue)
           retransmissionBufferPackets: \(media.retransmissionBufferPackets)
           keyframeRequestIntervalMs: \(media.keyframeRequestIntervalMs)
           webrtcEnabled: \(media.webRTCPort != nil)

@@ -46,7 +46,7 @@ extension RelayCore {
         return RelayOverview(
             rooms: totals.rooms, users: totals.users, publications: totals.publications, subscriptions: totals.subscriptions,
             connections: sessions.count, transports: media.transportCount, udpPorts: media.portsInUseCount, accepting: accepting, media: media.latestReport(),
-            forwardTargets: forwarding.forwardTargets, links: forwarding.links,
+            forwardTargets: forwarding.forwardTargets, links: forwarding.links, segmentationOffload: media.segmentationOffload == .on,
             firstKeyframeHistogram: firstKeyframeHistogram, requestHistograms: requestHistograms, domainCounters: domainCounters)
     }
 }

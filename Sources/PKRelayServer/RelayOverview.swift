@@ -14,6 +14,8 @@ public struct RelayOverview: Sendable {
     public var media: MediaPlaneReport
     public var forwardTargets: Int
     public var links: Int
+    /// Whether media leaves with UDP generic segmentation offload (`media.gso` resolved).
+    public var segmentationOffload: Bool
     var firstKeyframeHistogram: Histogram
     var requestHistograms: [String: Histogram]
     var domainCounters: DomainEventCounters

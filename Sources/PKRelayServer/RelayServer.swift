@@ -42,6 +42,10 @@ public final class RelayServer: Sendable {
     /// returned group) completes.
     public func makeServiceGroup(handleSignals: Bool) -> ServiceGroup {
         media.start()
+        logger.notice("media plane started", metadata: [
+            "threads": "\(media.threadCount)", "gso": "\(media.segmentationOffload.rawValue)",
+            "configured": "\(configuration.media.segmentationOffload.rawValue)",
+        ])
         let control = makeControlApplication()
         let admin = makeAdminApplication()
         let lifecycle = RelayLifecycleService(core: core, media: media, logger: logger, graceSeconds: configuration.shutdownGraceSeconds)

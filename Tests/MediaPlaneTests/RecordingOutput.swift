@@ -15,9 +15,11 @@ final class RecordingOutput: DatagramOutput {
     var acceptPerBatch: Int?
     var batches = 0
 
-    func sendQueued(on transport: TransportState, count: Int) -> Int {
+    func sendQueued(on transport: TransportState, count: Int, counters: inout DataPlaneCounters) -> Int {
         batches += 1
         let accepted = min(count, acceptPerBatch ?? count)
+        counters.sendCalls &+= 1
+        counters.sendMessages &+= UInt64(accepted)
         for index in 0..<accepted {
             let slot = UInt32(index)
             let length = Int(pkr_batch_prepared_length(transport.sendBatch, slot))

@@ -1,4 +1,5 @@
 import Foundation
+import MediaPlane
 import PKRelayServer
 import SecureTransport
 import Testing
@@ -34,6 +35,15 @@ struct ConfigurationTests {
         #expect(configuration.effectiveSettings.contains("postgres://pk:***@10.0.0.9:5433/pkrelay"), "the password stays out of the logs")
         #expect(!configuration.effectiveSettings.contains("s@cret"))
         #expect(!RelayConfiguration().cluster.isEnabled)
+    }
+
+    @Test func segmentationOffloadIsReadInEveryYAMLSpelling() throws {
+        #expect(try RelayConfiguration.load(yaml: "").media.segmentationOffload == .auto)
+        for (text, mode) in [("auto", SegmentationOffload.auto), ("on", .on), ("off", .off), ("'on'", .on), ("true", .on), ("false", .off), ("no", .off)] {
+            #expect(try RelayConfiguration.load(yaml: "media: {gso: \(text)}").media.segmentationOffload == mode, "\(text)")
+        }
+        #expect(try RelayConfiguration.load(yaml: "", environment: ["PKRELAY_MEDIA_GSO": "off"]).media.segmentationOffload == .off)
+        #expect(try RelayConfiguration.load(yaml: "media: {gso: off}").effectiveSettings.contains("gso: off"))
     }
 
     @Test func overridesAreRead() throws {
@@ -85,6 +95,8 @@ struct ConfigurationTests {
         BadCase(yaml: "media: {bindAddress: localhost}", key: "media.bindAddress", reason: "IPv4"),
         BadCase(yaml: "media: {allowPlainRTP: maybe}", key: "media.allowPlainRTP", reason: "true or false"),
         BadCase(yaml: "media: {srtpProfiles: [AES_256]}", key: "media.srtpProfiles[0]", reason: "must be one of"),
+        BadCase(yaml: "media: {gso: always}", key: "media.gso", reason: "must be one of auto, on, off, got 'always'"),
+        BadCase(yaml: "media: {gso: 1}", key: "media.gso", reason: "must be one of auto, on, off"),
         BadCase(yaml: "media: {retransmissionBufferPackets: 500}", key: "media.retransmissionBufferPackets", reason: "power of two"),
         BadCase(yaml: "auth: {keys: [{id: k, secret: short}]}", key: "auth.keys[0].secret", reason: "at least 32"),
         BadCase(yaml: "auth: {keys: [{secret: 0123456789abcdef0123456789abcdef}]}", key: "auth.keys[0].id", reason: "required"),

@@ -129,6 +129,7 @@ struct FFmpegInteropTests {
             let lines = ((try? String(contentsOf: crcURL, encoding: .utf8)) ?? "").split(separator: "\n")
             let stats: GetStatsResult = try await subscriber.request("getStats", GetStatsParams())
             let relayed = stats.subscribed.first { $0.ssrc == videoSSRC }?.packets ?? 0
+            if !wrongVideoKey { print("ffmpeg interop sending, \(profile.rawValue): \((try? await relay.sendingSummary()) ?? "-")") }
             let metrics = (try? await relay.metrics())?.split(separator: "\n").filter { $0.hasPrefix("pkrelay_dropped_packets_total") && !$0.hasSuffix(" 0") }.joined(separator: ", ") ?? ""
             await publisher.close()
             await subscriber.close()

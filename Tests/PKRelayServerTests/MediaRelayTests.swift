@@ -147,6 +147,8 @@ struct MediaRelayTests {
             }
             #expect(try await relay.metric("pkrelay_retransmissions_total") == 5)
 
+            try await relay.expectConsistentSendingCounts()
+
             for subscriber in subscribers {
                 subscriber.endpoint.close()
                 await subscriber.client.close()

@@ -48,6 +48,10 @@ final class TestRelay: Sendable {
         // Two shards unless told otherwise, so that rooms spread and cross-shard paths run in
         // every end-to-end test; PKR_TEST_MEDIA_THREADS=1 runs them on one.
         configuration.media.threads = ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_THREADS"].flatMap { Int($0) } ?? 2
+        // PKR_TEST_MEDIA_GSO=off runs them without UDP segmentation offload (auto otherwise).
+        if let gso = ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_GSO"].flatMap(SegmentationOffload.init(rawValue:)) {
+            configuration.media.segmentationOffload = gso
+        }
         configure(&configuration)
         var logger = Logger(label: "pkrelay.test")
         logger.logLevel = .warning
@@ -120,6 +124,42 @@ final class TestRelay: Sendable {
     /// One sample of /metrics, e.g. `pkrelay_dropped_packets_total{reason="unexpected_source"}`.
     func metric(_ name: String) async throws -> UInt64 {
         try await AdminHTTPClient.metric(port: ports.admin, name)
+    }
+
+    /// Several samples from one scrape of /metrics, so that they come from the same report.
+    func metrics(_ names: [String]) async throws -> [String: UInt64] {
+        let text = try await metrics()
+        var values: [String: UInt64] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " ") else { continue }
+            let series = String(line[..<space])
+            if names.contains(series), let value = UInt64(line[line.index(after: space)...]) { values[series] = value }
+        }
+        return values
+    }
+
+    /// Every datagram left in a message of its own, or with GSO in one with the rest of its
+    /// run: never more messages than datagrams (as many without GSO), never more calls than
+    /// messages.
+    func expectConsistentSendingCounts(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let sending = try await metrics(["pkrelay_media_gso", "pkrelay_packets_out_total", "pkrelay_media_send_messages_total", "pkrelay_media_send_calls_total"])
+        let datagrams = sending["pkrelay_packets_out_total"] ?? 0, messages = sending["pkrelay_media_send_messages_total"] ?? 0
+        let calls = sending["pkrelay_media_send_calls_total"] ?? 0
+        #expect(datagrams > 0 && calls > 0 && calls <= messages, "\(sending)", sourceLocation: sourceLocation)
+        if sending["pkrelay_media_gso"] == 1 {
+            #expect(messages <= datagrams, "\(sending)", sourceLocation: sourceLocation)
+        } else {
+            #expect(messages == datagrams, "\(sending)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// How the media left, for the record: datagrams, the kernel messages they took (fewer with
+    /// GSO, when a subscriber's datagrams of one batch share a size) and the ratio.
+    func sendingSummary() async throws -> String {
+        let values = try await metrics(["pkrelay_packets_out_total", "pkrelay_media_send_messages_total", "pkrelay_media_gso"])
+        let datagrams = values["pkrelay_packets_out_total"] ?? 0, messages = values["pkrelay_media_send_messages_total"] ?? 0
+        let ratio = messages == 0 ? 0 : Double(datagrams) / Double(messages)
+        return "gso \(values["pkrelay_media_gso"] == 1 ? "on" : "off"): \(datagrams) datagrams in \(messages) messages (\((ratio * 100).rounded() / 100) per message)"
     }
 
     /// Polls `metric` until `condition` holds (metrics refresh about once a second).

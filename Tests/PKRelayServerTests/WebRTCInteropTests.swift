@@ -33,6 +33,8 @@ struct WebRTCInteropTests {
                 #expect(status == 0, "subscriber: \(summary); stderr:\n\(subscriber.stderrTail)")
                 #expect(WebRTCPeerProcess.frames(summary, "video", of: "alice") >= 30, "\(summary)")
                 #expect(WebRTCPeerProcess.frames(summary, "audio", of: "alice") >= 20, "\(summary)")
+                print("aiortc interop sending: \((try? await relay.sendingSummary()) ?? "-")")
+                try await relay.expectConsistentSendingCounts()
             }
         }
     }

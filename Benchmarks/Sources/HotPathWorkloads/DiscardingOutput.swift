@@ -6,7 +6,7 @@ public final class DiscardingOutput: DatagramOutput {
 
     public init() {}
 
-    public func sendQueued(on transport: TransportState, count: Int) -> Int {
+    public func sendQueued(on transport: TransportState, count: Int, counters: inout DataPlaneCounters) -> Int {
         datagrams &+= count
         return count
     }

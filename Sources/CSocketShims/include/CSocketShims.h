@@ -31,6 +31,24 @@ void pkr_batch_prepare(pkr_msg_batch *batch, unsigned index, unsigned length, ui
  * (the rest are dropped when the socket buffer is full); a datagram the kernel refuses is skipped. */
 int pkr_batch_send(int fd, pkr_msg_batch *batch, unsigned count);
 
+/* What sending a batch took: system calls, messages handed to the kernel (each one trip through
+ * its UDP stack), and segmented messages the kernel refused and that went out again one by one. */
+typedef struct pkr_send_tally {
+    uint32_t calls;
+    uint32_t messages;
+    uint32_t fallbacks;
+} pkr_send_tally;
+
+/* pkr_batch_send, adding what it took to `tally`. */
+int pkr_batch_send_tallied(int fd, pkr_msg_batch *batch, unsigned count, pkr_send_tally *tally);
+/* Sends messages 0..<count with UDP generic segmentation offload: each run of consecutive
+ * datagrams to one destination whose sizes are equal (the last may be shorter) leaves as one
+ * UDP_SEGMENT message, up to 64 segments and 65000 bytes; datagrams over 1472 bytes go alone.
+ * Returns how many datagrams were sent, like pkr_batch_send. */
+int pkr_batch_send_segmented(int fd, pkr_msg_batch *batch, unsigned count, pkr_send_tally *tally);
+/* Whether this kernel accepts UDP_SEGMENT on a UDP socket (Linux 4.18 and later). */
+int pkr_udp_segmentation_supported(void);
+
 /* A non-blocking IPv4 UDP socket bound to ip:port (port 0 = any); returns the fd or -errno. */
 int pkr_udp_open(uint32_t ip, uint16_t port, int receive_buffer, int send_buffer);
 int pkr_udp_local_port(int fd);
