@@ -19,6 +19,9 @@
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103
 #endif
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
 #ifndef SOL_UDP
 #define SOL_UDP 17
 #endif
@@ -44,7 +47,12 @@ struct pkr_msg_batch {
     uint8_t *run_controls;
     unsigned *run_first;
     unsigned *run_length;
+    /* Receiving: a control buffer per message for UDP_GRO's segment size, and the size read. */
+    uint8_t *receive_controls;
+    unsigned *segment_sizes;
 };
+
+#define PKR_RECEIVE_CONTROL_SIZE CMSG_SPACE(sizeof(int))
 
 #define PKR_RUN_CONTROL_SIZE CMSG_SPACE(sizeof(uint16_t))
 
@@ -61,8 +69,10 @@ pkr_msg_batch *pkr_batch_create(unsigned count, unsigned buffer_size) {
     batch->run_controls = calloc(count, PKR_RUN_CONTROL_SIZE);
     batch->run_first = calloc(count, sizeof(unsigned));
     batch->run_length = calloc(count, sizeof(unsigned));
+    batch->receive_controls = calloc(count, PKR_RECEIVE_CONTROL_SIZE);
+    batch->segment_sizes = calloc(count, sizeof(unsigned));
     if (!batch->buffers || !batch->headers || !batch->vectors || !batch->addresses || !batch->run_headers || !batch->run_controls
-        || !batch->run_first || !batch->run_length) {
+        || !batch->run_first || !batch->run_length || !batch->receive_controls || !batch->segment_sizes) {
         pkr_batch_destroy(batch);
         return NULL;
     }
@@ -79,6 +89,8 @@ void pkr_batch_destroy(pkr_msg_batch *batch) {
     free(batch->run_controls);
     free(batch->run_first);
     free(batch->run_length);
+    free(batch->receive_controls);
+    free(batch->segment_sizes);
     free(batch);
 }
 
@@ -97,6 +109,8 @@ int pkr_batch_receive(int fd, pkr_msg_batch *batch) {
         batch->headers[i].msg_hdr.msg_iovlen = 1;
         batch->headers[i].msg_hdr.msg_name = &batch->addresses[i];
         batch->headers[i].msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
+        batch->headers[i].msg_hdr.msg_control = batch->receive_controls + (size_t)i * PKR_RECEIVE_CONTROL_SIZE;
+        batch->headers[i].msg_hdr.msg_controllen = PKR_RECEIVE_CONTROL_SIZE;
         batch->headers[i].msg_len = 0;
     }
     int received = recvmmsg(fd, batch->headers, batch->count, MSG_DONTWAIT, NULL);
@@ -105,8 +119,17 @@ int pkr_batch_receive(int fd, pkr_msg_batch *batch) {
         return -errno;
     }
     for (int i = 0; i < received; i++) {
-        if (batch->headers[i].msg_hdr.msg_flags & MSG_TRUNC) batch->headers[i].msg_len = 0;
+        struct msghdr *message = &batch->headers[i].msg_hdr;
+        if (message->msg_flags & MSG_TRUNC) batch->headers[i].msg_len = 0;
         if (batch->addresses[i].sin_family != AF_INET) batch->headers[i].msg_len = 0;
+        batch->segment_sizes[i] = 0;
+        for (struct cmsghdr *header = CMSG_FIRSTHDR(message); header; header = CMSG_NXTHDR(message, header)) {
+            if (header->cmsg_level == SOL_UDP && header->cmsg_type == UDP_GRO) {
+                int size = 0;
+                memcpy(&size, CMSG_DATA(header), sizeof(size));
+                if (size > 0) batch->segment_sizes[i] = (unsigned)size;
+            }
+        }
     }
     return received;
 }
@@ -237,6 +260,21 @@ int pkr_batch_send_segmented(int fd, pkr_msg_batch *batch, unsigned count, pkr_s
         run += (unsigned)result;
     }
     return (int)sent;
+}
+
+unsigned pkr_batch_segment_size(const pkr_msg_batch *batch, unsigned index) { return batch->segment_sizes[index]; }
+
+int pkr_udp_enable_receive_offload(int fd) {
+    int on = 1;
+    return setsockopt(fd, SOL_UDP, UDP_GRO, &on, sizeof(on)) == 0 ? 0 : -errno;
+}
+
+int pkr_udp_receive_offload_supported(void) {
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return 0;
+    int supported = pkr_udp_enable_receive_offload(fd) == 0;
+    close(fd);
+    return supported;
 }
 
 int pkr_udp_segmentation_supported(void) {

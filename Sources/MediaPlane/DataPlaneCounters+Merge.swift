@@ -19,6 +19,7 @@ extension DataPlaneCounters {
         sendCalls &+= other.sendCalls
         sendMessages &+= other.sendMessages
         segmentationFallbacks &+= other.segmentationFallbacks
+        receiveMessages &+= other.receiveMessages
         for index in drops.indices where index < other.drops.count { drops[index] &+= other.drops[index] }
     }
 }

@@ -20,10 +20,13 @@ public struct DataPlaneCounters: Sendable, Hashable {
     /// `sendmmsg` calls made for media.
     public var sendCalls: UInt64 = 0
     /// Messages those calls handed to the kernel: one per datagram without segmentation
-    /// offload, one per run of equal-size datagrams with it (``SegmentationOffload``).
+    /// offload, one per run of equal-size datagrams with it (``UDPOffload``).
     public var sendMessages: UInt64 = 0
     /// Segmented messages the kernel refused, which went out again datagram by datagram.
     public var segmentationFallbacks: UInt64 = 0
+    /// Messages read from media sockets: one per datagram, or with receive offload one per run
+    /// of a sender's datagrams that the kernel coalesced (``UDPOffload``).
+    public var receiveMessages: UInt64 = 0
     /// Drops, indexed by ``DropReason/rawValue``.
     public var drops: [UInt64] = Array(repeating: 0, count: DropReason.allCases.count)
 

@@ -49,6 +49,12 @@ public final class MediaPlane: Sendable {
         case .auto: configuration.segmentationOffload = segmentationSupported ? .on : .off
         case .on, .off: break
         }
+        let receiveOffloadSupported = pkr_udp_receive_offload_supported() != 0
+        switch configuration.receiveOffload {
+        case .on where !receiveOffloadSupported: throw .receiveOffloadUnsupported
+        case .auto: configuration.receiveOffload = receiveOffloadSupported ? .on : .off
+        case .on, .off: break
+        }
         self.configuration = configuration
         self.bindIP = bind.ip
         self.announcedAddress = configuration.announcedAddress ?? configuration.bindAddress
@@ -68,6 +74,7 @@ public final class MediaPlane: Sendable {
                 for shard in shards { shard.close() }
                 throw fd == -98 ? .webRTCPortInUse(port) : .socketFailed(errno: -fd)
             }
+            if configuration.receiveOffload == .on { _ = pkr_udp_enable_receive_offload(fd) }
             webRTCFD = fd
             webRTCPort = Int(pkr_udp_local_port(fd))
         } else {
@@ -79,7 +86,10 @@ public final class MediaPlane: Sendable {
 
     /// Whether media leaves with UDP generic segmentation offload: `media.gso` resolved to
     /// `on` or `off` for this kernel.
-    public var segmentationOffload: SegmentationOffload { configuration.segmentationOffload }
+    public var segmentationOffload: UDPOffload { configuration.segmentationOffload }
+
+    /// Whether media arrives with UDP generic receive offload: `media.gro` resolved.
+    public var receiveOffload: UDPOffload { configuration.receiveOffload }
 
     /// The number of data-plane threads.
     public var threadCount: Int { shards.count }
@@ -158,6 +168,7 @@ public final class MediaPlane: Sendable {
                 let fd = pkr_udp_open(bindIP, UInt16(port), Int32(clamping: configuration.receiveBufferBytes), Int32(clamping: configuration.sendBufferBytes))
                 if fd == -98 { continue } // EADDRINUSE: another process holds it
                 if fd < 0 { return .failure(.socketFailed(errno: -fd)) }
+                if configuration.receiveOffload == .on { _ = pkr_udp_enable_receive_offload(fd) }
                 let id = registry.transports.nextId
                 registry.transports.nextId += 1
                 registry.transports.portsInUse.insert(port)

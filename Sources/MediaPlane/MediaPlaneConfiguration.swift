@@ -18,7 +18,10 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     public var sendBatchSize: Int = 32
     /// UDP generic segmentation offload for what a transport's batch carries; `auto` resolves
     /// to `on` or `off` when the media plane is created (``MediaPlane/segmentationOffload``).
-    public var segmentationOffload: SegmentationOffload = .auto
+    public var segmentationOffload: UDPOffload = .auto
+    /// UDP generic receive offload on the sockets media arrives on; `auto` resolves to `on` or
+    /// `off` when the media plane is created (``MediaPlane/receiveOffload``).
+    public var receiveOffload: UDPOffload = .auto
     /// Packets kept per video source for answering NACKs.
     public var retransmissionBufferPackets: Int = 512
     /// Oldest packet retransmitted, in milliseconds.

@@ -10,6 +10,7 @@ public enum MediaPlaneError: Error, Sendable, Hashable, CustomStringConvertible 
     case webRTCPortInUse(Int)
     case webRTCDisabled
     case segmentationOffloadUnsupported
+    case receiveOffloadUnsupported
 
     public var description: String {
         switch self {
@@ -23,6 +24,7 @@ public enum MediaPlaneError: Error, Sendable, Hashable, CustomStringConvertible 
         case .webRTCPortInUse(let port): "the WebRTC port \(port) is in use by another process"
         case .webRTCDisabled: "WebRTC is off on this relay (media.webrtcPort is not set)"
         case .segmentationOffloadUnsupported: "media.gso is on, but this kernel does not support UDP_SEGMENT (Linux 4.18 or later): set it to auto or off"
+        case .receiveOffloadUnsupported: "media.gro is on, but this kernel does not support UDP_GRO (Linux 5.0 or later): set it to auto or off"
         }
     }
 }

@@ -22,8 +22,10 @@ final class MediaShell {
     static let webRTCToken = UInt64.max - 1
     static let maximumReadyEvents: Int32 = 64
     /// Receive buffers hold a full Ethernet-size datagram plus room to spare; longer ones are
-    /// truncated and dropped as oversized.
+    /// truncated and dropped as oversized. With receive offload a message holds a run of
+    /// datagrams, up to the largest UDP payload.
     static let receiveBufferSize = 2048
+    static let coalescedReceiveBufferSize = 65_536
     /// Batches read from one socket before the others get their turn.
     static let batchesPerTurn = 8
 
@@ -37,7 +39,8 @@ final class MediaShell {
         self.epollFD = epollFD
         self.webRTCFD = webRTCFD
         receiveBatchSize = max(1, configuration.receiveBatchSize)
-        receiveBatch = pkr_batch_create(UInt32(receiveBatchSize), UInt32(Self.receiveBufferSize))
+        let bufferSize = configuration.receiveOffload == .on ? Self.coalescedReceiveBufferSize : Self.receiveBufferSize
+        receiveBatch = pkr_batch_create(UInt32(receiveBatchSize), UInt32(bufferSize))
         readyTokens = .allocate(capacity: Int(Self.maximumReadyEvents))
         commands.reserveCapacity(256)
         core = MediaCore(
@@ -138,17 +141,35 @@ final class MediaShell {
             let received = pkr_batch_receive(fd, receiveBatch)
             if received <= 0 { return }
             core.counters.receiveBatches &+= 1
+            core.counters.receiveMessages &+= UInt64(received)
             for index in 0..<UInt32(received) {
                 let length = Int(pkr_batch_length(receiveBatch, index))
                 let endpoint = IPv4Endpoint(ip: pkr_batch_source_ip(receiveBatch, index), port: pkr_batch_source_port(receiveBatch, index))
                 guard let buffer = UnsafeMutableRawPointer(pkr_batch_buffer(receiveBatch, index)) else { continue }
-                if let transport {
-                    core.handleDatagram(on: transport, buffer: buffer, length: length, from: endpoint)
-                } else {
-                    core.handleWebRTCDatagram(buffer, length: length, from: endpoint)
+                // A coalesced message is cut back into its datagrams, handled in order in place:
+                // the core never writes past the datagram it is given.
+                let segment = Int(pkr_batch_segment_size(receiveBatch, index))
+                guard segment > 0, segment < length else {
+                    handle(buffer, length: length, from: endpoint, on: transport)
+                    continue
+                }
+                var offset = 0
+                while offset < length {
+                    let datagramLength = min(segment, length - offset)
+                    handle(buffer + offset, length: datagramLength, from: endpoint, on: transport)
+                    offset += datagramLength
                 }
             }
             if Int(received) < receiveBatchSize { return }
+        }
+    }
+
+    @inline(__always)
+    func handle(_ buffer: UnsafeMutableRawPointer, length: Int, from endpoint: IPv4Endpoint, on transport: TransportState?) {
+        if let transport {
+            core.handleDatagram(on: transport, buffer: buffer, length: length, from: endpoint)
+        } else {
+            core.handleWebRTCDatagram(buffer, length: length, from: endpoint)
         }
     }
 }

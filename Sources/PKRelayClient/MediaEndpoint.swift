@@ -29,8 +29,8 @@ public final class MediaEndpoint: Sendable {
     public let relayHost: String
     public let relayPort: Int
 
-    private let fd: Int32
-    private let relayIP: UInt32
+    let fd: Int32
+    let relayIP: UInt32
     private let crypto: Mutex<EndpointCrypto>
     private let reception = Mutex(EndpointReception())
     private let running = Atomic<Bool>(true)

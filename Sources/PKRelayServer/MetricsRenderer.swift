@@ -43,6 +43,11 @@ enum MetricsRenderer {
             "Messages handed to the kernel for media: one per datagram, or one per run of equal-size datagrams with GSO; packets_out over this is datagrams per message.",
             counters.sendMessages)
         counter("pkrelay_media_gso_fallbacks_total", "GSO messages the kernel refused, sent again datagram by datagram.", counters.segmentationFallbacks)
+        counter(
+            "pkrelay_media_receive_messages_total",
+            "Messages read from media sockets: one per datagram, or with GRO one per run of a sender's datagrams; packets_in over this is datagrams per message.",
+            counters.receiveMessages)
+        gauge("pkrelay_media_gro", "1 when media arrives with UDP generic receive offload (media.gro), else 0.", overview.receiveOffload ? 1 : 0)
         gauge("pkrelay_media_gso", "1 when media leaves with UDP generic segmentation offload (media.gso), else 0.", overview.segmentationOffload ? 1 : 0)
         counter("pkrelay_keyframe_requests_received_total", "PLI/FIR received from subscribers.", counters.keyframeRequestsReceived)
         counter("pkrelay_keyframe_requests_sent_total", "PLI sent to publishers after throttling.", counters.keyframeRequestsSent)

@@ -29,6 +29,7 @@ extension RelayConfiguration {
           receiveBatchSize: \(media.receiveBatchSize)
           sendBatchSize: \(media.sendBatchSize)
           gso: \(media.segmentationOffload.rawValue)
+          gro: \(media.receiveOffload.rawValue)
           retransmissionBufferPackets: \(media.retransmissionBufferPackets)
           keyframeRequestIntervalMs: \(media.keyframeRequestIntervalMs)
           webrtcEnabled: \(media.webRTCPort != nil)

@@ -66,7 +66,8 @@ extension RelayConfiguration {
         configuration.media.sendBufferBytes = try media.int("sendBufferBytes", default: configuration.media.sendBufferBytes, in: 65536...(256 << 20))
         configuration.media.receiveBatchSize = try media.int("receiveBatchSize", default: configuration.media.receiveBatchSize, in: 1...256)
         configuration.media.sendBatchSize = try media.int("sendBatchSize", default: configuration.media.sendBatchSize, in: 1...256)
-        configuration.media.segmentationOffload = try media.segmentationOffload("gso", default: configuration.media.segmentationOffload)
+        configuration.media.segmentationOffload = try media.offload("gso", default: configuration.media.segmentationOffload)
+        configuration.media.receiveOffload = try media.offload("gro", default: configuration.media.receiveOffload)
         let retransmission = try media.int("retransmissionBufferPackets", default: configuration.media.retransmissionBufferPackets, in: 64...8192)
         guard retransmission & (retransmission - 1) == 0 else { throw ConfigurationError(key: "media.retransmissionBufferPackets", reason: "must be a power of two, got \(retransmission)") }
         configuration.media.retransmissionBufferPackets = retransmission

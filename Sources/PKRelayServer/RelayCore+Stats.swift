@@ -47,6 +47,7 @@ extension RelayCore {
             rooms: totals.rooms, users: totals.users, publications: totals.publications, subscriptions: totals.subscriptions,
             connections: sessions.count, transports: media.transportCount, udpPorts: media.portsInUseCount, accepting: accepting, media: media.latestReport(),
             forwardTargets: forwarding.forwardTargets, links: forwarding.links, segmentationOffload: media.segmentationOffload == .on,
+            receiveOffload: media.receiveOffload == .on,
             firstKeyframeHistogram: firstKeyframeHistogram, requestHistograms: requestHistograms, domainCounters: domainCounters)
     }
 }

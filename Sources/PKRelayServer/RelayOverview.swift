@@ -16,6 +16,8 @@ public struct RelayOverview: Sendable {
     public var links: Int
     /// Whether media leaves with UDP generic segmentation offload (`media.gso` resolved).
     public var segmentationOffload: Bool
+    /// Whether media arrives with UDP generic receive offload (`media.gro` resolved).
+    public var receiveOffload: Bool
     var firstKeyframeHistogram: Histogram
     var requestHistograms: [String: Histogram]
     var domainCounters: DomainEventCounters

@@ -44,7 +44,7 @@ public final class RelayServer: Sendable {
         media.start()
         logger.notice("media plane started", metadata: [
             "threads": "\(media.threadCount)", "gso": "\(media.segmentationOffload.rawValue)",
-            "configured": "\(configuration.media.segmentationOffload.rawValue)",
+            "gro": "\(media.receiveOffload.rawValue)",
         ])
         let control = makeControlApplication()
         let admin = makeAdminApplication()

@@ -107,6 +107,39 @@ struct SegmentedSendTests {
         #expect(receiver.drain(expecting: lengths.count) == lengths.enumerated().map { Self.expected($0.offset, length: $0.element) })
     }
 
+    /// A socket with receive offload gets a run sent with segmentation offload on the same host
+    /// as one message, with its segment size; datagrams sent one by one stay apart.
+    @Test(.enabled(if: pkr_udp_receive_offload_supported() != 0, "the kernel does not support UDP_GRO"))
+    func aSocketWithReceiveOffloadReadsARunAsOneMessageWithItsSegmentSize() throws {
+        let sender = pkr_udp_open(0x7F00_0001, 0, 0, 4 << 20)
+        defer { _ = pkr_close(sender) }
+        let receiver = try Receiver()
+        defer { _ = pkr_close(receiver.fd) }
+        #expect(pkr_udp_enable_receive_offload(receiver.fd) == 0)
+        let lengths = [1000, 1000, 1000, 1000, 600]
+        let batch = pkr_batch_create(UInt32(lengths.count), 2048)!
+        defer { pkr_batch_destroy(batch) }
+        for (index, length) in lengths.enumerated() { Self.prepare(batch, index, length: length, to: receiver) }
+        var tally = pkr_send_tally()
+        #expect(pkr_batch_send_segmented(sender, batch, UInt32(lengths.count), &tally) == 5)
+        #expect(pkr_batch_send_tallied(sender, batch, 2, &tally) == 2)
+
+        let reading = pkr_batch_create(8, 65_536)!
+        defer { pkr_batch_destroy(reading) }
+        var messages: [(bytes: [UInt8], segment: Int)] = []
+        for _ in 0..<500 where messages.count < 3 {
+            let received = pkr_batch_receive(receiver.fd, reading)
+            for index in 0..<UInt32(max(0, received)) {
+                let bytes = Array(UnsafeBufferPointer(start: pkr_batch_buffer(reading, index), count: Int(pkr_batch_length(reading, index))))
+                messages.append((bytes, Int(pkr_batch_segment_size(reading, index))))
+            }
+            if received <= 0 { usleep(1000) }
+        }
+        #expect(messages.map(\.bytes.count) == [4600, 1000, 1000])
+        #expect(messages.map(\.segment) == [1000, 0, 0])
+        #expect(messages.first?.bytes == lengths.enumerated().flatMap { Self.expected($0.offset, length: $0.element) })
+    }
+
     @Test func thePlainPathCountsOneMessagePerDatagram() throws {
         let sender = pkr_udp_open(0x7F00_0001, 0, 0, 4 << 20)
         defer { _ = pkr_close(sender) }

@@ -39,11 +39,13 @@ struct ConfigurationTests {
 
     @Test func segmentationOffloadIsReadInEveryYAMLSpelling() throws {
         #expect(try RelayConfiguration.load(yaml: "").media.segmentationOffload == .auto)
-        for (text, mode) in [("auto", SegmentationOffload.auto), ("on", .on), ("off", .off), ("'on'", .on), ("true", .on), ("false", .off), ("no", .off)] {
+        for (text, mode) in [("auto", UDPOffload.auto), ("on", .on), ("off", .off), ("'on'", .on), ("true", .on), ("false", .off), ("no", .off)] {
             #expect(try RelayConfiguration.load(yaml: "media: {gso: \(text)}").media.segmentationOffload == mode, "\(text)")
         }
         #expect(try RelayConfiguration.load(yaml: "", environment: ["PKRELAY_MEDIA_GSO": "off"]).media.segmentationOffload == .off)
         #expect(try RelayConfiguration.load(yaml: "media: {gso: off}").effectiveSettings.contains("gso: off"))
+        #expect(try RelayConfiguration.load(yaml: "media: {gro: off}", environment: ["PKRELAY_MEDIA_GRO": "on"]).media.receiveOffload == .on)
+        #expect(try RelayConfiguration.load(yaml: "").media.receiveOffload == .auto)
     }
 
     @Test func overridesAreRead() throws {
@@ -97,6 +99,7 @@ struct ConfigurationTests {
         BadCase(yaml: "media: {srtpProfiles: [AES_256]}", key: "media.srtpProfiles[0]", reason: "must be one of"),
         BadCase(yaml: "media: {gso: always}", key: "media.gso", reason: "must be one of auto, on, off, got 'always'"),
         BadCase(yaml: "media: {gso: 1}", key: "media.gso", reason: "must be one of auto, on, off"),
+        BadCase(yaml: "media: {gro: sometimes}", key: "media.gro", reason: "must be one of auto, on, off, got 'sometimes'"),
         BadCase(yaml: "media: {retransmissionBufferPackets: 500}", key: "media.retransmissionBufferPackets", reason: "power of two"),
         BadCase(yaml: "auth: {keys: [{id: k, secret: short}]}", key: "auth.keys[0].secret", reason: "at least 32"),
         BadCase(yaml: "auth: {keys: [{secret: 0123456789abcdef0123456789abcdef}]}", key: "auth.keys[0].id", reason: "required"),

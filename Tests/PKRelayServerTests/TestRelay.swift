@@ -48,9 +48,13 @@ final class TestRelay: Sendable {
         // Two shards unless told otherwise, so that rooms spread and cross-shard paths run in
         // every end-to-end test; PKR_TEST_MEDIA_THREADS=1 runs them on one.
         configuration.media.threads = ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_THREADS"].flatMap { Int($0) } ?? 2
-        // PKR_TEST_MEDIA_GSO=off runs them without UDP segmentation offload (auto otherwise).
-        if let gso = ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_GSO"].flatMap(SegmentationOffload.init(rawValue:)) {
+        // PKR_TEST_MEDIA_GSO=off and PKR_TEST_MEDIA_GRO=off run them without the UDP offloads
+        // (auto otherwise).
+        if let gso = ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_GSO"].flatMap(UDPOffload.init(rawValue:)) {
             configuration.media.segmentationOffload = gso
+        }
+        if let gro = ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_GRO"].flatMap(UDPOffload.init(rawValue:)) {
+            configuration.media.receiveOffload = gro
         }
         configure(&configuration)
         var logger = Logger(label: "pkrelay.test")

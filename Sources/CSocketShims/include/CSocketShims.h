@@ -49,6 +49,14 @@ int pkr_batch_send_segmented(int fd, pkr_msg_batch *batch, unsigned count, pkr_s
 /* Whether this kernel accepts UDP_SEGMENT on a UDP socket (Linux 4.18 and later). */
 int pkr_udp_segmentation_supported(void);
 
+/* UDP generic receive offload: once enabled on a socket, consecutive datagrams of one sender
+ * may arrive as one message, all of one segment size but the last (Linux 5.0 and later).
+ * pkr_batch_segment_size is that size for a received message, 0 when it holds one datagram;
+ * the receiving batch needs buffers of 65535 bytes to take a whole message. */
+int pkr_udp_enable_receive_offload(int fd);
+int pkr_udp_receive_offload_supported(void);
+unsigned pkr_batch_segment_size(const pkr_msg_batch *batch, unsigned index);
+
 /* A non-blocking IPv4 UDP socket bound to ip:port (port 0 = any); returns the fd or -errno. */
 int pkr_udp_open(uint32_t ip, uint16_t port, int receive_buffer, int send_buffer);
 int pkr_udp_local_port(int fd);

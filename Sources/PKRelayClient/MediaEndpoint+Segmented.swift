@@ -1,0 +1,25 @@
+import CSocketShims
+
+extension MediaEndpoint {
+    /// Protects (for SRTP) and sends `packets` in one `sendmmsg` with UDP generic segmentation
+    /// offload, as a sender that batches a frame does: each run of equal-size packets (the last
+    /// may be shorter) leaves as one message, which the kernel cuts into datagrams (or, towards
+    /// a socket with receive offload on the same host, delivers whole).
+    public func sendSegmented(_ packets: [OutgoingRTPPacket]) throws(MediaEndpointError) {
+        guard !packets.isEmpty else { return }
+        var datagrams: [[UInt8]] = []
+        for packet in packets {
+            datagrams.append(try protectBytes(packet.serialized(reservingCapacity: profile?.maximumTrailerLength ?? 0), rtcp: false))
+        }
+        guard let batch = pkr_batch_create(UInt32(datagrams.count), 2048) else { throw .sendFailed(12) }
+        defer { pkr_batch_destroy(batch) }
+        for (index, datagram) in datagrams.enumerated() {
+            guard datagram.count <= 2048, let slot = pkr_batch_buffer(batch, UInt32(index)) else { throw .sendFailed(90) }
+            datagram.withUnsafeBytes { slot.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: datagram.count) }
+            pkr_batch_prepare(batch, UInt32(index), UInt32(datagram.count), relayIP, UInt16(relayPort))
+        }
+        var tally = pkr_send_tally()
+        let sent = pkr_batch_send_segmented(fd, batch, UInt32(datagrams.count), &tally)
+        guard sent == Int32(datagrams.count) else { throw .sendFailed(11) }
+    }
+}
