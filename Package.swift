@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "PKRelayServer",
             dependencies: [
-                "Protocol", "RoomEngine", "MediaPlane", "SecureTransport", "Auth", "CSocketShims", "ICE", "SDP", "Cluster",
+                "Protocol", "RoomEngine", "MediaPlane", "SecureTransport", "Auth", "CSocketShims", "ICE", "SDP", "Cluster", "Deadline",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -90,12 +90,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Bounded waits (withTimeout): for the client's requests and the relay's calls to the
+        // cluster's database alike.
+        .target(name: "Deadline", swiftSettings: strict),
         // A Swift client of the control channel and media transports: used by the tests and the
         // traffic tool, and a reference for app teams writing their own.
         .target(
             name: "PKRelayClient",
             dependencies: [
-                "Protocol", "RTPWire", "SecureTransport", "CSocketShims",
+                "Protocol", "RTPWire", "SecureTransport", "CSocketShims", "Deadline",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,4 +1,5 @@
 import Cluster
+import Deadline
 import Logging
 import Synchronization
 
@@ -46,6 +47,9 @@ final class ClusterMembership: Sendable {
         return state.withLock { $0.keeper?.isServing(atMs: now) ?? false }
     }
 
+    /// How long a join waits for the database to place a room nobody serves yet.
+    static let claimTimeout: Duration = .seconds(5)
+
     /// Where a join for `roomId` goes: claims the room for this node when nobody serves it.
     func route(roomId: String) async -> ClusterRoute {
         let now = monotonicMs()
@@ -54,8 +58,13 @@ final class ClusterMembership: Sendable {
             return .unavailable("this node is not serving rooms now: it holds no cluster lease (starting, or cut off from the cluster's database); try again shortly")
         }
         if known { return .local }
+        let store = self.store
         do {
-            let placement = try await store.claim(roomId, for: lease)
+            // A database that does not answer (stopped, or unreachable without a reset) would
+            // hold the join for as long as the connection takes to fail: answer 4031 instead.
+            let placement = try await withTimeout(Self.claimTimeout, "the cluster's database to place room '\(roomId)'") {
+                try await store.claim(roomId, for: lease)
+            }
             guard placement.node.id == lease.nodeId else {
                 counts.withLock { $0.redirects += 1 }
                 return .elsewhere(placement)

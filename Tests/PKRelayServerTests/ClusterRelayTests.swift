@@ -173,6 +173,18 @@ struct ClusterRelayTests {
                 try await Task.sleep(for: .milliseconds(50))
             }
             try await subscriber.waitFor(videoPayload: publisher.sentVideo.last!.payload, audioPayload: publisher.sentAudio.last!.payload, after: baseline)
+            // A room nobody serves yet needs the database to be placed: the join is answered
+            // 4031 (try again) once the claim's bound has passed, instead of waiting on it.
+            let early = try await relay.connect()
+            do {
+                let _: JoinRoomResult = try await early.request(
+                    "joinRoom", JoinRoomParams(token: TestRelay.token(room: "during-outage", user: "early"), roomId: "during-outage", userId: "early"),
+                    timeout: .seconds(15))
+                Issue.record("a new room was placed while the database was stopped")
+            } catch ControlClientError.relay(let error) {
+                #expect(error.code == .clusterUnavailable && error.message.contains("timed out"), "\(error)")
+            }
+            await early.close()
             try database.resume()
             #expect(await subscriber.client.events().allSatisfy { $0.name != "onExitRoom" }, "nobody was sent out of the room")
             #expect(await publisher.client.events().allSatisfy { $0.name != "onExitRoom" })
@@ -208,6 +220,79 @@ struct ClusterRelayTests {
                 return try await ControlClient.connectAndJoin(to: url, JoinRoomParams(token: TestRelay.token(room: room, user: user), roomId: room, userId: user)).0
             } catch ControlClientError.relay(let error) where error.code == .clusterUnavailable && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    @Test("a node hung with SIGSTOP loses its rooms to a live node; woken, it dismisses them and redirects joins there")
+    func hungNodeDismissesItsRoomsWhenItWakes() async throws {
+        guard let executable = ShutdownSignalTests.executable else {
+            Issue.record("pkrelay was not built beside the tests (swift build --build-tests builds it)")
+            return
+        }
+        try await PostgresTestServer.with { database in
+          try await TestRelay.with(Self.node("b", on: database)) { relayB in
+            let range = TestRelay.nextPortRange()
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-cluster-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let started = try await ShutdownSignalTests.startRelay(in: directory, config: """
+            control: {port: 0}
+            admin: {port: 0}
+            media: {portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound), webrtcPort: 0}
+            logging: {format: json}
+            cluster: {nodeId: a, databaseURL: '\(database.databaseURL)', leaseSeconds: 3, renewSeconds: 1}
+            """, executable: executable, environment: [:])
+            guard let (process, _, controlPort) = started else { return }
+            defer { if process.isRunning { kill(process.processIdentifier, SIGCONT); kill(process.processIdentifier, SIGKILL) } }
+            let urlA = "ws://127.0.0.1:\(controlPort)/rtc"
+            let host = try await Self.join(url: urlA, room: "frozen", user: "host")
+
+            kill(process.processIdentifier, SIGSTOP)
+            let stoppedAt = ContinuousClock.now
+            // A hung node renews nothing: once its lease has run out the room goes to b.
+            let deadline = ContinuousClock.now + .seconds(15)
+            var moved: ControlClient?
+            while moved == nil, ContinuousClock.now < deadline {
+                do {
+                    moved = try await relayB.join(room: "frozen", user: "guest")
+                } catch ControlClientError.relay(let error) where error.code == .roomOnAnotherNode {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            #expect(moved != nil, "the hung node's room never moved")
+            print("cluster: a hung node's room moved \(ContinuousClock.now - stoppedAt) after SIGSTOP (lease 3 s, renewed every 1 s)")
+
+            // Woken, a finds its lease over by its own clock before it serves anything: its
+            // user leaves the room it no longer owns, and a join there is sent to b.
+            kill(process.processIdentifier, SIGCONT)
+            let exit = try await host.nextEvent(named: "onExitRoom", timeout: .seconds(10))
+            guard case .exitRoom(let event)? = exit.event else { Issue.record("not an exit: \(exit.text)"); return }
+            #expect(event.roomId == "frozen" && event.code == ErrorCode.roomDismissed.rawValue, "\(exit.text)")
+            let again = try await Self.join(url: urlA, room: "lobby-\(UUID().uuidString.prefix(4))", user: "probe")
+            await again.close()
+            let redirected = try await Self.refusedJoinAt(url: urlA, room: "frozen", user: "late")
+            #expect(redirected?.code == .roomOnAnotherNode && redirected?.data?.nodeId == "b", "\(String(describing: redirected))")
+            #expect(try await Self.placement(of: "frozen", asking: relayB)["nodeId"] as? String == "b")
+            await moved?.close()
+            await host.close()
+          }
+        }
+    }
+
+    /// ``refusedJoin(_:room:user:)`` against a relay given by its control URL.
+    static func refusedJoinAt(url: String, room: String, user: String) async throws -> RelayError? {
+        let client = try await ControlClient.connect(to: url, timeout: .seconds(10))
+        defer { Task { await client.close() } }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            do {
+                let _: JoinRoomResult = try await client.request("joinRoom", JoinRoomParams(token: TestRelay.token(room: room, user: user), roomId: room, userId: user))
+                return nil
+            } catch ControlClientError.relay(let error) where error.code == .clusterUnavailable && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            } catch ControlClientError.relay(let error) {
+                return error
             }
         }
     }
