@@ -138,7 +138,7 @@ extension MediaCore {
             if sink.rtxSSRC != 0 {
                 return sendRTX(stored, header: header, to: sink, originalSequenceNumber: outputSequenceNumber, timestamp: timestamp)
             }
-            return send(stored, header: header, audioLevel: nil, to: sink, sequenceNumber: outputSequenceNumber, timestamp: timestamp)
+            return send(stored, header: header, audioLevel: nil, to: sink, on: sink.transport, sequenceNumber: outputSequenceNumber, timestamp: timestamp)
         }
         if sent == true {
             counters.retransmissionsSent &+= 1

@@ -126,8 +126,11 @@ extension MediaCore {
             if audioLevel.voiceActivity { source.voiceActivity = true }
             source.levelSeen = true
         }
-        for sink in source.sinks {
-            forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, to: sink)
+        // Through the buffer of a copy of the array (one retain for all of it): iterating the
+        // array itself retains and releases every sink, two atomics per egress packet.
+        let sinks = source.sinks
+        sinks.withUnsafeBufferPointer { sinks in
+            for sink in sinks { forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, to: sink) }
         }
         if !source.outlets.isEmpty {
             let tag = PipeTag.make(PipeTag.media, source: source.id)
@@ -137,8 +140,10 @@ extension MediaCore {
 
     /// Sends one packet to one sink with the sink's SSRC, sequence number and timestamp.
     func forward(_ packet: UnsafeRawBufferPointer, header: RTPHeader, keyframe: Bool, audioLevel: (level: UInt8, voiceActivity: Bool)?, to sink: SinkState) {
+        // Read once: every read of an `unowned` reference is an atomic retain and release.
+        let transport = sink.transport
         // Checked first, so that a keyframe is not spent on a subscriber that cannot receive it yet.
-        guard sink.transport.canSend else { counters.drop(.sinkNotConnected); return }
+        guard transport.canSend else { counters.drop(.sinkNotConnected); return }
         if sink.waitingForKeyframe {
             guard keyframe else { counters.drop(.waitingForKeyframe); return }
             sink.waitingForKeyframe = false
@@ -151,7 +156,7 @@ extension MediaCore {
         }
         // The sender restarted its numbering: its decoder state is gone, ask for a fresh start.
         if numbers.resynchronized, sink.isVideo, let source = sink.source { startKeyframeRequests(for: source) }
-        let sent = send(packet, header: header, audioLevel: audioLevel, to: sink, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp)
+        let sent = send(packet, header: header, audioLevel: audioLevel, to: sink, on: transport, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp)
         if sent {
             sink.rewriter.recordSent(payloadBytes: header.payloadLength)
             sink.report.packets &+= 1
@@ -192,23 +197,23 @@ extension MediaCore {
     @inline(__always)
     func send(
         _ packet: UnsafeRawBufferPointer, header: RTPHeader, audioLevel: (level: UInt8, voiceActivity: Bool)?, to sink: SinkState,
-        sequenceNumber: UInt16, timestamp: UInt32
+        on transport: TransportState, sequenceNumber: UInt16, timestamp: UInt32
     ) -> Bool {
         let ssrc = sink.rewriter.outputSSRC
         switch sink.sendPath {
         case .copy:
-            return sendRTP(packet, to: sink.transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType)
+            return sendRTP(packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType)
         case .copyRewritingVP8:
             return sendRTP(
-                packet, to: sink.transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType,
+                packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType,
                 vp8: sink, payloadOffset: header.payloadOffset)
         case .rewriteExtensions:
             return sendRTPRewritingExtensions(
-                packet, header: header, audioLevel: audioLevel, to: sink.transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp,
+                packet, header: header, audioLevel: audioLevel, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp,
                 payloadType: sink.outputPayloadType)
         case .rewriteExtensionsAndVP8:
             return sendRTPRewritingExtensions(
-                packet, header: header, audioLevel: audioLevel, to: sink.transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp,
+                packet, header: header, audioLevel: audioLevel, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp,
                 payloadType: sink.outputPayloadType, vp8: sink)
         }
     }
