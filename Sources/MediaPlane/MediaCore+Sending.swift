@@ -153,7 +153,8 @@ extension MediaCore {
         counters.sendBatches &+= 1
         let delivered = max(0, sent)
         for index in 0..<delivered {
-            let bytes = UInt64(pkr_batch_length(transport.sendBatch, UInt32(index)))
+            // The prepared length: a segmented send reports lengths per message, not per datagram.
+            let bytes = UInt64(pkr_batch_prepared_length(transport.sendBatch, UInt32(index)))
             counters.bytesOut &+= bytes
             transport.report.bytesOut &+= bytes
         }

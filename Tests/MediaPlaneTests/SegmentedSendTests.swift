@@ -212,6 +212,8 @@ struct MediaCoreSegmentationTests {
         core.flushAll()
 
         #expect(core.counters.packetsOut - before.packetsOut == 24)
+        // Each packet grew by the AES-GCM tag (16 bytes); bytes count datagrams, not messages.
+        #expect(core.counters.bytesOut - before.bytesOut == UInt64(3 * packets.reduce(0) { $0 + $1.count + 16 }))
         #expect(core.counters.sendMessages - before.sendMessages == (mode == .segmented ? 3 : 24))
         #expect(core.counters.segmentationFallbacks - before.segmentationFallbacks == (mode == .refused ? 3 : 0))
         for (index, receiver) in receivers.enumerated() {

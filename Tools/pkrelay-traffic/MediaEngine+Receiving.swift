@@ -13,7 +13,18 @@ extension MediaEngine {
             for index in 0..<UInt32(count) {
                 let length = Int(pkr_batch_length(receiveBatch, index))
                 guard length > 0, let buffer = pkr_batch_buffer(receiveBatch, index) else { continue }
-                handle(UnsafeMutableRawPointer(buffer), length: length, on: socket, now: now)
+                // With receive offload a message may hold a run of the relay's datagrams.
+                let segment = Int(pkr_batch_segment_size(receiveBatch, index))
+                guard segment > 0, segment < length else {
+                    handle(UnsafeMutableRawPointer(buffer), length: length, on: socket, now: now)
+                    continue
+                }
+                var offset = 0
+                while offset < length {
+                    let datagramLength = min(segment, length - offset)
+                    handle(UnsafeMutableRawPointer(buffer) + offset, length: datagramLength, on: socket, now: now)
+                    offset += datagramLength
+                }
             }
         }
     }

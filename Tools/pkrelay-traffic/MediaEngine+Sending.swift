@@ -121,10 +121,13 @@ extension MediaEngine {
 
     /// Sends the first `count` prepared messages of the send batch and counts them.
     private func flush(_ socket: SimSocket, count: Int) {
-        let sent = pkr_batch_send(socket.spec.fd, sendBatch, UInt32(count))
+        var tally = pkr_send_tally()
+        let sent = segmented
+            ? pkr_batch_send_segmented(socket.spec.fd, sendBatch, UInt32(count), &tally)
+            : pkr_batch_send(socket.spec.fd, sendBatch, UInt32(count))
         let delivered = max(0, Int(sent))
         for index in 0..<delivered {
-            totals.bytesSent += UInt64(pkr_batch_length(sendBatch, UInt32(index)))
+            totals.bytesSent += UInt64(pkr_batch_prepared_length(sendBatch, UInt32(index)))
         }
         totals.sent += UInt64(delivered)
         if delivered < count {

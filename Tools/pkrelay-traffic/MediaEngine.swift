@@ -49,19 +49,26 @@ final class MediaEngine: @unchecked Sendable {
     var watches: [KeyframeWatchSpec] = []
     let sendBatch: OpaquePointer
     let receiveBatch: OpaquePointer
+    /// The UDP offloads where the kernel has them, as the relay uses them, so that the tool's
+    /// own per-datagram cost stays below the relay's: a frame's equal-size packets leave as one
+    /// UDP_SEGMENT message, and the relay's runs to a simulated subscriber arrive as one message.
+    let segmented: Bool
+    let coalescing: Bool
     var rtcpBuffer = [UInt8](repeating: 0, count: 1500)
     private var startedAt: Int64 = 0
     private var lastLive = (time: Int64(0), received: UInt64(0), sent: UInt64(0), bytesIn: UInt64(0), bytesOut: UInt64(0), expected: UInt64(0), lost: UInt64(0))
 
-    init(recorder: ControlRecorder, live: Bool) throws {
+    init(recorder: ControlRecorder, live: Bool, segmented: Bool) throws {
         self.recorder = recorder
+        self.segmented = segmented && pkr_udp_segmentation_supported() != 0
+        coalescing = segmented && pkr_udp_receive_offload_supported() != 0
         self.live = live
         epollFD = pkr_epoll_create()
         wakeFD = pkr_eventfd_create()
         guard epollFD >= 0, wakeFD >= 0 else { throw ToolFailure(.setupFailed, "cannot create epoll/eventfd") }
         _ = pkr_epoll_add(epollFD, wakeFD, UInt64.max)
         sendBatch = pkr_batch_create(64, 1500)
-        receiveBatch = pkr_batch_create(64, 2048)
+        receiveBatch = pkr_batch_create(64, coalescing ? 65_536 : 2048)
         let thread = Thread { [self] in self.loop() }
         thread.name = "pkr-traffic-io"
         thread.qualityOfService = .userInteractive

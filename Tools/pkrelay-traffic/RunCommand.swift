@@ -65,6 +65,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "No live line each second.")
     var quiet = false
 
+    @Option(help: "The UDP offloads for the simulated clients' sockets: auto (GSO for what they send, GRO for what they receive, where the kernel has them) or off (one datagram per message).")
+    var udpOffload = "auto"
+
     func run() async throws {
         do {
             try await execute()
@@ -106,9 +109,11 @@ struct RunCommand: AsyncParsableCommand {
         var spec = try loadScenario()
         let tokens = TokenFactory(key: try key.signingKey())
         let live = !quiet
+        guard udpOffload == "auto" || udpOffload == "off" else { throw ValidationError("--udp-offload must be auto or off, got '\(udpOffload)'") }
+        let segmented = udpOffload == "auto"
 
         func once(_ spec: ScenarioSpec) async throws -> RunOutcome {
-            let runner = try ScenarioRunner(url: relay, spec: spec, tokens: tokens, localHost: localIP, live: live)
+            let runner = try ScenarioRunner(url: relay, spec: spec, tokens: tokens, localHost: localIP, live: live, segmented: segmented)
             do {
                 try await runner.probe()
             } catch {

@@ -20,13 +20,13 @@ final class ScenarioRunner: Sendable {
     /// Every client still connected, for teardown.
     private let open = Mutex<[Int: SimClient]>([:])
 
-    init(url: String, spec: ScenarioSpec, tokens: TokenFactory, localHost: String, live: Bool) throws {
+    init(url: String, spec: ScenarioSpec, tokens: TokenFactory, localHost: String, live: Bool, segmented: Bool) throws {
         self.url = url
         self.spec = spec
         self.tokens = tokens
         self.localHost = localHost
         recorder = ControlRecorder()
-        engine = try MediaEngine(recorder: recorder, live: live)
+        engine = try MediaEngine(recorder: recorder, live: live, segmented: segmented)
     }
 
     static func roomId(_ spec: ScenarioSpec, _ index: Int) -> String { "\(spec.kind.rawValue)-\(index)" }
@@ -90,6 +90,7 @@ final class ScenarioRunner: Sendable {
         }
         let fd = pkr_udp_open(localIP, 0, 1 << 21, 1 << 20)
         guard fd >= 0 else { throw ToolFailure(.setupFailed, "cannot open a UDP socket (errno \(-fd))") }
+        if engine.coalescing { _ = pkr_udp_enable_receive_offload(fd) }
         let port = Int(pkr_udp_local_port(fd))
         let key = SDESKeying.generateKeyingMaterial(for: profile)
         let id = nextSocketId.add(1, ordering: .relaxed).oldValue
