@@ -49,8 +49,9 @@ struct PublishCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let client = try await ControlClient.connect(to: connection.relay)
-        let _: JoinRoomResult = try await client.request("joinRoom", JoinRoomParams(token: connection.token, roomId: connection.room, userId: connection.user, role: .anchor))
+        // In a cluster the room may live on another node: the join follows the redirect there.
+        let (client, _) = try await ControlClient.connectAndJoin(
+            to: connection.relay, JoinRoomParams(token: connection.token, roomId: connection.room, userId: connection.user, role: .anchor))
         let profile = SRTPProfile.aesCM128HMACSHA1_80 // the suite ffmpeg's SDES supports
         var endpoints: [(transport: CreateTransportResult, key: [UInt8])] = []
         for _ in 0..<2 {

@@ -26,8 +26,8 @@ struct WatchCommand: AsyncParsableCommand {
     var seconds: Int = 0
 
     func run() async throws {
-        let client = try await ControlClient.connect(to: connection.relay)
-        let _: JoinRoomResult = try await client.request("joinRoom", JoinRoomParams(token: connection.token, roomId: connection.room, userId: connection.user, role: .audience, visible: false))
+        let (client, _) = try await ControlClient.connectAndJoin(
+            to: connection.relay, JoinRoomParams(token: connection.token, roomId: connection.room, userId: connection.user, role: .audience, visible: false))
         let profile = SRTPProfile.aesCM128HMACSHA1_80
         let videoTransport: CreateTransportResult = try await client.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
         let audioTransport: CreateTransportResult = try await client.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
