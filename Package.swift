@@ -187,6 +187,9 @@ let package = Package(
             dependencies: [
                 "PKRelayServer", "PKRelayClient", "Protocol", "RTPWire", "SecureTransport", "Auth", "CSocketShims", "ICE", "PostgresTestSupport",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict

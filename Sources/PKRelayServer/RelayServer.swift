@@ -74,6 +74,9 @@ public final class RelayServer: Sendable {
         router.get("/") { _, _ in "PKRelay control channel: connect a WebSocket to /rtc (browser demo: /demo/)\n" }
         DemoRoutes(configuration: configuration).register(on: router)
         router.ws("/rtc") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
+            // Upgraded: break hummingbird-websocket's context ↔ handler reference cycle, which
+            // otherwise keeps this connection's request context alive for good.
+            context.requestContext.releaseWebSocketReference()
             let connection: ControlConnection
             switch await core.connect(from: context.requestContext.peerAddress) {
             case .refused(let close):

@@ -112,9 +112,16 @@ struct ResourceLimitTests {
                 #expect(error.code == .rateLimited)
                 #expect(error.message.contains("1 joins per second"))
             }
-            let states = await client.events().compactMap { record -> RoomStateChangedEvent? in
-                if case .roomStateChanged(let event)? = record.event { event } else { nil }
-            }
+            // The event follows the answer, so it may still be on its way.
+            var states: [RoomStateChangedEvent] = []
+            let deadline = ContinuousClock.now + .seconds(5)
+            repeat {
+                states = await client.events().compactMap { record -> RoomStateChangedEvent? in
+                    if case .roomStateChanged(let event)? = record.event { event } else { nil }
+                }
+                if states.last?.roomId == "jr-c" { break }
+                try await Task.sleep(for: .milliseconds(20))
+            } while ContinuousClock.now < deadline
             #expect(states.last?.roomId == "jr-c" && states.last?.state == 4029, "\(states)")
             #expect(try await Self.refusals(relay, .joinRate) == 1)
             // Other requests are not held by the join limit.
