@@ -35,19 +35,7 @@ struct ClusterRelayTests {
     /// Joins `room` on `relay`, expecting a refusal; the relay's error. A node still starting
     /// answers 4031 (try again shortly), which is retried.
     static func refusedJoin(_ relay: TestRelay, room: String, user: String) async throws -> RelayError? {
-        let client = try await relay.connect()
-        defer { Task { await client.close() } }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while true {
-            do {
-                let _: JoinRoomResult = try await client.request("joinRoom", JoinRoomParams(token: TestRelay.token(room: room, user: user), roomId: room, userId: user))
-                return nil
-            } catch ControlClientError.relay(let error) where error.code == .clusterUnavailable && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(100))
-            } catch ControlClientError.relay(let error) {
-                return error
-            }
-        }
+        try await refusedJoinAt(url: "ws://127.0.0.1:\(relay.ports.control)/rtc", room: room, user: user)
     }
 
     @Test("a join reaching the wrong node is redirected to the room's node; a room's end frees its placement")
@@ -224,42 +212,55 @@ struct ClusterRelayTests {
         }
     }
 
-    @Test("a node hung with SIGSTOP loses its rooms to a live node; woken, it dismisses them and redirects joins there")
-    func hungNodeDismissesItsRoomsWhenItWakes() async throws {
+    /// Runs `body` with node a of the cluster as a real `pkrelay` process (so that it can be
+    /// killed or stopped without a word), on a 3 s lease renewed every second, and its control
+    /// URL; the process is woken and killed afterwards if still there.
+    static func withNodeProcess(on database: PostgresTestServer, _ body: (Process, String) async throws -> Void) async throws {
         guard let executable = ShutdownSignalTests.executable else {
             Issue.record("pkrelay was not built beside the tests (swift build --build-tests builds it)")
             return
         }
+        let range = TestRelay.nextPortRange()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-cluster-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let started = try await ShutdownSignalTests.startRelay(in: directory, config: """
+        control: {port: 0}
+        admin: {port: 0}
+        media: {portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound), webrtcPort: 0}
+        logging: {format: json}
+        cluster: {nodeId: a, databaseURL: '\(database.databaseURL)', leaseSeconds: 3, renewSeconds: 1}
+        """, executable: executable, environment: [:])
+        guard let (process, _, controlPort) = started else { return }
+        defer { if process.isRunning { kill(process.processIdentifier, SIGCONT); kill(process.processIdentifier, SIGKILL) } }
+        try await body(process, "ws://127.0.0.1:\(controlPort)/rtc")
+    }
+
+    /// Joins `room` on `relay` as soon as the room is no longer placed on another node (the
+    /// node that held it lost its lease); nil if that takes over 15 s.
+    static func joinOnceMoved(_ relay: TestRelay, room: String, user: String) async throws -> ControlClient? {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            do {
+                return try await relay.join(room: room, user: user)
+            } catch ControlClientError.relay(let error) where error.code == .roomOnAnotherNode {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        return nil
+    }
+
+    @Test("a node hung with SIGSTOP loses its rooms to a live node; woken, it dismisses them and redirects joins there")
+    func hungNodeDismissesItsRoomsWhenItWakes() async throws {
         try await PostgresTestServer.with { database in
           try await TestRelay.with(Self.node("b", on: database)) { relayB in
-            let range = TestRelay.nextPortRange()
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-cluster-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let started = try await ShutdownSignalTests.startRelay(in: directory, config: """
-            control: {port: 0}
-            admin: {port: 0}
-            media: {portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound), webrtcPort: 0}
-            logging: {format: json}
-            cluster: {nodeId: a, databaseURL: '\(database.databaseURL)', leaseSeconds: 3, renewSeconds: 1}
-            """, executable: executable, environment: [:])
-            guard let (process, _, controlPort) = started else { return }
-            defer { if process.isRunning { kill(process.processIdentifier, SIGCONT); kill(process.processIdentifier, SIGKILL) } }
-            let urlA = "ws://127.0.0.1:\(controlPort)/rtc"
+           try await Self.withNodeProcess(on: database) { process, urlA in
             let host = try await Self.join(url: urlA, room: "frozen", user: "host")
 
             kill(process.processIdentifier, SIGSTOP)
             let stoppedAt = ContinuousClock.now
             // A hung node renews nothing: once its lease has run out the room goes to b.
-            let deadline = ContinuousClock.now + .seconds(15)
-            var moved: ControlClient?
-            while moved == nil, ContinuousClock.now < deadline {
-                do {
-                    moved = try await relayB.join(room: "frozen", user: "guest")
-                } catch ControlClientError.relay(let error) where error.code == .roomOnAnotherNode {
-                    try await Task.sleep(for: .milliseconds(100))
-                }
-            }
+            let moved = try await Self.joinOnceMoved(relayB, room: "frozen", user: "guest")
             #expect(moved != nil, "the hung node's room never moved")
             print("cluster: a hung node's room moved \(ContinuousClock.now - stoppedAt) after SIGSTOP (lease 3 s, renewed every 1 s)")
 
@@ -276,6 +277,7 @@ struct ClusterRelayTests {
             #expect(try await Self.placement(of: "frozen", asking: relayB)["nodeId"] as? String == "b")
             await moved?.close()
             await host.close()
+           }
           }
         }
     }
@@ -299,27 +301,9 @@ struct ClusterRelayTests {
 
     @Test("a node killed with SIGKILL: joins are sent to it until its lease runs out, then its rooms go to a live node")
     func killedNodesRoomsMoveWhenItsLeaseRunsOut() async throws {
-        guard let executable = ShutdownSignalTests.executable else {
-            Issue.record("pkrelay was not built beside the tests (swift build --build-tests builds it)")
-            return
-        }
         try await PostgresTestServer.with { database in
           try await TestRelay.with(Self.node("b", on: database)) { relayB in
-            let range = TestRelay.nextPortRange()
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-cluster-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            // Node a is a real process, so that it can die without a word: a 3 s lease.
-            let started = try await ShutdownSignalTests.startRelay(in: directory, config: """
-            control: {port: 0}
-            admin: {port: 0}
-            media: {portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound), webrtcPort: 0}
-            logging: {format: json}
-            cluster: {nodeId: a, databaseURL: '\(database.databaseURL)', leaseSeconds: 3, renewSeconds: 1}
-            """, executable: executable, environment: [:])
-            guard let (process, _, controlPort) = started else { return }
-            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-            let urlA = "ws://127.0.0.1:\(controlPort)/rtc"
+           try await Self.withNodeProcess(on: database) { process, urlA in
             let host = try await Self.join(url: urlA, room: "doomed", user: "host")
 
             kill(process.processIdentifier, SIGKILL)
@@ -330,19 +314,12 @@ struct ClusterRelayTests {
             try await host.waitUntilClosed(timeout: .seconds(10))
 
             // Then the next join places the room on b, a live node.
-            let deadline = ContinuousClock.now + .seconds(15)
-            var moved: ControlClient?
-            while moved == nil, ContinuousClock.now < deadline {
-                do {
-                    moved = try await relayB.join(room: "doomed", user: "host")
-                } catch ControlClientError.relay(let error) where error.code == .roomOnAnotherNode {
-                    try await Task.sleep(for: .milliseconds(100))
-                }
-            }
+            let moved = try await Self.joinOnceMoved(relayB, room: "doomed", user: "host")
             #expect(moved != nil, "the dead node's room never moved")
             print("cluster: a killed node's room moved \(ContinuousClock.now - killedAt) after SIGKILL (lease 3 s, renewed every 1 s)")
             #expect(try await Self.placement(of: "doomed", asking: relayB)["nodeId"] as? String == "b")
             await moved?.close()
+           }
           }
         }
     }
