@@ -248,8 +248,9 @@ int pkr_batch_send_segmented(int fd, pkr_msg_batch *batch, unsigned count, pkr_s
                 sent += resent;
                 if (resent < batch->run_length[run]) break;
             } else {
-                /* A single datagram the kernel refuses is skipped, as by the plain path. */
+                /* A single datagram the kernel refuses is skipped (and counted), as by the plain path. */
                 sent += 1;
+                if (tally) tally->messages += 1;
             }
             run++;
             continue;

@@ -43,18 +43,14 @@ public final class MediaPlane: Sendable {
         }
         SRTPLibrary.initialize()
         var configuration = configuration
-        let segmentationSupported = pkr_udp_segmentation_supported() != 0
-        switch configuration.segmentationOffload {
-        case .on where !segmentationSupported: throw .segmentationOffloadUnsupported
-        case .auto: configuration.segmentationOffload = segmentationSupported ? .on : .off
-        case .on, .off: break
+        guard let segmentation = configuration.segmentationOffload.resolved(supported: pkr_udp_segmentation_supported() != 0) else {
+            throw .segmentationOffloadUnsupported
         }
-        let receiveOffloadSupported = pkr_udp_receive_offload_supported() != 0
-        switch configuration.receiveOffload {
-        case .on where !receiveOffloadSupported: throw .receiveOffloadUnsupported
-        case .auto: configuration.receiveOffload = receiveOffloadSupported ? .on : .off
-        case .on, .off: break
+        guard let receive = configuration.receiveOffload.resolved(supported: pkr_udp_receive_offload_supported() != 0) else {
+            throw .receiveOffloadUnsupported
         }
+        configuration.segmentationOffload = segmentation
+        configuration.receiveOffload = receive
         self.configuration = configuration
         self.bindIP = bind.ip
         self.announcedAddress = configuration.announcedAddress ?? configuration.bindAddress

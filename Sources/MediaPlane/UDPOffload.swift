@@ -12,3 +12,15 @@ public enum UDPOffload: String, Sendable, Hashable, CaseIterable {
     /// Off: one message per datagram.
     case off
 }
+
+extension UDPOffload {
+    /// `on` or `off` for a kernel that does or does not support the offload; nil when the
+    /// offload is required (`on`) but not supported.
+    func resolved(supported: Bool) -> UDPOffload? {
+        switch self {
+        case .auto: supported ? .on : .off
+        case .on: supported ? .on : nil
+        case .off: .off
+        }
+    }
+}

@@ -1,4 +1,7 @@
 import CSocketShims
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension MediaEndpoint {
     /// Protects (for SRTP) and sends `packets` in one `sendmmsg` with UDP generic segmentation
@@ -11,15 +14,17 @@ extension MediaEndpoint {
         for packet in packets {
             datagrams.append(try protectBytes(packet.serialized(reservingCapacity: profile?.maximumTrailerLength ?? 0), rtcp: false))
         }
-        guard let batch = pkr_batch_create(UInt32(datagrams.count), 2048) else { throw .sendFailed(12) }
+        let slotSize = 2048
+        guard let batch = pkr_batch_create(UInt32(datagrams.count), UInt32(slotSize)) else { throw .sendFailed(ENOMEM) }
         defer { pkr_batch_destroy(batch) }
         for (index, datagram) in datagrams.enumerated() {
-            guard datagram.count <= 2048, let slot = pkr_batch_buffer(batch, UInt32(index)) else { throw .sendFailed(90) }
+            guard datagram.count <= slotSize, let slot = pkr_batch_buffer(batch, UInt32(index)) else { throw .sendFailed(EMSGSIZE) }
             datagram.withUnsafeBytes { slot.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: datagram.count) }
             pkr_batch_prepare(batch, UInt32(index), UInt32(datagram.count), relayIP, UInt16(relayPort))
         }
         var tally = pkr_send_tally()
         let sent = pkr_batch_send_segmented(fd, batch, UInt32(datagrams.count), &tally)
-        guard sent == Int32(datagrams.count) else { throw .sendFailed(11) }
+        // Fewer sent: the socket's buffer was full.
+        guard sent == Int32(datagrams.count) else { throw .sendFailed(EAGAIN) }
     }
 }
