@@ -77,6 +77,9 @@ final class ClusterMembership: Sendable {
         }
     }
 
+    /// The placement epoch under which this node serves `roomId`, if it does.
+    func epoch(of roomId: String) -> Int64? { state.withLock { $0.rooms[roomId] } }
+
     /// Places `roomId` on the least loaded node, or returns where it lives (the admin API's
     /// placement route). A room placed on this node is noted as served here.
     func place(roomId: String) async throws -> RoomPlacement {

@@ -3,8 +3,9 @@ import Foundation
 import Protocol
 import RoomEngine
 
-/// The relay core's side of a cluster: joins for rooms served elsewhere are redirected, room
-/// ends release placements, and a node that lost its lease stops serving.
+/// The relay core's side of a cluster: joins for rooms served elsewhere are redirected, forwards
+/// into them are verified there, room ends release placements, and a node that lost its lease
+/// stops serving.
 extension RelayCore {
     /// Routes a join through the cluster; false when the join was answered here (a redirect, or
     /// the cluster unavailable). Parameters that do not even name a valid room go on to the
@@ -28,24 +29,51 @@ extension RelayCore {
         return false
     }
 
-    /// Finds each forward target's node (claiming unplaced target rooms here); the targets that
-    /// live elsewhere, with the error they fail with: forwarding across nodes is not built yet,
-    /// and creating the room here too would put it on two nodes.
-    func routeForwardTargets(_ cluster: ClusterMembership, params: Data) async -> [String: RelayError] {
-        guard case .success(let forward) = decode(StartForwardParams.self, from: params) else { return [:] }
-        var unreachable: [String: RelayError] = [:]
-        for target in forward.targets where RelayIdentifier.isValid(target.roomId) && unreachable[target.roomId] == nil {
+    /// Finds each forward target's node (claiming unplaced target rooms here). A target room on
+    /// another node is verified there (its token, and whether the room can show the user); the
+    /// answer, success or the target's error, replaces the local check.
+    func routeForwardTargets(_ cluster: ClusterMembership, params: Data, session: SessionID) async -> [String: ForwardTargetRequest] {
+        guard case .success(let forward) = decode(StartForwardParams.self, from: params),
+              let userId = engine.userId(of: session, roomId: forward.roomId)
+        else { return [:] }
+        var resolved: [String: ForwardTargetRequest] = [:]
+        for target in forward.targets where RelayIdentifier.isValid(target.roomId) && target.roomId != forward.roomId && resolved[target.roomId] == nil {
             switch await cluster.route(roomId: target.roomId) {
             case .local:
                 continue
             case .elsewhere(let placement):
-                unreachable[target.roomId] = RelayError(
-                    .forwardNotSupported, "room '\(target.roomId)' lives on node \(placement.node.id); forwarding to a room on another node is not supported yet")
+                resolved[target.roomId] = await verifyRemoteTarget(placement, sourceRoomId: forward.roomId, userId: userId, token: target.token)
             case .unavailable(let reason):
-                unreachable[target.roomId] = RelayError(.forwardNotSupported, reason)
+                resolved[target.roomId] = ForwardTargetRequest(roomId: target.roomId, grants: .failure(RelayError(.forwardNotSupported, reason)))
             }
         }
-        return unreachable
+        return resolved
+    }
+
+    /// Asks the node serving a target room to verify a forward into it.
+    func verifyRemoteTarget(_ placement: RoomPlacement, sourceRoomId: String, userId: String, token: String) async -> ForwardTargetRequest {
+        let roomId = placement.roomId
+        func failed(_ code: ErrorCode, _ message: String) -> ForwardTargetRequest {
+            ForwardTargetRequest(roomId: roomId, grants: .failure(RelayError(code, message)))
+        }
+        guard let peers else { return failed(.forwardNotSupported, "this relay is not part of a cluster") }
+        var request = PeerMessage(.verify)
+        request.sourceRoomId = sourceRoomId
+        request.targetRoomId = roomId
+        request.userId = userId
+        request.token = token
+        request.epoch = placement.epoch
+        guard let answer = await peers.request(request, to: placement.node) else {
+            return failed(.forwardNotSupported, "room '\(roomId)' lives on node \(placement.node.id), which cannot be reached now")
+        }
+        if let error = answer.error { return ForwardTargetRequest(roomId: roomId, grants: .failure(error)) }
+        guard let expiresAtMs = answer.expiresAtMs, let pipe = peerPipes[placement.node.id] else {
+            return failed(.forwardNotSupported, "the connection to node \(placement.node.id) dropped while the forward started")
+        }
+        return ForwardTargetRequest(
+            roomId: roomId,
+            grants: .success(TokenGrants(publish: true, subscribe: false, forward: false, hidden: false, expiresAt: EngineTime(milliseconds: expiresAtMs))),
+            remote: RemoteTarget(node: placement.node.id, pipeTransportId: pipe.transportId, epoch: placement.epoch))
     }
 
     /// How many rooms this node holds (reported with every lease renewal).

@@ -54,10 +54,11 @@ extension RelayCore {
             guard await admitToCluster(cluster, id: id, params: paramsData, session: session), sessions[session] != nil else { return }
         }
         if known == .startForwardStreamToRooms || known == .updateForwardStreamToRooms, let cluster {
-            unreachableTargets = await routeForwardTargets(cluster, params: paramsData)
+            let resolved = await routeForwardTargets(cluster, params: paramsData, session: session)
             guard sessions[session] != nil else { return }
+            resolvedTargets = resolved
         }
-        defer { unreachableTargets = [:] }
+        defer { resolvedTargets = [:] }
         let started = ContinuousClock.now
         dispatch(known, id: id, params: paramsData, session: session)
         let elapsed = ContinuousClock.now - started

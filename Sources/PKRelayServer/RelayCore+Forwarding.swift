@@ -9,7 +9,7 @@ extension RelayCore {
         let userId = engine.userId(of: session, roomId: params.roomId) ?? ""
         let nowSeconds = nowMs() / 1000
         return params.targets.map { target in
-            if let unreachable = unreachableTargets[target.roomId] { return ForwardTargetRequest(roomId: target.roomId, grants: .failure(unreachable)) }
+            if let resolved = resolvedTargets[target.roomId] { return resolved }
             return ForwardTargetRequest(
                 roomId: target.roomId,
                 grants: verifier.verify(target.token, roomId: target.roomId, userId: userId, nowSeconds: nowSeconds).map(Self.grants(of:)))

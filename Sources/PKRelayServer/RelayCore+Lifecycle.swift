@@ -28,6 +28,8 @@ extension RelayCore {
                 apply(engine.stopForwardsAndLinks(roomId: roomId, userId: member.userId, linkReason: "serverShutdown", departure: .serverShutdown, now: now).actions)
             }
         }
+        // Mirrors of users from other nodes end too: those nodes hear that the rooms are gone.
+        apply(engine.endRemoteMirrors())
         for session in sessions.keys.sorted() {
             for roomId in engine.rooms(of: session) {
                 send(.exitRoom(ExitRoomEvent(roomId: roomId, reason: .serverShutdown, code: ErrorCode.shuttingDown.rawValue, message: "the relay is shutting down")), to: session)
@@ -38,6 +40,8 @@ extension RelayCore {
         // does not tell a client still connected about rooms it has already left.
         for state in sessions.values { state.outbound.finish() }
         for session in sessions.keys.sorted() { disconnect(session) }
+        // What is queued for other nodes is still written; then their connections close.
+        if let peers { Task { await peers.closeAll() } }
         logger.info("drained all connections")
     }
 }

@@ -57,9 +57,15 @@ public actor RelayCore {
 
     /// This node's cluster membership; nil for a single node.
     let cluster: ClusterMembership?
-    /// Forward targets of the request being dispatched that live on other cluster nodes, with
-    /// the error each fails with; set just before dispatch, cleared after.
-    var unreachableTargets: [String: RelayError] = [:]
+    /// Forward targets of the request being dispatched that live on other cluster nodes, as
+    /// those nodes answered (verified, or refused); set just before dispatch, cleared after.
+    var resolvedTargets: [String: ForwardTargetRequest] = [:]
+    /// The node-to-node connections; nil for a single node.
+    let peers: ClusterPeers?
+    /// This node's ends of the media pipes, by peer node.
+    var peerPipes: [String: PeerPipe] = [:]
+    /// The process instance each peer last said hello with.
+    var peerInstances: [String: String] = [:]
 
     public init(configuration: RelayConfiguration, media: MediaPlane, logger: Logger, nowMs: @escaping @Sendable () -> Int64) {
         self.init(configuration: configuration, media: media, logger: logger, nowMs: nowMs, cluster: nil)
@@ -67,6 +73,16 @@ public actor RelayCore {
 
     init(configuration: RelayConfiguration, media: MediaPlane, logger: Logger, nowMs: @escaping @Sendable () -> Int64, cluster: ClusterMembership?) {
         self.cluster = cluster
+        if let cluster {
+            let nodeId = cluster.configuration.nodeId
+            let minter = TokenMinter(key: configuration.mintingKey)
+            self.peers = ClusterPeers(nodeId: nodeId, logger: logger, goneAfter: .seconds(cluster.configuration.leaseSeconds)) {
+                minter.mint(TokenClaims(
+                    sub: "node:\(nodeId)", room: nil, exp: Int64(Date().timeIntervalSince1970) + 600, grants: TokenGrantSet(admin: true)))
+            }
+        } else {
+            self.peers = nil
+        }
         self.configuration = configuration
         self.media = media
         self.logger = logger
@@ -198,6 +214,10 @@ public actor RelayCore {
                 applyMedia(change)
             case .domain(let event):
                 record(event)
+            case .remoteMirror(let update):
+                sendRemoteMirror(update)
+            case .remoteMirrorEnded(let end):
+                sendRemoteMirrorEnded(end)
             }
         }
         if !actions.isEmpty {

@@ -36,6 +36,10 @@ public final class RelayServer: Sendable {
             cluster = try ClusterMembership(configuration: configuration.cluster, address: address, logger: logger, monotonicMs: { pkr_monotonic_ms() })
         }
         self.core = RelayCore(configuration: configuration, media: media, logger: logger, nowMs: nowMs, cluster: cluster)
+        if let peers = core.peers {
+            let core = self.core
+            Task { await peers.attach(core) }
+        }
     }
 
     /// Runs until a graceful shutdown (SIGTERM/SIGINT when `handleSignals`, or ``shutdown`` via the
@@ -73,6 +77,23 @@ public final class RelayServer: Sendable {
         let router = Router(context: ControlRequestContext.self)
         router.get("/") { _, _ in "PKRelay control channel: connect a WebSocket to /rtc (browser demo: /demo/)\n" }
         DemoRoutes(configuration: configuration).register(on: router)
+        if let peers = core.peers {
+            // Node-to-node connections of a cluster: only a node token (admin grant, subject
+            // node:ID, signed with the cluster's shared key) is let in.
+            router.ws("/cluster") { request, _ in
+                guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
+                      case .success(let claims) = core.verifier.verify(String(header.dropFirst(7)), nowSeconds: core.nowMs() / 1000),
+                      claims.effectiveGrants.isAdmin, claims.sub.hasPrefix("node:")
+                else {
+                    logger.notice("cluster connection refused: no valid node token", metadata: ["authority": "\(request.head.authority ?? "-")"])
+                    return .dontUpgrade
+                }
+                return .upgrade([:])
+            } onUpgrade: { inbound, outbound, context in
+                context.requestContext.releaseWebSocketReference()
+                await peers.serve(inbound: inbound, outbound: outbound, dialed: nil)
+            }
+        }
         router.ws("/rtc") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
             // Upgraded: break hummingbird-websocket's context ↔ handler reference cycle, which
             // otherwise keeps this connection's request context alive for good.

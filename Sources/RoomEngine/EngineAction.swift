@@ -6,4 +6,8 @@ public enum EngineAction: Sendable, Hashable {
     case event(SessionID, ServerEvent)
     case media(MediaAction)
     case domain(DomainEvent)
+    /// Tell another cluster node how a user's mirror there should look (this node is the source).
+    case remoteMirror(RemoteMirrorUpdate)
+    /// Tell another cluster node that its user's mirror here ended (this node is the target).
+    case remoteMirrorEnded(RemoteMirrorEnd)
 }

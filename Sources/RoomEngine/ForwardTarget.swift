@@ -7,4 +7,6 @@ struct ForwardTarget: Sendable, Hashable {
     var grants: TokenGrants
     var startedAt: EngineTime
     var firstKeyframeReported = false
+    /// Set when the target room lives on another cluster node.
+    var remote: RemoteTarget?
 }

@@ -20,6 +20,9 @@ struct Member: Sendable, Hashable {
     var forwardedFrom: String?
 
     var isMirror: Bool { forwardedFrom != nil }
+    /// For a mirror whose source room lives on another cluster node: that node. Such a mirror
+    /// changes only when that node says so.
+    var remoteNode: String?
 
     var autoPublish: Bool { config.autoPublish ?? true }
     var autoSubscribeAudio: Bool { config.autoSubscribeAudio ?? true }

@@ -8,6 +8,10 @@ extension RoomEngine {
     public func firstKeyframeWatches() -> [FirstKeyframeWatch] {
         var watches: [FirstKeyframeWatch] = []
         func sinks(targetRoomId: String, userId: String) -> [UInt32] {
+            // A target room on another node: the first keyframe the pipe carries there.
+            if let remote = remoteMirrors[ForwardKey(roomId: targetRoomId, userId: userId)] {
+                return remote.trackIds.compactMap { pipeSinks[PipeSinkKey(node: remote.target.node, trackId: $0)]?.sink }.filter { $0.kind == .video }.map(\.id).sorted()
+            }
             guard let room = rooms[targetRoomId] else { return [] }
             var ids: [UInt32] = []
             for member in room.orderedMembers where !member.isMirror {

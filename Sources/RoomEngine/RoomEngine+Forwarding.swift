@@ -183,7 +183,7 @@ extension RoomEngine {
             if room.visibleCount >= limits.maximumVisibleUsersPerRoom { return failure(.forwardResponse, "the target room is at its visible-user limit") }
             if room.publisherCount >= limits.maximumPublishersPerRoom { return failure(.forwardResponse, "the target room is at its publisher limit") }
         }
-        forwards[key]!.insert(ForwardTarget(roomId: target.roomId, grants: grants, startedAt: now))
+        forwards[key]!.insert(ForwardTarget(roomId: target.roomId, grants: grants, startedAt: now, remote: target.remote))
         reconcileMirror(targetRoomId: target.roomId, userId: key.userId, reason: .unpublish, leaveReason: .quit, into: &actions)
         return ForwardStreamStateInfo(roomId: target.roomId, state: ForwardState.success.rawValue, error: 0)
     }
@@ -226,6 +226,12 @@ extension RoomEngine {
     /// its forward target fails with `forwardError`, or its link ends with `linkReason`.
     mutating func endMirror(roomId: String, userId: String, forwardError: ErrorCode, linkReason: String, leaveReason: LeaveReason, into actions: inout [EngineAction]) {
         guard let mirror = rooms[roomId]?.members[userId], let source = mirror.forwardedFrom else { return }
+        if let node = mirror.remoteNode {
+            actions.append(.remoteMirrorEnded(RemoteMirrorEnd(
+                node: node, sourceRoomId: source, targetRoomId: roomId, userId: userId, forwardError: forwardError, leaveReason: leaveReason)))
+            removeMember(roomId: roomId, userId: userId, leaveReason: leaveReason, unpublishReason: .other, exit: nil, into: &actions)
+            return
+        }
         if forwards[ForwardKey(roomId: source, userId: userId)]?.targets[roomId] != nil {
             endForwardTarget(sourceRoomId: source, targetRoomId: roomId, userId: userId, forwardError: forwardError, leaveReason: leaveReason, into: &actions)
             return
@@ -312,9 +318,10 @@ extension RoomEngine {
         }
     }
 
-    /// The code a target fails with when its request came refused: a target the relay cannot
-    /// reach (a room on another cluster node) is 1205; anything else is a token problem (1202).
+    /// The code a target fails with when its request came refused: a forward error (12xx) as
+    /// given (the node serving the target room answered it, or could not be reached: 1205);
+    /// anything else is a token problem (1202).
     static func targetFailureCode(_ error: RelayError) -> ErrorCode {
-        error.code == .forwardNotSupported ? .forwardNotSupported : .forwardInvalidToken
+        (ErrorCode.forwardInvalidArgument.rawValue...ErrorCode.forwardNotSupported.rawValue).contains(error.code.rawValue) ? error.code : .forwardInvalidToken
     }
 }

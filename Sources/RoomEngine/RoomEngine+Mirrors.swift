@@ -34,9 +34,13 @@ extension RoomEngine {
 
     /// Makes a user's mirror in a target room match what its forwards and links want.
     mutating func reconcileMirror(targetRoomId: String, userId: String, reason: UnpublishReason, leaveReason: LeaveReason, into actions: inout [EngineAction]) {
+        if let remote = remoteTarget(targetRoomId: targetRoomId, userId: userId) {
+            reconcileRemoteMirror(targetRoomId: targetRoomId, userId: userId, remote: remote, reason: reason, leaveReason: leaveReason, into: &actions)
+            return
+        }
         let desired = desiredMirror(targetRoomId: targetRoomId, userId: userId)
         let current = rooms[targetRoomId]?.members[userId]
-        if let current, !current.isMirror { return }
+        if let current, !current.isMirror || current.remoteNode != nil { return }
         guard let desired else {
             if current != nil {
                 removeMember(roomId: targetRoomId, userId: userId, leaveReason: leaveReason, unpublishReason: reason, exit: nil, into: &actions)

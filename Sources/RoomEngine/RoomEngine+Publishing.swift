@@ -191,7 +191,9 @@ extension RoomEngine {
             rooms[roomId]!.members[other.userId]!.subscriptions[key] = subscription
         }
         rooms[roomId]!.members[userId]!.publications[streamIndex] = nil
-        if !member.isMirror {
+        if member.remoteNode != nil {
+            for track in publication.tracks { releaseRemoteSource(track.id, into: &actions) }
+        } else if !member.isMirror {
             // Mirrors first, so target rooms unbind before the source disappears.
             syncMirrors(of: roomId, userId: userId, reason: reason, into: &actions)
             for track in publication.tracks {

@@ -18,6 +18,13 @@ public struct RoomEngine: Sendable {
     var invitations: [String: Invitation] = [:]
     var nextInvitationNumber: UInt64 = 1
     var messageBuckets: [ForwardKey: MessageBucket] = [:]
+    /// Mirrors of local users shown on other cluster nodes, by target room and user.
+    var remoteMirrors: [ForwardKey: RemoteMirrorRecord] = [:]
+    /// Local tracks sent over the media pipe to other nodes.
+    var pipeSinks: [PipeSinkKey: PipeSink] = [:]
+    /// Tracks arriving over media pipes from other nodes, and how many mirrors here show each.
+    var remoteSources: [RemoteSourceKey: UInt32] = [:]
+    var remoteSourceUsers: [UInt32: Int] = [:]
 
     /// - Parameter ssrcSeed: seeds the output-SSRC generator (tests pass a fixed seed).
     public init(limits: RoomLimits = RoomLimits(), ssrcSeed: UInt64) {

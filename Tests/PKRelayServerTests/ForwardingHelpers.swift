@@ -184,6 +184,7 @@ extension ReceivedEvent {
     var transportStateChanged: TransportStateChangedEvent? { if case .transportStateChanged(let data)? = event { data } else { nil } }
     var forwardStateChanged: ForwardStreamStateChangedEvent? { if case .forwardStreamStateChanged(let data)? = event { data } else { nil } }
     var forwardFirstKeyframe: ForwardFirstKeyframeEvent? { if case .forwardStreamFirstKeyframe(let data)? = event { data } else { nil } }
+    var forwardStreamEvent: ForwardStreamEventEvent? { if case .forwardStreamEvent(let data)? = event { data } else { nil } }
     var connectOtherRoom: ConnectOtherRoomEvent? { if case .connectOtherRoom(let data)? = event { data } else { nil } }
     var disconnectOtherRoom: DisconnectOtherRoomEvent? { if case .disconnectOtherRoom(let data)? = event { data } else { nil } }
     var invitationReceived: InvitationReceivedEvent? { if case .invitationReceived(let data)? = event { data } else { nil } }

@@ -1,0 +1,309 @@
+import Cluster
+import Deadline
+import Foundation
+import HummingbirdWSClient
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import Synchronization
+
+/// The node-to-node control connections of a cluster node: one WebSocket per pair of nodes
+/// (path `/cluster` on the control listener, authenticated with a node token signed by the
+/// cluster's shared key), carrying ``PeerMessage``s both ways. The node that needs a peer dials
+/// it and keeps the connection up while it forwards into rooms there; a connection silent for
+/// ``silenceLimit`` is dropped (a stopped or cut-off peer), and a peer unreachable for the
+/// cluster's lease is gone.
+actor ClusterPeers {
+    let nodeId: String
+    /// This process's instance: a peer that comes back under the same node id as a new process
+    /// lost its rooms, and forwards into them fail.
+    let instance: String
+    let outbox = PeerOutbox()
+    let logger: Logger
+    /// A fresh node token for dialing.
+    let bearer: @Sendable () -> String
+    /// How long a peer may stay unreachable before its rooms count as gone.
+    let goneAfter: Duration
+    private weak var core: RelayCore?
+
+    private struct Connection {
+        var node: String?
+        var queue: AsyncStream<String>.Continuation
+        var lastHeard: ContinuousClock.Instant
+        var ready = false
+        var ended = false
+    }
+
+    private var connections: [UInt64: Connection] = [:]
+    private var nextGeneration: UInt64 = 1
+    private var keepers: [String: Task<Void, Never>] = [:]
+    private var readyWaiters: [String: [CheckedContinuation<Bool, Never>]] = [:]
+    private var pending: [Int: (node: String, answer: CheckedContinuation<PeerMessage?, Never>)] = [:]
+    private var nextRequestId = 1
+
+    static let pingInterval: Duration = .seconds(1)
+    static let silenceLimit: Duration = .seconds(3)
+    static let requestTimeout: Duration = .seconds(5)
+    static let connectTimeout: Duration = .seconds(5)
+
+    init(nodeId: String, logger: Logger, goneAfter: Duration, bearer: @escaping @Sendable () -> String) {
+        self.nodeId = nodeId
+        self.logger = logger
+        self.goneAfter = goneAfter
+        self.bearer = bearer
+        self.instance = UUID().uuidString
+    }
+
+    func attach(_ core: RelayCore) { self.core = core }
+
+    // MARK: Requests
+
+    /// Sends a request to `node` (dialing it when no connection is up) and waits for the answer;
+    /// nil when the node cannot be reached or does not answer in time.
+    func request(_ message: PeerMessage, to node: ClusterNode) async -> PeerMessage? {
+        guard await ensureConnection(to: node) else { return nil }
+        let id = nextRequestId
+        nextRequestId += 1
+        var message = message
+        message.id = id
+        guard outbox.send(message, to: node.id) else { return nil }
+        Task { [weak self] in
+            try? await Task.sleep(for: Self.requestTimeout)
+            await self?.answer(id, with: nil)
+        }
+        return await withCheckedContinuation { answer in pending[id] = (node.id, answer) }
+    }
+
+    private func answer(_ id: Int, with message: PeerMessage?) {
+        pending.removeValue(forKey: id)?.answer.resume(returning: message)
+    }
+
+    /// Waits until a ready connection to `node` is up, dialing it if needed.
+    func ensureConnection(to node: ClusterNode) async -> Bool {
+        keep(node)
+        if outbox.isReady(node.id) { return true }
+        let waiter = Task { [weak self] in
+            try? await Task.sleep(for: Self.connectTimeout)
+            await self?.resolveWaiters(node.id, ready: false)
+        }
+        defer { waiter.cancel() }
+        if outbox.isReady(node.id) { return true }
+        return await withCheckedContinuation { readyWaiters[node.id, default: []].append($0) }
+    }
+
+    private func resolveWaiters(_ node: String, ready: Bool) {
+        for waiter in readyWaiters.removeValue(forKey: node) ?? [] { waiter.resume(returning: ready) }
+    }
+
+    // MARK: Dialing
+
+    /// Keeps a connection to `node` up while this node forwards into rooms there: dials, redials
+    /// every second after a loss, and declares the node gone after ``goneAfter`` without one.
+    func keep(_ node: ClusterNode) {
+        guard keepers[node.id] == nil else { return }
+        keepers[node.id] = Task { [weak self] in
+            await self?.keepLoop(node)
+        }
+    }
+
+    private func keeperEnded(_ node: String) { keepers[node] = nil }
+
+    private func keepLoop(_ node: ClusterNode) async {
+        var downSince: ContinuousClock.Instant?
+        while !Task.isCancelled {
+            if !outbox.isReady(node.id) {
+                let url = Self.peerURL(node.controlURL)
+                let attempt = Task { [weak self] in
+                    guard let self else { return }
+                    var headers = HTTPFields()
+                    headers[.authorization] = "Bearer \(bearer())"
+                    let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20, additionalHeaders: headers, closeTimeout: .seconds(1))
+                    do {
+                        _ = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
+                            await self.serve(inbound: inbound, outbound: outbound, dialed: node.id)
+                        }
+                    } catch {
+                        logger.debug("cluster peer unreachable", metadata: ["peer": "\(node.id)", "url": "\(url)", "error": "\(error)"])
+                    }
+                    await self.resolveWaiters(node.id, ready: outbox.isReady(node.id))
+                }
+                // A peer that accepts the connection but never answers (stopped) must not hold
+                // the loop: past the connect timeout the attempt is abandoned.
+                let deadline = ContinuousClock.now + Self.connectTimeout
+                while !outbox.isReady(node.id), ContinuousClock.now < deadline, !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(50))
+                    if attempt.isCancelled { break }
+                }
+                if !outbox.isReady(node.id) { attempt.cancel() }
+            }
+            if outbox.isReady(node.id) {
+                downSince = nil
+                try? await Task.sleep(for: .milliseconds(250))
+                continue
+            }
+            guard let core, await core.wantsPeer(node.id) else { break }
+            let now = ContinuousClock.now
+            if downSince == nil { downSince = now }
+            if let downSince, now - downSince >= goneAfter {
+                logger.warning("cluster peer gone: unreachable for the lease", metadata: ["peer": "\(node.id)"])
+                await core.peerGone(node.id)
+                break
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+        keeperEnded(node.id)
+    }
+
+    /// A node's `/cluster` URL from its control URL (`ws://host:port/rtc`).
+    static func peerURL(_ controlURL: String) -> String {
+        var base = controlURL
+        if base.hasSuffix("/rtc") { base.removeLast(4) }
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + "/cluster"
+    }
+
+    // MARK: Connections
+
+    /// Runs one node-to-node connection until it ends: `dialed` names the peer this node dialed;
+    /// an accepted connection learns its peer from the first hello.
+    nonisolated func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, dialed: String?) async {
+        let (queue, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(16384))
+        let generation = await opened(queue: continuation, dialed: dialed)
+        let writer = Task {
+            for await text in queue {
+                do { try await outbound.write(.text(text)) } catch { break }
+            }
+            await self.ended(generation, why: "closed")
+            try? await outbound.close(.goingAway, reason: "cluster connection closed")
+        }
+        let heartbeat = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.pingInterval)
+                guard let self, !Task.isCancelled, await self.beat(generation) else { break }
+            }
+        }
+        do {
+            for try await message in inbound.messages(maxSize: 1 << 20) {
+                if case .text(let text) = message { await received(text, generation: generation) }
+            }
+        } catch {
+            logger.debug("cluster connection ended with an error", metadata: ["error": "\(error)"])
+        }
+        heartbeat.cancel()
+        await ended(generation, why: "closed by the peer")
+        _ = await writer.value
+    }
+
+    private func opened(queue: AsyncStream<String>.Continuation, dialed: String?) async -> UInt64 {
+        let generation = nextGeneration
+        nextGeneration += 1
+        connections[generation] = Connection(node: dialed, queue: queue, lastHeard: .now)
+        if let dialed {
+            outbox.open(node: dialed, generation: generation, queue: queue)
+            sendHello(on: generation, to: dialed, offer: await core?.openPeerPipe(node: dialed, generation: generation))
+        }
+        return generation
+    }
+
+    private func sendHello(on generation: UInt64, to node: String, offer: PipeOffer?) {
+        guard let connection = connections[generation] else { return }
+        guard let offer else {
+            logger.error("cluster connection refused: no media port for the pipe", metadata: ["peer": "\(node)"])
+            connection.queue.finish()
+            return
+        }
+        var hello = PeerMessage(.hello)
+        hello.node = nodeId
+        hello.instance = instance
+        hello.pipe = offer
+        if let text = outbox.encode(hello) { connection.queue.yield(text) }
+    }
+
+    /// Sends a ping; false when the peer has been silent too long (the connection is dropped).
+    private func beat(_ generation: UInt64) async -> Bool {
+        guard let connection = connections[generation], !connection.ended else { return false }
+        if ContinuousClock.now - connection.lastHeard > Self.silenceLimit {
+            await ended(generation, why: "silent for \(Self.silenceLimit)")
+            return false
+        }
+        if let text = outbox.encode(PeerMessage(.ping)) { connection.queue.yield(text) }
+        return true
+    }
+
+    private func received(_ text: String, generation: UInt64) async {
+        guard var connection = connections[generation], !connection.ended else { return }
+        connection.lastHeard = .now
+        connections[generation] = connection
+        guard let message = try? JSONDecoder().decode(PeerMessage.self, from: Data(text.utf8)) else {
+            logger.warning("cluster peer sent a message that does not parse", metadata: ["peer": "\(connection.node ?? "-")"])
+            return
+        }
+        if message.kind == .ping { return }
+        if message.kind == .hello {
+            await hello(message, generation: generation)
+            return
+        }
+        guard let node = connection.node, connection.ready, let core else { return }
+        switch message.kind {
+        case .verified:
+            if let id = message.id { answer(id, with: message) }
+        case .verify:
+            var reply = await core.peerVerify(message, from: node)
+            reply.id = message.id
+            if let text = outbox.encode(reply), connections[generation]?.ended == false { connection.queue.yield(text) }
+        default:
+            await core.peerMessage(message, from: node)
+        }
+    }
+
+    private func hello(_ message: PeerMessage, generation: UInt64) async {
+        guard let peer = message.node, peer != nodeId, let instance = message.instance, let remote = message.pipe, let core,
+              var connection = connections[generation], !connection.ready
+        else {
+            await ended(generation, why: "a hello without a node id, instance or pipe")
+            return
+        }
+        if let expected = connection.node, expected != peer {
+            await ended(generation, why: "the peer is \(peer), not \(expected)")
+            return
+        }
+        if connection.node == nil {
+            // Accepted: the peer is known now, and it hears this node's end of the pipe.
+            connection.node = peer
+            connections[generation] = connection
+            outbox.open(node: peer, generation: generation, queue: connection.queue)
+            sendHello(on: generation, to: peer, offer: await core.openPeerPipe(node: peer, generation: generation))
+        }
+        guard connections[generation]?.ended == false, await core.peerReady(node: peer, generation: generation, remote: remote, instance: instance) else {
+            await ended(generation, why: "the media pipe could not be connected")
+            return
+        }
+        connections[generation]?.ready = true
+        outbox.markReady(node: peer, generation: generation)
+        logger.info("cluster peer connected", metadata: ["peer": "\(peer)", "pipe": "\(remote.ip):\(remote.port)"])
+        resolveWaiters(peer, ready: true)
+    }
+
+    /// The connection ended (closed, failed or silent): once only, the relay core hears it.
+    private func ended(_ generation: UInt64, why: String) async {
+        guard var connection = connections[generation], !connection.ended else { return }
+        connection.ended = true
+        connections[generation] = nil
+        connection.queue.finish()
+        guard let node = connection.node else { return }
+        outbox.close(node: node, generation: generation)
+        for (id, request) in pending where request.node == node {
+            pending[id] = nil
+            request.answer.resume(returning: nil)
+        }
+        if connection.ready { logger.warning("cluster peer disconnected", metadata: ["peer": "\(node)", "reason": "\(why)"]) }
+        await core?.peerLost(node: node, generation: generation)
+    }
+
+    /// Closes every connection (shutdown).
+    func closeAll() async {
+        for task in keepers.values { task.cancel() }
+        keepers = [:]
+        for generation in connections.keys.sorted() { await ended(generation, why: "shutting down") }
+    }
+}

@@ -1,0 +1,36 @@
+import Protocol
+import RoomEngine
+
+/// One JSON message on a node-to-node connection; which fields are set depends on `kind`.
+struct PeerMessage: Sendable, Codable {
+    var kind: PeerMessageKind
+    /// Pairs a ``PeerMessageKind/verify`` with its answer.
+    var id: Int?
+    /// hello: the sender's node id, process instance and end of the media pipe.
+    var node: String?
+    var instance: String?
+    var pipe: PipeOffer?
+    /// verify, mirror, unmirror, mirrorEnded: the forward they concern. `epoch` is the target
+    /// room's placement epoch as the source node found it; a node that does not serve the room
+    /// under that epoch refuses (a stale placement never reaches a room's former node).
+    var sourceRoomId: String?
+    var targetRoomId: String?
+    var userId: String?
+    var epoch: Int64?
+    /// verify: the target token the forwarding user gave.
+    var token: String?
+    /// verified: when the target token ends; mirror: the same, passed back.
+    var expiresAtMs: Int64?
+    /// mirror: how the user appears.
+    var role: UserRole?
+    var publications: [RemotePublication]?
+    /// unmirror, mirrorEnded: why the user leaves the target room.
+    var leaveReason: LeaveReason?
+    var unpublishReason: UnpublishReason?
+    /// verified (refused) and mirrorEnded: the forward error (12xx) with its message.
+    var error: RelayError?
+
+    init(_ kind: PeerMessageKind) {
+        self.kind = kind
+    }
+}

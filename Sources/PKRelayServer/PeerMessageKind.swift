@@ -1,0 +1,16 @@
+/// What a message between cluster nodes is (see docs/CLUSTER.md, "Between nodes").
+enum PeerMessageKind: String, Sendable, Codable {
+    /// First message each way on a connection: who is speaking, and its end of the media pipe.
+    case hello
+    /// Once a second each way; a connection silent for ``ClusterPeers/silenceLimit`` is dropped.
+    case ping
+    /// May this user forward into this room here? Answered by ``verified``.
+    case verify
+    case verified
+    /// Show (or update) a user's mirror in a room of the receiving node.
+    case mirror
+    /// Remove a user's mirror from a room of the receiving node.
+    case unmirror
+    /// A mirror ended on the receiving node's target side (or could not be shown).
+    case mirrorEnded
+}

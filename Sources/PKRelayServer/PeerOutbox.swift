@@ -1,0 +1,63 @@
+import Foundation
+import Synchronization
+
+/// The outbound queues of the node-to-node connections that are up, by peer node id. The relay
+/// core sends through it synchronously, so messages leave in the order its actions produced them.
+final class PeerOutbox: Sendable {
+    private struct Entry {
+        var generation: UInt64
+        var queue: AsyncStream<String>.Continuation
+        var ready: Bool
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    /// Registers a connection to `node`; a connection it replaces is closed (its queue finished).
+    func open(node: String, generation: UInt64, queue: AsyncStream<String>.Continuation) {
+        let replaced = entries.withLock { entries in
+            defer { entries[node] = Entry(generation: generation, queue: queue, ready: false) }
+            return entries[node]
+        }
+        replaced?.queue.finish()
+    }
+
+    /// The connection has exchanged hellos: messages other than hello and ping may go.
+    func markReady(node: String, generation: UInt64) {
+        entries.withLock { entries in
+            if entries[node]?.generation == generation { entries[node]!.ready = true }
+        }
+    }
+
+    /// Forgets the connection `generation` to `node` (a newer one stays).
+    func close(node: String, generation: UInt64) {
+        entries.withLock { entries in
+            if entries[node]?.generation == generation { entries[node] = nil }
+        }
+    }
+
+    /// Whether a ready connection to `node` is up.
+    func isReady(_ node: String) -> Bool { entries.withLock { $0[node]?.ready ?? false } }
+
+    /// Queues `message` for `node`; false when no ready connection is up.
+    @discardableResult
+    func send(_ message: PeerMessage, to node: String) -> Bool {
+        guard let text = encode(message) else { return false }
+        let queue = entries.withLock { entries -> AsyncStream<String>.Continuation? in
+            guard let entry = entries[node], entry.ready else { return nil }
+            return entry.queue
+        }
+        guard let queue else { return false }
+        if case .enqueued = queue.yield(text) { return true }
+        return false
+    }
+
+    func encode(_ message: PeerMessage) -> String? {
+        guard let data = try? encoder.encode(message) else { return nil }
+        return String(data: data, encoding: .utf8)
+    }
+}

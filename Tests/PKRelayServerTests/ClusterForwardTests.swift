@@ -1,0 +1,209 @@
+import Foundation
+import PKRelayClient
+import PKRelayServer
+import PostgresTestSupport
+import Protocol
+import SecureTransport
+import Testing
+
+/// Forwards between rooms on different cluster nodes, through the unchanged client API: the
+/// forwarding anchor's node verifies each target with the node serving it, the anchor's tracks
+/// cross the SRTP pipe between the two nodes once, and the events on both sides are those of a
+/// forward on one node.
+@Suite("Forwards across cluster nodes", .serialized, .timeLimit(.minutes(3)),
+       .enabled(if: PostgresTestServer.isAvailable, "PostgreSQL is not installed: cluster forward tests skipped"))
+struct ClusterForwardTests {
+    static let profile = SRTPProfile.aeadAES128GCM
+
+    /// Waits until `relay` holds its lease (joins before that are answered 4031).
+    static func waitUntilServing(_ relay: TestRelay) async throws {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while true {
+            let stats = try await AdminHTTPClient.send(port: relay.ports.admin, method: "GET", path: "/admin/v1/stats", token: AdminAPITests.adminToken(), body: nil)
+            if (stats.json?["cluster"] as? [String: Any])?["serving"] as? Bool == true { return }
+            guard ContinuousClock.now < deadline else { throw TimeoutError(duration: .seconds(15), what: "the node to hold a lease") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Two nodes, a and b, on one private database, both serving.
+    static func withTwoNodes(leaseSeconds: Int = 60, _ body: (TestRelay, TestRelay) async throws -> Void) async throws {
+        try await PostgresTestServer.with { database in
+          try await TestRelay.with({ configuration in
+              ClusterRelayTests.node("a", on: database)(&configuration)
+              configuration.cluster.leaseSeconds = leaseSeconds
+          }) { relayA in
+          try await TestRelay.with({ configuration in
+              ClusterRelayTests.node("b", on: database)(&configuration)
+              configuration.cluster.leaseSeconds = leaseSeconds
+          }) { relayB in
+            try await Self.waitUntilServing(relayA)
+            try await Self.waitUntilServing(relayB)
+            try await body(relayA, relayB)
+          }
+          }
+        }
+    }
+
+    @Test("a forward into two rooms on another node: the same events, media crossing once, pause, resume, stop")
+    func forwardAcrossNodes() async throws {
+        try await Self.withTwoNodes { relayA, relayB in
+            // The anchor's room lives on a; both target rooms on b (each placed by its first join).
+            let anchor = try await TestPublisher.start(relayA, room: "r1", user: "A", profile: Self.profile, videoSSRC: 0xB0B0_0001, audioSSRC: 0xB0B0_0002)
+            try anchor.sendFrame(keyframe: true)
+            let v2 = try await Viewer.join(relayB, room: "r2", user: "v2")
+            let v3 = try await Viewer.join(relayB, room: "r3", user: "v3")
+            let viewers = [v2, v3]
+            let marks = [await v2.mark(), await v3.mark()]
+            let anchorMark = await anchor.client.eventCount
+
+            let started: ForwardStreamResult = try await anchor.client.request("startForwardStreamToRooms", StartForwardParams(
+                roomId: "r1", targets: [ForwardingRelayTests.target("r2", user: "A"), ForwardingRelayTests.target("r3", user: "A")]))
+            #expect(started.infos.map(\.roomId).sorted() == ["r2", "r3"])
+            #expect(started.infos.allSatisfy { $0.state == ForwardState.success.rawValue && $0.error == 0 }, "\(started)")
+            let stateEvent = try await ForwardingHelpers.waitForSequence(anchor.client, from: anchorMark, "A: onForwardStreamStateChanged", [{ $0.forwardStateChanged != nil }])[0].forwardStateChanged!
+            #expect(Dictionary(uniqueKeysWithValues: stateEvent.infos.map { ($0.roomId, $0.state) }) == ["r2": 1, "r3": 1], "\(stateEvent)")
+
+            var ssrcs: [TrackSSRCs] = []
+            for (viewer, mark) in zip(viewers, marks) {
+                let events = try await ForwardingHelpers.waitForSequence(viewer.client, from: mark, "\(viewer.name): A appears", ForwardingHelpers.appeared("A", from: "r1"))
+                #expect(events[0].userJoined?.roomId == viewer.roomId && events[0].userJoined?.role == .anchor)
+                #expect(events[1].userPublishStream?.mediaType == MediaType.audioAndVideo)
+                ssrcs.append(try await viewer.subscription(of: "A", after: mark))
+            }
+
+            // Media: two inter frames before the first keyframe; viewers start at the keyframe and
+            // get an unbroken run on their own SSRCs.
+            let videoStart = anchor.sentVideo.count
+            let audioStart = anchor.sentAudio.count
+            try await anchor.sendFrames(30, keyframes: [2, 20])
+            let sentVideo = Array(anchor.sentVideo[videoStart...])
+            let sentAudio = Array(anchor.sentAudio[audioStart...])
+            for (viewer, tracks) in zip(viewers, ssrcs) {
+                try await viewer.endpoint.waitForRTP(timeout: .seconds(5), "\(viewer.name): A's last packets across nodes") { packets in
+                    packets.contains { $0.ssrc == tracks.video && $0.payload == sentVideo.last!.payload }
+                        && packets.contains { $0.ssrc == tracks.audio && $0.payload == sentAudio.last!.payload }
+                }
+                let video = viewer.received(tracks.video)
+                ForwardingHelpers.checkRun(video, sent: sentVideo, video: true, "\(viewer.name) video")
+                #expect(video.first.map { VP8Packetizer.isKeyframe(payload: $0.payload) } == true, "\(viewer.name): video starts at a keyframe")
+                ForwardingHelpers.checkRun(viewer.received(tracks.audio), sent: sentAudio, video: false, "\(viewer.name) audio")
+                #expect(viewer.endpoint.counters.authenticationFailures == 0)
+            }
+            // Each track crossed once for both rooms: b received each of A's packets once.
+            let sentTotal = UInt64(anchor.sentVideo.count + anchor.sentAudio.count)
+            let crossed = try await relayB.metric("pkrelay_packets_in_total")
+            #expect(crossed <= sentTotal, "b took \(crossed) packets for \(sentTotal) sent: one copy per node, not per room")
+
+            // The first keyframe is reported per target room, as on one node.
+            for room in ["r2", "r3"] {
+                let event = try await ForwardingHelpers.waitForSequence(anchor.client, from: anchorMark, "A: first keyframe for \(room)", [
+                    { $0.forwardFirstKeyframe?.targetRoomId == room },
+                ])[0].forwardFirstKeyframe!
+                #expect(event.roomId == "r1" && event.via == "forward" && event.elapsedMs >= 0, "\(event)")
+            }
+
+            // Pause: A leaves both rooms; resume: it is back with media.
+            let pauseMarks = [await v2.mark(), await v3.mark()]
+            let _: ForwardStreamResult = try await anchor.client.request("pauseForwardStreamToAllRooms", RoomParams(roomId: "r1"))
+            for (viewer, mark) in zip(viewers, pauseMarks) {
+                try await ForwardingHelpers.waitForSequence(viewer.client, from: mark, "\(viewer.name): A goes on pause", ForwardingHelpers.vanished("A"))
+            }
+            let resumeMarks = [await v2.mark(), await v3.mark()]
+            let _: ForwardStreamResult = try await anchor.client.request("resumeForwardStreamToAllRooms", RoomParams(roomId: "r1"))
+            var resumed: [TrackSSRCs] = []
+            for (viewer, mark) in zip(viewers, resumeMarks) {
+                try await ForwardingHelpers.waitForSequence(viewer.client, from: mark, "\(viewer.name): A is back", ForwardingHelpers.appeared("A", from: "r1"))
+                resumed.append(try await viewer.subscription(of: "A", after: mark))
+            }
+            let resumeStart = anchor.sentVideo.count
+            try await anchor.sendFrames(10, keyframes: [1])
+            for (viewer, tracks) in zip(viewers, resumed) {
+                try await viewer.endpoint.waitForRTP(timeout: .seconds(5), "\(viewer.name): A's packets after resume") { packets in
+                    packets.contains { $0.ssrc == tracks.video && $0.payload == anchor.sentVideo.last!.payload }
+                }
+                ForwardingHelpers.checkRun(viewer.received(tracks.video), sent: Array(anchor.sentVideo[resumeStart...]), video: true, "\(viewer.name) resumed video")
+            }
+
+            // Stop: unpublish and leave in both rooms, targets Idle.
+            let stopMarks = [await v2.mark(), await v3.mark()]
+            let stopped: ForwardStreamResult = try await anchor.client.request("stopForwardStreamToRooms", RoomParams(roomId: "r1"))
+            #expect(stopped.infos.allSatisfy { $0.state == ForwardState.idle.rawValue } && stopped.infos.count == 2, "\(stopped)")
+            for (viewer, mark) in zip(viewers, stopMarks) {
+                try await ForwardingHelpers.waitForSequence(viewer.client, from: mark, "\(viewer.name): A stops", ForwardingHelpers.vanished("A"))
+            }
+            for viewer in viewers { await viewer.close() }
+            anchor.endpoint.close()
+            await anchor.client.close()
+        }
+    }
+
+    @Test("the target's node checks tokens and same-userId users; a user joining there interrupts the forward")
+    func targetNodeDecides() async throws {
+        try await Self.withTwoNodes { relayA, relayB in
+            let anchor = try await TestPublisher.start(relayA, room: "home", user: "A", profile: Self.profile, videoSSRC: 0xC0C0_0001, audioSSRC: 0xC0C0_0002)
+            let fan = try await Viewer.join(relayB, room: "stage", user: "fan")
+            let twin = try await relayB.join(room: "busy", user: "A")
+
+            // A token for the wrong room, and a room where the same userId is: each fails alone,
+            // with the codes of one node (1202, 1204).
+            let result: ForwardStreamResult = try await anchor.client.request("startForwardStreamToRooms", StartForwardParams(roomId: "home", targets: [
+                ForwardTargetParams(roomId: "stage", token: TestRelay.token(room: "elsewhere", user: "A")),
+                ForwardingRelayTests.target("busy", user: "A"),
+            ]))
+            let byRoom = Dictionary(uniqueKeysWithValues: result.infos.map { ($0.roomId, $0) })
+            #expect(byRoom["stage"]?.error == ErrorCode.forwardInvalidToken.rawValue, "\(result)")
+            #expect(byRoom["busy"]?.error == ErrorCode.forwardRemoteKicked.rawValue, "\(result)")
+
+            // A good target, then a real user with the forwarded userId joins the target room:
+            // the forward ends with 1204 and Interrupt, the room sees the mirror leave first.
+            let mark = await fan.mark()
+            let _: ForwardStreamResult = try await anchor.client.request("startForwardStreamToRooms", StartForwardParams(roomId: "home", targets: [
+                ForwardingRelayTests.target("stage", user: "A"),
+            ]))
+            try await ForwardingHelpers.waitForSequence(fan.client, from: mark, "fan: A appears", ForwardingHelpers.appeared("A", from: "home"))
+            let anchorMark = await anchor.client.eventCount
+            let real = try await relayB.join(room: "stage", user: "A")
+            let ended = try await ForwardingHelpers.waitForSequence(anchor.client, from: anchorMark, "A: the forward into stage ends", [
+                { $0.forwardStateChanged?.infos.first?.roomId == "stage" },
+                { $0.forwardStreamEvent?.infos.first?.event == ForwardEvent.interrupt.rawValue },
+            ])
+            let info = try #require(ended[0].forwardStateChanged?.infos.first)
+            #expect(info.state == ForwardState.failure.rawValue && info.error == ErrorCode.forwardRemoteKicked.rawValue, "\(info)")
+            await real.close()
+            await twin.close()
+            await fan.close()
+            anchor.endpoint.close()
+            await anchor.client.close()
+        }
+    }
+
+    @Test("a target node that shuts down ends the forward into its room with 1203; its viewers are gone with it")
+    func targetNodeShutsDown() async throws {
+        try await PostgresTestServer.with { database in
+          try await TestRelay.with(ClusterRelayTests.node("a", on: database)) { relayA in
+            let relayB = try await TestRelay.start(ClusterRelayTests.node("b", on: database))
+            try await Self.waitUntilServing(relayA)
+            try await Self.waitUntilServing(relayB)
+            let anchor = try await TestPublisher.start(relayA, room: "home", user: "A", profile: Self.profile, videoSSRC: 0xD0D0_0001, audioSSRC: 0xD0D0_0002)
+            let fan = try await Viewer.join(relayB, room: "away", user: "fan")
+            let mark = await fan.mark()
+            let _: ForwardStreamResult = try await anchor.client.request("startForwardStreamToRooms", StartForwardParams(roomId: "home", targets: [
+                ForwardingRelayTests.target("away", user: "A"),
+            ]))
+            try await ForwardingHelpers.waitForSequence(fan.client, from: mark, "fan: A appears", ForwardingHelpers.appeared("A", from: "home"))
+            let anchorMark = await anchor.client.eventCount
+            // b drains: its rooms are dismissed, and a hears that the target room is gone.
+            await relayB.stop()
+            let ended = try await ForwardingHelpers.waitForSequence(anchor.client, from: anchorMark, "A: the forward into away fails", timeout: .seconds(10), [
+                { $0.forwardStateChanged?.infos.first?.roomId == "away" },
+            ])
+            let info = try #require(ended[0].forwardStateChanged?.infos.first)
+            #expect(info.state == ForwardState.failure.rawValue && info.error == ErrorCode.forwardResponse.rawValue, "\(info)")
+            await fan.close()
+            anchor.endpoint.close()
+            await anchor.client.close()
+          }
+        }
+    }
+}
