@@ -37,6 +37,11 @@ actor ClusterPeers {
     private var connections: [UInt64: Connection] = [:]
     private var nextGeneration: UInt64 = 1
     private var keepers: [String: Task<Void, Never>] = [:]
+    private var attemptsRunning: Set<String> = []
+    /// How many connections to each peer have become ready.
+    private var connectionsReady: [String: Int] = [:]
+    /// When each peer whose connection ended was last heard from.
+    private var lastHeard: [String: ContinuousClock.Instant] = [:]
     private var readyWaiters: [String: [CheckedContinuation<Bool, Never>]] = [:]
     private var pending: [Int: (node: String, answer: CheckedContinuation<PeerMessage?, Never>)] = [:]
     private var nextRequestId = 1
@@ -108,48 +113,68 @@ actor ClusterPeers {
 
     private func keeperEnded(_ node: String) { keepers[node] = nil }
 
+    /// A dial attempt ended (its connection closed, or it never opened).
+    private func attemptEnded(_ node: String) {
+        attemptsRunning.remove(node)
+        resolveWaiters(node, ready: outbox.isReady(node))
+    }
+
     private func keepLoop(_ node: ClusterNode) async {
+        // Counted from the last word heard from the peer: a silent connection was noticed only
+        // after the silence limit.
         var downSince: ContinuousClock.Instant?
+        // The first dial is for a request waiting on it; later ones only while this node still
+        // forwards into rooms there.
+        var first = true
         while !Task.isCancelled {
-            if !outbox.isReady(node.id) {
-                let url = Self.peerURL(node.controlURL)
-                let attempt = Task { [weak self] in
-                    guard let self else { return }
-                    var headers = HTTPFields()
-                    headers[.authorization] = "Bearer \(bearer())"
-                    let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20, additionalHeaders: headers, closeTimeout: .seconds(1))
-                    do {
-                        _ = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
-                            await self.serve(inbound: inbound, outbound: outbound, dialed: node.id)
-                        }
-                    } catch {
-                        logger.debug("cluster peer unreachable", metadata: ["peer": "\(node.id)", "url": "\(url)", "error": "\(error)"])
-                    }
-                    await self.resolveWaiters(node.id, ready: outbox.isReady(node.id))
-                }
-                // A peer that accepts the connection but never answers (stopped) must not hold
-                // the loop: past the connect timeout the attempt is abandoned.
-                let deadline = ContinuousClock.now + Self.connectTimeout
-                while !outbox.isReady(node.id), ContinuousClock.now < deadline, !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(50))
-                    if attempt.isCancelled { break }
-                }
-                if !outbox.isReady(node.id) { attempt.cancel() }
-            }
             if outbox.isReady(node.id) {
                 downSince = nil
+                first = false
                 try? await Task.sleep(for: .milliseconds(250))
                 continue
             }
-            guard let core, await core.wantsPeer(node.id) else { break }
+            guard let core else { break }
+            if !first, !(await core.wantsPeer(node.id)) { break }
             let now = ContinuousClock.now
-            if downSince == nil { downSince = now }
-            if let downSince, now - downSince >= goneAfter {
+            let since = downSince ?? (first ? now : lastHeard[node.id] ?? now)
+            downSince = since
+            if !first, now - since >= goneAfter {
                 logger.warning("cluster peer gone: unreachable for the lease", metadata: ["peer": "\(node.id)"])
                 await core.peerGone(node.id)
                 break
             }
-            try? await Task.sleep(for: .seconds(1))
+            let url = Self.peerURL(node.controlURL)
+            let attempt = Task { [weak self] in
+                guard let self else { return }
+                var headers = HTTPFields()
+                headers[.authorization] = "Bearer \(bearer())"
+                let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20, additionalHeaders: headers, closeTimeout: .seconds(1))
+                do {
+                    _ = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
+                        await self.serve(inbound: inbound, outbound: outbound, dialed: node.id)
+                    }
+                } catch {
+                    logger.debug("cluster peer unreachable", metadata: ["peer": "\(node.id)", "url": "\(url)", "error": "\(error)"])
+                }
+                await self.attemptEnded(node.id)
+            }
+            // A peer that accepts the connection but never answers (stopped) must not hold the
+            // loop: past the connect timeout, or when the peer is due to count as gone, the
+            // attempt is abandoned.
+            let readyBefore = connectionsReady[node.id, default: 0]
+            let deadline = min(now + Self.connectTimeout, since + goneAfter)
+            attemptsRunning.insert(node.id)
+            while !outbox.isReady(node.id), attemptsRunning.contains(node.id), ContinuousClock.now < deadline, !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            // A connection that came up and went again while this loop slept counts as up.
+            if connectionsReady[node.id, default: 0] != readyBefore { first = false; downSince = nil; continue }
+            if !outbox.isReady(node.id) {
+                attempt.cancel()
+                if first { break }
+                let retry = min(now + .seconds(1), since + goneAfter)
+                if retry > ContinuousClock.now { try? await Task.sleep(until: retry) }
+            }
         }
         keeperEnded(node.id)
     }
@@ -280,6 +305,7 @@ actor ClusterPeers {
         }
         connections[generation]?.ready = true
         outbox.markReady(node: peer, generation: generation)
+        connectionsReady[peer, default: 0] += 1
         logger.info("cluster peer connected", metadata: ["peer": "\(peer)", "pipe": "\(remote.ip):\(remote.port)"])
         resolveWaiters(peer, ready: true)
     }
@@ -291,6 +317,7 @@ actor ClusterPeers {
         connections[generation] = nil
         connection.queue.finish()
         guard let node = connection.node else { return }
+        lastHeard[node] = connection.lastHeard
         outbox.close(node: node, generation: generation)
         for (id, request) in pending where request.node == node {
             pending[id] = nil

@@ -206,4 +206,92 @@ struct ClusterForwardTests {
           }
         }
     }
+
+    /// Node b in this process, on the 3 s lease of the node processes, so that it gives up on a
+    /// peer after as long as the database gives up on a node.
+    static func shortLeaseNode(_ database: PostgresTestServer) -> (inout RelayConfiguration) -> Void {
+        { configuration in
+            ClusterRelayTests.node("b", on: database, renewSeconds: 1)(&configuration)
+            configuration.cluster.leaseSeconds = 3
+        }
+    }
+
+    @Test("a target node killed (SIGKILL) or hung (SIGSTOP): the forwarding user hears Disconnected, then Failure 1203 after the lease",
+          arguments: [SIGKILL, SIGSTOP])
+    func targetNodeLost(signal: Int32) async throws {
+        try await PostgresTestServer.with { database in
+          try await ClusterRelayTests.withNodeProcess(on: database) { process, url in
+          try await TestRelay.with(Self.shortLeaseNode(database)) { relayB in
+            try await Self.waitUntilServing(relayB)
+            let fan = try await ClusterRelayTests.join(url: url, room: "away", user: "fan")
+            let anchor = try await TestPublisher.start(relayB, room: "home", user: "A", profile: Self.profile, videoSSRC: 0xE0E0_0001, audioSSRC: 0xE0E0_0002)
+            let started: ForwardStreamResult = try await anchor.client.request("startForwardStreamToRooms", StartForwardParams(roomId: "home", targets: [
+                ForwardingRelayTests.target("away", user: "A"),
+            ]))
+            #expect(started.infos.first?.state == ForwardState.success.rawValue, "\(started)")
+            try await ForwardingHelpers.waitForSequence(fan, from: 0, "fan: A appears on the node process", ForwardingHelpers.appeared("A", from: "home"))
+
+            let mark = await anchor.client.eventCount
+            let killedAt = ContinuousClock.now
+            kill(process.processIdentifier, signal)
+            try await ForwardingHelpers.waitForSequence(anchor.client, from: mark, "A: Disconnected", timeout: .seconds(10), [
+                { $0.forwardStreamEvent?.infos == [ForwardStreamEventInfo(roomId: "away", event: ForwardEvent.disconnected.rawValue)] },
+            ])
+            let disconnected = ContinuousClock.now - killedAt
+            let events = try await ForwardingHelpers.waitForSequence(anchor.client, from: mark, "A: Failure 1203", timeout: .seconds(10), [
+                { $0.forwardStateChanged?.infos.first?.roomId == "away" },
+            ])
+            let info = try #require(events[0].forwardStateChanged?.infos.first)
+            #expect(info.state == ForwardState.failure.rawValue && info.error == ErrorCode.forwardResponse.rawValue, "\(info)")
+            let name = signal == SIGKILL ? "SIGKILL" : "SIGSTOP"
+            print("cluster: forward into a \(name) node's room: Disconnected \(disconnected), Failure 1203 \(ContinuousClock.now - killedAt) after the signal (lease 3 s)")
+            // The forward is over: stopping it again is the usual "not started" answer.
+            do {
+                let _: ForwardStreamResult = try await anchor.client.request("stopForwardStreamToRooms", RoomParams(roomId: "home"))
+                Issue.record("a forward whose only target failed was still running")
+            } catch ControlClientError.relay(let error) {
+                #expect(error.code == .forwardNotStarted, "\(error)")
+            }
+            await fan.close()
+            anchor.endpoint.close()
+            await anchor.client.close()
+          }
+          }
+        }
+    }
+
+    @Test("a source node hung with SIGSTOP: the target room sees the mirror leave (Dropped) once the connection is silent")
+    func sourceNodeStopped() async throws {
+        try await PostgresTestServer.with { database in
+          try await ClusterRelayTests.withNodeProcess(on: database) { process, url in
+          try await TestRelay.with(Self.shortLeaseNode(database)) { relayB in
+            try await Self.waitUntilServing(relayB)
+            let viewer = try await Viewer.join(relayB, room: "away", user: "viewer")
+            let anchor = try await ClusterRelayTests.join(url: url, room: "home", user: "A")
+            let started: ForwardStreamResult = try await anchor.request("startForwardStreamToRooms", StartForwardParams(roomId: "home", targets: [
+                ForwardingRelayTests.target("away", user: "A"),
+            ]))
+            #expect(started.infos.first?.state == ForwardState.success.rawValue, "\(started)")
+            try await ForwardingHelpers.waitForSequence(viewer.client, from: 0, "viewer: A appears from the node process", [
+                { $0.userJoined?.userId == "A" && $0.userJoined?.forwardedFrom == "home" },
+            ])
+
+            let mark = await viewer.mark()
+            let stoppedAt = ContinuousClock.now
+            kill(process.processIdentifier, SIGSTOP)
+            let left = try await ForwardingHelpers.waitForSequence(viewer.client, from: mark, "viewer: A leaves", timeout: .seconds(10), [
+                { $0.userLeave?.userId == "A" },
+            ])
+            #expect(left[0].userLeave?.reason == .dropped, "as for a dropped connection: \(left[0].text)")
+            let detected = ContinuousClock.now - stoppedAt
+            #expect(detected >= .seconds(2), "not before the connection was silent for a while: \(detected)")
+            print("cluster: a hung source node's mirror left its target room \(detected) after SIGSTOP")
+            kill(process.processIdentifier, SIGCONT)
+            await anchor.close()
+            await viewer.close()
+          }
+          }
+        }
+    }
 }
+
