@@ -95,6 +95,15 @@ struct ClusterForwardTests {
             let crossed = try await relayB.metric("pkrelay_packets_in_total")
             #expect(crossed <= sentTotal, "b took \(crossed) packets for \(sentTotal) sent: one copy per node, not per room")
 
+            // A viewer's keyframe request crosses back: the anchor gets a PLI for its own SSRC
+            // (past the keyframe throttle's quiet period after the last keyframe).
+            try await Task.sleep(for: .milliseconds(1200))
+            let plisBefore = anchor.pictureLossIndications(for: anchor.video.ssrc)
+            try v2.endpoint.sendPictureLossIndication(senderSSRC: 0xB0B0_00FF, mediaSSRC: try #require(ssrcs[0].video))
+            _ = try await anchor.endpoint.waitForRTCP(timeout: .seconds(3), "a viewer's PLI from the other node") { message in
+                message.isPictureLossIndication && anchor.pictureLossIndications(for: anchor.video.ssrc) > plisBefore
+            }
+
             // The first keyframe is reported per target room, as on one node.
             for room in ["r2", "r3"] {
                 let event = try await ForwardingHelpers.waitForSequence(anchor.client, from: anchorMark, "A: first keyframe for \(room)", [
