@@ -270,10 +270,10 @@ actor ClusterPeers {
         }
         guard let node = connection.node, connection.ready, let core else { return }
         switch message.kind {
-        case .verified:
+        case .verified, .linked:
             if let id = message.id { answer(id, with: message) }
-        case .verify:
-            var reply = await core.peerVerify(message, from: node)
+        case .verify, .link:
+            var reply = message.kind == .verify ? await core.peerVerify(message, from: node) : await core.peerLink(message, from: node)
             reply.id = message.id
             if let text = outbox.encode(reply), connections[generation]?.ended == false { connection.queue.yield(text) }
         default:

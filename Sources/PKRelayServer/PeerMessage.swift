@@ -17,6 +17,12 @@ struct PeerMessage: Sendable, Codable {
     var targetRoomId: String?
     var userId: String?
     var epoch: Int64?
+    /// link: the placement epoch of the caller's room (for the messages about its mirror there).
+    var sourceEpoch: Int64?
+    /// link, linkEnded: the anchor on the receiving node (in `targetRoomId`); the sender's anchor
+    /// is `userId` in `sourceRoomId`. linkEnded: what the receiving node's anchor hears.
+    var peerUserId: String?
+    var reason: String?
     /// verify: the target token the forwarding user gave.
     var token: String?
     /// verified: when the target token ends; mirror: the same, passed back.

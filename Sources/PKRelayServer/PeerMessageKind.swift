@@ -13,4 +13,9 @@ enum PeerMessageKind: String, Sendable, Codable {
     case unmirror
     /// A mirror ended on the receiving node's target side (or could not be shown).
     case mirrorEnded
+    /// Link the sender's anchor with an anchor of the receiving node. Answered by ``linked``.
+    case link
+    case linked
+    /// A PK link across the two nodes ended on the sender's side.
+    case linkEnded
 }

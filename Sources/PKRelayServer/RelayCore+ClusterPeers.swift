@@ -148,6 +148,8 @@ extension RelayCore {
             apply(engine.remoteMirrorEnded(
                 RemoteMirrorEnd(node: node, sourceRoomId: sourceRoomId, targetRoomId: targetRoomId, userId: userId, forwardError: code, leaveReason: message.leaveReason ?? .dropped),
                 now: now))
+        case .linkEnded:
+            remoteLinkEnded(message, from: node)
         default:
             return
         }

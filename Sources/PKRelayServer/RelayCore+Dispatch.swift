@@ -53,6 +53,10 @@ extension RelayCore {
             // serves it); the session may have gone while the database answered.
             guard await admitToCluster(cluster, id: id, params: paramsData, session: session), sessions[session] != nil else { return }
         }
+        if known == .connectOtherRoom, let cluster {
+            // A peer room on another node: linked through that node.
+            guard await connectAcrossNodes(cluster, id: id, params: paramsData, session: session) else { return }
+        }
         if known == .startForwardStreamToRooms || known == .updateForwardStreamToRooms, let cluster {
             let resolved = await routeForwardTargets(cluster, params: paramsData, session: session)
             guard sessions[session] != nil else { return }

@@ -218,6 +218,8 @@ public actor RelayCore {
                 sendRemoteMirror(update)
             case .remoteMirrorEnded(let end):
                 sendRemoteMirrorEnded(end)
+            case .remoteLinkEnded(let end):
+                sendRemoteLinkEnded(end)
             }
         }
         if !actions.isEmpty {

@@ -10,4 +10,6 @@ public enum EngineAction: Sendable, Hashable {
     case remoteMirror(RemoteMirrorUpdate)
     /// Tell another cluster node that its user's mirror here ended (this node is the target).
     case remoteMirrorEnded(RemoteMirrorEnd)
+    /// Tell another cluster node that a PK link with its anchor ended here.
+    case remoteLinkEnded(RemoteLinkEnd)
 }

@@ -227,6 +227,13 @@ extension RoomEngine {
     mutating func endMirror(roomId: String, userId: String, forwardError: ErrorCode, linkReason: String, leaveReason: LeaveReason, into actions: inout [EngineAction]) {
         guard let mirror = rooms[roomId]?.members[userId], let source = mirror.forwardedFrom else { return }
         if let node = mirror.remoteNode {
+            if let link = links.values.sorted(by: { $0.id < $1.id }).first(where: { $0.involves(roomId: source, userId: userId) }) {
+                endLink(link.id, reason: linkReason, endedIn: (roomId, leaveReason), into: &actions)
+                if rooms[roomId]?.members[userId]?.remoteNode != nil {
+                    removeMember(roomId: roomId, userId: userId, leaveReason: leaveReason, unpublishReason: .other, exit: nil, into: &actions)
+                }
+                return
+            }
             actions.append(.remoteMirrorEnded(RemoteMirrorEnd(
                 node: node, sourceRoomId: source, targetRoomId: roomId, userId: userId, forwardError: forwardError, leaveReason: leaveReason)))
             removeMember(roomId: roomId, userId: userId, leaveReason: leaveReason, unpublishReason: .other, exit: nil, into: &actions)

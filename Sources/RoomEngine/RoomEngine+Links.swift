@@ -140,8 +140,7 @@ extension RoomEngine {
 
     /// Creates a validated link: each anchor appears in the other's room, both hear onConnectOtherRoom.
     mutating func createLink(caller: LinkEnd, peer: LinkEnd, now: EngineTime, into actions: inout [EngineAction]) -> ConnectOtherRoomEvent {
-        let id = nextLinkId
-        nextLinkId += 1
+        let id = allocateLinkId()
         links[id] = PKLink(id: id, caller: caller, peer: peer, startedAt: now)
         actions.append(.domain(.linkConnected(links[id]!.snapshot)))
         reconcileMirror(targetRoomId: peer.roomId, userId: caller.userId, reason: .unpublish, leaveReason: .quit, into: &actions)
@@ -161,7 +160,7 @@ extension RoomEngine {
     /// `domainReason` is what the operator hears when it differs from what the anchors hear.
     mutating func endLink(
         _ id: UInt64, reason: String, domainReason: String? = nil, leaving: ForwardKey? = nil, notifyLeaver: Bool = true,
-        endedIn: (roomId: String, leaveReason: LeaveReason)? = nil, into actions: inout [EngineAction]
+        endedIn: (roomId: String, leaveReason: LeaveReason)? = nil, notifyRemote: Bool = true, into actions: inout [EngineAction]
     ) {
         guard let link = links.removeValue(forKey: id) else { return }
         defer { actions.append(.domain(.linkEnded(link.snapshot, reason: domainReason ?? reason))) }
@@ -175,6 +174,15 @@ extension RoomEngine {
             let isLeaver = leaving == ForwardKey(roomId: me.roomId, userId: me.userId)
             if isLeaver && !notifyLeaver { continue }
             let seen = leaving == nil || isLeaver ? reason : "peerLeft"
+            if let remote = me.remote {
+                // The anchor is on another node: that node ends its half and tells it.
+                if notifyRemote {
+                    actions.append(.remoteLinkEnded(RemoteLinkEnd(
+                        node: remote.node, anchorRoomId: me.roomId, anchorUserId: me.userId, peerRoomId: other.roomId, peerUserId: other.userId,
+                        reason: seen, endedHere: endedIn?.roomId == other.roomId)))
+                }
+                continue
+            }
             actions.append(.event(me.session, .disconnectOtherRoom(DisconnectOtherRoomEvent(roomId: me.roomId, peerRoomId: other.roomId, peerUserId: other.userId, reason: seen, errorCode: 0))))
         }
     }

@@ -161,6 +161,7 @@ extension RoomEngine {
             actions.append(.event(member.session, .exitRoom(ExitRoomEvent(roomId: roomId, reason: exit.reason, code: exit.code.rawValue, message: exit.message))))
         }
         rooms[roomId]!.remove(userId)
+        if member.remoteNode != nil { remoteMirrorStreams[ForwardKey(roomId: roomId, userId: userId)] = nil }
         if !member.isMirror {
             sessions[member.session]?.rooms.remove(roomId)
             messageBuckets[ForwardKey(roomId: roomId, userId: userId)] = nil

@@ -40,7 +40,12 @@ extension RoomEngine {
         }
         let desired = desiredMirror(targetRoomId: targetRoomId, userId: userId)
         let current = rooms[targetRoomId]?.members[userId]
-        if let current, !current.isMirror || current.remoteNode != nil { return }
+        if let current, let node = current.remoteNode {
+            // A mirror from another node: only the link's mute mask here may have changed.
+            refilterRemoteMirror(node: node, targetRoomId: targetRoomId, userId: userId, into: &actions)
+            return
+        }
+        if let current, !current.isMirror { return }
         guard let desired else {
             if current != nil {
                 removeMember(roomId: targetRoomId, userId: userId, leaveReason: leaveReason, unpublishReason: reason, exit: nil, into: &actions)

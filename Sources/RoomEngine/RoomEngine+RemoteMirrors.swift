@@ -14,6 +14,11 @@ extension RoomEngine {
         for (key, forward) in forwards where key.userId == userId {
             if let remote = forward.targets[targetRoomId]?.remote { return remote }
         }
+        for link in links.values {
+            for (source, target) in [(link.caller, link.peer), (link.peer, link.caller)] where source.userId == userId && source.remote == nil && target.roomId == targetRoomId {
+                if let remote = target.remote { return remote }
+            }
+        }
         return remoteMirrors[ForwardKey(roomId: targetRoomId, userId: userId)]?.target
     }
 
@@ -97,6 +102,7 @@ extension RoomEngine {
         var actions: [EngineAction] = []
         forwardEvents(.disconnected, node: node, into: &actions)
         for key in remoteMirrors.keys where remoteMirrors[key]?.target.node == node { remoteMirrors[key] = nil }
+        endRemoteLinks(on: node, into: &actions)
         for key in pipeSinks.keys.sorted(by: { $0.trackId < $1.trackId }) where key.node == node {
             let sink = pipeSinks.removeValue(forKey: key)!.sink
             actions.append(.media(.unbind(sink: sink.id)))
@@ -178,10 +184,20 @@ extension RoomEngine {
             broadcast(.userJoined(UserJoinedEvent(roomId: targetRoomId, userId: userId, role: role, forwardedFrom: sourceRoomId)), in: targetRoomId, except: userId, into: &actions)
         }
         rooms[targetRoomId]!.members[userId]!.grants.expiresAt = expiresAt
+        remoteMirrorStreams[ForwardKey(roomId: targetRoomId, userId: userId)] = RemoteMirrorStreams(pipeTransportId: pipeTransportId, publications: publications)
+        showRemoteStreams(targetRoomId: targetRoomId, userId: userId, now: now, into: &actions)
+        return EngineOutcome(result: .success(EmptyResult()), actions: actions)
+    }
+
+    /// Makes a mirror from another node show the streams last sent for it, less what this
+    /// room's link hides.
+    mutating func showRemoteStreams(targetRoomId: String, userId: String, now: EngineTime, into actions: inout [EngineAction]) {
+        guard let streams = remoteMirrorStreams[ForwardKey(roomId: targetRoomId, userId: userId)], rooms[targetRoomId]?.members[userId] != nil else { return }
+        let muteMask = localMuteMask(roomId: targetRoomId, peerUserId: userId)
         for index in StreamIndex.allCases {
-            let wanted = publications.first { $0.streamIndex == index }
+            let wanted = streams.publications.first { $0.streamIndex == index }.flatMap { Self.filtered($0, muteMask: muteMask) }
             let present = rooms[targetRoomId]!.members[userId]!.publications[index]
-            let wantedTracks = wanted.map { publication in publication.tracks.map { track(for: $0, pipeTransportId: pipeTransportId) } }
+            let wantedTracks = wanted.map { publication in publication.tracks.map { track(for: $0, pipeTransportId: streams.pipeTransportId) } }
             if wantedTracks == present?.tracks { continue }
             if present != nil {
                 unpublish(roomId: targetRoomId, userId: userId, streamIndex: index, reason: wanted == nil ? .unpublish : .republish, into: &actions)
@@ -193,7 +209,31 @@ extension RoomEngine {
                     roomId: targetRoomId, userId: userId, into: &actions)
             }
         }
-        return EngineOutcome(result: .success(EmptyResult()), actions: actions)
+    }
+
+    /// The link mute mask an anchor of `roomId` set for its linked peer `peerUserId` (0 when
+    /// none: forwards hide nothing).
+    func localMuteMask(roomId: String, peerUserId: String) -> Int {
+        for link in links.values {
+            if link.caller.roomId == roomId, link.caller.remote == nil, link.peer.userId == peerUserId { return link.caller.muteMask }
+            if link.peer.roomId == roomId, link.peer.remote == nil, link.caller.userId == peerUserId { return link.peer.muteMask }
+        }
+        return 0
+    }
+
+    /// A remote publication without the kinds the mute mask hides; nil when nothing is left.
+    static func filtered(_ publication: RemotePublication, muteMask: Int) -> RemotePublication? {
+        if publication.streamIndex == .screen { return muteMask & 4 != 0 ? nil : publication }
+        var copy = publication
+        copy.tracks = publication.tracks.filter { muteMask & $0.kind.mediaTypeBit == 0 }
+        copy.descriptions = publication.descriptions.filter { muteMask & $0.kind.mediaTypeBit == 0 }
+        return copy.tracks.isEmpty ? nil : copy
+    }
+
+    /// The link mute mask here changed: the mirror from another node shows what it now allows.
+    mutating func refilterRemoteMirror(node: String, targetRoomId: String, userId: String, into actions: inout [EngineAction]) {
+        let lastMedia = rooms[targetRoomId]?.members[userId]?.publications.values.map(\.lastMediaAt).max() ?? EngineTime(milliseconds: 0)
+        showRemoteStreams(targetRoomId: targetRoomId, userId: userId, now: lastMedia, into: &actions)
     }
 
     /// Why a mirror of `userId` from `node` cannot be shown in `targetRoomId` now, if it cannot:

@@ -25,6 +25,9 @@ public struct RoomEngine: Sendable {
     /// Tracks arriving over media pipes from other nodes, and how many mirrors here show each.
     var remoteSources: [RemoteSourceKey: UInt32] = [:]
     var remoteSourceUsers: [UInt32: Int] = [:]
+    /// The streams each mirror from another node was last sent with, before this room's link
+    /// mute mask hides any (the mask can change here without a word from that node).
+    var remoteMirrorStreams: [ForwardKey: RemoteMirrorStreams] = [:]
 
     /// - Parameter ssrcSeed: seeds the output-SSRC generator (tests pass a fixed seed).
     public init(limits: RoomLimits = RoomLimits(), ssrcSeed: UInt64) {

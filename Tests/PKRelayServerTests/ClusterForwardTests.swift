@@ -302,5 +302,76 @@ struct ClusterForwardTests {
           }
         }
     }
+
+    @Test("a PK link between anchors on two nodes: both hear onConnectOtherRoom, media both ways, a mute, disconnect, peer leaving")
+    func linkAcrossNodes() async throws {
+        try await Self.withTwoNodes { relayA, relayB in
+            let a = try await TestPublisher.start(relayA, room: "r1", user: "A", profile: Self.profile, videoSSRC: 0xF1F1_0001, audioSSRC: 0xF1F1_0002)
+            let b = try await TestPublisher.start(relayB, room: "r2", user: "B", profile: Self.profile, videoSSRC: 0xF2F2_0001, audioSSRC: 0xF2F2_0002)
+            try a.sendFrame(keyframe: true)
+            try b.sendFrame(keyframe: true)
+            let v1 = try await Viewer.join(relayA, room: "r1", user: "v1")
+            let v2 = try await Viewer.join(relayB, room: "r2", user: "v2")
+            var marks = (v1: await v1.mark(), v2: await v2.mark(), a: await a.client.eventCount, b: await b.client.eventCount)
+
+            let answer: ConnectOtherRoomEvent = try await a.client.request("connectOtherRoom", ConnectOtherRoomParams(roomId: "r2", userId: "B"))
+            #expect(answer.errorCode == 0 && answer.roomId == "r1" && answer.peerRoomId == "r2" && answer.peerUserId == "B", "\(answer)")
+            let bConnected = try await ForwardingHelpers.waitForSequence(b.client, from: marks.b, "B: onConnectOtherRoom", [{ $0.connectOtherRoom != nil }])[0].connectOtherRoom!
+            #expect(bConnected.errorCode == 0 && bConnected.roomId == "r2" && bConnected.peerRoomId == "r1" && bConnected.peerUserId == "A", "\(bConnected)")
+            try await ForwardingHelpers.waitForSequence(v1.client, from: marks.v1, "v1: B appears", ForwardingHelpers.appeared("B", from: "r2"))
+            try await ForwardingHelpers.waitForSequence(v2.client, from: marks.v2, "v2: A appears", ForwardingHelpers.appeared("A", from: "r1"))
+            let bInRoom1 = try await v1.subscription(of: "B", after: marks.v1)
+            let aInRoom2 = try await v2.subscription(of: "A", after: marks.v2)
+            try await PKLinkRelayTests.exchangeMedia(a, b, v1: v1, bInRoom1: bInRoom1, v2: v2, aInRoom2: aInRoom2, "link across nodes")
+            for (anchor, mark, target) in [(a, marks.a, "r2"), (b, marks.b, "r1")] {
+                let event = try await ForwardingHelpers.waitForSequence(anchor.client, from: mark, "first keyframe into \(target)", [
+                    { $0.forwardFirstKeyframe?.targetRoomId == target },
+                ])[0].forwardFirstKeyframe!
+                #expect(event.via == "link", "\(event)")
+            }
+
+            // A hides B's video in its own room: v1 sees B republish audio only; room 2 is untouched.
+            marks = (v1: await v1.mark(), v2: await v2.mark(), a: await a.client.eventCount, b: await b.client.eventCount)
+            try await a.client.call("updateOtherRoomForwardMode", UpdateOtherRoomForwardModeParams(roomId: "r2", userId: "B", muteVideo: true))
+            try await ForwardingHelpers.waitForSequence(v1.client, from: marks.v1, "v1: B without video", [
+                { $0.userPublishStream?.userId == "B" && $0.userPublishStream?.mediaType == MediaType.audio },
+            ])
+
+            // Disconnect from B's side: both anchors hear it, both mirrors go.
+            marks = (v1: await v1.mark(), v2: await v2.mark(), a: await a.client.eventCount, b: await b.client.eventCount)
+            try await b.client.call("disconnectOtherRoom", LocalRoomParams())
+            try await ForwardingHelpers.waitForSequence(v1.client, from: marks.v1, "v1: B goes", ForwardingHelpers.vanished("B"))
+            try await ForwardingHelpers.waitForSequence(v2.client, from: marks.v2, "v2: A goes", ForwardingHelpers.vanished("A"))
+            for (anchor, mark, peer) in [(a, marks.a, "B"), (b, marks.b, "A")] {
+                let event = try await ForwardingHelpers.waitForSequence(anchor.client, from: mark, "onDisconnectOtherRoom", [{ $0.disconnectOtherRoom != nil }])[0].disconnectOtherRoom!
+                #expect(event.peerUserId == peer && event.reason == "disconnect", "\(event)")
+            }
+
+            // Linked again, then B leaves its room: A hears peerLeft and both mirrors go.
+            marks = (v1: await v1.mark(), v2: await v2.mark(), a: await a.client.eventCount, b: await b.client.eventCount)
+            let again: ConnectOtherRoomEvent = try await a.client.request("connectOtherRoom", ConnectOtherRoomParams(roomId: "r2", userId: "B"))
+            #expect(again.errorCode == 0, "\(again)")
+            try await ForwardingHelpers.waitForSequence(v2.client, from: marks.v2, "v2: A appears again", ForwardingHelpers.appeared("A", from: "r1"))
+            try await ForwardingHelpers.waitForSequence(v1.client, from: marks.v1, "v1: B appears again", ForwardingHelpers.appeared("B", from: "r2"))
+            marks = (v1: await v1.mark(), v2: await v2.mark(), a: await a.client.eventCount, b: await b.client.eventCount)
+            try await b.client.call("leaveRoom", RoomParams(roomId: "r2"))
+            let ended = try await ForwardingHelpers.waitForSequence(a.client, from: marks.a, "A: onDisconnectOtherRoom", [{ $0.disconnectOtherRoom != nil }])[0].disconnectOtherRoom!
+            #expect(ended.reason == "peerLeft" && ended.peerUserId == "B" && ended.peerRoomId == "r2" && ended.roomId == "r1", "\(ended)")
+            try await ForwardingHelpers.waitForSequence(v1.client, from: marks.v1, "v1: B goes", ForwardingHelpers.vanished("B"))
+
+            // A link to a user who is not there is refused by its node, with the one-node code.
+            do {
+                let _: ConnectOtherRoomEvent = try await a.client.request("connectOtherRoom", ConnectOtherRoomParams(roomId: "r2", userId: "nobody"))
+                Issue.record("a link to an absent user was accepted")
+            } catch ControlClientError.relay(let error) {
+                #expect(error.code == .targetRoomNotFound || error.code == .targetUserNotFound, "\(error)")
+            }
+            for viewer in [v1, v2] { await viewer.close() }
+            for anchor in [a, b] {
+                anchor.endpoint.close()
+                await anchor.client.close()
+            }
+        }
+    }
 }
 
