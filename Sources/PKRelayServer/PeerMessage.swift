@@ -33,6 +33,8 @@ struct PeerMessage: Sendable, Codable {
     /// unmirror, mirrorEnded: why the user leaves the target room.
     var leaveReason: LeaveReason?
     var unpublishReason: UnpublishReason?
+    /// message: the event to deliver in `targetRoomId` (to `peerUserId` only, when set).
+    var message: MessageReceivedEvent?
     /// verified (refused) and mirrorEnded: the forward error (12xx) with its message.
     var error: RelayError?
 

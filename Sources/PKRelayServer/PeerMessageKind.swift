@@ -18,4 +18,7 @@ enum PeerMessageKind: String, Sendable, Codable {
     case linked
     /// A PK link across the two nodes ended on the sender's side.
     case linkEnded
+    /// A room message for a linked room on the receiving node, or a user message for one of
+    /// its users.
+    case message
 }

@@ -150,6 +150,9 @@ extension RelayCore {
                 now: now))
         case .linkEnded:
             remoteLinkEnded(message, from: node)
+        case .message:
+            guard let roomId = message.targetRoomId, let event = message.message else { return }
+            apply(engine.deliverRemoteMessage(RemoteMessage(node: node, roomId: roomId, recipientUserId: message.peerUserId, event: event)))
         default:
             return
         }

@@ -105,6 +105,15 @@ extension RelayCore {
         peers?.outbox.send(message, to: end.node)
     }
 
+    /// Sends a message for members of a room on another node.
+    func sendRemoteMessage(_ remote: RemoteMessage) {
+        var message = PeerMessage(.message)
+        message.targetRoomId = remote.roomId
+        message.peerUserId = remote.recipientUserId
+        message.message = remote.event
+        peers?.outbox.send(message, to: remote.node)
+    }
+
     /// The other node ended a link with an anchor here.
     func remoteLinkEnded(_ message: PeerMessage, from node: String) {
         guard let anchorRoomId = message.targetRoomId, let anchorUserId = message.peerUserId, let peerRoomId = message.sourceRoomId,

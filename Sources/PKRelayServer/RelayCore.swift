@@ -220,6 +220,8 @@ public actor RelayCore {
                 sendRemoteMirrorEnded(end)
             case .remoteLinkEnded(let end):
                 sendRemoteLinkEnded(end)
+            case .remoteMessage(let message):
+                sendRemoteMessage(message)
             }
         }
         if !actions.isEmpty {

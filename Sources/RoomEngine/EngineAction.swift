@@ -12,4 +12,6 @@ public enum EngineAction: Sendable, Hashable {
     case remoteMirrorEnded(RemoteMirrorEnd)
     /// Tell another cluster node that a PK link with its anchor ended here.
     case remoteLinkEnded(RemoteLinkEnd)
+    /// Deliver a message to members of a room on another cluster node.
+    case remoteMessage(RemoteMessage)
 }

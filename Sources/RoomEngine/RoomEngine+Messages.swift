@@ -17,6 +17,10 @@ extension RoomEngine {
             for linked in linkedRooms(of: roomId) {
                 var copy = event
                 copy.roomId = linked
+                if let node = remoteNode(ofLinkedRoom: linked) {
+                    actions.append(.remoteMessage(RemoteMessage(node: node, roomId: linked, recipientUserId: nil, event: copy)))
+                    continue
+                }
                 for member in rooms[linked]?.orderedMembers ?? [] where !member.isMirror {
                     actions.append(.event(member.session, .roomMessageReceived(copy)))
                 }
@@ -37,6 +41,9 @@ extension RoomEngine {
         // A linked or forwarded user is reached in its own room, through its own connection.
         let deliveredRoom = recipient.forwardedFrom ?? roomId
         let event = MessageReceivedEvent(roomId: deliveredRoom, fromRoomId: roomId, userId: sender.userId, message: payload.text, binary: payload.base64)
+        if let node = recipient.remoteNode {
+            return EngineOutcome(result: .success(EmptyResult()), actions: [.remoteMessage(RemoteMessage(node: node, roomId: deliveredRoom, recipientUserId: userId, event: event))])
+        }
         return EngineOutcome(result: .success(EmptyResult()), actions: [.event(recipient.session, .userMessageReceived(event))])
     }
 

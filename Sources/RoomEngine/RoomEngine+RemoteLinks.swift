@@ -125,3 +125,25 @@ extension RoomEngine {
         }
     }
 }
+
+extension RoomEngine {
+    /// The node serving `roomId` when it is linked here from another node.
+    func remoteNode(ofLinkedRoom roomId: String) -> String? {
+        for link in links.values {
+            if link.caller.roomId == roomId, let remote = link.caller.remote { return remote.node }
+            if link.peer.roomId == roomId, let remote = link.peer.remote { return remote.node }
+        }
+        return nil
+    }
+
+    /// A message from another node for members of a room here: a room message to each member
+    /// (mirrors aside), or a user message to its recipient.
+    public func deliverRemoteMessage(_ message: RemoteMessage) -> [EngineAction] {
+        guard let room = rooms[message.roomId] else { return [] }
+        if let recipient = message.recipientUserId {
+            guard let member = room.members[recipient], !member.isMirror else { return [] }
+            return [.event(member.session, .userMessageReceived(message.event))]
+        }
+        return room.orderedMembers.filter { !$0.isMirror && $0.userId != message.event.userId }.map { .event($0.session, .roomMessageReceived(message.event)) }
+    }
+}

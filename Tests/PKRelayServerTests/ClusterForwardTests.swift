@@ -330,6 +330,16 @@ struct ClusterForwardTests {
                 #expect(event.via == "link", "\(event)")
             }
 
+            // A room message for the linked rooms reaches both audiences; a user message to the
+            // mirrored anchor reaches it on its own node.
+            marks = (v1: await v1.mark(), v2: await v2.mark(), a: await a.client.eventCount, b: await b.client.eventCount)
+            try await a.client.call("sendRoomMessage", SendRoomMessageParams(roomId: "r1", message: "score 3:2", toLinkedRooms: true))
+            let inRoom2 = try await ForwardingHelpers.waitForSequence(v2.client, from: marks.v2, "v2: the room message from r1", [{ $0.roomMessage != nil }])[0].roomMessage!
+            #expect(inRoom2 == MessageReceivedEvent(roomId: "r2", fromRoomId: "r1", userId: "A", message: "score 3:2", binary: nil))
+            try await v1.client.call("sendUserMessage", SendUserMessageParams(roomId: "r1", userId: "B", message: "hello B"))
+            let toB = try await ForwardingHelpers.waitForSequence(b.client, from: marks.b, "B: the user message from v1", [{ $0.name == "onUserMessageReceived" }])[0]
+            #expect(toB.text.contains("hello B") && toB.text.contains("\"roomId\":\"r2\""), "\(toB.text)")
+
             // A hides B's video in its own room: v1 sees B republish audio only; room 2 is untouched.
             marks = (v1: await v1.mark(), v2: await v2.mark(), a: await a.client.eventCount, b: await b.client.eventCount)
             try await a.client.call("updateOtherRoomForwardMode", UpdateOtherRoomForwardModeParams(roomId: "r2", userId: "B", muteVideo: true))

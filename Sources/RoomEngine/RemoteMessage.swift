@@ -1,0 +1,19 @@
+import Protocol
+
+/// A room or user message for members of a room on another cluster node (a linked room, or the
+/// own room of a user mirrored here from there).
+public struct RemoteMessage: Sendable, Hashable {
+    public var node: String
+    /// The room on that node whose members get it (the event's `roomId`).
+    public var roomId: String
+    /// A user message's recipient; nil for a room message to every member.
+    public var recipientUserId: String?
+    public var event: MessageReceivedEvent
+
+    public init(node: String, roomId: String, recipientUserId: String?, event: MessageReceivedEvent) {
+        self.node = node
+        self.roomId = roomId
+        self.recipientUserId = recipientUserId
+        self.event = event
+    }
+}
