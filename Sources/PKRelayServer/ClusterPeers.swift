@@ -270,12 +270,23 @@ actor ClusterPeers {
         }
         guard let node = connection.node, connection.ready, let core else { return }
         switch message.kind {
-        case .verified, .linked:
+        case .verified, .linked, .invited:
             if let id = message.id { answer(id, with: message) }
-        case .verify, .link:
-            var reply = message.kind == .verify ? await core.peerVerify(message, from: node) : await core.peerLink(message, from: node)
-            reply.id = message.id
-            if let text = outbox.encode(reply), connections[generation]?.ended == false { connection.queue.yield(text) }
+        case .verify, .link, .invite:
+            // Answered on the side: a request may wait on the database, and the connection's
+            // other messages (its pings too) must not wait behind it.
+            let queue = connection.queue
+            let outbox = outbox
+            Task {
+                var reply: PeerMessage
+                switch message.kind {
+                case .verify: reply = await core.peerVerify(message, from: node)
+                case .link: reply = await core.peerLink(message, from: node)
+                default: reply = await core.peerInvite(message, from: node)
+                }
+                reply.id = message.id
+                if let text = outbox.encode(reply) { queue.yield(text) }
+            }
         default:
             await core.peerMessage(message, from: node)
         }

@@ -33,6 +33,14 @@ struct PeerMessage: Sendable, Codable {
     /// unmirror, mirrorEnded: why the user leaves the target room.
     var leaveReason: LeaveReason?
     var unpublishReason: UnpublishReason?
+    /// invite, invited, invitation: the invitation (its id named by the caller's node), and
+    /// invitation's final state with `reason`.
+    var inviteId: String?
+    var payload: String?
+    var timeoutSeconds: Int?
+    var autoLink: Bool?
+    var busy: Bool?
+    var invitationState: InvitationState?
     /// message: the event to deliver in `targetRoomId` (to `peerUserId` only, when set).
     var message: MessageReceivedEvent?
     /// verified (refused) and mirrorEnded: the forward error (12xx) with its message.

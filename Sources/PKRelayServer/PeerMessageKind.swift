@@ -21,4 +21,10 @@ enum PeerMessageKind: String, Sendable, Codable {
     /// A room message for a linked room on the receiving node, or a user message for one of
     /// its users.
     case message
+    /// An invitation from the sender's anchor to an anchor of the receiving node. Answered by
+    /// ``invited`` (taken, refused as busy, or an error).
+    case invite
+    case invited
+    /// An invitation across the two nodes ended on the sender's side.
+    case invitation
 }

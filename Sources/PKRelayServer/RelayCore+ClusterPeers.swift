@@ -150,6 +150,14 @@ extension RelayCore {
                 now: now))
         case .linkEnded:
             remoteLinkEnded(message, from: node)
+        case .invitation:
+            guard let inviteId = message.inviteId, let state = message.invitationState else { return }
+            apply(engine.remoteInvitationUpdate(RemoteInvitationUpdate(node: node, inviteId: inviteId, state: state, reason: message.reason, payload: message.payload), now: now))
+            // Accepted with autoLink: the caller here starts the link, as on one node. Not
+            // awaited here: the answer comes over the connection this message came on.
+            if let (session, params) = engine.autoLink(forInvitation: inviteId), let cluster {
+                Task { _ = await self.linkAcrossNodes(cluster, id: nil, link: params, session: session, answering: false) }
+            }
         case .message:
             guard let roomId = message.targetRoomId, let event = message.message else { return }
             apply(engine.deliverRemoteMessage(RemoteMessage(node: node, roomId: roomId, recipientUserId: message.peerUserId, event: event)))

@@ -53,6 +53,10 @@ extension RelayCore {
             // serves it); the session may have gone while the database answered.
             guard await admitToCluster(cluster, id: id, params: paramsData, session: session), sessions[session] != nil else { return }
         }
+        if known == .invite, let cluster {
+            // An invitee whose room is on another node: invited through that node.
+            guard await inviteAcrossNodes(cluster, id: id, params: paramsData, session: session) else { return }
+        }
         if known == .connectOtherRoom, let cluster {
             // A peer room on another node: linked through that node.
             guard await connectAcrossNodes(cluster, id: id, params: paramsData, session: session) else { return }

@@ -13,17 +13,25 @@ extension RelayCore {
         guard case .success(let link) = decode(ConnectOtherRoomParams.self, from: params), RelayIdentifier.isValid(link.roomId),
               engine.memberCount(roomId: link.roomId) == nil
         else { return true }
+        return await linkAcrossNodes(cluster, id: id, link: link, session: session, answering: true)
+    }
+
+    /// Links the caller of `session` with an anchor of a room that may live on another node;
+    /// `answering` answers request `id` (false for a link that an accepted invitation starts).
+    /// True when the room turned out to be local.
+    func linkAcrossNodes(_ cluster: ClusterMembership, id: RequestID?, link: ConnectOtherRoomParams, session: SessionID, answering: Bool) async -> Bool {
         func refuse(_ error: RelayError) -> Bool {
             if let local = try? engine.validateRemoteLink(session: session, params: link).get() {
                 send(.connectOtherRoom(ConnectOtherRoomEvent(roomId: local, peerRoomId: link.roomId, peerUserId: link.userId, errorCode: error.code.rawValue, message: error.message)), to: session)
             }
-            respond(id, Result<ConnectOtherRoomEvent, RelayError>.failure(error), to: session)
+            if answering { respond(id, Result<ConnectOtherRoomEvent, RelayError>.failure(error), to: session) }
             return false
         }
         let placement: RoomPlacement
         switch await cluster.route(roomId: link.roomId) {
         case .local:
-            return true
+            if !answering { apply(engine.connectOtherRoom(session: session, params: link, now: now).actions) }
+            return answering
         case .unavailable(let reason):
             return refuse(RelayError(.clusterUnavailable, reason))
         case .elsewhere(let found):
@@ -60,7 +68,7 @@ extension RelayCore {
                 node: placement.node.id, anchorRoomId: link.roomId, anchorUserId: link.userId, peerRoomId: localRoomId, peerUserId: userId,
                 reason: "disconnect", endedHere: false))
         }
-        respond(id, outcome.result, to: session)
+        if answering { respond(id, outcome.result, to: session) }
         apply(outcome.actions)
         return false
     }

@@ -222,6 +222,8 @@ public actor RelayCore {
                 sendRemoteLinkEnded(end)
             case .remoteMessage(let message):
                 sendRemoteMessage(message)
+            case .remoteInvitation(let update):
+                sendRemoteInvitation(update)
             }
         }
         if !actions.isEmpty {

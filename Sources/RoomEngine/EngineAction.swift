@@ -14,4 +14,6 @@ public enum EngineAction: Sendable, Hashable {
     case remoteLinkEnded(RemoteLinkEnd)
     /// Deliver a message to members of a room on another cluster node.
     case remoteMessage(RemoteMessage)
+    /// Tell another cluster node that an invitation with its anchor ended here.
+    case remoteInvitation(RemoteInvitationUpdate)
 }

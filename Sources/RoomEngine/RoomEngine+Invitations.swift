@@ -112,12 +112,23 @@ extension RoomEngine {
     }
 
     /// Moves an invitation to a final state and tells both sides.
-    mutating func finish(_ invitation: inout Invitation, _ state: InvitationState, reason: String?, payload: String?, now: EngineTime, into actions: inout [EngineAction]) {
+    mutating func finish(
+        _ invitation: inout Invitation, _ state: InvitationState, reason: String?, payload: String?, now: EngineTime, notifyRemote: Bool = true,
+        into actions: inout [EngineAction]
+    ) {
         invitation.state = state
         invitation.endedAt = now
         actions.append(.domain(.invitationEnded(invitation.outcome(reason: reason))))
-        actions.append(.event(invitation.caller.session, .invitationStateChanged(stateEvent(invitation, side: "caller", reason: reason, payload: payload))))
-        actions.append(.event(invitation.callee.session, .invitationStateChanged(stateEvent(invitation, side: "callee", reason: reason, payload: payload))))
+        for (side, end) in [("caller", invitation.caller), ("callee", invitation.callee)] {
+            if let remote = end.remote {
+                // That anchor is on another node: its node finishes its half and tells it.
+                if notifyRemote {
+                    actions.append(.remoteInvitation(RemoteInvitationUpdate(node: remote.node, inviteId: invitation.id, state: state, reason: reason, payload: payload)))
+                }
+                continue
+            }
+            actions.append(.event(end.session, .invitationStateChanged(stateEvent(invitation, side: side, reason: reason, payload: payload))))
+        }
     }
 
     func stateEvent(_ invitation: Invitation, side: String, reason: String?, payload: String?) -> InvitationStateChangedEvent {
@@ -154,8 +165,12 @@ extension RoomEngine {
             // The time is not known here; the next tick stamps it (see expireInvitations).
             invitation.endedAt = nil
             let other = isCaller ? "callee" : "caller"
-            let session = isCaller ? invitation.callee.session : invitation.caller.session
-            actions.append(.event(session, .invitationStateChanged(stateEvent(invitation, side: other, reason: reason, payload: nil))))
+            let otherEnd = isCaller ? invitation.callee : invitation.caller
+            if let remote = otherEnd.remote {
+                actions.append(.remoteInvitation(RemoteInvitationUpdate(node: remote.node, inviteId: id, state: .failure, reason: reason, payload: nil)))
+            } else {
+                actions.append(.event(otherEnd.session, .invitationStateChanged(stateEvent(invitation, side: other, reason: reason, payload: nil))))
+            }
             actions.append(.domain(.invitationEnded(invitation.outcome(reason: reason))))
             invitations[id] = invitation
         }

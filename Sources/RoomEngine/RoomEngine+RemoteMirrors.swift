@@ -103,6 +103,7 @@ extension RoomEngine {
         forwardEvents(.disconnected, node: node, into: &actions)
         for key in remoteMirrors.keys where remoteMirrors[key]?.target.node == node { remoteMirrors[key] = nil }
         endRemoteLinks(on: node, into: &actions)
+        failRemoteInvitations(on: node, into: &actions)
         for key in pipeSinks.keys.sorted(by: { $0.trackId < $1.trackId }) where key.node == node {
             let sink = pipeSinks.removeValue(forKey: key)!.sink
             actions.append(.media(.unbind(sink: sink.id)))

@@ -383,5 +383,58 @@ struct ClusterForwardTests {
             }
         }
     }
+
+    @Test("invitations between anchors on two nodes: refused, canceled, and accepted with autoLink, which links them")
+    func invitationsAcrossNodes() async throws {
+        try await Self.withTwoNodes { relayA, relayB in
+            let a = try await TestPublisher.start(relayA, room: "r1", user: "A", profile: Self.profile, videoSSRC: 0xA1A1_0001, audioSSRC: 0xA1A1_0002)
+            let b = try await TestPublisher.start(relayB, room: "r2", user: "B", profile: Self.profile, videoSSRC: 0xA2A2_0001, audioSSRC: 0xA2A2_0002)
+            let v2 = try await Viewer.join(relayB, room: "r2", user: "v2")
+
+            // Refused by the invitee: both hear Refused (reason active).
+            var marks = (a: await a.client.eventCount, b: await b.client.eventCount)
+            let first: InviteResult = try await a.client.request("invite", InviteParams(roomId: "r2", userId: "B", payload: "pk?"))
+            let received = try await ForwardingHelpers.waitForSequence(b.client, from: marks.b, "B: the invitation", [{ $0.invitationReceived != nil }])[0].invitationReceived!
+            #expect(received.inviteId == first.inviteId && received.fromUserId == "A" && received.fromRoomId == "r1" && received.roomId == "r2" && received.payload == "pk?", "\(received)")
+            try await b.client.call("rejectInvitation", RejectInvitationParams(inviteId: first.inviteId, reason: "active"))
+            let refused = try await ForwardingHelpers.waitForSequence(a.client, from: marks.a, "A: refused", [
+                { $0.invitationStateChanged.map { $0.inviteId == first.inviteId && $0.state == InvitationState.refused.rawValue && $0.side == "caller" } ?? false },
+            ])[0].invitationStateChanged!
+            #expect(refused.reason == "active" && refused.peerUserId == "B" && refused.peerRoomId == "r2", "\(refused)")
+
+            // Canceled by the caller: the invitee hears Canceled.
+            marks = (a: await a.client.eventCount, b: await b.client.eventCount)
+            let second: InviteResult = try await a.client.request("invite", InviteParams(roomId: "r2", userId: "B"))
+            try await ForwardingHelpers.waitForSequence(b.client, from: marks.b, "B: the second invitation", [{ $0.invitationReceived?.inviteId == second.inviteId }])
+            try await a.client.call("cancelInvitation", InvitationParams(inviteId: second.inviteId))
+            try await ForwardingHelpers.waitForSequence(b.client, from: marks.b, "B: canceled", [
+                { $0.invitationStateChanged.map { $0.inviteId == second.inviteId && $0.state == InvitationState.canceled.rawValue && $0.side == "callee" } ?? false },
+            ])
+
+            // Accepted with autoLink: both hear Accepted, then onConnectOtherRoom; A shows in r2.
+            marks = (a: await a.client.eventCount, b: await b.client.eventCount)
+            let v2Mark = await v2.mark()
+            let third: InviteResult = try await a.client.request("invite", InviteParams(roomId: "r2", userId: "B", autoLink: true))
+            try await ForwardingHelpers.waitForSequence(b.client, from: marks.b, "B: the third invitation", [{ $0.invitationReceived.map { $0.inviteId == third.inviteId && $0.autoLink } ?? false }])
+            try await b.client.call("acceptInvitation", InvitationParams(inviteId: third.inviteId, payload: "ok"))
+            for (anchor, mark, side, peer) in [(a, marks.a, "caller", "B"), (b, marks.b, "callee", "A")] {
+                let events = try await ForwardingHelpers.waitForSequence(anchor.client, from: mark, "\(side): accepted, then linked", [
+                    { $0.invitationStateChanged.map { $0.inviteId == third.inviteId && $0.state == InvitationState.accepted.rawValue && $0.side == side } ?? false },
+                    { $0.connectOtherRoom?.errorCode == 0 },
+                ])
+                #expect(events[1].connectOtherRoom?.peerUserId == peer, "\(events[1].text)")
+            }
+            try await ForwardingHelpers.waitForSequence(v2.client, from: v2Mark, "v2: A appears", ForwardingHelpers.appeared("A", from: "r1"))
+
+            // Linked, B is busy: a new invitation is refused at once (reason busy).
+            let busy: InviteResult = try await relayA.join(room: "r3", user: "C").request("invite", InviteParams(roomId: "r2", userId: "B"))
+            #expect(busy.inviteId.hasPrefix("a-inv-"), "named by the caller's node: \(busy)")
+            await v2.close()
+            for anchor in [a, b] {
+                anchor.endpoint.close()
+                await anchor.client.close()
+            }
+        }
+    }
 }
 
