@@ -18,7 +18,9 @@ struct ClusterService: Service {
 
     func run() async throws {
         let store = membership.store
-        let pool = Task { await store.run() }
+        // Detached: PostgresClient.run() ends at a graceful shutdown it can see, and this
+        // service still needs the pool to leave the cluster after the drain.
+        let pool = Task.detached { await store.run() }
         defer { pool.cancel() }
         let node = ClusterNode(
             id: configuration.cluster.nodeId, controlURL: await controlURL(),

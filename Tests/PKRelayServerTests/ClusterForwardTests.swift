@@ -209,6 +209,9 @@ struct ClusterForwardTests {
             ])
             let info = try #require(ended[0].forwardStateChanged?.infos.first)
             #expect(info.state == ForwardState.failure.rawValue && info.error == ErrorCode.forwardResponse.rawValue, "\(info)")
+            // b left the cluster as it stopped (its lease and placements went at once, not after
+            // the minute's lease): the room is placed on a now.
+            #expect(try await ClusterRelayTests.placement(of: "away", asking: relayA)["nodeId"] as? String == "a")
             await fan.close()
             anchor.endpoint.close()
             await anchor.client.close()
