@@ -6,4 +6,7 @@ public enum ScenarioKind: String, Sendable, Codable, CaseIterable {
     case fanout
     /// Audience members joining and leaving, forwards and PK links starting and stopping, continuously.
     case churn
+    /// pk-showroom across a cluster: room i lives on node i mod the number of relays given, so
+    /// every PK pair straddles two nodes.
+    case pkCluster = "pk-cluster"
 }

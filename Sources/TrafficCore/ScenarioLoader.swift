@@ -17,6 +17,9 @@ public enum ScenarioLoader {
         case .pkShowroom:
             spec.rooms = 2
             spec.audiencePerRoom = 5
+        case .pkCluster:
+            spec.rooms = 4
+            spec.audiencePerRoom = 5
         case .fanout:
             spec.subscribers = 20
             spec.findMaxStep = 20

@@ -33,18 +33,18 @@ public struct ScenarioSpec: Sendable, Codable, Hashable {
         }
     }
 
-    /// Rooms actually used: pk-showroom and churn pair rooms, so an odd count is rounded up.
+    /// Rooms actually used: pk-showroom, pk-cluster and churn pair rooms, so an odd count is rounded up.
     public var effectiveRooms: Int {
         switch kind {
         case .fanout: 1
-        case .pkShowroom, .churn: max(2, rooms + rooms % 2)
+        case .pkShowroom, .pkCluster, .churn: max(2, rooms + rooms % 2)
         }
     }
 
     /// The sizes written in reports.
     public var sizes: [String: Int] {
         switch kind {
-        case .pkShowroom: ["rooms": effectiveRooms, "audiencePerRoom": audiencePerRoom, "anchors": effectiveRooms, "pkPairs": effectiveRooms / 2]
+        case .pkShowroom, .pkCluster: ["rooms": effectiveRooms, "audiencePerRoom": audiencePerRoom, "anchors": effectiveRooms, "pkPairs": effectiveRooms / 2]
         case .fanout: ["rooms": 1, "publishers": 1, "subscribers": subscribers]
         case .churn: ["rooms": effectiveRooms, "churningAudiencePerRoom": audiencePerRoom, "anchors": effectiveRooms, "forwardPairs": effectiveRooms / 2]
         }

@@ -38,13 +38,16 @@ public struct TrafficReport: Sendable, Codable, Hashable {
     public var thresholds: ThresholdResult
     /// The capacity search, with `--find-max`.
     public var capacity: CapacityResult?
+    /// pk-cluster: each node's rooms, clients and (with its admin URL) packet rates.
+    public var nodes: [NodeLoad]?
 
     public init(
         toolVersion: String, scenario: String, kind: String, sizes: [String: Int], video: VideoProfile, relayURL: String, relayVersion: String,
         startedAt: String, durationSeconds: Double, clients: Int, streams: Int, packets: PacketTotals,
         latencyMs: LatencySummary, setupToFirstKeyframeMs: SetupTimes?, controlLatencyMs: [String: LatencySummary],
-        errors: [String: UInt64], thresholds: ThresholdResult, capacity: CapacityResult? = nil
+        errors: [String: UInt64], thresholds: ThresholdResult, capacity: CapacityResult? = nil, nodes: [NodeLoad]? = nil
     ) {
+        self.nodes = nodes
         self.toolVersion = toolVersion
         self.scenario = scenario
         self.kind = kind
@@ -93,6 +96,13 @@ public struct TrafficReport: Sendable, Codable, Hashable {
         lines.append("latency    " + summary(latencyMs))
         if let setup = setupToFirstKeyframeMs {
             lines.append("setup      \(setup.via) to first keyframe: " + summary(setup.latency) + (setup.timedOut > 0 ? ", \(setup.timedOut) timed out" : ""))
+        }
+        for node in nodes ?? [] {
+            var line = "node       \(node.relayURL): rooms \(node.rooms), clients \(node.clients)"
+            if let packetsIn = node.packetsPerSecondIn, let packetsOut = node.packetsPerSecondOut {
+                line += ", relay packets in \(String(format: "%.0f", packetsIn))/s out \(String(format: "%.0f", packetsOut))/s"
+            }
+            lines.append(line)
         }
         for method in controlLatencyMs.keys.sorted() {
             lines.append("control    \(method.padding(toLength: 26, withPad: " ", startingAt: 0)) " + summary(controlLatencyMs[method]!))

@@ -439,5 +439,25 @@ struct ClusterForwardTests {
             }
         }
     }
+
+    @Test("the traffic tool's pk-cluster scenario: PK pairs straddling two nodes, setup percentiles and per-node load")
+    func trafficToolAcrossNodes() async throws {
+        try await Self.withTwoNodes { relayA, relayB in
+            let (status, report, output) = try await TrafficToolEndToEndTests.runTool([
+                "--scenario", "pk-cluster", "--relay", relayA.controlURL, "--relay", relayB.controlURL,
+                "--admin", "http://127.0.0.1:\(relayA.ports.admin)", "--admin", "http://127.0.0.1:\(relayB.ports.admin)",
+                "--duration", "3s", "--rooms", "2", "--audience", "2"])
+            #expect(status == 0, "\(output)")
+            try TrafficToolEndToEndTests.checkReport(report, scenario: "pk-cluster", output: output)
+            let setup = try #require(report?["setupToFirstKeyframeMs"] as? [String: Any])
+            #expect(setup["via"] as? String == "link across nodes", "\(output)")
+            #expect(((setup["latency"] as? [String: Any])?["count"] as? Int) == 2, "both directions of the one pair: \(output)")
+            #expect(report?["streams"] as? Int == 16, "each viewer gets both anchors across the nodes: \(output)")
+            let nodes = try #require(report?["nodes"] as? [[String: Any]], "\(output)")
+            #expect(nodes.count == 2 && nodes.allSatisfy { $0["rooms"] as? Int == 1 && $0["clients"] as? Int == 3 }, "\(nodes)")
+            #expect(nodes.allSatisfy { ($0["packetsPerSecondIn"] as? Double ?? 0) > 0 && ($0["packetsPerSecondOut"] as? Double ?? 0) > 0 }, "\(nodes)")
+            #expect(output.contains("node       \(relayB.controlURL): rooms 1, clients 3"), "\(output)")
+        }
+    }
 }
 

@@ -6,14 +6,20 @@ import TrafficCore
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a scenario against a relay.")
 
-    @Option(help: "Scenario name (looked up as Config/scenarios/NAME.yaml, else built in: pk-showroom, fanout, churn) or a YAML file path.")
+    @Option(help: "Scenario name (looked up as Config/scenarios/NAME.yaml, else built in: pk-showroom, pk-cluster, fanout, churn) or a YAML file path.")
     var scenario: String = "pk-showroom"
 
     @Option(help: "How long to measure after setup, e.g. 30s, 2m.")
     var duration: String = "30s"
 
-    @Option(help: "The relay's control URL.")
-    var relay: String = "ws://127.0.0.1:7700/rtc"
+    @Option(help: "The relay's control URL (default ws://127.0.0.1:7700/rtc); repeat it for each node of a cluster (pk-cluster).")
+    var relay: [String] = []
+
+    @Option(help: "pk-cluster: a node's admin URL (e.g. http://127.0.0.1:7711), repeated in --relay's order, for per-node packet rates.")
+    var admin: [String] = []
+
+    /// The relays given, or the default one.
+    var relays: [String] { relay.isEmpty ? ["ws://127.0.0.1:7700/rtc"] : relay }
 
     @Option(help: "Write the final report as JSON to this file.")
     var report: String?
@@ -111,17 +117,28 @@ struct RunCommand: AsyncParsableCommand {
         let live = !quiet
         guard udpOffload == "auto" || udpOffload == "off" else { throw ValidationError("--udp-offload must be auto or off, got '\(udpOffload)'") }
         let segmented = udpOffload == "auto"
+        if spec.kind == .pkCluster, relays.count < 2 { throw ValidationError("pk-cluster needs two or more nodes: give --relay once per node") }
+        if spec.kind != .pkCluster, relays.count > 1 { throw ValidationError("several --relay URLs are for the pk-cluster scenario only") }
+        if !admin.isEmpty, admin.count != relays.count { throw ValidationError("give --admin once per --relay, in the same order (\(relays.count))") }
+        let admins = admin
+        let windows = NodeWindows()
 
         func once(_ spec: ScenarioSpec) async throws -> RunOutcome {
-            let runner = try ScenarioRunner(url: relay, spec: spec, tokens: tokens, localHost: localIP, live: live, segmented: segmented)
+            let runner = try ScenarioRunner(urls: relays, spec: spec, tokens: tokens, localHost: localIP, live: live, segmented: segmented)
             do {
                 try await runner.probe()
             } catch {
                 _ = runner.engine.stop()
                 throw error
             }
-            if live { print("pkrelay-traffic: \(spec.name) \(spec.sizes.keys.sorted().map { "\($0)=\(spec.sizes[$0]!)" }.joined(separator: " ")) against \(relay) for \(duration)") }
-            let outcome = try await runner.run(seconds: seconds)
+            if live { print("pkrelay-traffic: \(spec.name) \(spec.sizes.keys.sorted().map { "\($0)=\(spec.sizes[$0]!)" }.joined(separator: " ")) against \(relays.joined(separator: " ")) for \(duration)") }
+            let outcome = try await runner.run(seconds: seconds) { started in
+                for (position, url) in admins.enumerated() {
+                    let counters = await RelayMetricsReader.packetCounters(adminURL: url)
+                    windows.record(position, started: started, counters: counters)
+                }
+            }
+            windows.shares = runner.nodeShares()
             return outcome.withErrors(runner.recorder)
         }
 
@@ -160,14 +177,16 @@ struct RunCommand: AsyncParsableCommand {
         if let capacity, capacity.lastPassing == nil { thresholds.violations.append("no load passed the capacity search") }
         let setup: SetupTimes? = switch usedSpec.kind {
         case .pkShowroom: SetupTimes(via: usedSpec.pkMode.rawValue, latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
+        case .pkCluster: SetupTimes(via: "\(usedSpec.pkMode.rawValue) across nodes", latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
         case .churn: SetupTimes(via: "forward+link", latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
         case .fanout: nil
         }
         let result = TrafficReport(
             toolVersion: TrafficCommand.version, scenario: usedSpec.name, kind: usedSpec.kind.rawValue, sizes: usedSpec.sizes, video: usedSpec.video,
-            relayURL: relay, relayVersion: relayVersion, startedAt: outcome.startedAt, durationSeconds: outcome.measuredSeconds,
+            relayURL: relays.joined(separator: " "), relayVersion: relayVersion, startedAt: outcome.startedAt, durationSeconds: outcome.measuredSeconds,
             clients: outcome.clients, streams: snapshot.streams, packets: snapshot.totals, latencyMs: latency, setupToFirstKeyframeMs: setup,
-            controlLatencyMs: outcome.controlLatency, errors: outcome.errors, thresholds: thresholds, capacity: capacity)
+            controlLatencyMs: outcome.controlLatency, errors: outcome.errors, thresholds: thresholds, capacity: capacity,
+            nodes: usedSpec.kind == .pkCluster ? windows.loads(admins: admins, seconds: outcome.measuredSeconds) : nil)
         print(result.text)
         if let report {
             do {

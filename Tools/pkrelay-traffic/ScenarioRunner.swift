@@ -9,7 +9,8 @@ import TrafficCore
 /// Sets up a scenario's simulated clients against a relay, runs it for a duration and tears
 /// it down.
 final class ScenarioRunner: Sendable {
-    let url: String
+    /// The relays' control URLs: one, or a cluster's nodes for pk-cluster.
+    let urls: [String]
     let spec: ScenarioSpec
     let tokens: TokenFactory
     let localHost: String
@@ -20,8 +21,9 @@ final class ScenarioRunner: Sendable {
     /// Every client still connected, for teardown.
     private let open = Mutex<[Int: SimClient]>([:])
 
-    init(url: String, spec: ScenarioSpec, tokens: TokenFactory, localHost: String, live: Bool, segmented: Bool) throws {
-        self.url = url
+    init(urls: [String], spec: ScenarioSpec, tokens: TokenFactory, localHost: String, live: Bool, segmented: Bool) throws {
+        precondition(!urls.isEmpty)
+        self.urls = urls
         self.spec = spec
         self.tokens = tokens
         self.localHost = localHost
@@ -31,22 +33,37 @@ final class ScenarioRunner: Sendable {
 
     static func roomId(_ spec: ScenarioSpec, _ index: Int) -> String { "\(spec.kind.rawValue)-\(index)" }
 
-    /// Checks that the relay answers at all (exit status 2 when not).
+    /// The node a room's participants connect to: pk-cluster spreads rooms over the nodes in
+    /// turn (the anchor's join places the room there), so every pair straddles two nodes.
+    func url(forRoom index: Int) -> String { spec.kind == .pkCluster ? urls[index % urls.count] : urls[0] }
+
+    /// Each node's rooms and clients as set up (pk-cluster's report).
+    func nodeShares() -> [(url: String, rooms: Int, clients: Int)] {
+        let rooms = spec.effectiveRooms
+        return urls.enumerated().map { position, url in
+            let mine = (0..<rooms).filter { $0 % urls.count == position }.count
+            return (url, mine, mine * (1 + spec.audiencePerRoom))
+        }
+    }
+
+    /// Checks that every relay answers at all (exit status 2 when not).
     func probe() async throws {
-        do {
-            let control = try await ControlClient.connect(to: url, timeout: .seconds(5))
-            await control.close()
-        } catch {
-            throw ToolFailure(.relayUnreachable, "cannot reach the relay at \(url): \(error)")
+        for url in spec.kind == .pkCluster ? urls : [urls[0]] {
+            do {
+                let control = try await ControlClient.connect(to: url, timeout: .seconds(5))
+                await control.close()
+            } catch {
+                throw ToolFailure(.relayUnreachable, "cannot reach the relay at \(url): \(error)")
+            }
         }
     }
 
     /// Sets up, runs for `seconds` (measuring only after setup) and tears down.
-    func run(seconds: Double) async throws -> RunOutcome {
+    func run(seconds: Double, measuring: @Sendable (_ started: Bool) async -> Void = { _ in }) async throws -> RunOutcome {
         let started = ISO8601DateFormatter().string(from: Date())
         do {
             switch spec.kind {
-            case .pkShowroom: try await setUpShowroom()
+            case .pkShowroom, .pkCluster: try await setUpShowroom()
             case .fanout: try await setUpFanout()
             case .churn: try await setUpChurnAnchors()
             }
@@ -58,6 +75,7 @@ final class ScenarioRunner: Sendable {
             throw ToolFailure(.setupFailed, "the scenario could not be set up: \(error)")
         }
         engine.submit(.resetMeasurements)
+        await measuring(true)
         let begin = MonotonicClock.microseconds()
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
         // Churn runs beside the measurement; the figures are taken at the deadline, before the
@@ -67,6 +85,7 @@ final class ScenarioRunner: Sendable {
         let clients = engine.clients.load(ordering: .relaxed)
         let snapshot = engine.stop()
         let measured = Double(MonotonicClock.microseconds() - begin) / 1e6
+        await measuring(false)
         await churning?.value
         await tearDown()
         return RunOutcome(snapshot: snapshot, clients: clients, measuredSeconds: measured, startedAt: started)
@@ -76,7 +95,7 @@ final class ScenarioRunner: Sendable {
 
     /// Connects a user, opens its media socket and transport.
     private func connectWithTransport(user: String, roomIndex: Int) async throws -> (SimClient, Int, Int) {
-        let client = try await SimClient.connect(url: url, userId: user, recorder: recorder)
+        let client = try await SimClient.connect(url: url(forRoom: roomIndex), userId: user, recorder: recorder)
         open.withLock { $0[ObjectIdentifier(client.control).hashValue] = client }
         engine.clients.add(1, ordering: .relaxed)
         let created: CreateTransportResult = try await client.request(.createTransport, CreateTransportParams())
