@@ -459,5 +459,66 @@ struct ClusterForwardTests {
             #expect(output.contains("node       \(relayB.controlURL): rooms 1, clients 3"), "\(output)")
         }
     }
+
+    /// Node `id` listening (control and media) on its own loopback address, as three hosts would.
+    static func node(_ id: String, host: String, on database: PostgresTestServer) -> (inout RelayConfiguration) -> Void {
+        { configuration in
+            ClusterRelayTests.node(id, on: database)(&configuration)
+            configuration.controlHost = host
+            configuration.media.bindAddress = host
+        }
+    }
+
+    @Test("three nodes on 127.0.0.1, .2 and .3: a link between two of them, the third forwarding into both, a viewer redirected")
+    func threeNodes() async throws {
+        try await PostgresTestServer.with { database in
+          try await TestRelay.with(Self.node("a", host: "127.0.0.1", on: database)) { relayA in
+          try await TestRelay.with(Self.node("b", host: "127.0.0.2", on: database)) { relayB in
+          try await TestRelay.with(Self.node("c", host: "127.0.0.3", on: database)) { relayC in
+            for relay in [relayA, relayB, relayC] { try await Self.waitUntilServing(relay) }
+            let a = try await TestPublisher.start(relayA, room: "r1", user: "A", profile: Self.profile, videoSSRC: 0x3A3A_0001, audioSSRC: 0x3A3A_0002)
+            let b = try await TestPublisher.start(relayB, room: "r2", user: "B", profile: Self.profile, videoSSRC: 0x3B3B_0001, audioSSRC: 0x3B3B_0002)
+            let c = try await TestPublisher.start(relayC, room: "r3", user: "C", profile: Self.profile, videoSSRC: 0x3C3C_0001, audioSSRC: 0x3C3C_0002)
+            let v1 = try await Viewer.join(relayA, room: "r1", user: "v1")
+            let v2 = try await Viewer.join(relayB, room: "r2", user: "v2")
+            let marks = (v1: await v1.mark(), v2: await v2.mark())
+
+            // A links with B (a-b); C forwards into both rooms (c-a, c-b).
+            let linked: ConnectOtherRoomEvent = try await a.client.request("connectOtherRoom", ConnectOtherRoomParams(roomId: "r2", userId: "B"))
+            #expect(linked.errorCode == 0, "\(linked)")
+            let forward: ForwardStreamResult = try await c.client.request("startForwardStreamToRooms", StartForwardParams(
+                roomId: "r3", targets: [ForwardingRelayTests.target("r1", user: "C"), ForwardingRelayTests.target("r2", user: "C")]))
+            #expect(forward.infos.allSatisfy { $0.state == ForwardState.success.rawValue }, "\(forward)")
+            try await ForwardingHelpers.waitForSequence(v1.client, from: marks.v1, "v1: B appears", ForwardingHelpers.appeared("B", from: "r2"))
+            try await ForwardingHelpers.waitForSequence(v1.client, from: marks.v1, "v1: C appears", ForwardingHelpers.appeared("C", from: "r3"))
+            try await ForwardingHelpers.waitForSequence(v2.client, from: marks.v2, "v2: A appears", ForwardingHelpers.appeared("A", from: "r1"))
+            try await ForwardingHelpers.waitForSequence(v2.client, from: marks.v2, "v2: C appears", ForwardingHelpers.appeared("C", from: "r3"))
+            let cInRoom1 = try await v1.subscription(of: "C", after: marks.v1)
+            let cInRoom2 = try await v2.subscription(of: "C", after: marks.v2)
+            let start = c.sentVideo.count
+            try await c.sendFrames(10, keyframes: [0])
+            for (viewer, tracks) in [(v1, cInRoom1), (v2, cInRoom2)] {
+                try await viewer.endpoint.waitForRTP(timeout: .seconds(5), "\(viewer.name): C's video from node c") { packets in
+                    packets.contains { $0.ssrc == tracks.video && $0.payload == c.sentVideo.last!.payload }
+                }
+                ForwardingHelpers.checkRun(viewer.received(tracks.video), sent: Array(c.sentVideo[start...]), video: true, "\(viewer.name): C's video")
+            }
+
+            // A viewer of r2 that reaches node c is sent to node b (127.0.0.2), where it sees A, B and C.
+            let (lost, joined) = try await ControlClient.connectAndJoin(to: relayC.controlURL, JoinRoomParams(
+                token: TestRelay.token(room: "r2", user: "late"), roomId: "r2", userId: "late", role: .audience, visible: false))
+            #expect(Set(joined.users.map(\.userId)) == ["A", "B", "C"], "\(joined.users.map(\.userId))")
+            #expect(relayB.controlURL.hasPrefix("ws://127.0.0.2:"))
+            await lost.close()
+            for viewer in [v1, v2] { await viewer.close() }
+            for anchor in [a, b, c] {
+                anchor.endpoint.close()
+                await anchor.client.close()
+            }
+          }
+          }
+          }
+        }
+    }
 }
 

@@ -66,7 +66,11 @@ final class TestRelay: Sendable {
         return TestRelay(server: server, group: group, runTask: runTask, ports: ports)
     }
 
-    var controlURL: String { "ws://127.0.0.1:\(ports.control)/rtc" }
+    /// The control URL on the address the relay listens on (127.0.0.1 for every address).
+    var controlURL: String {
+        let host = server.configuration.controlHost
+        return "ws://\(host == "0.0.0.0" || host == "localhost" ? "127.0.0.1" : host):\(ports.control)/rtc"
+    }
 
     /// Shuts the relay down gracefully and waits (bounded) for it to stop, also when the test
     /// was cancelled (by its time limit, say): the wait runs in a task of its own, so a
