@@ -520,5 +520,60 @@ struct ClusterForwardTests {
           }
         }
     }
+
+    @Test("a partition between two nodes (their veth cut) shorter than the lease: Disconnected and the mirror leaves; healed, Connected and it is back",
+          .enabled(if: NetworkNamespace.isAvailable, "network namespaces need root and iproute2"))
+    func partitionHeals() async throws {
+        let space = try NetworkNamespace.create(index: 1)
+        defer { space.destroy() }
+        try await PostgresTestServer.with { database in
+          // Node a in the namespace (it still reaches the database's Unix socket), node b here.
+          try await ClusterRelayTests.withNodeProcess(on: database, leaseSeconds: 20, host: space.innerAddress, namespace: space.name) { process, url in
+          try await TestRelay.with({ configuration in
+              ClusterRelayTests.node("b", on: database)(&configuration)
+              configuration.cluster.leaseSeconds = 20
+              configuration.controlHost = space.hostAddress
+              configuration.media.bindAddress = space.hostAddress
+          }) { relayB in
+            try await Self.waitUntilServing(relayB)
+            let fan = try await ClusterRelayTests.join(url: url, room: "away", user: "fan")
+            let anchor = try await TestPublisher.start(relayB, room: "home", user: "A", profile: Self.profile, videoSSRC: 0x9A9A_0001, audioSSRC: 0x9A9A_0002)
+            let started: ForwardStreamResult = try await anchor.client.request("startForwardStreamToRooms", StartForwardParams(roomId: "home", targets: [
+                ForwardingRelayTests.target("away", user: "A"),
+            ]))
+            #expect(started.infos.first?.state == ForwardState.success.rawValue, "\(started)")
+            try await ForwardingHelpers.waitForSequence(fan, from: 0, "fan: A appears across the veth", ForwardingHelpers.appeared("A", from: "home"))
+
+            let fanMark = await fan.eventCount
+            let anchorMark = await anchor.client.eventCount
+            let cutAt = ContinuousClock.now
+            try space.setLink(up: false)
+            try await ForwardingHelpers.waitForSequence(anchor.client, from: anchorMark, "A: Disconnected", timeout: .seconds(10), [
+                { $0.forwardStreamEvent?.infos == [ForwardStreamEventInfo(roomId: "away", event: ForwardEvent.disconnected.rawValue)] },
+            ])
+            let detected = ContinuousClock.now - cutAt
+            try space.setLink(up: true)
+            let healedAt = ContinuousClock.now
+            try await ForwardingHelpers.waitForSequence(anchor.client, from: anchorMark, "A: Connected once healed", timeout: .seconds(10), [
+                { $0.forwardStreamEvent?.infos.first?.event == ForwardEvent.disconnected.rawValue },
+                { $0.forwardStreamEvent?.infos == [ForwardStreamEventInfo(roomId: "away", event: ForwardEvent.connected.rawValue)] },
+            ])
+            let reconnected = ContinuousClock.now - healedAt
+            // The fan's own connection to node a survived the cut: it heard the mirror leave
+            // (Dropped) when node a lost node b, and come back.
+            let seen = try await ForwardingHelpers.waitForSequence(fan, from: fanMark, "fan: A leaves, then is back", timeout: .seconds(20), [
+                { $0.userLeave?.userId == "A" },
+                { $0.userJoined?.userId == "A" && $0.userJoined?.forwardedFrom == "home" },
+            ])
+            #expect(seen[0].userLeave?.reason == .dropped, "\(seen[0].text)")
+            #expect(await anchor.client.events().allSatisfy { $0.forwardStateChanged?.infos.first?.state != ForwardState.failure.rawValue }, "the target never failed")
+            print("cluster: partition: Disconnected \(detected) after the cut, Connected \(reconnected) after it healed")
+            await fan.close()
+            anchor.endpoint.close()
+            await anchor.client.close()
+          }
+          }
+        }
+    }
 }
 

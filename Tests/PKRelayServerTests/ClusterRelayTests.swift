@@ -213,7 +213,10 @@ struct ClusterRelayTests {
     /// Runs `body` with node a of the cluster as a real `pkrelay` process (so that it can be
     /// killed or stopped without a word), on a 3 s lease renewed every second, and its control
     /// URL; the process is woken and killed afterwards if still there.
-    static func withNodeProcess(on database: PostgresTestServer, _ body: (Process, String) async throws -> Void) async throws {
+    static func withNodeProcess(
+        on database: PostgresTestServer, leaseSeconds: Int = 3, host: String = "127.0.0.1", namespace: String? = nil,
+        _ body: (Process, String) async throws -> Void
+    ) async throws {
         guard let executable = ShutdownSignalTests.executable else {
             Issue.record("pkrelay was not built beside the tests (swift build --build-tests builds it)")
             return
@@ -223,15 +226,15 @@ struct ClusterRelayTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let started = try await ShutdownSignalTests.startRelay(in: directory, config: """
-        control: {port: 0}
-        admin: {port: 0}
-        media: {portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound), webrtcPort: 0}
+        control: {host: \(host), port: 0}
+        admin: {host: \(host), port: 0}
+        media: {bindAddress: \(host), portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound), webrtcPort: 0}
         logging: {format: json}
-        cluster: {nodeId: a, databaseURL: '\(database.databaseURL)', leaseSeconds: 3, renewSeconds: 1}
-        """, executable: executable, environment: [:])
+        cluster: {nodeId: a, databaseURL: '\(database.databaseURL)', leaseSeconds: \(leaseSeconds), renewSeconds: 1}
+        """, executable: executable, environment: [:], namespace: namespace)
         guard let (process, _, controlPort) = started else { return }
         defer { if process.isRunning { kill(process.processIdentifier, SIGCONT); kill(process.processIdentifier, SIGKILL) } }
-        try await body(process, "ws://127.0.0.1:\(controlPort)/rtc")
+        try await body(process, "ws://\(host):\(controlPort)/rtc")
     }
 
     /// Joins `room` on `relay` as soon as the room is no longer placed on another node (the

@@ -54,12 +54,20 @@ struct ShutdownSignalTests {
 
     /// Starts `pkrelay serve` with `config` and waits until it listens; records an issue with its
     /// log and returns nil when it exits first.
-    static func startRelay(in directory: URL, config: String, executable: URL, environment: [String: String]) async throws -> (Process, LogWatcher, Int)? {
+    /// `namespace`: run it inside that network namespace (`ip netns exec`, which becomes pkrelay).
+    static func startRelay(
+        in directory: URL, config: String, executable: URL, environment: [String: String], namespace: String? = nil
+    ) async throws -> (Process, LogWatcher, Int)? {
         let file = directory.appendingPathComponent("pkrelay.yaml")
         try config.write(to: file, atomically: true, encoding: .utf8)
         let process = Process()
-        process.executableURL = executable
-        process.arguments = ["serve", "--config", file.path]
+        if let namespace {
+            process.executableURL = URL(fileURLWithPath: NetworkNamespace.ip)
+            process.arguments = ["netns", "exec", namespace, executable.path, "serve", "--config", file.path]
+        } else {
+            process.executableURL = executable
+            process.arguments = ["serve", "--config", file.path]
+        }
         // Settings such as the webhook endpoint come from the environment, as a deployment sets them.
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stderr = Pipe()
