@@ -104,6 +104,27 @@ struct ClusterForwardTests {
                 message.isPictureLossIndication && anchor.pictureLossIndications(for: anchor.video.ssrc) > plisBefore
             }
 
+            // A republish on node a (new SSRCs, sequence numbers far away, timestamps going back):
+            // the viewer on node b keeps its SSRC and its video continues at +1 from a keyframe.
+            let lastVideo = try #require(v2.received(ssrcs[0].video).last)
+            let republishMark = await v2.mark()
+            try await anchor.client.call("unpublishStream", StreamParams(roomId: "r1", streamIndex: .main))
+            try await ForwardingHelpers.waitForSequence(v2.client, from: republishMark, "v2: A unpublishes", [{ $0.userUnpublishStream?.userId == "A" }])
+            anchor.video = VP8Packetizer(ssrc: 0xB0B0_0011, initialSequenceNumber: anchor.video.sequenceNumber &+ 30000, initialTimestamp: anchor.video.timestamp &- 0x3000_0000)
+            anchor.audio = OpusLikePacketizer(ssrc: 0xB0B0_0012, initialSequenceNumber: anchor.audio.sequenceNumber &+ 25000, initialTimestamp: anchor.audio.timestamp &- 0x3000_0000)
+            try await anchor.publish()
+            try await ForwardingHelpers.waitForSequence(v2.client, from: republishMark, "v2: A publishes again", [{ $0.userPublishStream?.userId == "A" }])
+            let republishStart = anchor.sentVideo.count
+            try await anchor.sendFrames(10, keyframes: [1])
+            try await v2.endpoint.waitForRTP(timeout: .seconds(5), "v2: A's republished video on the same SSRC") { packets in
+                packets.contains { $0.ssrc == ssrcs[0].video && $0.payload == anchor.sentVideo.last!.payload }
+            }
+            let afterRepublish = Array(v2.received(ssrcs[0].video).drop { $0 != lastVideo }.dropFirst())
+            #expect(afterRepublish.first?.sequenceNumber == lastVideo.sequenceNumber &+ 1, "video continues at +1 across the republish")
+            #expect(afterRepublish.first.map { VP8Packetizer.isKeyframe(payload: $0.payload) } == true, "and restarts at a keyframe")
+            #expect(MediaHelpers.isAfter(afterRepublish.first?.timestamp ?? 0, lastVideo.timestamp), "its timestamp moves forward")
+            ForwardingHelpers.checkRun(afterRepublish, sent: Array(anchor.sentVideo[republishStart...]), video: true, "v2 republished video")
+
             // The first keyframe is reported per target room, as on one node.
             for room in ["r2", "r3"] {
                 let event = try await ForwardingHelpers.waitForSequence(anchor.client, from: anchorMark, "A: first keyframe for \(room)", [
