@@ -1,5 +1,6 @@
 import Foundation
 import PKRelayClient
+import PostgresTestSupport
 import Protocol
 import SecureTransport
 import Testing
@@ -15,15 +16,31 @@ struct FFmpegForwardInteropTests {
     @Test("ffmpeg to room 1, forwarded to room 2, to ffmpeg: the frames decode",
           .enabled(if: RealClientInterop.FFmpegInteropTests.isAvailable, "ffmpeg is not installed at /usr/bin/ffmpeg: forward interop test skipped"))
     func decodesThroughForward() async throws {
+        try await TestRelay.with { relay in
+            try await Self.forwardAndDecode(source: relay, target: relay, "ffmpeg forward interop")
+        }
+    }
+
+    @Test("ffmpeg to room 1 on node a, forwarded to room 2 on node b, to ffmpeg: the frames decode",
+          .enabled(if: RealClientInterop.FFmpegInteropTests.isAvailable && PostgresTestServer.isAvailable, "needs ffmpeg and PostgreSQL"))
+    func decodesAcrossNodes() async throws {
+        try await ClusterForwardTests.withTwoNodes { relayA, relayB in
+            try await Self.forwardAndDecode(source: relayA, target: relayB, "ffmpeg forward across nodes")
+        }
+    }
+
+    /// ffmpeg publishes into room ff1 on `source`; ff1's anchor forwards into ff2 on `target`,
+    /// where an ffmpeg receiver decodes what arrives.
+    static func forwardAndDecode(source: TestRelay, target: TestRelay, _ context: String) async throws {
         let seconds = 5
         let frameRate = 30
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-ffmpeg-forward-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        try await TestRelay.with { relay in
+        do {
             // Anchor A in room 1: one transport for ffmpeg's video.
-            let anchor = try await relay.join(room: "ff1", user: "A")
+            let anchor = try await source.join(room: "ff1", user: "A")
             let videoIn: CreateTransportResult = try await anchor.request("createTransport", CreateTransportParams(srtpProfile: Self.profile.rawValue))
             let videoKey = SDESKeying.encodeBase64(SDESKeying.generateKeyingMaterial(for: Self.profile))
             try await anchor.call("connectTransport", ConnectTransportParams(transportId: videoIn.transportId, srtpKey: videoKey))
@@ -32,7 +49,7 @@ struct FFmpegForwardInteropTests {
             ]))
 
             // The receiver joins room 2 first, with a transport sending to ffmpeg's port.
-            let receiverClient = try await relay.connect()
+            let receiverClient = try await target.connect()
             let videoOut: CreateTransportResult = try await receiverClient.request("createTransport", CreateTransportParams(srtpProfile: Self.profile.rawValue))
             let (videoPort, _) = try LocalPorts.twoFreePairs()
             try await receiverClient.call("connectTransport", ConnectTransportParams(transportId: videoOut.transportId, ip: "127.0.0.1", port: videoPort, srtpKey: SDESKeyingHelper.randomKey(for: videoOut)))
@@ -95,7 +112,7 @@ struct FFmpegForwardInteropTests {
                     { $0.forwardFirstKeyframe?.targetRoomId == "ff2" },
                 ])[0].forwardFirstKeyframe!
             } catch {
-                let counters = (try? await relay.metrics())?.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasSuffix(" 0") && $0.contains("pkrelay_") }.joined(separator: ", ") ?? ""
+                let counters = (try? await source.metrics())?.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasSuffix(" 0") && $0.contains("pkrelay_") }.joined(separator: ", ") ?? ""
                 Issue.record("\(error); relay counters [\(counters)]; sender running \(sender.isRunning): \(sender.stderrTail)")
                 return
             }
@@ -117,15 +134,15 @@ struct FFmpegForwardInteropTests {
             let frames = lines.filter { $0.hasPrefix("0,") }.count
             let stats: GetStatsResult = try await receiverClient.request("getStats", GetStatsParams())
             let relayed = stats.subscribed.first { $0.ssrc == videoSSRC }?.packets ?? 0
-            let drops = (try? await relay.metrics())?.split(separator: "\n").filter { $0.hasPrefix("pkrelay_dropped_packets_total") && !$0.hasSuffix(" 0") }.joined(separator: ", ") ?? ""
+            let drops = (try? await target.metrics())?.split(separator: "\n").filter { $0.hasPrefix("pkrelay_dropped_packets_total") && !$0.hasSuffix(" 0") }.joined(separator: ", ") ?? ""
             // Conservative: every frame from 1.5 s in (a keyframe comes every second).
             let expected = Int(Double(frameRate) * (Double(seconds) - 1.5))
             #expect(frames >= expected, "\(frames) frames decoded, expected at least \(expected) of \(seconds * frameRate); relayed \(relayed) packets; drops [\(drops)]; elapsedMs \(firstKeyframe.elapsedMs); receiver: \(receiver.stderrTail)")
             #expect(frames <= seconds * frameRate + 2, "no more frames than sent: \(frames)")
-            print("ffmpeg forward interop: \(frames) of \(seconds * frameRate) frames decoded, first keyframe elapsedMs \(firstKeyframe.elapsedMs) (ffmpeg launched \(launchOffset) after the forward)")
+            print("\(context): \(frames) of \(seconds * frameRate) frames decoded, first keyframe elapsedMs \(firstKeyframe.elapsedMs) (ffmpeg launched \(launchOffset) after the forward)")
 
             try await anchor.call("stopForwardStreamToRooms", RoomParams(roomId: "ff1"))
-            try await relay.waitForMetric("pkrelay_forwards") { $0 == 0 }
+            try await source.waitForMetric("pkrelay_forwards") { $0 == 0 }
             await anchor.close()
             await receiverClient.close()
         }
