@@ -41,6 +41,9 @@ struct PeerMessage: Sendable, Codable {
     var autoLink: Bool?
     var busy: Bool?
     var invitationState: InvitationState?
+    /// demand: the pipe SSRC, and whether its packets are wanted.
+    var ssrc: UInt32?
+    var wanted: Bool?
     /// message: the event to deliver in `targetRoomId` (to `peerUserId` only, when set).
     var message: MessageReceivedEvent?
     /// verified (refused) and mirrorEnded: the forward error (12xx) with its message.

@@ -27,4 +27,6 @@ enum PeerMessageKind: String, Sendable, Codable {
     case invited
     /// An invitation across the two nodes ended on the sender's side.
     case invitation
+    /// The sender wants (or no longer wants) the track it receives on pipe SSRC `ssrc`.
+    case demand
 }

@@ -158,6 +158,10 @@ extension RelayCore {
             if let (session, params) = engine.autoLink(forInvitation: inviteId), let cluster {
                 Task { _ = await self.linkAcrossNodes(cluster, id: nil, link: params, session: session, answering: false) }
             }
+        case .demand:
+            guard let ssrc = message.ssrc, let wanted = message.wanted else { return }
+            let demandActions = engine.remotePipeDemand(node: node, ssrc: ssrc, wanted: wanted)
+            apply(demandActions)
         case .message:
             guard let roomId = message.targetRoomId, let event = message.message else { return }
             apply(engine.deliverRemoteMessage(RemoteMessage(node: node, roomId: roomId, recipientUserId: message.peerUserId, event: event)))

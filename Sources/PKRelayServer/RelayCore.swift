@@ -66,6 +66,10 @@ public actor RelayCore {
     var peerPipes: [String: PeerPipe] = [:]
     /// The process instance each peer last said hello with.
     var peerInstances: [String: String] = [:]
+    /// Sinks bound to tracks arriving over media pipes, and how many are bound to each track:
+    /// a pipe track is wanted from its node while one is.
+    var pipeSinkSources: [UInt32: UInt32] = [:]
+    var pipeSourceDemand: [UInt32: Int] = [:]
 
     public init(configuration: RelayConfiguration, media: MediaPlane, logger: Logger, nowMs: @escaping @Sendable () -> Int64) {
         self.init(configuration: configuration, media: media, logger: logger, nowMs: nowMs, cluster: nil)
@@ -228,6 +232,7 @@ public actor RelayCore {
         }
         if !actions.isEmpty {
             trackWebRTCSinks(actions)
+            if !peerPipes.isEmpty { trackPipeDemand(actions) }
         }
     }
 

@@ -61,8 +61,9 @@ extension RoomEngine {
         }
     }
 
-    /// The pipe sink feeding `track` to the remote node, made (and bound, which asks the source
-    /// for a keyframe) when it is the first mirror there to show it.
+    /// The pipe sink feeding `track` to the remote node, made when it is the first mirror there
+    /// to show it. It is bound to the track (which asks for a keyframe) only once that node wants
+    /// the packets: nothing crosses for a mirror nobody there watches.
     mutating func pipeSink(for track: SourceTrack, to remote: RemoteTarget, counting: Bool, into actions: inout [EngineAction]) -> SinkTrack {
         let key = PipeSinkKey(node: remote.node, trackId: track.id)
         if var existing = pipeSinks[key] {
@@ -72,7 +73,6 @@ extension RoomEngine {
         let sink = SinkTrack(id: allocateTrackId(), transportId: remote.pipeTransportId, outputSSRC: ssrcs.next(), kind: track.kind, clockRate: track.clockRate)
         pipeSinks[key] = PipeSink(sink: sink, users: 1)
         actions.append(.media(.addSink(sink)))
-        actions.append(.media(.bind(sink: sink.id, source: track.id)))
         return sink
     }
 
@@ -81,8 +81,23 @@ extension RoomEngine {
         pipe.users -= 1
         guard pipe.users <= 0 else { pipeSinks[key] = pipe; return }
         pipeSinks[key] = nil
-        actions.append(.media(.unbind(sink: pipe.sink.id)))
+        if pipe.bound { actions.append(.media(.unbind(sink: pipe.sink.id))) }
         actions.append(.media(.removeSink(pipe.sink.id)))
+    }
+
+    /// `node` wants (or no longer wants) the track it receives on pipe SSRC `ssrc`: a subscriber
+    /// there was bound to it (or the last one left).
+    public mutating func remotePipeDemand(node: String, ssrc: UInt32, wanted: Bool) -> [EngineAction] {
+        guard let key = pipeSinks.first(where: { $0.key.node == node && $0.value.sink.outputSSRC == ssrc })?.key, pipeSinks[key]!.bound != wanted else { return [] }
+        pipeSinks[key]!.bound = wanted
+        let sink = pipeSinks[key]!.sink
+        return wanted ? [.media(.bind(sink: sink.id, source: key.trackId))] : [.media(.unbind(sink: sink.id))]
+    }
+
+    /// For a track arriving over a media pipe: the pipe's transport and the track's SSRC on it.
+    public func remoteSourceOrigin(_ id: UInt32) -> (transportId: Int, ssrc: UInt32)? {
+        guard remoteSourceUsers[id] != nil, let key = remoteSources.first(where: { $0.value == id })?.key else { return nil }
+        return (key.transportId, key.ssrc)
     }
 
     /// The target node ended a mirror on its side: the forward target fails as it would on one node.
@@ -105,9 +120,9 @@ extension RoomEngine {
         endRemoteLinks(on: node, into: &actions)
         failRemoteInvitations(on: node, into: &actions)
         for key in pipeSinks.keys.sorted(by: { $0.trackId < $1.trackId }) where key.node == node {
-            let sink = pipeSinks.removeValue(forKey: key)!.sink
-            actions.append(.media(.unbind(sink: sink.id)))
-            actions.append(.media(.removeSink(sink.id)))
+            let pipe = pipeSinks.removeValue(forKey: key)!
+            if pipe.bound { actions.append(.media(.unbind(sink: pipe.sink.id))) }
+            actions.append(.media(.removeSink(pipe.sink.id)))
         }
         return actions
     }

@@ -26,6 +26,21 @@ struct ClusterForwardTests {
         }
     }
 
+    /// A track crosses the pipe once a subscriber on the target node is bound to it, a round trip
+    /// after the subscription: sends keyframes until every viewer has `publisher`'s video, so that
+    /// what a test measures next starts with the pipe carrying.
+    static func warmUp(_ publisher: TestPublisher, _ viewers: [(Viewer, UInt32?)]) async throws {
+        let before = viewers.map { $0.0.received($0.1).count }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while zip(viewers, before).contains(where: { $0.0.received($0.1).count <= $1 }) {
+            guard ContinuousClock.now < deadline else { throw TimeoutError(duration: .seconds(5), what: "the publisher's video to cross the pipe") }
+            try publisher.sendFrame(keyframe: true)
+            try await Task.sleep(for: .milliseconds(40))
+        }
+        // What the last keyframes carried is still on its way; let it land before counting.
+        try await Task.sleep(for: .milliseconds(100))
+    }
+
     /// Two nodes, a and b, on one private database, both serving.
     static func withTwoNodes(leaseSeconds: Int = 60, _ body: (TestRelay, TestRelay) async throws -> Void) async throws {
         try await PostgresTestServer.with { database in
@@ -72,22 +87,23 @@ struct ClusterForwardTests {
                 ssrcs.append(try await viewer.subscription(of: "A", after: mark))
             }
 
-            // Media: two inter frames before the first keyframe; viewers start at the keyframe and
-            // get an unbroken run on their own SSRCs.
+            // Media: once the pipe carries, an unbroken run on each viewer's own SSRCs.
+            try await Self.warmUp(anchor, zip(viewers, ssrcs).map { ($0, $1.video) })
+            let counts = zip(viewers, ssrcs).map { ($0.received($1.video).count, $0.received($1.audio).count) }
             let videoStart = anchor.sentVideo.count
             let audioStart = anchor.sentAudio.count
-            try await anchor.sendFrames(30, keyframes: [2, 20])
+            try await anchor.sendFrames(30, keyframes: [0, 20])
             let sentVideo = Array(anchor.sentVideo[videoStart...])
             let sentAudio = Array(anchor.sentAudio[audioStart...])
-            for (viewer, tracks) in zip(viewers, ssrcs) {
+            for ((viewer, tracks), count) in zip(zip(viewers, ssrcs), counts) {
                 try await viewer.endpoint.waitForRTP(timeout: .seconds(5), "\(viewer.name): A's last packets across nodes") { packets in
                     packets.contains { $0.ssrc == tracks.video && $0.payload == sentVideo.last!.payload }
                         && packets.contains { $0.ssrc == tracks.audio && $0.payload == sentAudio.last!.payload }
                 }
-                let video = viewer.received(tracks.video)
+                let video = Array(viewer.received(tracks.video).dropFirst(count.0))
                 ForwardingHelpers.checkRun(video, sent: sentVideo, video: true, "\(viewer.name) video")
-                #expect(video.first.map { VP8Packetizer.isKeyframe(payload: $0.payload) } == true, "\(viewer.name): video starts at a keyframe")
-                ForwardingHelpers.checkRun(viewer.received(tracks.audio), sent: sentAudio, video: false, "\(viewer.name) audio")
+                #expect(video.count == sentVideo.count, "\(viewer.name): every video packet of the run")
+                ForwardingHelpers.checkRun(Array(viewer.received(tracks.audio).dropFirst(count.1)), sent: sentAudio, video: false, "\(viewer.name) audio")
                 #expect(viewer.endpoint.counters.authenticationFailures == 0)
             }
             // Each track crossed once for both rooms: b received each of A's packets once.
@@ -114,7 +130,7 @@ struct ClusterForwardTests {
             anchor.audio = OpusLikePacketizer(ssrc: 0xB0B0_0012, initialSequenceNumber: anchor.audio.sequenceNumber &+ 25000, initialTimestamp: anchor.audio.timestamp &- 0x3000_0000)
             try await anchor.publish()
             try await ForwardingHelpers.waitForSequence(v2.client, from: republishMark, "v2: A publishes again", [{ $0.userPublishStream?.userId == "A" }])
-            let republishStart = anchor.sentVideo.count
+            try await Self.warmUp(anchor, [(v2, ssrcs[0].video)])
             try await anchor.sendFrames(10, keyframes: [1])
             try await v2.endpoint.waitForRTP(timeout: .seconds(5), "v2: A's republished video on the same SSRC") { packets in
                 packets.contains { $0.ssrc == ssrcs[0].video && $0.payload == anchor.sentVideo.last!.payload }
@@ -123,7 +139,7 @@ struct ClusterForwardTests {
             #expect(afterRepublish.first?.sequenceNumber == lastVideo.sequenceNumber &+ 1, "video continues at +1 across the republish")
             #expect(afterRepublish.first.map { VP8Packetizer.isKeyframe(payload: $0.payload) } == true, "and restarts at a keyframe")
             #expect(MediaHelpers.isAfter(afterRepublish.first?.timestamp ?? 0, lastVideo.timestamp), "its timestamp moves forward")
-            ForwardingHelpers.checkRun(afterRepublish, sent: Array(anchor.sentVideo[republishStart...]), video: true, "v2 republished video")
+            #expect(MediaHelpers.isContinuous(afterRepublish.map(\.sequenceNumber)), "v2: one continuous sequence after the republish")
 
             // The first keyframe is reported per target room, as on one node.
             for room in ["r2", "r3"] {
@@ -146,13 +162,15 @@ struct ClusterForwardTests {
                 try await ForwardingHelpers.waitForSequence(viewer.client, from: mark, "\(viewer.name): A is back", ForwardingHelpers.appeared("A", from: "r1"))
                 resumed.append(try await viewer.subscription(of: "A", after: mark))
             }
+            try await Self.warmUp(anchor, zip(viewers, resumed).map { ($0, $1.video) })
+            let resumedCounts = zip(viewers, resumed).map { $0.received($1.video).count }
             let resumeStart = anchor.sentVideo.count
-            try await anchor.sendFrames(10, keyframes: [1])
-            for (viewer, tracks) in zip(viewers, resumed) {
+            try await anchor.sendFrames(10, keyframes: [0])
+            for ((viewer, tracks), count) in zip(zip(viewers, resumed), resumedCounts) {
                 try await viewer.endpoint.waitForRTP(timeout: .seconds(5), "\(viewer.name): A's packets after resume") { packets in
                     packets.contains { $0.ssrc == tracks.video && $0.payload == anchor.sentVideo.last!.payload }
                 }
-                ForwardingHelpers.checkRun(viewer.received(tracks.video), sent: Array(anchor.sentVideo[resumeStart...]), video: true, "\(viewer.name) resumed video")
+                ForwardingHelpers.checkRun(Array(viewer.received(tracks.video).dropFirst(count)), sent: Array(anchor.sentVideo[resumeStart...]), video: true, "\(viewer.name) resumed video")
             }
 
             // Stop: unpublish and leave in both rooms, targets Idle.
@@ -346,7 +364,25 @@ struct ClusterForwardTests {
             try await ForwardingHelpers.waitForSequence(v2.client, from: marks.v2, "v2: A appears", ForwardingHelpers.appeared("A", from: "r1"))
             let bInRoom1 = try await v1.subscription(of: "B", after: marks.v1)
             let aInRoom2 = try await v2.subscription(of: "A", after: marks.v2)
-            try await PKLinkRelayTests.exchangeMedia(a, b, v1: v1, bInRoom1: bInRoom1, v2: v2, aInRoom2: aInRoom2, "link across nodes")
+            try await Self.warmUp(a, [(v2, aInRoom2.video)])
+            try await Self.warmUp(b, [(v1, bInRoom1.video)])
+            let linkCounts = (v1.received(bInRoom1.video).count, v1.received(bInRoom1.audio).count, v2.received(aInRoom2.video).count, v2.received(aInRoom2.audio).count)
+            let linkStart = (a.sentVideo.count, a.sentAudio.count, b.sentVideo.count, b.sentAudio.count)
+            for index in 0..<20 {
+                try a.sendFrame(keyframe: index == 0)
+                try b.sendFrame(keyframe: index == 0)
+                try await Task.sleep(for: .milliseconds(4))
+            }
+            for (viewer, publisher, tracks, skip, start) in [
+                (v1, b, bInRoom1, (linkCounts.0, linkCounts.1), (linkStart.2, linkStart.3)), (v2, a, aInRoom2, (linkCounts.2, linkCounts.3), (linkStart.0, linkStart.1)),
+            ] {
+                try await viewer.endpoint.waitForRTP(timeout: .seconds(5), "\(viewer.name): the other anchor's media across nodes") { packets in
+                    packets.contains { $0.ssrc == tracks.video && $0.payload == publisher.sentVideo.last!.payload }
+                        && packets.contains { $0.ssrc == tracks.audio && $0.payload == publisher.sentAudio.last!.payload }
+                }
+                ForwardingHelpers.checkRun(Array(viewer.received(tracks.video).dropFirst(skip.0)), sent: Array(publisher.sentVideo[start.0...]), video: true, "\(viewer.name) linked video")
+                ForwardingHelpers.checkRun(Array(viewer.received(tracks.audio).dropFirst(skip.1)), sent: Array(publisher.sentAudio[start.1...]), video: false, "\(viewer.name) linked audio")
+            }
             for (anchor, mark, target) in [(a, marks.a, "r2"), (b, marks.b, "r1")] {
                 let event = try await ForwardingHelpers.waitForSequence(anchor.client, from: mark, "first keyframe into \(target)", [
                     { $0.forwardFirstKeyframe?.targetRoomId == target },
@@ -516,13 +552,15 @@ struct ClusterForwardTests {
             try await ForwardingHelpers.waitForSequence(v2.client, from: marks.v2, "v2: C appears", ForwardingHelpers.appeared("C", from: "r3"))
             let cInRoom1 = try await v1.subscription(of: "C", after: marks.v1)
             let cInRoom2 = try await v2.subscription(of: "C", after: marks.v2)
+            try await Self.warmUp(c, [(v1, cInRoom1.video), (v2, cInRoom2.video)])
+            let cCounts = [v1.received(cInRoom1.video).count, v2.received(cInRoom2.video).count]
             let start = c.sentVideo.count
             try await c.sendFrames(10, keyframes: [0])
-            for (viewer, tracks) in [(v1, cInRoom1), (v2, cInRoom2)] {
+            for ((viewer, tracks), count) in zip([(v1, cInRoom1), (v2, cInRoom2)], cCounts) {
                 try await viewer.endpoint.waitForRTP(timeout: .seconds(5), "\(viewer.name): C's video from node c") { packets in
                     packets.contains { $0.ssrc == tracks.video && $0.payload == c.sentVideo.last!.payload }
                 }
-                ForwardingHelpers.checkRun(viewer.received(tracks.video), sent: Array(c.sentVideo[start...]), video: true, "\(viewer.name): C's video")
+                ForwardingHelpers.checkRun(Array(viewer.received(tracks.video).dropFirst(count)), sent: Array(c.sentVideo[start...]), video: true, "\(viewer.name): C's video")
             }
 
             // A viewer of r2 that reaches node c is sent to node b (127.0.0.2), where it sees A, B and C.
@@ -594,6 +632,57 @@ struct ClusterForwardTests {
             await anchor.client.close()
           }
           }
+        }
+    }
+
+    @Test("a forwarded track crosses only while someone on the target node subscribes to it")
+    func onlyWatchedTracksCross() async throws {
+        try await Self.withTwoNodes { relayA, relayB in
+            let anchor = try await TestPublisher.start(relayA, room: "home", user: "A", profile: Self.profile, videoSSRC: 0x7A7A_0001, audioSSRC: 0x7A7A_0002)
+            let viewer = try await Viewer.join(relayB, room: "away", user: "viewer", autoSubscribe: false)
+            let mark = await viewer.mark()
+            let _: ForwardStreamResult = try await anchor.client.request("startForwardStreamToRooms", StartForwardParams(roomId: "home", targets: [
+                ForwardingRelayTests.target("away", user: "A"),
+            ]))
+            try await ForwardingHelpers.waitForSequence(viewer.client, from: mark, "viewer: A appears", ForwardingHelpers.appeared("A", from: "home"))
+
+            // Shown but not watched: nothing crosses. (The counters come from the data plane's
+            // report, about once a second: each reading waits for a fresh one.)
+            let reportInterval = Duration.milliseconds(1300)
+            try await Task.sleep(for: reportInterval)
+            let before = try await relayB.metric("pkrelay_packets_in_total")
+            try await anchor.sendFrames(20, keyframes: [0, 10])
+            try await Task.sleep(for: reportInterval)
+            #expect(try await relayA.metric("pkrelay_packets_in_total") >= 40, "a took the anchor's packets")
+            #expect(try await relayB.metric("pkrelay_packets_in_total") == before, "no subscriber on b: the anchor's packets stay on a")
+
+            // Subscribed: the tracks cross (from a keyframe) and reach the viewer.
+            let tracks = try await viewer.subscribe(to: "A")
+            let video = try #require(tracks.tracks.first { $0.kind == .video }?.ssrc)
+            try await Self.warmUp(anchor, [(viewer, video)])
+            let count = viewer.received(video).count
+            let start = anchor.sentVideo.count
+            try await anchor.sendFrames(10, keyframes: [0])
+            try await viewer.endpoint.waitForRTP(timeout: .seconds(5), "viewer: A's video once subscribed") { packets in
+                packets.contains { $0.ssrc == video && $0.payload == anchor.sentVideo.last!.payload }
+            }
+            ForwardingHelpers.checkRun(Array(viewer.received(video).dropFirst(count)), sent: Array(anchor.sentVideo[start...]), video: true, "viewer video")
+
+            // Unsubscribed again: the crossing stops.
+            try await viewer.client.call("unsubscribeStream", SubscribeStreamParams(roomId: "away", userId: "A", streamIndex: .main))
+            try await Task.sleep(for: reportInterval)
+            let stopped = try await relayB.metric("pkrelay_packets_in_total")
+            #expect(stopped > before, "the subscribed phase crossed")
+            let sentBefore = anchor.sentVideo.count + anchor.sentAudio.count
+            try await anchor.sendFrames(10, keyframes: [0])
+            try await Task.sleep(for: reportInterval)
+            let sent = anchor.sentVideo.count + anchor.sentAudio.count - sentBefore
+            // Sender reports of the pipe's sinks may still cross (one a second each); media does not.
+            let crossed = try await relayB.metric("pkrelay_packets_in_total") - stopped
+            #expect(crossed <= 4, "after the unsubscribe \(crossed) of \(sent) packets crossed")
+            await viewer.close()
+            anchor.endpoint.close()
+            await anchor.client.close()
         }
     }
 }
