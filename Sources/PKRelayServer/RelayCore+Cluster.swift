@@ -56,24 +56,22 @@ extension RelayCore {
         func failed(_ code: ErrorCode, _ message: String) -> ForwardTargetRequest {
             ForwardTargetRequest(roomId: roomId, grants: .failure(RelayError(code, message)))
         }
-        guard let peers else { return failed(.forwardNotSupported, "this relay is not part of a cluster") }
         var request = PeerMessage(.verify)
         request.sourceRoomId = sourceRoomId
         request.targetRoomId = roomId
         request.userId = userId
         request.token = token
         request.epoch = placement.epoch
-        guard let answer = await peers.request(request, to: placement.node) else {
-            return failed(.forwardNotSupported, "room '\(roomId)' lives on node \(placement.node.id), which cannot be reached now")
+        switch await ask(request, at: placement, unreachable: .forwardNotSupported) {
+        case .failure(let error):
+            return ForwardTargetRequest(roomId: roomId, grants: .failure(error))
+        case .success(let (answer, remote)):
+            guard let expiresAtMs = answer.expiresAtMs else { return failed(.forwardNotSupported, "node \(placement.node.id) answered without the target token's expiry") }
+            return ForwardTargetRequest(
+                roomId: roomId,
+                grants: .success(TokenGrants(publish: true, subscribe: false, forward: false, hidden: false, expiresAt: EngineTime(milliseconds: expiresAtMs))),
+                remote: remote)
         }
-        if let error = answer.error { return ForwardTargetRequest(roomId: roomId, grants: .failure(error)) }
-        guard let expiresAtMs = answer.expiresAtMs, let pipe = peerPipes[placement.node.id] else {
-            return failed(.forwardNotSupported, "the connection to node \(placement.node.id) dropped while the forward started")
-        }
-        return ForwardTargetRequest(
-            roomId: roomId,
-            grants: .success(TokenGrants(publish: true, subscribe: false, forward: false, hidden: false, expiresAt: EngineTime(milliseconds: expiresAtMs))),
-            remote: RemoteTarget(node: placement.node.id, pipeTransportId: pipe.transportId, epoch: placement.epoch))
     }
 
     /// How many rooms this node holds (reported with every lease renewal).

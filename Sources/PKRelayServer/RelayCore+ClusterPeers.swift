@@ -170,6 +170,22 @@ extension RelayCore {
         }
     }
 
+    /// Sends `request` to the node serving `placement`'s room and returns that node's answer, with
+    /// the remote end it names (the node, this node's pipe to it, the room's epoch). A node that
+    /// does not answer, or an answer that is a refusal, is the error; `unreachable` is the code
+    /// for the former.
+    func ask(_ request: PeerMessage, at placement: RoomPlacement, unreachable: ErrorCode) async -> Result<(answer: PeerMessage, remote: RemoteTarget), RelayError> {
+        guard let peers else { return .failure(RelayError(unreachable, "this relay is not part of a cluster")) }
+        guard let answer = await peers.request(request, to: placement.node) else {
+            return .failure(RelayError(unreachable, "room '\(placement.roomId)' lives on node \(placement.node.id), which cannot be reached now"))
+        }
+        if let error = answer.error { return .failure(error) }
+        guard let pipe = peerPipes[placement.node.id] else {
+            return .failure(RelayError(unreachable, "the connection to node \(placement.node.id) dropped while it answered"))
+        }
+        return .success((answer, RemoteTarget(node: placement.node.id, pipeTransportId: pipe.transportId, epoch: placement.epoch)))
+    }
+
     /// Sends a mirror change to its node (dropped while the connection is down: the node drops
     /// the mirrors itself then, and every mirror is sent again when the connection is back).
     func sendRemoteMirror(_ update: RemoteMirrorUpdate) {

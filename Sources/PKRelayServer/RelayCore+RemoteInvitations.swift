@@ -29,7 +29,6 @@ extension RelayCore {
         case .failure(let error): return refuse(error)
         case .success(let found): caller = found
         }
-        guard let peers else { return refuse(RelayError(.internalError, "not part of a cluster")) }
         let inviteId = engine.allocateInvitationId(prefix: cluster.configuration.nodeId)
         var request = PeerMessage(.invite)
         request.inviteId = inviteId
@@ -42,18 +41,14 @@ extension RelayCore {
         request.autoLink = invite.autoLink
         request.epoch = placement.epoch
         request.sourceEpoch = cluster.epoch(of: caller.roomId)
-        let answer = await peers.request(request, to: placement.node)
+        let asked = await ask(request, at: placement, unreachable: .targetRoomNotFound)
         guard sessions[session] != nil else { return false }
-        guard let answer else {
-            return refuse(RelayError(.targetRoomNotFound, "room '\(invite.roomId)' lives on node \(placement.node.id), which cannot be reached now"))
+        let (answer, remote): (PeerMessage, RemoteTarget)
+        switch asked {
+        case .failure(let error): return refuse(error)
+        case .success(let answered): (answer, remote) = answered
         }
-        if let error = answer.error { return refuse(error) }
-        guard let pipe = peerPipes[placement.node.id] else {
-            return refuse(RelayError(.targetRoomNotFound, "the connection to node \(placement.node.id) dropped while inviting"))
-        }
-        let outcome = engine.recordRemoteInvitation(
-            session: session, params: invite, id: inviteId, to: RemoteTarget(node: placement.node.id, pipeTransportId: pipe.transportId, epoch: placement.epoch),
-            busy: answer.busy ?? false, now: now)
+        let outcome = engine.recordRemoteInvitation(session: session, params: invite, id: inviteId, to: remote, busy: answer.busy ?? false, now: now)
         if case .failure = outcome.result, answer.busy != true {
             sendRemoteInvitation(RemoteInvitationUpdate(node: placement.node.id, inviteId: inviteId, state: .canceled, reason: nil, payload: nil))
         }

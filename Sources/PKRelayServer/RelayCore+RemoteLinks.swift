@@ -43,7 +43,7 @@ extension RelayCore {
         case .failure(let error): return refuse(error)
         case .success(let found): localRoomId = found
         }
-        guard let peers, let userId = engine.userId(of: session, roomId: localRoomId) else { return refuse(RelayError(.internalError, "not part of a cluster")) }
+        guard let userId = engine.userId(of: session, roomId: localRoomId) else { return refuse(RelayError(.notInRoom, "not joined to room '\(localRoomId)'")) }
         var request = PeerMessage(.link)
         request.sourceRoomId = localRoomId
         request.userId = userId
@@ -51,17 +51,14 @@ extension RelayCore {
         request.peerUserId = link.userId
         request.epoch = placement.epoch
         request.sourceEpoch = cluster.epoch(of: localRoomId)
-        let answer = await peers.request(request, to: placement.node)
+        let asked = await ask(request, at: placement, unreachable: .targetRoomNotFound)
         guard sessions[session] != nil else { return false }
-        guard let answer else {
-            return refuse(RelayError(.targetRoomNotFound, "room '\(link.roomId)' lives on node \(placement.node.id), which cannot be reached now"))
+        let remote: RemoteTarget
+        switch asked {
+        case .failure(let error): return refuse(error)
+        case .success(let answered): remote = answered.remote
         }
-        if let error = answer.error { return refuse(error) }
-        guard let pipe = peerPipes[placement.node.id] else {
-            return refuse(RelayError(.targetRoomNotFound, "the connection to node \(placement.node.id) dropped while linking"))
-        }
-        let outcome = engine.createRemoteLink(
-            session: session, params: link, remote: RemoteTarget(node: placement.node.id, pipeTransportId: pipe.transportId, epoch: placement.epoch), now: now)
+        let outcome = engine.createRemoteLink(session: session, params: link, remote: remote, now: now)
         if case .failure = outcome.result {
             // The caller's side changed while the peer's node answered: that half ends again.
             sendRemoteLinkEnded(RemoteLinkEnd(

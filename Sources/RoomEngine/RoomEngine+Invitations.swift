@@ -35,18 +35,13 @@ extension RoomEngine {
         }
         let id = "inv-\(nextInvitationNumber)"
         nextInvitationNumber += 1
-        var invitation = Invitation(
+        let invitation = Invitation(
             id: id, caller: LinkEnd(roomId: localRoomId, userId: caller.userId, session: session),
             callee: LinkEnd(roomId: params.roomId, userId: params.userId, session: callee.session), payload: params.payload,
             expiresAt: timeout == 0 ? nil : now.adding(milliseconds: Int64(timeout) * 1000), autoLink: params.autoLink ?? false, state: .receivedByRemote)
         var actions: [EngineAction] = []
         if limits.autoRejectBusyInvitations, isLinked(roomId: params.roomId, userId: params.userId) {
-            invitation.state = .refused
-            invitation.endedAt = now
-            invitations[id] = invitation
-            actions.append(.event(session, .invitationStateChanged(stateEvent(invitation, side: "caller", reason: "busy", payload: nil))))
-            actions.append(.domain(.invitationEnded(invitation.outcome(reason: "busy"))))
-            return EngineOutcome(result: .success(InviteResult(inviteId: id)), actions: actions)
+            return refuseAsBusy(invitation, now: now)
         }
         invitations[id] = invitation
         actions.append(.event(callee.session, .invitationReceived(InvitationReceivedEvent(
@@ -54,6 +49,18 @@ extension RoomEngine {
             timeoutSeconds: timeout, autoLink: invitation.autoLink))))
         actions.append(.event(session, .invitationStateChanged(stateEvent(invitation, side: "caller", reason: nil, payload: nil))))
         return EngineOutcome(result: .success(InviteResult(inviteId: id)), actions: actions)
+    }
+
+    /// An invitation to an anchor in a link, refused at once (reason busy): only the caller hears it.
+    mutating func refuseAsBusy(_ invitation: Invitation, now: EngineTime) -> EngineOutcome<InviteResult> {
+        var refused = invitation
+        refused.state = .refused
+        refused.endedAt = now
+        invitations[refused.id] = refused
+        return EngineOutcome(result: .success(InviteResult(inviteId: refused.id)), actions: [
+            .event(refused.caller.session, .invitationStateChanged(stateEvent(refused, side: "caller", reason: "busy", payload: nil))),
+            .domain(.invitationEnded(refused.outcome(reason: "busy"))),
+        ])
     }
 
     /// The caller withdraws a pending invitation; both sides hear Canceled.

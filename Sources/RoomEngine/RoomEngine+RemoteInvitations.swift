@@ -46,19 +46,14 @@ extension RoomEngine {
         case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
         case .success(let found): checked = found
         }
-        var invitation = Invitation(
+        let invitation = Invitation(
             id: id, caller: LinkEnd(roomId: checked.roomId, userId: checked.userId, session: session),
             callee: LinkEnd(roomId: params.roomId, userId: params.userId, session: Self.remoteSession, remote: remote), payload: params.payload,
             expiresAt: checked.timeoutSeconds == 0 ? nil : now.adding(milliseconds: Int64(checked.timeoutSeconds) * 1000),
             autoLink: params.autoLink ?? false, state: .receivedByRemote)
         var actions: [EngineAction] = []
         if busy {
-            invitation.state = .refused
-            invitation.endedAt = now
-            invitations[id] = invitation
-            actions.append(.event(session, .invitationStateChanged(stateEvent(invitation, side: "caller", reason: "busy", payload: nil))))
-            actions.append(.domain(.invitationEnded(invitation.outcome(reason: "busy"))))
-            return EngineOutcome(result: .success(InviteResult(inviteId: id)), actions: actions)
+            return refuseAsBusy(invitation, now: now)
         }
         invitations[id] = invitation
         actions.append(.event(session, .invitationStateChanged(stateEvent(invitation, side: "caller", reason: nil, payload: nil))))

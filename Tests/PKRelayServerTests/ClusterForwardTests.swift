@@ -487,8 +487,14 @@ struct ClusterForwardTests {
             try await ForwardingHelpers.waitForSequence(v2.client, from: v2Mark, "v2: A appears", ForwardingHelpers.appeared("A", from: "r1"))
 
             // Linked, B is busy: a new invitation is refused at once (reason busy).
-            let busy: InviteResult = try await relayA.join(room: "r3", user: "C").request("invite", InviteParams(roomId: "r2", userId: "B"))
+            let other = try await relayA.join(room: "r3", user: "C")
+            let busy: InviteResult = try await other.request("invite", InviteParams(roomId: "r2", userId: "B"))
             #expect(busy.inviteId.hasPrefix("a-inv-"), "named by the caller's node: \(busy)")
+            let refusedBusy = try await ForwardingHelpers.waitForSequence(other, from: 0, "C: refused as busy", [
+                { $0.invitationStateChanged.map { $0.inviteId == busy.inviteId && $0.state == InvitationState.refused.rawValue } ?? false },
+            ])[0].invitationStateChanged!
+            #expect(refusedBusy.reason == "busy", "\(refusedBusy)")
+            await other.close()
             await v2.close()
             for anchor in [a, b] {
                 anchor.endpoint.close()
