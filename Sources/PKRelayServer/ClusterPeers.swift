@@ -28,6 +28,8 @@ actor ClusterPeers {
 
     private struct Connection {
         var node: String?
+        /// Dialed from here (else accepted).
+        var dialed: Bool
         var queue: AsyncStream<String>.Continuation
         var lastHeard: ContinuousClock.Instant
         var ready = false
@@ -113,11 +115,27 @@ actor ClusterPeers {
 
     private func keeperEnded(_ node: String) { keepers[node] = nil }
 
-    /// A dial attempt ended (its connection closed, or it never opened).
+    /// A dial attempt ended (its connection closed, or it never opened). Requests waiting for the
+    /// peer are given up a moment later unless a connection is ready by then: a dial that lost to
+    /// the peer's own dial (see ``hello(_:generation:)``) is followed by that one becoming ready.
     private func attemptEnded(_ node: String) {
         attemptsRunning.remove(node)
+        if outbox.isReady(node) {
+            resolveWaiters(node, ready: true)
+            return
+        }
+        Task { [weak self] in
+            try? await Task.sleep(for: Self.crossedDialGrace)
+            await self?.giveUpUnlessReady(node)
+        }
+    }
+
+    private func giveUpUnlessReady(_ node: String) {
         resolveWaiters(node, ready: outbox.isReady(node))
     }
+
+    /// How long a failed dial waits for the peer's own connection before its requests fail.
+    static let crossedDialGrace: Duration = .milliseconds(500)
 
     private func keepLoop(_ node: ClusterNode) async {
         // Counted from the last word heard from the peer: a silent connection was noticed only
@@ -222,7 +240,7 @@ actor ClusterPeers {
     private func opened(queue: AsyncStream<String>.Continuation, dialed: String?) async -> UInt64 {
         let generation = nextGeneration
         nextGeneration += 1
-        connections[generation] = Connection(node: dialed, queue: queue, lastHeard: .now)
+        connections[generation] = Connection(node: dialed, dialed: dialed != nil, queue: queue, lastHeard: .now)
         if let dialed {
             outbox.open(node: dialed, generation: generation, queue: queue)
             sendHello(on: generation, to: dialed, offer: await core?.openPeerPipe(node: dialed, generation: generation))
@@ -301,6 +319,13 @@ actor ClusterPeers {
         }
         if let expected = connection.node, expected != peer {
             await ended(generation, why: "the peer is \(peer), not \(expected)")
+            return
+        }
+        if connection.node == nil, nodeId < peer,
+           connections.contains(where: { $0.key != generation && $0.value.node == peer && $0.value.dialed && !$0.value.ended }) {
+            // Both nodes dialed at once: the connection the node with the smaller id dialed is the
+            // one kept, on both sides (the peer, the larger, drops its own when it accepts ours).
+            await ended(generation, why: "the connection dialed from here to \(peer) is the one kept")
             return
         }
         if connection.node == nil {

@@ -503,17 +503,19 @@ struct ClusterForwardTests {
         }
     }
 
-    @Test("the traffic tool's pk-cluster scenario: PK pairs straddling two nodes, setup percentiles and per-node load")
-    func trafficToolAcrossNodes() async throws {
+    @Test("the traffic tool's pk-cluster scenario: PK pairs straddling two nodes, setup percentiles and per-node load",
+          arguments: ["link", "forward"])
+    func trafficToolAcrossNodes(mode: String) async throws {
         try await Self.withTwoNodes { relayA, relayB in
+            // With forwards both anchors start theirs at once: both nodes dial each other at once.
             let (status, report, output) = try await TrafficToolEndToEndTests.runTool([
                 "--scenario", "pk-cluster", "--relay", relayA.controlURL, "--relay", relayB.controlURL,
                 "--admin", "http://127.0.0.1:\(relayA.ports.admin)", "--admin", "http://127.0.0.1:\(relayB.ports.admin)",
-                "--duration", "3s", "--rooms", "2", "--audience", "2"])
+                "--duration", "3s", "--rooms", "2", "--audience", "2", "--pk-mode", mode])
             #expect(status == 0, "\(output)")
             try TrafficToolEndToEndTests.checkReport(report, scenario: "pk-cluster", output: output)
             let setup = try #require(report?["setupToFirstKeyframeMs"] as? [String: Any])
-            #expect(setup["via"] as? String == "link across nodes", "\(output)")
+            #expect(setup["via"] as? String == "\(mode) across nodes", "\(output)")
             #expect(((setup["latency"] as? [String: Any])?["count"] as? Int) == 2, "both directions of the one pair: \(output)")
             #expect(report?["streams"] as? Int == 16, "each viewer gets both anchors across the nodes: \(output)")
             let nodes = try #require(report?["nodes"] as? [[String: Any]], "\(output)")
@@ -689,6 +691,45 @@ struct ClusterForwardTests {
             await viewer.close()
             anchor.endpoint.close()
             await anchor.client.close()
+        }
+    }
+
+    @Test("two anchors on two nodes forward into each other's room at the same moment: both nodes dial at once, and both forwards hold")
+    func simultaneousForwardsBothWays() async throws {
+        try await Self.withTwoNodes { relayA, relayB in
+            let a = try await TestPublisher.start(relayA, room: "r1", user: "A", profile: Self.profile, videoSSRC: 0x5A5A_0001, audioSSRC: 0x5A5A_0002)
+            let b = try await TestPublisher.start(relayB, room: "r2", user: "B", profile: Self.profile, videoSSRC: 0x5B5B_0001, audioSSRC: 0x5B5B_0002)
+            let v1 = try await Viewer.join(relayA, room: "r1", user: "v1")
+            let v2 = try await Viewer.join(relayB, room: "r2", user: "v2")
+            let marks = (a: await a.client.eventCount, b: await b.client.eventCount, v1: await v1.mark(), v2: await v2.mark())
+            let (clientA, clientB) = (a.client, b.client)
+            async let intoB: ForwardStreamResult = clientA.request("startForwardStreamToRooms", StartForwardParams(roomId: "r1", targets: [ForwardingRelayTests.target("r2", user: "A")]))
+            async let intoA: ForwardStreamResult = clientB.request("startForwardStreamToRooms", StartForwardParams(roomId: "r2", targets: [ForwardingRelayTests.target("r1", user: "B")]))
+            let (forwardA, forwardB) = try await (intoB, intoA)
+            #expect(forwardA.infos.first?.state == ForwardState.success.rawValue && forwardB.infos.first?.state == ForwardState.success.rawValue, "\(forwardA) \(forwardB)")
+            try await ForwardingHelpers.waitForSequence(v1.client, from: marks.v1, "v1: B appears", ForwardingHelpers.appeared("B", from: "r2"))
+            try await ForwardingHelpers.waitForSequence(v2.client, from: marks.v2, "v2: A appears", ForwardingHelpers.appeared("A", from: "r1"))
+            let bInRoom1 = try await v1.subscription(of: "B", after: marks.v1)
+            let aInRoom2 = try await v2.subscription(of: "A", after: marks.v2)
+            try await Self.warmUp(a, [(v2, aInRoom2.video)])
+            try await Self.warmUp(b, [(v1, bInRoom1.video)])
+            // A few seconds later (past the silence limit) nothing was lost on the way.
+            try await Task.sleep(for: .seconds(4))
+            for (anchor, mark) in [(a, marks.a), (b, marks.b)] {
+                let events = await anchor.client.events().dropFirst(mark)
+                #expect(!events.contains { $0.forwardStreamEvent?.infos.first?.event == ForwardEvent.disconnected.rawValue }, "\(events.map(\.text))")
+                #expect(!events.contains { $0.forwardStateChanged?.infos.first?.state == ForwardState.failure.rawValue }, "\(events.map(\.text))")
+            }
+            let before = (v1.received(bInRoom1.video).count, v2.received(aInRoom2.video).count)
+            try await a.sendFrames(5, keyframes: [0])
+            try await b.sendFrames(5, keyframes: [0])
+            try await v1.endpoint.waitForRTP(timeout: .seconds(5), "v1: B's video still flows") { _ in v1.received(bInRoom1.video).count > before.0 }
+            try await v2.endpoint.waitForRTP(timeout: .seconds(5), "v2: A's video still flows") { _ in v2.received(aInRoom2.video).count > before.1 }
+            for viewer in [v1, v2] { await viewer.close() }
+            for anchor in [a, b] {
+                anchor.endpoint.close()
+                await anchor.client.close()
+            }
         }
     }
 }
