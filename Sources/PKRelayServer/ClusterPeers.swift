@@ -354,7 +354,7 @@ actor ClusterPeers {
         connection.queue.finish()
         guard let node = connection.node else { return }
         lastHeard[node] = connection.lastHeard
-        outbox.close(node: node, generation: generation)
+        outbox.close(node: node, generation: generation, wasReady: connection.ready)
         for (id, request) in pending where request.node == node {
             pending[id] = nil
             request.answer.resume(returning: nil)

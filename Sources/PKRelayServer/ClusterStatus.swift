@@ -13,4 +13,7 @@ struct ClusterStatus: Sendable, Equatable {
     var renewalFailures: UInt64
     /// Joins answered with a redirect to another node (4030).
     var redirects: UInt64
+    /// Nodes this node has a ready node-to-node connection with, and such connections lost.
+    var peers: [String] = []
+    var peerLosses: UInt64 = 0
 }

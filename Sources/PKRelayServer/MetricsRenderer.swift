@@ -121,6 +121,12 @@ enum MetricsRenderer {
             # HELP pkrelay_cluster_redirects_total Joins answered 4030: the room lives on another node.
             # TYPE pkrelay_cluster_redirects_total counter
             pkrelay_cluster_redirects_total \(status.redirects)
+            # HELP pkrelay_cluster_peers Nodes this node has a ready node-to-node connection with.
+            # TYPE pkrelay_cluster_peers gauge
+            pkrelay_cluster_peers \(status.peers.count)
+            # HELP pkrelay_cluster_peer_losses_total Ready node-to-node connections lost (closed, or silent for 3 s).
+            # TYPE pkrelay_cluster_peer_losses_total counter
+            pkrelay_cluster_peer_losses_total \(status.peerLosses)
 
             """
     }

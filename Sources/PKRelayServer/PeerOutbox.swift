@@ -11,6 +11,8 @@ final class PeerOutbox: Sendable {
     }
 
     private let entries = Mutex<[String: Entry]>([:])
+    /// Ready connections that ended, since start.
+    private let losses = Mutex<UInt64>(0)
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -33,11 +35,17 @@ final class PeerOutbox: Sendable {
         }
     }
 
-    /// Forgets the connection `generation` to `node` (a newer one stays).
-    func close(node: String, generation: UInt64) {
+    /// Forgets the connection `generation` to `node` (a newer one stays); `wasReady` counts a loss.
+    func close(node: String, generation: UInt64, wasReady: Bool) {
         entries.withLock { entries in
             if entries[node]?.generation == generation { entries[node] = nil }
         }
+        if wasReady { losses.withLock { $0 += 1 } }
+    }
+
+    /// The peers with a ready connection, sorted, and the ready connections lost since start.
+    var connectedPeers: (peers: [String], losses: UInt64) {
+        (entries.withLock { $0.filter(\.value.ready).keys.sorted() }, losses.withLock { $0 })
     }
 
     /// Whether a ready connection to `node` is up.

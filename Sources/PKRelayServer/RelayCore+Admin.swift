@@ -132,14 +132,24 @@ extension RelayCore {
                 "dropped": Int(clamping: webhook.dropped), "queued": webhook.queued,
             ] as [String: Any],
         ]
-        if let status = cluster?.status {
+        if let status = clusterStatus {
             answer["cluster"] = [
                 "nodeId": status.nodeId, "serving": status.serving, "leaseEpoch": status.leaseEpoch, "rooms": status.rooms,
                 "leaseLosses": Int(clamping: status.leaseLosses), "renewalFailures": Int(clamping: status.renewalFailures),
-                "redirects": Int(clamping: status.redirects),
+                "redirects": Int(clamping: status.redirects), "peers": status.peers, "peerLosses": Int(clamping: status.peerLosses),
             ] as [String: Any]
         }
         return .json(answer)
+    }
+
+    /// The cluster membership with the node-to-node connections; nil for a single node.
+    nonisolated var clusterStatus: ClusterStatus? {
+        guard var status = cluster?.status else { return nil }
+        if let (peers, losses) = peers?.outbox.connectedPeers {
+            status.peers = peers
+            status.peerLosses = losses
+        }
+        return status
     }
 
     /// Webhook figures for /metrics.

@@ -174,7 +174,7 @@ public final class RelayServer: Sendable {
         }
         router.get("/metrics") { _, _ -> Response in
             let text = MetricsRenderer.render(await core.overview()) + MetricsRenderer.renderWebhooks(core.webhooks.stats)
-                + MetricsRenderer.renderLimitRefusals(core.refusals.snapshot()) + MetricsRenderer.renderCluster(core.cluster?.status)
+                + MetricsRenderer.renderLimitRefusals(core.refusals.snapshot()) + MetricsRenderer.renderCluster(core.clusterStatus)
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))

@@ -111,6 +111,13 @@ struct ClusterForwardTests {
             let crossed = try await relayB.metric("pkrelay_packets_in_total")
             #expect(crossed <= sentTotal, "b took \(crossed) packets for \(sentTotal) sent: one copy per node, not per room")
 
+            // One node-to-node connection, seen from both nodes.
+            for (relay, peer) in [(relayA, "b"), (relayB, "a")] {
+                let stats = try await AdminHTTPClient.send(port: relay.ports.admin, method: "GET", path: "/admin/v1/stats", token: AdminAPITests.adminToken(), body: nil)
+                #expect((stats.json?["cluster"] as? [String: Any])?["peers"] as? [String] == [peer], "\(stats.body)")
+                #expect(try await relay.metric("pkrelay_cluster_peers") == 1)
+            }
+
             // A viewer's keyframe request crosses back: the anchor gets a PLI for its own SSRC
             // (past the keyframe throttle's quiet period after the last keyframe).
             try await Task.sleep(for: .milliseconds(1200))
@@ -626,6 +633,7 @@ struct ClusterForwardTests {
                 { $0.forwardStreamEvent?.infos == [ForwardStreamEventInfo(roomId: "away", event: ForwardEvent.connected.rawValue)] },
             ])
             let reconnected = ContinuousClock.now - healedAt
+            #expect(try await relayB.metric("pkrelay_cluster_peer_losses_total") >= 1, "the cut counts as a lost connection")
             // The fan's own connection to node a survived the cut: it heard the mirror leave
             // (Dropped) when node a lost node b, and come back.
             let seen = try await ForwardingHelpers.waitForSequence(fan, from: fanMark, "fan: A leaves, then is back", timeout: .seconds(20), [
