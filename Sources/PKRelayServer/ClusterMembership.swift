@@ -77,6 +77,23 @@ final class ClusterMembership: Sendable {
         }
     }
 
+    /// Where an existing room lives, without placing it: `.local` when this node serves it or
+    /// nobody does (a link or an invitation creates no room, so the local checks answer that it
+    /// does not exist), `.elsewhere` when another live node serves it.
+    func locate(roomId: String) async -> ClusterRoute {
+        if state.withLock({ $0.rooms[roomId] != nil }) { return .local }
+        let store = self.store
+        do {
+            let placement = try await withTimeout(Self.claimTimeout, "the cluster's database to find room '\(roomId)'") {
+                try await store.placement(of: roomId)
+            }
+            guard let placement, placement.node.id != configuration.nodeId else { return .local }
+            return .elsewhere(placement)
+        } catch {
+            return .unavailable("the cluster cannot find the room now: \(error)")
+        }
+    }
+
     /// The placement epoch under which this node serves `roomId`, if it does.
     func epoch(of roomId: String) -> Int64? { state.withLock { $0.rooms[roomId] } }
 

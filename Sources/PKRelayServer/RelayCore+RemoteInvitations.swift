@@ -18,7 +18,7 @@ extension RelayCore {
             return false
         }
         let placement: RoomPlacement
-        switch await cluster.route(roomId: invite.roomId) {
+        switch await cluster.locate(roomId: invite.roomId) {
         case .local: return true
         case .unavailable(let reason): return refuse(RelayError(.clusterUnavailable, reason))
         case .elsewhere(let found): placement = found

@@ -28,7 +28,7 @@ extension RelayCore {
             return false
         }
         let placement: RoomPlacement
-        switch await cluster.route(roomId: link.roomId) {
+        switch await cluster.locate(roomId: link.roomId) {
         case .local:
             if !answering { apply(engine.connectOtherRoom(session: session, params: link, now: now).actions) }
             return answering

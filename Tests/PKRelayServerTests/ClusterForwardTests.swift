@@ -436,6 +436,16 @@ struct ClusterForwardTests {
             #expect(ended.reason == "peerLeft" && ended.peerUserId == "B" && ended.peerRoomId == "r2" && ended.roomId == "r1", "\(ended)")
             try await ForwardingHelpers.waitForSequence(v1.client, from: marks.v1, "v1: B goes", ForwardingHelpers.vanished("B"))
 
+            // A link to a room that exists nowhere is refused (-102046) and places no room.
+            let placedBefore = try await relayA.metric("pkrelay_cluster_rooms")
+            do {
+                let _: ConnectOtherRoomEvent = try await a.client.request("connectOtherRoom", ConnectOtherRoomParams(roomId: "nowhere", userId: "x"))
+                Issue.record("a link into a room that does not exist was accepted")
+            } catch ControlClientError.relay(let error) {
+                #expect(error.code == .targetRoomNotFound, "\(error)")
+            }
+            #expect(try await relayA.metric("pkrelay_cluster_rooms") == placedBefore, "the refused link placed no room")
+
             // A link to a user who is not there is refused by its node, with the one-node code.
             do {
                 let _: ConnectOtherRoomEvent = try await a.client.request("connectOtherRoom", ConnectOtherRoomParams(roomId: "r2", userId: "nobody"))
