@@ -151,6 +151,12 @@ actor ClusterPeers {
                 try? await Task.sleep(for: .milliseconds(250))
                 continue
             }
+            // A connection with the peer is still exchanging hellos (the peer's own dial, most
+            // likely): dialing now would replace it.
+            if connections.values.contains(where: { $0.node == node.id && !$0.ended }) {
+                try? await Task.sleep(for: .milliseconds(50))
+                continue
+            }
             guard let core else { break }
             if !first, !(await core.wantsPeer(node.id)) { break }
             let now = ContinuousClock.now
@@ -235,11 +241,24 @@ actor ClusterPeers {
         heartbeat.cancel()
         await ended(generation, why: "closed by the peer")
         _ = await writer.value
+        await forget(generation)
+    }
+
+    /// Drops what is left of a connection that closed before it was ever in use.
+    private func forget(_ generation: UInt64) {
+        if connections[generation]?.ended == true { connections[generation] = nil }
     }
 
     private func opened(queue: AsyncStream<String>.Continuation, dialed: String?) async -> UInt64 {
         let generation = nextGeneration
         nextGeneration += 1
+        if let dialed, connections.values.contains(where: { $0.node == dialed && !$0.ended }) {
+            // A connection with the peer came up (its own dial) while this one was on its way:
+            // that one is kept, and this one closes without a word.
+            connections[generation] = Connection(node: nil, dialed: true, queue: queue, lastHeard: .now, ended: true)
+            queue.finish()
+            return generation
+        }
         connections[generation] = Connection(node: dialed, dialed: dialed != nil, queue: queue, lastHeard: .now)
         if let dialed {
             outbox.open(node: dialed, generation: generation, queue: queue)
