@@ -131,7 +131,12 @@ actor ClusterPeers {
     }
 
     private func giveUpUnlessReady(_ node: String) {
-        resolveWaiters(node, ready: outbox.isReady(node))
+        if outbox.isReady(node) { return resolveWaiters(node, ready: true) }
+        // The peer's own connection is still exchanging hellos, or an accepted one has not said
+        // who it is yet (slow under load): it resolves the waiters when ready, or the request's
+        // own timeout does.
+        if connections.values.contains(where: { !$0.ended && ($0.node == node || ($0.node == nil && !$0.dialed)) }) { return }
+        resolveWaiters(node, ready: false)
     }
 
     /// How long a failed dial waits for the peer's own connection before its requests fail.
