@@ -15,8 +15,18 @@ final class FFmpegProcess: @unchecked Sendable {
 
     func start() throws { try process.run() }
 
+    /// Asks it to stop (SIGINT, as ffmpeg expects), then insists: a player that hangs (ffplay
+    /// without a display or audio device) gets SIGTERM after 2 s and SIGKILL after 4 s.
     func stop() {
-        if process.isRunning { process.interrupt() }
+        guard process.isRunning else { return }
+        process.interrupt()
+        let process = self.process
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
+            if process.isRunning { process.terminate() }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 4) {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
     }
 
     /// Waits for the process without blocking a concurrency thread.
