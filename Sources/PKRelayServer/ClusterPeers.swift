@@ -335,10 +335,14 @@ actor ClusterPeers {
     }
 
     private func hello(_ message: PeerMessage, generation: UInt64) async {
-        guard let peer = message.node, peer != nodeId, let instance = message.instance, let remote = message.pipe, let core,
+        guard let core else {
+            await ended(generation, why: "this node is not ready for peers yet")
+            return
+        }
+        guard let peer = message.node, peer != nodeId, let instance = message.instance, let remote = message.pipe,
               var connection = connections[generation], !connection.ready
         else {
-            await ended(generation, why: "a hello without a node id, instance or pipe")
+            await ended(generation, why: "a hello without a node id, instance or pipe, or a second hello")
             return
         }
         if let expected = connection.node, expected != peer {
