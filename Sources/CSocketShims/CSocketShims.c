@@ -414,6 +414,16 @@ int64_t pkr_monotonic_ms(void) {
     return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
+static int64_t pkr_clock_us(clockid_t clock) {
+    struct timespec now;
+    if (clock_gettime(clock, &now) != 0) return 0;
+    return (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+}
+
+int64_t pkr_thread_cpu_us(void) { return pkr_clock_us(CLOCK_THREAD_CPUTIME_ID); }
+
+int64_t pkr_process_cpu_us(void) { return pkr_clock_us(CLOCK_PROCESS_CPUTIME_ID); }
+
 int64_t pkr_realtime_ms(void) {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);

@@ -316,6 +316,11 @@ public final class MediaPlane: Sendable {
         return merged
     }
 
+    /// Each media thread's CPU time in seconds, in shard order (sampled by the thread about once a second).
+    public func mediaThreadCPUSeconds() -> [Double] {
+        shards.map { Double($0.reports.threadCPUMicroseconds) / 1e6 }
+    }
+
     /// The loudest audio level per source id since the previous call (sources that carried none are absent).
     public func takeAudioLevels() -> [UInt32: AudioLevelSample] {
         guard shards.count > 1 else { return shards[0].reports.takeLevels() }

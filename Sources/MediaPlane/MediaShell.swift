@@ -4,6 +4,9 @@ import CSocketShims
 /// mailbox's eventfd, and `sendmmsg` for what the core queued. It decides nothing about packets.
 final class MediaShell {
     let mailbox: MediaPlaneMailbox
+    /// Where the thread's CPU time goes for /metrics (the core publishes its reports there too).
+    let reports: ReportStore
+    var lastCPUSampleMs: Int64 = 0
     let epollFD: Int32
     /// The one UDP socket every WebRTC transport shares; -1 when WebRTC is off.
     let webRTCFD: Int32
@@ -34,6 +37,7 @@ final class MediaShell {
         peerEventFDs: [Int32], events: AsyncStream<MediaPlaneEvent>.Continuation
     ) {
         self.mailbox = mailbox
+        self.reports = reports
         self.peerEventFDs = peerEventFDs
         peersToWake.reserveCapacity(peerEventFDs.count)
         self.epollFD = epollFD
@@ -106,7 +110,13 @@ final class MediaShell {
     }
 
     func updateClock() {
-        core.advanceClock(monotonicMs: pkr_monotonic_ms(), unixMs: pkr_realtime_ms())
+        let monotonicMs = pkr_monotonic_ms()
+        core.advanceClock(monotonicMs: monotonicMs, unixMs: pkr_realtime_ms())
+        // Reading the thread's CPU clock is a syscall: once a second, for /metrics.
+        if monotonicMs - lastCPUSampleMs >= 1000 {
+            lastCPUSampleMs = monotonicMs
+            reports.recordThreadCPU(microseconds: pkr_thread_cpu_us())
+        }
     }
 
     /// Applies every command the control plane posted since the last batch; sockets are

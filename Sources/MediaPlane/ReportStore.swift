@@ -9,6 +9,14 @@ final class ReportStore: Sendable {
 
     func read() -> MediaPlaneReport { latest.withLock { $0 } }
 
+    /// The shard thread's CPU time, stored by the thread about once a second (a plain store,
+    /// never a read-modify-write).
+    private let threadCPU = Atomic<Int64>(0)
+
+    func recordThreadCPU(microseconds: Int64) { threadCPU.store(microseconds, ordering: .relaxed) }
+
+    var threadCPUMicroseconds: Int64 { threadCPU.load(ordering: .relaxed) }
+
     /// Audio levels folded since the control plane last took them (loudest level wins).
     private let levels = Mutex([UInt32: AudioLevelSample]())
 

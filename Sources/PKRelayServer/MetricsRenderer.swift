@@ -61,6 +61,15 @@ enum MetricsRenderer {
         for reason in DropReason.allCases {
             lines.append("pkrelay_dropped_packets_total{reason=\"\(reason.label)\"} \(counters.drops(reason))")
         }
+        lines.append("# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.")
+        lines.append("# TYPE process_cpu_seconds_total counter")
+        lines.append("process_cpu_seconds_total \(overview.processCPUSeconds)")
+        gauge("pkrelay_cpu_cores", "CPU cores the relay may run on (its affinity mask).", overview.cpuCores)
+        lines.append("# HELP pkrelay_media_thread_cpu_seconds_total CPU time of each media thread (data-plane shard), sampled by the thread once a second.")
+        lines.append("# TYPE pkrelay_media_thread_cpu_seconds_total counter")
+        for (thread, seconds) in overview.mediaThreadCPUSeconds.enumerated() {
+            lines.append("pkrelay_media_thread_cpu_seconds_total{thread=\"\(thread)\"} \(seconds)")
+        }
         lines.append("# HELP pkrelay_srtp_failures_total SRTP/SRTCP packets that failed to authenticate or decrypt.")
         lines.append("# TYPE pkrelay_srtp_failures_total counter")
         let srtp = counters.drops(.srtpAuthenticationFailed) + counters.drops(.srtpReplayed) + counters.drops(.srtpMalformed) + counters.drops(.srtpOther)

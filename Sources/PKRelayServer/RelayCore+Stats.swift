@@ -1,3 +1,4 @@
+import CSocketShims
 import MediaPlane
 import Protocol
 import RoomEngine
@@ -48,6 +49,8 @@ extension RelayCore {
             connections: sessions.count, transports: media.transportCount, udpPorts: media.portsInUseCount, accepting: accepting, media: media.latestReport(),
             forwardTargets: forwarding.forwardTargets, links: forwarding.links, segmentationOffload: media.segmentationOffload == .on,
             receiveOffload: media.receiveOffload == .on,
+            processCPUSeconds: Double(pkr_process_cpu_us()) / 1e6, cpuCores: Int(pkr_available_cpus()),
+            mediaThreadCPUSeconds: media.mediaThreadCPUSeconds(),
             firstKeyframeHistogram: firstKeyframeHistogram, requestHistograms: requestHistograms, domainCounters: domainCounters)
     }
 }

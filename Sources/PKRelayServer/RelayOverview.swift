@@ -18,6 +18,12 @@ public struct RelayOverview: Sendable {
     public var segmentationOffload: Bool
     /// Whether media arrives with UDP generic receive offload (`media.gro` resolved).
     public var receiveOffload: Bool
+    /// CPU seconds the process has used (every thread, user and system).
+    public var processCPUSeconds: Double
+    /// CPU cores the process may run on (its affinity mask).
+    public var cpuCores: Int
+    /// Each media thread's CPU seconds, in shard order.
+    public var mediaThreadCPUSeconds: [Double]
     var firstKeyframeHistogram: Histogram
     var requestHistograms: [String: Histogram]
     var domainCounters: DomainEventCounters

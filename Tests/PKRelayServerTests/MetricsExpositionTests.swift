@@ -79,6 +79,7 @@ struct MetricsExpositionTests {
                 "pkrelay_forward_first_keyframe_seconds": "histogram", "pkrelay_control_request_seconds": "histogram",
                 "pkrelay_webhook_deliveries_total": "counter", "pkrelay_webhook_failures_total": "counter",
                 "pkrelay_webhook_dropped_total": "counter", "pkrelay_webhook_queue_depth": "gauge",
+                "process_cpu_seconds_total": "counter", "pkrelay_cpu_cores": "gauge", "pkrelay_media_thread_cpu_seconds_total": "counter",
             ]
             for (name, type) in expected { #expect(types[name] == type, "\(name) should be a \(type)") }
             func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
@@ -89,6 +90,12 @@ struct MetricsExpositionTests {
             #expect(value("pkrelay_connections") == 2)
             #expect(samples.filter { $0.name == "pkrelay_dropped_packets_total" }.allSatisfy { $0.labels["reason"] != nil })
             #expect(samples.contains { $0.name == "pkrelay_dropped_packets_total" })
+            // What pkrelay-traffic --relay-metrics reads to tell a saturated relay.
+            #expect((value("process_cpu_seconds_total") ?? 0) > 0)
+            #expect((value("pkrelay_cpu_cores") ?? 0) >= 1)
+            let threads = samples.filter { $0.name == "pkrelay_media_thread_cpu_seconds_total" }
+            #expect(threads.map { $0.labels["thread"] } == (0..<threads.count).map { "\($0)" })
+            #expect(!threads.isEmpty && threads.allSatisfy { $0.value >= 0 })
             // The control-request histogram counted both joins; buckets never decrease and +Inf is the count.
             let joins = samples.filter { $0.name == "pkrelay_control_request_seconds_bucket" && $0.labels["method"] == "joinRoom" }
             #expect(!joins.isEmpty)

@@ -89,5 +89,9 @@ void pkr_set_thread_name(const char *name);
 int32_t pkr_thread_id(void);
 int64_t pkr_monotonic_ms(void);
 int64_t pkr_realtime_ms(void);
+/* CPU time in microseconds used so far by the calling thread, and by the whole process (every
+   thread, user and system). Each is a syscall: read them about once a second, never per packet. */
+int64_t pkr_thread_cpu_us(void);
+int64_t pkr_process_cpu_us(void);
 
 #endif
