@@ -17,12 +17,14 @@ final class TestRelay: Sendable {
     let runTask: Task<Void, any Error>
     let ports: BoundPorts
 
-    /// Hands out distinct 100-port media ranges from 42000 upwards.
+    /// Hands out distinct 100-port media ranges from 12000 to 31999: below the kernel's ephemeral
+    /// range (32768 and up), so that no client socket bound to port 0 (the traffic tool's
+    /// simulated clients, the tests' own) can take a port a test relay expects to be free.
     private static let rangeCounter = Atomic<Int>(0)
 
     static func nextPortRange() -> ClosedRange<Int> {
         let slot = rangeCounter.add(1, ordering: .relaxed).oldValue % 200
-        let first = 42000 + slot * 100
+        let first = 12000 + slot * 100
         return first...(first + 99)
     }
 
