@@ -7,8 +7,11 @@ public struct CapacityResult: Sendable, Codable, Hashable {
     public var lastPassing: CapacityStep?
     /// True when every step passed up to the search's limit (the real maximum is higher).
     public var reachedLimit: Bool
+    /// What ended the search: only ``CapacityBound/relay`` makes ``lastPassing`` the relay's capacity.
+    public var endedBy: CapacityBound
 
-    public init(maxLossPercent: Double, maxP99Ms: Double, steps: [CapacityStep], lastPassing: CapacityStep?, reachedLimit: Bool) {
+    public init(maxLossPercent: Double, maxP99Ms: Double, steps: [CapacityStep], lastPassing: CapacityStep?, reachedLimit: Bool, endedBy: CapacityBound) {
+        self.endedBy = endedBy
         self.maxLossPercent = maxLossPercent
         self.maxP99Ms = maxP99Ms
         self.steps = steps

@@ -1,6 +1,9 @@
 /// The stepping of `--find-max`: start at one load, raise it by a fixed step while each step
 /// passes (loss at most ``maxLossPercent``, p99 latency at most ``maxP99Ms``), stop at the first
 /// failing step or at ``limit``, and report the last passing step.
+///
+/// A step at which the traffic tool was the bound fails whatever it measured and ends the
+/// search: its figures describe the tool, so it is never reported as the relay's capacity.
 public struct CapacitySearch: Sendable {
     public let start: Int
     public let step: Int
@@ -13,6 +16,7 @@ public struct CapacitySearch: Sendable {
     public private(set) var steps: [CapacityStep] = []
     /// The load to measure next; nil once the search is over.
     public private(set) var nextLoad: Int?
+    private var setupFailedAt: Int?
 
     public init(start: Int, step: Int, limit: Int, maxLossPercent: Double = 0.1, maxP99Ms: Double = 50) {
         self.start = max(1, start)
@@ -32,16 +36,23 @@ public struct CapacitySearch: Sendable {
     ///
     /// - Parameters:
     ///   - setupFailed: The scenario could not be set up at this load (a failing step).
-    public mutating func record(streams: Int, packetsPerSecond: Double, lossPercent: Double, p99Ms: Double, setupFailed: String? = nil) {
+    ///   - toolBound: Why the traffic tool was the bound at this step; empty when it was not.
+    ///   - relayBound: Whether the relay was saturated; nil when its metrics were not read.
+    public mutating func record(
+        streams: Int, packetsPerSecond: Double, lossPercent: Double, p99Ms: Double, setupFailed: String? = nil,
+        toolBound: [String] = [], relayBound: Bool? = nil
+    ) {
         guard let load = nextLoad else { return }
         var reasons: [String] = []
         if let setupFailed { reasons.append("setup failed: \(setupFailed)") }
+        if !toolBound.isEmpty { reasons.append("tool-bound: " + toolBound.joined(separator: "; ")) }
         if lossPercent > maxLossPercent { reasons.append("loss \(Self.format(lossPercent)) % > \(Self.format(maxLossPercent)) %") }
         if p99Ms > maxP99Ms { reasons.append("p99 \(Self.format(p99Ms)) ms > \(Self.format(maxP99Ms)) ms") }
         let passed = reasons.isEmpty
         steps.append(CapacityStep(
             load: load, streams: streams, packetsPerSecond: packetsPerSecond, lossPercent: lossPercent, p99Ms: p99Ms,
-            passed: passed, reason: passed ? nil : reasons.joined(separator: "; ")))
+            passed: passed, reason: passed ? nil : reasons.joined(separator: "; "), toolBound: !toolBound.isEmpty, relayBound: relayBound))
+        if setupFailed != nil { setupFailedAt = load }
         if passed, load + step <= limit {
             nextLoad = load + step
         } else {
@@ -59,9 +70,23 @@ public struct CapacitySearch: Sendable {
         return last
     }
 
+    /// What ended the search (see ``CapacityBound``).
+    public var endedBy: CapacityBound {
+        guard let failing = steps.first(where: { !$0.passed }) else { return .limit }
+        if failing.toolBound { return .tool }
+        if setupFailedAt == failing.load { return .setup }
+        switch failing.relayBound {
+        case true?: return .relay
+        case false?: return .neither
+        case nil: return .unverified
+        }
+    }
+
     /// The result written in reports.
     public var result: CapacityResult {
-        CapacityResult(maxLossPercent: maxLossPercent, maxP99Ms: maxP99Ms, steps: steps, lastPassing: lastPassing, reachedLimit: steps.last?.passed == true)
+        CapacityResult(
+            maxLossPercent: maxLossPercent, maxP99Ms: maxP99Ms, steps: steps, lastPassing: lastPassing,
+            reachedLimit: steps.last?.passed == true, endedBy: endedBy)
     }
 
     static func format(_ value: Double) -> String {

@@ -12,8 +12,17 @@ public struct CapacityStep: Sendable, Codable, Hashable {
     public var passed: Bool
     /// Why the step failed, when it did.
     public var reason: String?
+    /// The traffic tool was the bound at this step (never counted as the relay's capacity).
+    public var toolBound: Bool
+    /// The relay was saturated at this step; nil when its metrics were not read.
+    public var relayBound: Bool?
 
-    public init(load: Int, streams: Int, packetsPerSecond: Double, lossPercent: Double, p99Ms: Double, passed: Bool, reason: String? = nil) {
+    public init(
+        load: Int, streams: Int, packetsPerSecond: Double, lossPercent: Double, p99Ms: Double, passed: Bool, reason: String? = nil,
+        toolBound: Bool = false, relayBound: Bool? = nil
+    ) {
+        self.toolBound = toolBound
+        self.relayBound = relayBound
         self.load = load
         self.streams = streams
         self.packetsPerSecond = packetsPerSecond

@@ -9,6 +9,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case relayUnreachable = 2
     /// The scenario could not be set up (a setup request failed, a scenario file is invalid).
     case setupFailed = 3
+    /// The traffic tool, not the relay, was the bound: a run or a `--find-max` step at which its
+    /// own threads or cores were saturated or its sends were late. Its figures are the tool's.
+    case toolBound = 4
     /// The command line is invalid (ArgumentParser's usage error).
     case usage = 64
 }

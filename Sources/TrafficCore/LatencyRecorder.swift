@@ -29,6 +29,32 @@ public struct LatencyRecorder: Sendable {
         histogram.add(other.histogram)
     }
 
+    /// Creates a recorder holding the buckets of `data` (a report's histogram).
+    ///
+    /// Pairs that are not `[value, count]` are ignored, and values beyond the recorder's range are
+    /// clamped to it, so a hand-edited report cannot make the recorder trap.
+    public init(data: HistogramData) {
+        for pair in data.buckets where pair.count == 2 && pair[1] > 0 {
+            _ = histogram.record(min(pair[0], Self.highestMicroseconds), count: pair[1])
+        }
+    }
+
+    /// The histogram as written in reports.
+    public var data: HistogramData {
+        var buckets = histogram.recordedValues().map { [$0.value, $0.count] }
+        // The top bucket carries the exact maximum (a value of that bucket like any other), so a
+        // restored or merged recorder reports the same max.
+        if !buckets.isEmpty { buckets[buckets.count - 1][0] = histogram.maxRecorded }
+        return HistogramData(buckets: buckets)
+    }
+
+    /// Records `count` equal latencies at once (a frame's packets leave together).
+    public mutating func record(microseconds: Int64, count: UInt64) {
+        guard count > 0 else { return }
+        let value = UInt64(max(0, min(Int64(Self.highestMicroseconds), microseconds)))
+        _ = histogram.record(value, count: count)
+    }
+
     /// Forgets every value.
     public mutating func reset() {
         histogram.reset()

@@ -40,6 +40,22 @@ public struct TrafficReport: Sendable, Codable, Hashable {
     public var capacity: CapacityResult?
     /// pk-cluster: each node's rooms, clients and (with its admin URL) packet rates.
     public var nodes: [NodeLoad]?
+    /// One-way latency from the scheduled send time: ``latencyMs`` plus the tool's own lateness.
+    public var latencyFromScheduleMs: LatencySummary?
+    /// The generator processes' own load: one entry per process (several after a merge).
+    public var generators: [GeneratorLoad] = []
+    /// True when the traffic tool, not the relay, was the bound (``toolBoundReasons`` says why):
+    /// its loss and latency then describe the tool as much as the relay.
+    public var toolBound = false
+    public var toolBoundReasons: [String] = []
+    /// The relay's side of the window, with `--relay-metrics`.
+    public var relay: RelayLoad?
+    /// The histograms behind the percentiles, for `merge`.
+    public var histograms: ReportHistograms?
+    /// For one generator's share of a run: `K/N` (`--part`).
+    public var part: String?
+    /// For a merged report: how many reports it combines.
+    public var mergedReports: Int?
 
     public init(
         toolVersion: String, scenario: String, kind: String, sizes: [String: Int], video: VideoProfile, relayURL: String, relayVersion: String,
@@ -74,6 +90,18 @@ public struct TrafficReport: Sendable, Codable, Hashable {
         self.capacity = capacity
     }
 
+    /// What a search's end means, in one sentence.
+    static func explain(_ bound: CapacityBound) -> String {
+        switch bound {
+        case .relay: "relay: the relay was saturated at the failing step, so the last passing load is its capacity"
+        case .tool: "tool: the traffic tool ran out first; the relay's capacity is above the last passing load (add --workers or generator hosts)"
+        case .neither: "neither: the failing step had the relay below 0.9 of its cores and the tool not saturated; the limit is elsewhere (socket buffers, network)"
+        case .unverified: "unverified: give --relay-metrics to tell whether the relay was saturated at the failing step"
+        case .setup: "setup: the next load could not be set up"
+        case .limit: "limit: every step passed up to --limit; the real maximum is higher"
+        }
+    }
+
     /// The report as pretty-printed JSON with sorted keys.
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
@@ -94,6 +122,20 @@ public struct TrafficReport: Sendable, Codable, Hashable {
         lines.append("packets    out \(packets.sent) (\(String(format: "%.0f", packetsPerSecondOut))/s, \(String(format: "%.2f", mbitPerSecondOut)) Mbit/s)  in \(packets.received) (\(String(format: "%.0f", packetsPerSecondIn))/s, \(String(format: "%.2f", mbitPerSecondIn)) Mbit/s)")
         lines.append("loss       \(String(format: "%.4f", lossPercent)) % (\(packets.lost) of \(packets.expected) expected; \(packets.duplicates) duplicates, \(packets.late) late; NACKs sent \(packets.nacksSent), PLIs sent \(packets.plisSent); keyframe requests to publishers \(packets.keyframeRequestsReceived))")
         lines.append("latency    " + summary(latencyMs))
+        if let fromSchedule = latencyFromScheduleMs { lines.append("scheduled  " + summary(fromSchedule) + " (from the scheduled send time)") }
+        for generator in generators {
+            lines.append(
+                "generator  \(generator.host): \(generator.threads) media thread(s), busiest \(String(format: "%.2f", generator.busiestThreadShare)) of a core, "
+                    + "process \(String(format: "%.2f", generator.processShare)) of \(generator.cores) core(s), \(String(format: "%.2f", generator.cpuMicrosecondsPerPacket)) µs CPU per packet, "
+                    + "send lateness p99 \(ms(generator.sendLatenessMs.p99)) ms")
+        }
+        if let relay {
+            lines.append(
+                "relay      \(String(format: "%.2f", relay.coreShare)) of \(relay.cores) core(s) (busiest media thread \(String(format: "%.2f", relay.busiestMediaThreadShare))), "
+                    + "\(String(format: "%.0f", relay.packetsOutPerCoreSecond)) packets out per core-second, \(String(format: "%.2f", relay.cpuMicrosecondsPerPacket)) µs CPU per packet, "
+                    + "drops " + (relay.drops.isEmpty ? "none" : relay.drops.keys.sorted().map { "\($0)=\(relay.drops[$0]!)" }.joined(separator: " ")))
+        }
+        if toolBound { lines.append("TOOL-BOUND " + toolBoundReasons.joined(separator: "; ")) }
         if let setup = setupToFirstKeyframeMs {
             lines.append("setup      \(setup.via) to first keyframe: " + summary(setup.latency) + (setup.timedOut > 0 ? ", \(setup.timedOut) timed out" : ""))
         }
@@ -113,10 +155,11 @@ public struct TrafficReport: Sendable, Codable, Hashable {
                 lines.append("find-max   load \(step.load): streams \(step.streams), \(String(format: "%.0f", step.packetsPerSecond)) pkt/s, loss \(String(format: "%.4f", step.lossPercent)) %, p99 \(ms(step.p99Ms)) ms: \(step.passed ? "pass" : "FAIL (\(step.reason ?? ""))")")
             }
             if let last = capacity.lastPassing {
-                lines.append("capacity   last passing load \(last.load) (streams \(last.streams), \(String(format: "%.0f", last.packetsPerSecond)) pkt/s)" + (capacity.reachedLimit ? " — the search limit, not a failure, ended the search" : ""))
+                lines.append("capacity   last passing load \(last.load) (streams \(last.streams), \(String(format: "%.0f", last.packetsPerSecond)) pkt/s)")
             } else {
                 lines.append("capacity   no load passed")
             }
+            lines.append("ended by   " + Self.explain(capacity.endedBy))
         }
         lines.append("verdict    " + (thresholds.passed ? "pass" : "FAIL: " + thresholds.violations.joined(separator: "; ")))
         return lines.joined(separator: "\n")

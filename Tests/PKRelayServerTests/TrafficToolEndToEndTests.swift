@@ -151,4 +151,77 @@ struct TrafficToolEndToEndTests {
             #expect(((report?["thresholds"] as? [String: Any])?["violations"] as? [String])?.isEmpty == false)
         }
     }
+
+    /// Two generator processes share one run: each takes whole PK pairs, and their reports are
+    /// merged (histograms added). The relay's side comes from its /metrics.
+    @Test func twoWorkersShareARunAndTheRelaySideIsReported() async throws {
+        try await TestRelay.with { relay in
+            let metrics = "http://127.0.0.1:\(relay.ports.admin)/metrics"
+            let (status, report, output) = try await Self.runTool([
+                "--scenario", "pk-showroom", "--relay", relay.controlURL, "--duration", "3s", "--rooms", "4", "--audience", "1",
+                "--workers", "2", "--threads", "1", "--relay-metrics", metrics])
+            #expect(status == 0, "\(output)")
+            try Self.checkReport(report, scenario: "pk-showroom", output: output)
+            #expect(report?["mergedReports"] as? Int == 2, "\(output)")
+            #expect((report?["generators"] as? [[String: Any]])?.count == 2, "\(output)")
+            // Four rooms, one viewer each, every viewer receiving audio and video of two anchors.
+            #expect(report?["streams"] as? Int == 16, "\(output)")
+            #expect(report?["clients"] as? Int == 8, "\(output)")
+            let setup = try #require(report?["setupToFirstKeyframeMs"] as? [String: Any])
+            #expect(((setup["latency"] as? [String: Any])?["count"] as? Int) == 4, "\(output)")
+            let histograms = try #require(report?["histograms"] as? [String: Any])
+            #expect(histograms["latency"] != nil && histograms["sendLateness"] != nil)
+            let relaySide = try #require(report?["relay"] as? [String: Any], "\(output)")
+            #expect((relaySide["cpuSeconds"] as? Double ?? 0) > 0, "\(relaySide)")
+            #expect((relaySide["packetsPerSecondOut"] as? Double ?? 0) > 0, "\(relaySide)")
+            #expect(relaySide["relayBound"] is Bool)
+            #expect(output.contains("ended by") == false)
+        }
+    }
+
+    /// Generators on several hosts each run `--part K/N`; `merge` combines their reports.
+    @Test func partsRunSeparatelyAndMerge() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-parts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestRelay.with { relay in
+            let paths = (0..<2).map { directory.appendingPathComponent("part-\($0).json").path }
+            async let first = Self.runCommand([
+                "run", "--quiet", "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "2s", "--subscribers", "3", "--part", "0/2", "--report", paths[0]])
+            async let second = Self.runCommand([
+                "run", "--quiet", "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "2s", "--subscribers", "3", "--part", "1/2", "--report", paths[1]])
+            let (a, b) = try await (first, second)
+            #expect([a.0, b.0] == [0, 0], "\(a.1)\n\(b.1)")
+            let merged = directory.appendingPathComponent("merged.json")
+            let (status, output) = try await Self.runCommand(["merge", paths[0], paths[1], "--report", merged.path])
+            #expect(status == 0, "\(output)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: merged)) as? [String: Any])
+            // Part 0 ran the anchor and subscribers 0 and 2, part 1 subscriber 1: three subscribers, two streams each.
+            #expect(report["streams"] as? Int == 6, "\(output)")
+            #expect(report["mergedReports"] as? Int == 2)
+            let parts = try [0, 1].map { try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: paths[$0]))) as? [String: Any]) }
+            let received = parts.map { (($0["packets"] as? [String: Any])?["received"] as? Int) ?? 0 }
+            #expect(((report["packets"] as? [String: Any])?["received"] as? Int) == received.reduce(0, +))
+            #expect(received.allSatisfy { $0 > 0 }, "\(received)")
+            let (refused, refusal) = try await Self.runCommand(["merge", paths[0], directory.path + "/missing.json"])
+            #expect(refused == 3, "\(refusal)")
+        }
+    }
+
+    /// A capacity search whose step was tool-bound says so and exits 4, never naming that load
+    /// the relay's capacity. (A lateness limit of 0 ms makes every step tool-bound.)
+    @Test func aToolBoundSearchExitsWithItsOwnStatus() async throws {
+        try await TestRelay.with { relay in
+            let (status, report, output) = try await Self.runTool([
+                "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "1s", "--subscribers", "1", "--find-max", "--step", "1",
+                "--limit", "3", "--max-send-lateness", "0"])
+            #expect(status == 4, "\(output)")
+            let capacity = try #require(report?["capacity"] as? [String: Any], "\(output)")
+            #expect(capacity["endedBy"] as? String == "tool")
+            #expect(capacity["lastPassing"] == nil)
+            #expect((capacity["steps"] as? [[String: Any]])?.first?["toolBound"] as? Bool == true)
+            #expect(report?["toolBound"] as? Bool == true)
+            #expect(output.contains("ended by   tool"), "\(output)")
+        }
+    }
 }

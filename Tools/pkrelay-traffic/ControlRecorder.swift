@@ -23,6 +23,10 @@ final class ControlRecorder: Sendable {
 
     var errors: [String: UInt64] { state.withLock { $0.errors } }
 
+    var latencyHistograms: [String: HistogramData] {
+        state.withLock { $0.latency.mapValues(\.data) }
+    }
+
     var latencySummaries: [String: LatencySummary] {
         state.withLock { $0.latency.mapValues(\.summary) }
     }

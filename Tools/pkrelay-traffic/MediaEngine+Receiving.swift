@@ -65,7 +65,19 @@ extension MediaEngine {
         }
         totals.received += 1
         totals.bytesReceived += UInt64(wireLength)
-        var stream = socket.streams[header.ssrc] ?? ReceiveStream(isVideo: header.payloadType == Self.videoPayloadType)
+        let index: Dictionary<UInt32, ReceiveStream>.Index
+        if let existing = socket.streams.index(forKey: header.ssrc) {
+            index = existing
+        } else {
+            socket.streams[header.ssrc] = ReceiveStream(isVideo: header.payloadType == Self.videoPayloadType)
+            index = socket.streams.index(forKey: header.ssrc)!
+        }
+        // The stream is changed where it lives: a copy would copy its loss window (an allocation
+        // per packet) when written.
+        record(header, packet: packet, in: &socket.streams.values[index], roomIndex: socket.spec.roomIndex, now: now)
+    }
+
+    private func record(_ header: RTPHeader, packet: UnsafeRawBufferPointer, in stream: inout ReceiveStream, roomIndex: Int, now: Int64) {
         let arrival = stream.counter.record(header.sequenceNumber)
         if stream.isVideo, case .advanced(let missing?) = arrival {
             // Ask for at most the 64 most recent missing packets; older ones are better served by a keyframe.
@@ -81,7 +93,9 @@ extension MediaEngine {
             if packet.loadUnaligned(fromByteOffset: stampStart, as: UInt32.self).bigEndian == Self.stampMagic {
                 publisherId = packet.loadUnaligned(fromByteOffset: stampStart + 4, as: UInt32.self).bigEndian
                 let sent = Int64(bitPattern: packet.loadUnaligned(fromByteOffset: stampStart + 8, as: UInt64.self).bigEndian)
+                let late = Int64(packet.loadUnaligned(fromByteOffset: stampStart + 16, as: UInt32.self).bigEndian)
                 latency.record(microseconds: now - sent)
+                latencyFromSchedule.record(microseconds: now - sent + late)
                 intervalLatency.record(microseconds: now - sent)
             } else {
                 totals.unstamped += 1
@@ -93,10 +107,9 @@ extension MediaEngine {
             let descriptor = packet[payloadStart]
             if descriptor & 0x10 != 0, descriptor & 0x07 == 0, descriptor & 0x80 == 0, packet[payloadStart + 1] & 0x01 == 0 {
                 stream.gotKeyframe = true
-                if let publisherId, !watches.isEmpty { keyframeArrived(publisherId: publisherId, roomIndex: socket.spec.roomIndex, now: now) }
+                if let publisherId, !watches.isEmpty { keyframeArrived(publisherId: publisherId, roomIndex: roomIndex, now: now) }
             }
         }
-        socket.streams[header.ssrc] = stream
     }
 
     private func keyframeArrived(publisherId: UInt32, roomIndex: Int, now: Int64) {

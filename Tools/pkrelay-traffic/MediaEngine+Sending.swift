@@ -14,11 +14,11 @@ extension MediaEngine {
             if now - state.nextAudio > 1_000_000 { state.nextAudio = now; recorder.recordError("sender-behind") }
             if now - state.nextVideo > 1_000_000 { state.nextVideo = now; recorder.recordError("sender-behind") }
             while state.nextAudio <= now {
-                sendAudio(on: socket, state: &state)
+                sendAudio(on: socket, state: &state, scheduled: state.nextAudio)
                 state.nextAudio += state.audioInterval
             }
             while state.nextVideo <= now {
-                sendFrame(on: socket, state: &state)
+                sendFrame(on: socket, state: &state, scheduled: state.nextVideo)
                 state.nextVideo += state.videoInterval
             }
             socket.publisher = state
@@ -27,15 +27,21 @@ extension MediaEngine {
         return nextDue
     }
 
-    /// Writes the 16-byte trailer: magic, publisher id, send time.
-    private func stamp(_ payloadEnd: UnsafeMutableRawPointer, publisherId: UInt32) {
+    /// Writes the 20-byte trailer: magic, publisher id, send time, and the lateness against
+    /// `scheduled` (which it also records), so receivers can measure latency both ways.
+    private func stamp(_ payloadEnd: UnsafeMutableRawPointer, publisherId: UInt32, scheduled: Int64) {
         let start = payloadEnd - Self.stampLength
+        let now = MonotonicClock.microseconds()
+        let late = UInt32(clamping: max(0, now - scheduled))
         start.storeBytes(of: Self.stampMagic.bigEndian, toByteOffset: 0, as: UInt32.self)
         start.storeBytes(of: publisherId.bigEndian, toByteOffset: 4, as: UInt32.self)
-        start.storeBytes(of: UInt64(bitPattern: MonotonicClock.microseconds()).bigEndian, toByteOffset: 8, as: UInt64.self)
+        start.storeBytes(of: UInt64(bitPattern: now).bigEndian, toByteOffset: 8, as: UInt64.self)
+        start.storeBytes(of: late.bigEndian, toByteOffset: 16, as: UInt32.self)
+        lateness.record(microseconds: Int64(late))
+        intervalLateness.record(microseconds: Int64(late))
     }
 
-    private func sendAudio(on socket: SimSocket, state: inout PublisherState) {
+    private func sendAudio(on socket: SimSocket, state: inout PublisherState, scheduled: Int64) {
         let spec = state.spec
         let buffer = pkr_batch_buffer(sendBatch, 0)!
         let capacity = Int(pkr_batch_buffer_size(sendBatch))
@@ -46,7 +52,7 @@ extension MediaEngine {
         let payloadLength = max(Self.stampLength + 1, spec.audio.payloadBytes)
         buffer[12] = 0xFC
         memset(buffer + 13, 0x5A, payloadLength - 1)
-        stamp(UnsafeMutableRawPointer(buffer + 12 + payloadLength), publisherId: spec.publisherId)
+        stamp(UnsafeMutableRawPointer(buffer + 12 + payloadLength), publisherId: spec.publisherId, scheduled: scheduled)
         state.audioSequence &+= 1
         state.audioTimestamp &+= UInt32(48_000 / max(1, spec.audio.packetsPerSecond))
         var length = 12 + payloadLength
@@ -60,7 +66,7 @@ extension MediaEngine {
 
     /// Sends one video frame, packetised like an encoder: MTU-sized packets, one timestamp,
     /// the marker on the last packet, a VP8 descriptor on each and the frame tag on the first.
-    private func sendFrame(on socket: SimSocket, state: inout PublisherState) {
+    private func sendFrame(on socket: SimSocket, state: inout PublisherState, scheduled: Int64) {
         let spec = state.spec
         let keyframe = state.keyframeRequested || state.framesSinceKeyframe >= spec.video.keyframeIntervalFrames
         let sizes = spec.video.frameSizes
@@ -93,7 +99,7 @@ extension MediaEngine {
                     for (offset, byte) in header.enumerated() { buffer[16 + offset] = byte }
                 }
             }
-            stamp(UnsafeMutableRawPointer(buffer + 13 + chunk), publisherId: spec.publisherId)
+            stamp(UnsafeMutableRawPointer(buffer + 13 + chunk), publisherId: spec.publisherId, scheduled: scheduled)
             state.videoSequence &+= 1
             var length = 13 + chunk
             guard socket.sender.protectRTP(buffer, length: &length, capacity: capacity) == .ok else {

@@ -5,9 +5,10 @@ import SecureTransport
 import Synchronization
 import TrafficCore
 
-/// The simulated clients' media: one thread sends every publisher's paced audio and video and
-/// receives, decrypts and checks every subscriber's packets, over all sockets with epoll and
-/// recvmmsg/sendmmsg (CSocketShims) and SRTP protection in place.
+/// One media thread of the simulated clients: it sends its publishers' paced audio and video
+/// and receives, decrypts and checks its subscribers' packets, over its sockets with epoll and
+/// recvmmsg/sendmmsg (CSocketShims) and SRTP protection in place. A run has `--threads` of them,
+/// each owning the sockets of the rooms placed on it.
 ///
 /// Threading: the control side talks to the engine only through ``submit(_:)`` (a locked
 /// queue and an eventfd) and reads ``snapshot()``; every other property is used only by the
@@ -16,9 +17,10 @@ final class MediaEngine: @unchecked Sendable {
     /// Payload type of video (VP8) and audio (Opus) tracks.
     static let videoPayloadType: UInt8 = 96
     static let audioPayloadType: UInt8 = 111
-    /// The marker that starts the 16-byte trailer of every payload: "PKTT", publisher id, send time.
+    /// The marker that starts the 20-byte trailer of every payload: "PKTT", publisher id, actual
+    /// send time, and how late that was against the schedule.
     static let stampMagic: UInt32 = 0x504B_5454
-    static let stampLength = 16
+    static let stampLength = 20
     /// How long a forward or link may take to deliver its first keyframe.
     static let watchTimeout: Int64 = 10_000_000
 
@@ -29,10 +31,11 @@ final class MediaEngine: @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
     private let wakeToken: UInt64 = UInt64.max
-    /// Live-line inputs from the control side.
+    /// Connected simulated users whose sockets this thread owns (kept by the control side).
     let clients = Atomic<Int>(0)
     let recorder: ControlRecorder
-    private let live: Bool
+    /// The engine's position among the run's media threads.
+    let index: Int
 
     // Engine-thread state.
     var sockets: [Int: SimSocket] = [:]
@@ -43,7 +46,13 @@ final class MediaEngine: @unchecked Sendable {
     var retiredDuplicates: UInt64 = 0
     var retiredLate: UInt64 = 0
     var latency = LatencyRecorder()
+    var latencyFromSchedule = LatencyRecorder()
+    var lateness = LatencyRecorder()
+    /// The current second's latency and lateness, handed to the live line when the second ends.
     var intervalLatency = LatencyRecorder()
+    var intervalLateness = LatencyRecorder()
+    private var intervalSecond: Int64 = 0
+    private var completedInterval = EngineInterval()
     var setup = LatencyRecorder()
     var setupTimedOut: UInt64 = 0
     var watches: [KeyframeWatchSpec] = []
@@ -55,14 +64,12 @@ final class MediaEngine: @unchecked Sendable {
     let segmented: Bool
     let coalescing: Bool
     var rtcpBuffer = [UInt8](repeating: 0, count: 1500)
-    private var startedAt: Int64 = 0
-    private var lastLive = (time: Int64(0), received: UInt64(0), sent: UInt64(0), bytesIn: UInt64(0), bytesOut: UInt64(0), expected: UInt64(0), lost: UInt64(0))
 
-    init(recorder: ControlRecorder, live: Bool, segmented: Bool) throws {
+    init(index: Int, recorder: ControlRecorder, segmented: Bool) throws {
+        self.index = index
         self.recorder = recorder
         self.segmented = segmented && pkr_udp_segmentation_supported() != 0
         coalescing = segmented && pkr_udp_receive_offload_supported() != 0
-        self.live = live
         epollFD = pkr_epoll_create()
         wakeFD = pkr_eventfd_create()
         guard epollFD >= 0, wakeFD >= 0 else { throw ToolFailure(.setupFailed, "cannot create epoll/eventfd") }
@@ -70,7 +77,7 @@ final class MediaEngine: @unchecked Sendable {
         sendBatch = pkr_batch_create(64, 1500)
         receiveBatch = pkr_batch_create(64, coalescing ? 65_536 : 2048)
         let thread = Thread { [self] in self.loop() }
-        thread.name = "pkr-traffic-io"
+        thread.name = "pkr-traffic-\(index)"
         thread.qualityOfService = .userInteractive
         thread.start()
     }
@@ -109,10 +116,10 @@ final class MediaEngine: @unchecked Sendable {
             finished.signal()
         }
         var tokens = [UInt64](repeating: 0, count: 256)
-        startedAt = MonotonicClock.microseconds()
-        lastLive.time = startedAt
-        var nextHousekeeping = startedAt
-        var nextPublish = startedAt
+        let begin = MonotonicClock.microseconds()
+        var nextHousekeeping = begin
+        var nextPublish = begin
+        intervalSecond = begin / 1_000_000
         while running.load(ordering: .acquiring) {
             drainCommands()
             var now = MonotonicClock.microseconds()
@@ -121,14 +128,15 @@ final class MediaEngine: @unchecked Sendable {
                 housekeeping(now: now)
                 nextHousekeeping = now + 20_000
             }
+            if now / 1_000_000 != intervalSecond { rotateInterval(now: now) }
             if now >= nextPublish {
                 publish()
                 nextPublish = now + 100_000
-                if now - lastLive.time >= 1_000_000 { printLive(now: now) }
             }
             now = MonotonicClock.microseconds()
             let wait = max(0, min(nextDue, nextHousekeeping) - now)
-            let timeout = Int32(min(5, wait / 1000))
+            // Rounded up: a zero timeout would spin until the next send and count as the tool's load.
+            let timeout = Int32(min(5, (wait + 999) / 1000))
             let ready = tokens.withUnsafeMutableBufferPointer { pkr_epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeout) }
             guard ready > 0 else { continue }
             for index in 0..<Int(ready) {
@@ -175,16 +183,16 @@ final class MediaEngine: @unchecked Sendable {
                 retiredDuplicates = 0
                 retiredLate = 0
                 latency.reset()
+                latencyFromSchedule.reset()
+                lateness.reset()
                 intervalLatency.reset()
+                intervalLateness.reset()
                 for socket in sockets.values {
                     for key in socket.streams.keys {
                         socket.streams[key]!.counter = SequenceLossCounter()
                         socket.streams[key]!.pending.removeAll()
                     }
                 }
-                let now = MonotonicClock.microseconds()
-                lastLive = (now, 0, 0, 0, 0, 0, 0)
-                startedAt = now
             }
         }
     }
@@ -221,21 +229,18 @@ final class MediaEngine: @unchecked Sendable {
     private func publish() {
         let (current, streams) = currentTotals()
         let snapshot = EngineSnapshot(
-            totals: current, sockets: sockets.count, streams: streams, latency: latency, setup: setup, setupTimedOut: setupTimedOut)
+            totals: current, sockets: sockets.count, streams: streams, latency: latency, latencyFromSchedule: latencyFromSchedule,
+            lateness: lateness, setup: setup, setupTimedOut: setupTimedOut, threadCPUMicroseconds: pkr_thread_cpu_us(),
+            interval: completedInterval)
         published.withLock { $0 = snapshot }
     }
 
-    private func printLive(now: Int64) {
-        let (current, streams) = currentTotals()
-        let sample = LiveSample(
-            elapsedSeconds: Double(now - startedAt) / 1e6, clients: clients.load(ordering: .relaxed), streams: streams,
-            packetsIn: current.received &- lastLive.received, packetsOut: current.sent &- lastLive.sent,
-            bytesIn: current.bytesReceived &- lastLive.bytesIn, bytesOut: current.bytesSent &- lastLive.bytesOut,
-            expected: current.expected &- lastLive.expected, lost: current.lost >= lastLive.lost ? current.lost - lastLive.lost : 0,
-            latency: intervalLatency.summary, errors: recorder.errorCount, intervalSeconds: Double(now - lastLive.time) / 1e6)
-        if live { print(sample.line) }
+    /// Ends the live line's second: its latency and lateness go out with the next publication.
+    private func rotateInterval(now: Int64) {
+        completedInterval = EngineInterval(second: intervalSecond, latency: intervalLatency, lateness: intervalLateness)
         intervalLatency.reset()
-        lastLive = (now, current.received, current.sent, current.bytesReceived, current.bytesSent, current.expected, current.lost)
+        intervalLateness.reset()
+        intervalSecond = now / 1_000_000
     }
 
     // MARK: Housekeeping: NACK retries, keyframe requests, watch timeouts

@@ -2,6 +2,8 @@
 struct Participant: Sendable {
     let client: SimClient
     let socketId: Int
+    /// The media thread that owns the socket.
+    let engine: Int
     let roomIndex: Int
     let roomId: String
     /// For anchors: the id stamped into their packets.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSocketShims
 import Foundation
 import TrafficCore
 
@@ -74,6 +75,24 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "The UDP offloads for the simulated clients' sockets: auto (GSO for what they send, GRO for what they receive, where the kernel has them) or off (one datagram per message).")
     var udpOffload = "auto"
 
+    @Option(help: "Media threads of each generator process (default: the cores it may run on).")
+    var threads: Int?
+
+    @Option(help: "Generator processes to run on this host, each with its share of the scenario; their reports are merged.")
+    var workers = 1
+
+    @Option(help: "Run only part K of N of the scenario (K from 0), for generators on several hosts; merge their reports with `pkrelay-traffic merge`.")
+    var part: String?
+
+    @Option(help: "The relay's metrics URL (e.g. http://127.0.0.1:7711/metrics): the report adds the relay's CPU, drops and packets per core, and --find-max tells a saturated relay from other limits.")
+    var relayMetrics: String?
+
+    @Option(help: "A run or --find-max step whose packets left more than this many milliseconds after their schedule at p99 counts as tool-bound.")
+    var maxSendLateness: Double = 5
+
+    @Flag(help: .hidden)
+    var worker = false
+
     func run() async throws {
         do {
             try await execute()
@@ -114,80 +133,60 @@ struct RunCommand: AsyncParsableCommand {
         guard let seconds = DurationText.seconds(duration) else { throw ValidationError("--duration must be a positive duration such as 30s") }
         var spec = try loadScenario()
         let tokens = TokenFactory(key: try key.signingKey())
-        let live = !quiet
         guard udpOffload == "auto" || udpOffload == "off" else { throw ValidationError("--udp-offload must be auto or off, got '\(udpOffload)'") }
-        let segmented = udpOffload == "auto"
         if spec.kind == .pkCluster, relays.count < 2 { throw ValidationError("pk-cluster needs two or more nodes: give --relay once per node") }
         if spec.kind != .pkCluster, relays.count > 1 { throw ValidationError("several --relay URLs are for the pk-cluster scenario only") }
         if !admin.isEmpty, admin.count != relays.count { throw ValidationError("give --admin once per --relay, in the same order (\(relays.count))") }
-        let admins = admin
-        let windows = NodeWindows()
-
-        func once(_ spec: ScenarioSpec) async throws -> RunOutcome {
-            let runner = try ScenarioRunner(urls: relays, spec: spec, tokens: tokens, localHost: localIP, live: live, segmented: segmented)
-            do {
-                try await runner.probe()
-            } catch {
-                _ = runner.engine.stop()
-                throw error
-            }
-            if live { print("pkrelay-traffic: \(spec.name) \(spec.sizes.keys.sorted().map { "\($0)=\(spec.sizes[$0]!)" }.joined(separator: " ")) against \(relays.joined(separator: " ")) for \(duration)") }
-            let outcome = try await runner.run(seconds: seconds) { started in
-                for (position, url) in admins.enumerated() {
-                    let counters = await RelayMetricsReader.packetCounters(adminURL: url)
-                    windows.record(position, started: started, counters: counters)
-                }
-            }
-            windows.shares = runner.nodeShares()
-            return outcome.withErrors(runner.recorder)
+        if let threads, threads < 1 || threads > 256 { throw ValidationError("--threads must be between 1 and 256") }
+        guard workers >= 1, workers <= 64 else { throw ValidationError("--workers must be between 1 and 64") }
+        let chosenPart: ScenarioPart
+        if let part {
+            guard let parsed = ScenarioPart(part) else { throw ValidationError("--part must be K/N with 0 <= K < N, e.g. 0/2; got '\(part)'") }
+            guard workers == 1 else { throw ValidationError("--part and --workers do not go together: --workers gives each worker its part") }
+            chosenPart = parsed
+        } else {
+            chosenPart = .whole
+        }
+        guard maxSendLateness >= 0, maxSendLateness.isFinite else { throw ValidationError("--max-send-lateness must be a number of milliseconds, 0 or more") }
+        if let relayMetrics, URL(string: relayMetrics)?.scheme?.hasPrefix("http") != true {
+            throw ValidationError("--relay-metrics must be an http URL such as http://127.0.0.1:7711/metrics")
         }
 
         var capacity: CapacityResult?
-        var final: (spec: ScenarioSpec, outcome: RunOutcome)?
+        let final: (spec: ScenarioSpec, report: TrafficReport)
         if findMax {
             var search = CapacitySearch(start: spec.load, step: step ?? spec.findMaxStep, limit: limit ?? spec.findMaxLimit)
-            var lastPassing: (ScenarioSpec, RunOutcome)?
-            var lastMeasured: (ScenarioSpec, RunOutcome)?
+            var lastPassing: (ScenarioSpec, TrafficReport)?
+            var lastMeasured: (ScenarioSpec, TrafficReport)?
             while let load = search.nextLoad {
                 spec.load = load
                 do {
-                    let outcome = try await once(spec)
-                    let summary = outcome.snapshot.latency.summary
-                    search.record(streams: outcome.snapshot.streams, packetsPerSecond: Double(outcome.snapshot.totals.received) / max(outcome.measuredSeconds, 0.001),
-                                  lossPercent: outcome.snapshot.totals.lossPercent, p99Ms: summary.p99)
-                    lastMeasured = (spec, outcome)
-                    if search.steps.last?.passed == true { lastPassing = (spec, outcome) }
+                    let report = try await measure(spec, seconds: seconds, tokens: tokens, part: chosenPart)
+                    search.record(
+                        streams: report.streams, packetsPerSecond: report.packetsPerSecondIn, lossPercent: report.lossPercent, p99Ms: report.latencyMs.p99,
+                        toolBound: report.toolBoundReasons, relayBound: report.relay?.relayBound)
+                    lastMeasured = (spec, report)
+                    if search.steps.last?.passed == true { lastPassing = (spec, report) }
                 } catch let failure as ToolFailure where failure.status == .setupFailed {
                     search.record(streams: 0, packetsPerSecond: 0, lossPercent: 0, p99Ms: 0, setupFailed: failure.message)
                 }
-                if live, let step = search.steps.last {
-                    print("find-max: load \(step.load) \(step.passed ? "passed" : "failed: \(step.reason ?? "")")")
+                if !quiet, let step = search.steps.last {
+                    let relaySide = step.relayBound.map { $0 ? ", relay saturated" : ", relay not saturated" } ?? ""
+                    print("find-max: load \(step.load) \(step.passed ? "passed" : step.toolBound ? "TOOL-BOUND: \(step.reason ?? "")" : "failed: \(step.reason ?? "")")\(relaySide)")
                 }
             }
             capacity = search.result
             guard let chosen = lastPassing ?? lastMeasured else { throw ToolFailure(.setupFailed, "no load of the capacity search could be set up") }
             final = chosen
         } else {
-            final = (spec, try await once(spec))
+            final = (spec, try await measure(spec, seconds: seconds, tokens: tokens, part: chosenPart))
         }
-        guard let (usedSpec, outcome) = final else { return }
-        let snapshot = outcome.snapshot
-        let latency = snapshot.latency.summary
-        var thresholds = ThresholdResult.evaluate(lossPercent: snapshot.totals.lossPercent, p99Ms: latency.p99, maxLossPercent: maxLoss, maxP99Ms: maxP99)
+        var result = final.report
+        result.capacity = capacity
+        var thresholds = ThresholdResult.evaluate(lossPercent: result.lossPercent, p99Ms: result.latencyMs.p99, maxLossPercent: maxLoss, maxP99Ms: maxP99)
         if let capacity, capacity.lastPassing == nil { thresholds.violations.append("no load passed the capacity search") }
-        let setup: SetupTimes? = switch usedSpec.kind {
-        case .pkShowroom: SetupTimes(via: usedSpec.pkMode.rawValue, latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
-        case .pkCluster: SetupTimes(via: "\(usedSpec.pkMode.rawValue) across nodes", latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
-        case .churn: SetupTimes(via: "forward+link", latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
-        case .fanout: nil
-        }
-        let result = TrafficReport(
-            toolVersion: TrafficCommand.version, scenario: usedSpec.name, kind: usedSpec.kind.rawValue, sizes: usedSpec.sizes, video: usedSpec.video,
-            relayURL: relays.joined(separator: " "), relayVersion: relayVersion, startedAt: outcome.startedAt, durationSeconds: outcome.measuredSeconds,
-            clients: outcome.clients, streams: snapshot.streams, packets: snapshot.totals, latencyMs: latency, setupToFirstKeyframeMs: setup,
-            controlLatencyMs: outcome.controlLatency, errors: outcome.errors, thresholds: thresholds, capacity: capacity,
-            nodes: usedSpec.kind == .pkCluster ? windows.loads(admins: admins, seconds: outcome.measuredSeconds) : nil)
-        print(result.text)
+        result.thresholds = thresholds
+        if !worker { print(result.text) }
         if let report {
             do {
                 try result.jsonData().write(to: URL(fileURLWithPath: report))
@@ -195,6 +194,109 @@ struct RunCommand: AsyncParsableCommand {
                 throw ToolFailure(.setupFailed, "cannot write \(report): \(error.localizedDescription)")
             }
         }
+        if capacity?.endedBy == .tool {
+            throw ToolFailure(.toolBound, "the traffic tool ran out before the relay did: " + (capacity?.steps.last?.reason ?? ""))
+        }
         if !thresholds.passed { throw ToolFailure(.thresholdExceeded, thresholds.violations.joined(separator: "; ")) }
+    }
+
+    /// Measures one load: in this process, or with `--workers` in worker processes whose reports are merged.
+    private func measure(_ spec: ScenarioSpec, seconds: Double, tokens: TokenFactory, part: ScenarioPart) async throws -> TrafficReport {
+        guard workers > 1 else { return try await measureHere(spec, seconds: seconds, tokens: tokens, part: part) }
+        if !quiet { print("pkrelay-traffic: \(spec.name) \(Self.sizesText(spec)) in \(workers) worker processes for \(duration)") }
+        let reports = try await WorkerPool(count: workers).run { part, reportPath in workerArguments(spec, part: part, report: reportPath) }
+        do {
+            return try TrafficReport.merged(reports, rule: ToolBoundRule(maxLatenessP99Ms: maxSendLateness))
+        } catch let error as ReportMergeError {
+            throw ToolFailure(.setupFailed, "the workers' reports cannot be merged: \(error.message)")
+        }
+    }
+
+    /// One worker's command line: this run's options with the scenario's current sizes, its part,
+    /// and its own report file.
+    private func workerArguments(_ spec: ScenarioSpec, part: ScenarioPart, report: String) -> [String] {
+        var arguments = ["run", "--worker", "--part", part.description, "--report", report, "--scenario", scenario, "--duration", duration]
+        for url in relays { arguments += ["--relay", url] }
+        for url in admin { arguments += ["--admin", url] }
+        if let config = key.config { arguments += ["--config", config] }
+        if let keyId = key.keyId, let keySecret = key.keySecret { arguments += ["--key-id", keyId, "--key-secret", keySecret] }
+        arguments += ["--relay-version", relayVersion, "--local-ip", localIP, "--udp-offload", udpOffload]
+        arguments += ["--rooms", "\(spec.rooms)", "--audience", "\(spec.audiencePerRoom)", "--subscribers", "\(spec.subscribers)"]
+        arguments += ["--pk-mode", spec.pkMode.rawValue, "--resolution", "\(spec.video.width)x\(spec.video.height)", "--fps", "\(spec.video.fps)", "--kbps", "\(spec.video.kbps)"]
+        if let threads { arguments += ["--threads", "\(threads)"] }
+        if let relayMetrics { arguments += ["--relay-metrics", relayMetrics] }
+        arguments += ["--max-send-lateness", "\(maxSendLateness)"]
+        if quiet { arguments.append("--quiet") }
+        return arguments
+    }
+
+    static func sizesText(_ spec: ScenarioSpec) -> String {
+        spec.sizes.keys.sorted().map { "\($0)=\(spec.sizes[$0]!)" }.joined(separator: " ")
+    }
+
+    /// Measures one load in this process.
+    private func measureHere(_ spec: ScenarioSpec, seconds: Double, tokens: TokenFactory, part: ScenarioPart) async throws -> TrafficReport {
+        let runner = try ScenarioRunner(
+            urls: relays, spec: spec, tokens: tokens, localHost: localIP, live: !quiet, segmented: udpOffload == "auto",
+            threads: threads ?? Int(pkr_available_cpus()), part: part, rule: ToolBoundRule(maxLatenessP99Ms: maxSendLateness))
+        do {
+            try await runner.probe()
+        } catch {
+            _ = runner.stopEngines()
+            throw error
+        }
+        if !quiet {
+            let share = part.count > 1 ? " (part \(part))" : ""
+            print("pkrelay-traffic: \(spec.name) \(Self.sizesText(spec))\(share) against \(relays.joined(separator: " ")) for \(duration), \(runner.engines.count) media thread(s)")
+        }
+        let admins = admin
+        let windows = NodeWindows()
+        let metricsURL = relayMetrics
+        let relayWindow = RelayWindow()
+        var outcome = try await runner.run(seconds: seconds) { started in
+            for (position, url) in admins.enumerated() {
+                let counters = await RelayMetricsReader.packetCounters(adminURL: url)
+                windows.record(position, started: started, counters: counters)
+            }
+            if let metricsURL { relayWindow.record(started: started, sample: await RelayMetricsReader.sample(metricsURL: metricsURL)) }
+        }
+        windows.shares = runner.nodeShares()
+        outcome = outcome.withErrors(runner.recorder)
+        if let metricsURL {
+            guard let (start, end) = relayWindow.samples else {
+                throw ToolFailure(.relayUnreachable, "cannot read the relay's CPU and packet counters at \(metricsURL)")
+            }
+            outcome.relay = RelayLoad(metricsURL: metricsURL, start: start, end: end, seconds: outcome.measuredSeconds)
+        }
+        var report = makeReport(spec, outcome: outcome, recorder: runner.recorder, nodes: spec.kind == .pkCluster ? windows.loads(admins: admins, seconds: outcome.measuredSeconds) : nil)
+        if part.count > 1 { report.part = part.description }
+        return report
+    }
+
+    /// The report of one measured run.
+    private func makeReport(_ spec: ScenarioSpec, outcome: RunOutcome, recorder: ControlRecorder, nodes: [NodeLoad]?) -> TrafficReport {
+        let snapshot = outcome.snapshot
+        let setup: SetupTimes? = switch spec.kind {
+        case .pkShowroom: SetupTimes(via: spec.pkMode.rawValue, latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
+        case .pkCluster: SetupTimes(via: "\(spec.pkMode.rawValue) across nodes", latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
+        case .churn: SetupTimes(via: "forward+link", latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
+        case .fanout: nil
+        }
+        let latency = snapshot.latency.summary
+        var report = TrafficReport(
+            toolVersion: TrafficCommand.version, scenario: spec.name, kind: spec.kind.rawValue, sizes: spec.sizes, video: spec.video,
+            relayURL: relays.joined(separator: " "), relayVersion: relayVersion, startedAt: outcome.startedAt, durationSeconds: outcome.measuredSeconds,
+            clients: outcome.clients, streams: snapshot.streams, packets: snapshot.totals, latencyMs: latency, setupToFirstKeyframeMs: setup,
+            controlLatencyMs: outcome.controlLatency, errors: outcome.errors,
+            thresholds: ThresholdResult(maxLossPercent: maxLoss, maxP99Ms: maxP99, violations: []), nodes: nodes)
+        report.latencyFromScheduleMs = snapshot.latencyFromSchedule.summary
+        report.generators = [outcome.generator]
+        report.toolBound = outcome.generator.toolBound
+        report.toolBoundReasons = outcome.generator.reasons
+        report.relay = outcome.relay
+        report.histograms = ReportHistograms(
+            latency: snapshot.latency.data, latencyFromSchedule: snapshot.latencyFromSchedule.data, sendLateness: snapshot.lateness.data,
+            setupToFirstKeyframe: snapshot.setup.data, control: recorder.latencyHistograms)
+        return report
     }
 }

@@ -6,6 +6,10 @@ struct RunOutcome: Sendable {
     var clients: Int
     var measuredSeconds: Double
     var startedAt: String
+    /// The generator's own load over the window.
+    var generator: GeneratorLoad
+    /// The relay's side of the window, with `--relay-metrics`.
+    var relay: RelayLoad?
     var controlLatency: [String: LatencySummary] = [:]
     var errors: [String: UInt64] = [:]
 

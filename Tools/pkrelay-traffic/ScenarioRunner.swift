@@ -14,21 +14,56 @@ final class ScenarioRunner: Sendable {
     let spec: ScenarioSpec
     let tokens: TokenFactory
     let localHost: String
-    let engine: MediaEngine
+    /// The media threads; a room's sockets all live on one (see ``engineIndex(roomIndex:number:)``).
+    let engines: [MediaEngine]
+    /// This generator's share of the scenario.
+    let part: ScenarioPart
     let recorder: ControlRecorder
+    let live: Bool
+    let host: String
+    /// When the tool counts as the bound.
+    let rule: ToolBoundRule
     private let nextSocketId = Atomic<Int>(1)
     private let nextPublisherId = Atomic<UInt32>(1)
     /// Every client still connected, for teardown.
     private let open = Mutex<[Int: SimClient]>([:])
 
-    init(urls: [String], spec: ScenarioSpec, tokens: TokenFactory, localHost: String, live: Bool, segmented: Bool) throws {
+    init(urls: [String], spec: ScenarioSpec, tokens: TokenFactory, localHost: String, live: Bool, segmented: Bool, threads: Int, part: ScenarioPart, rule: ToolBoundRule) throws {
         precondition(!urls.isEmpty)
         self.urls = urls
         self.spec = spec
         self.tokens = tokens
         self.localHost = localHost
-        recorder = ControlRecorder()
-        engine = try MediaEngine(recorder: recorder, live: live, segmented: segmented)
+        self.live = live
+        self.part = part
+        self.rule = rule
+        host = ProcessInfo.processInfo.hostName
+        let recorder = ControlRecorder()
+        self.recorder = recorder
+        var engines: [MediaEngine] = []
+        for index in 0..<max(1, threads) {
+            do {
+                engines.append(try MediaEngine(index: index, recorder: recorder, segmented: segmented))
+            } catch {
+                for engine in engines { _ = engine.stop() }
+                throw error
+            }
+        }
+        self.engines = engines
+    }
+
+    /// Stops every media thread and returns their figures added up.
+    func stopEngines() -> EngineSnapshot {
+        var total = EngineSnapshot()
+        for engine in engines { total.add(engine.stop()) }
+        return total
+    }
+
+    /// The media thread of a participant: paired scenarios place a whole PK pair on one thread,
+    /// in turn over this part's pairs; fanout deals its subscribers out in turn.
+    func engineIndex(roomIndex: Int, number: Int = 0) -> Int {
+        let position = spec.kind == .fanout ? number / part.count : (roomIndex / 2) / part.count
+        return position % engines.count
     }
 
     static func roomId(_ spec: ScenarioSpec, _ index: Int) -> String { "\(spec.kind.rawValue)-\(index)" }
@@ -39,9 +74,9 @@ final class ScenarioRunner: Sendable {
 
     /// Each node's rooms and clients as set up (pk-cluster's report).
     func nodeShares() -> [(url: String, rooms: Int, clients: Int)] {
-        let rooms = spec.effectiveRooms
+        let rooms = part.rooms(of: spec.effectiveRooms)
         return urls.enumerated().map { position, url in
-            let mine = (0..<rooms).filter { $0 % urls.count == position }.count
+            let mine = rooms.filter { $0 % urls.count == position }.count
             return (url, mine, mine * (1 + spec.audiencePerRoom))
         }
     }
@@ -61,6 +96,7 @@ final class ScenarioRunner: Sendable {
     /// Sets up, runs for `seconds` (measuring only after setup) and tears down.
     func run(seconds: Double, measuring: @Sendable (_ started: Bool) async -> Void = { _ in }) async throws -> RunOutcome {
         let started = ISO8601DateFormatter().string(from: Date())
+        let liveLine = startLiveLine()
         do {
             switch spec.kind {
             case .pkShowroom, .pkCluster: try await setUpShowroom()
@@ -68,33 +104,42 @@ final class ScenarioRunner: Sendable {
             case .churn: try await setUpChurnAnchors()
             }
         } catch let failure as ToolFailure {
+            liveLine.cancel()
             await tearDown()
             throw failure
         } catch {
+            liveLine.cancel()
             await tearDown()
             throw ToolFailure(.setupFailed, "the scenario could not be set up: \(error)")
         }
-        engine.submit(.resetMeasurements)
+        for engine in engines { engine.submit(.resetMeasurements) }
+        // The engines publish their figures every 100 ms: let the reset show before the first CPU reading.
+        try? await Task.sleep(for: .milliseconds(150))
         await measuring(true)
         let begin = MonotonicClock.microseconds()
+        var monitor = GeneratorLoadMonitor(rule: rule, host: host, cores: Int(pkr_available_cpus()))
+        monitor.start(cpuSample())
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
         // Churn runs beside the measurement; the figures are taken at the deadline, before the
         // churning members' last leaves.
         let churning: Task<Void, Never>? = spec.kind == .churn ? Task { await self.churn(until: deadline) } : nil
         try? await Task.sleep(until: deadline, clock: .continuous)
-        let clients = engine.clients.load(ordering: .relaxed)
-        let snapshot = engine.stop()
+        let clients = engines.reduce(0) { $0 + $1.clients.load(ordering: .relaxed) }
+        let endSample = cpuSample()
+        let snapshot = stopEngines()
         let measured = Double(MonotonicClock.microseconds() - begin) / 1e6
+        let generator = monitor.window(until: endSample, lateness: snapshot.lateness, packets: snapshot.totals.sent &+ snapshot.totals.received)
+        liveLine.cancel()
         await measuring(false)
         await churning?.value
         await tearDown()
-        return RunOutcome(snapshot: snapshot, clients: clients, measuredSeconds: measured, startedAt: started)
+        return RunOutcome(snapshot: snapshot, clients: clients, measuredSeconds: measured, startedAt: started, generator: generator)
     }
 
     // MARK: Participants
 
     /// Connects a user, opens its media socket and transport.
-    private func connectWithTransport(user: String, roomIndex: Int) async throws -> (SimClient, Int, Int) {
+    private func connectWithTransport(user: String, roomIndex: Int, engine: MediaEngine) async throws -> (SimClient, Int, Int) {
         let client = try await SimClient.connect(url: url(forRoom: roomIndex), userId: user, recorder: recorder)
         open.withLock { $0[ObjectIdentifier(client.control).hashValue] = client }
         engine.clients.add(1, ordering: .relaxed)
@@ -109,7 +154,7 @@ final class ScenarioRunner: Sendable {
         }
         let fd = pkr_udp_open(localIP, 0, 1 << 21, 1 << 20)
         guard fd >= 0 else { throw ToolFailure(.setupFailed, "cannot open a UDP socket (errno \(-fd))") }
-        if engine.coalescing { _ = pkr_udp_enable_receive_offload(fd) }
+        if engines[0].coalescing { _ = pkr_udp_enable_receive_offload(fd) }
         let port = Int(pkr_udp_local_port(fd))
         let key = SDESKeying.generateKeyingMaterial(for: profile)
         let id = nextSocketId.add(1, ordering: .relaxed).oldValue
@@ -124,39 +169,41 @@ final class ScenarioRunner: Sendable {
     func anchor(roomIndex: Int) async throws -> Participant {
         let roomId = Self.roomId(spec, roomIndex)
         let user = "anchor-\(roomIndex)"
-        let (client, socketId, transportId) = try await connectWithTransport(user: user, roomIndex: roomIndex)
+        let engine = engineIndex(roomIndex: roomIndex)
+        let (client, socketId, transportId) = try await connectWithTransport(user: user, roomIndex: roomIndex, engine: engines[engine])
         let _: JoinRoomResult = try await client.request(.joinRoom, JoinRoomParams(token: tokens.token(room: roomId, user: user), roomId: roomId, userId: user, role: .anchor, visible: true))
-        let publisherId = nextPublisherId.add(1, ordering: .relaxed).oldValue
+        let publisherId = part.publisherId(nextPublisherId.add(1, ordering: .relaxed).oldValue)
         let video = UInt32.random(in: 1...UInt32.max), audio = UInt32.random(in: 1...UInt32.max)
         let _: PublishStreamResult = try await client.request(.publishStream, PublishStreamParams(roomId: roomId, transportId: transportId, tracks: [
             TrackDescription(kind: .video, ssrc: video, payloadType: Int(MediaEngine.videoPayloadType), codec: "VP8", clockRate: 90000),
             TrackDescription(kind: .audio, ssrc: audio, payloadType: Int(MediaEngine.audioPayloadType), codec: "opus", clockRate: 48000, channels: 2, parameters: "minptime=10;useinbandfec=1"),
         ]))
-        engine.submit(.publish(socket: socketId, PublisherSpec(publisherId: publisherId, videoSSRC: video, audioSSRC: audio, video: spec.video, audio: spec.audio)))
-        return Participant(client: client, socketId: socketId, roomIndex: roomIndex, roomId: roomId, publisherId: publisherId)
+        engines[engine].submit(.publish(socket: socketId, PublisherSpec(publisherId: publisherId, videoSSRC: video, audioSSRC: audio, video: spec.video, audio: spec.audio)))
+        return Participant(client: client, socketId: socketId, engine: engine, roomIndex: roomIndex, roomId: roomId, publisherId: publisherId)
     }
 
     /// An audience member: joins invisible with auto-subscribe on its transport.
     func audience(roomIndex: Int, number: Int) async throws -> Participant {
         let roomId = Self.roomId(spec, roomIndex)
         let user = "viewer-\(roomIndex)-\(number)"
-        let (client, socketId, transportId) = try await connectWithTransport(user: user, roomIndex: roomIndex)
+        let engine = engineIndex(roomIndex: roomIndex, number: number)
+        let (client, socketId, transportId) = try await connectWithTransport(user: user, roomIndex: roomIndex, engine: engines[engine])
         let _: JoinRoomResult = try await client.request(.joinRoom, JoinRoomParams(
             token: tokens.token(room: roomId, user: user), roomId: roomId, userId: user, role: .audience, visible: false,
             roomConfig: RoomConfig(subscribeTransportId: transportId)))
-        return Participant(client: client, socketId: socketId, roomIndex: roomIndex, roomId: roomId, publisherId: nil)
+        return Participant(client: client, socketId: socketId, engine: engine, roomIndex: roomIndex, roomId: roomId, publisherId: nil)
     }
 
     /// Closes a participant's connection and socket.
     func dismiss(_ participant: Participant) async {
-        engine.submit(.close(socket: participant.socketId))
+        engines[participant.engine].submit(.close(socket: participant.socketId))
         _ = open.withLock { $0.removeValue(forKey: ObjectIdentifier(participant.client.control).hashValue) }
         await participant.client.close()
-        engine.clients.subtract(1, ordering: .relaxed)
+        engines[participant.engine].clients.subtract(1, ordering: .relaxed)
     }
 
     private func tearDown() async {
-        _ = engine.stop()
+        _ = stopEngines()
         let clients = open.withLock { clients in
             let all = Array(clients.values)
             clients.removeAll()
@@ -192,13 +239,13 @@ final class ScenarioRunner: Sendable {
     // MARK: Scenarios
 
     private func setUpShowroom() async throws {
-        let rooms = spec.effectiveRooms
-        let anchors = try await forEach(rooms) { try await self.anchor(roomIndex: $0) }.sorted { $0.roomIndex < $1.roomIndex }
+        let rooms = part.rooms(of: spec.effectiveRooms)
+        let anchors = try await forEach(rooms.count) { try await self.anchor(roomIndex: rooms[$0]) }.sorted { $0.roomIndex < $1.roomIndex }
         let perRoom = spec.audiencePerRoom
-        _ = try await forEach(rooms * perRoom) { try await self.audience(roomIndex: $0 / perRoom, number: $0 % perRoom) }
+        _ = try await forEach(rooms.count * perRoom) { try await self.audience(roomIndex: rooms[$0 / perRoom], number: $0 % perRoom) }
         // Let the audience see their own anchor first, so the link's keyframe is the one measured.
         try await Task.sleep(for: .milliseconds(300))
-        _ = try await forEach(rooms / 2) { pair in
+        _ = try await forEach(anchors.count / 2) { pair in
             let a = anchors[2 * pair], b = anchors[2 * pair + 1]
             try await self.pair(a, b)
             return a
@@ -208,8 +255,8 @@ final class ScenarioRunner: Sendable {
     /// Connects two anchors' rooms: a link, or forwards both ways; watches both first keyframes.
     func pair(_ a: Participant, _ b: Participant) async throws {
         let now = MonotonicClock.microseconds()
-        engine.submit(.watch(KeyframeWatchSpec(roomIndex: b.roomIndex, publisherId: a.publisherId!, sinceMicroseconds: now)))
-        engine.submit(.watch(KeyframeWatchSpec(roomIndex: a.roomIndex, publisherId: b.publisherId!, sinceMicroseconds: now)))
+        watch(roomIndex: b.roomIndex, publisherId: a.publisherId!, since: now)
+        watch(roomIndex: a.roomIndex, publisherId: b.publisherId!, since: now)
         switch spec.pkMode {
         case .link:
             let _: ConnectOtherRoomEvent = try await a.client.request(.connectOtherRoom, ConnectOtherRoomParams(roomId: b.roomId, userId: b.client.userId))
@@ -219,21 +266,28 @@ final class ScenarioRunner: Sendable {
         }
     }
 
+    /// Times the first keyframe of `publisherId` to reach the audience of room `roomIndex`.
+    func watch(roomIndex: Int, publisherId: UInt32, since: Int64) {
+        engines[engineIndex(roomIndex: roomIndex)].submit(.watch(KeyframeWatchSpec(roomIndex: roomIndex, publisherId: publisherId, sinceMicroseconds: since)))
+    }
+
     func startForward(_ source: Participant, into target: Participant) async throws {
         let _: ForwardStreamResult = try await source.client.request(.startForwardStreamToRooms, StartForwardParams(
             roomId: source.roomId, targets: [ForwardTargetParams(roomId: target.roomId, token: tokens.token(room: target.roomId, user: source.client.userId))]))
     }
 
     private func setUpFanout() async throws {
-        _ = try await anchor(roomIndex: 0)
-        _ = try await forEach(spec.subscribers) { try await self.audience(roomIndex: 0, number: $0) }
+        if part.runsFanoutAnchor { _ = try await anchor(roomIndex: 0) }
+        let numbers = part.subscribers(of: spec.subscribers)
+        _ = try await forEach(numbers.count) { try await self.audience(roomIndex: 0, number: numbers[$0]) }
     }
 
     /// Churn: anchors publish (the audience comes and goes while the run lasts).
     private let churnAnchors = Mutex<[Participant]>([])
 
     private func setUpChurnAnchors() async throws {
-        let anchors = try await forEach(spec.effectiveRooms) { try await self.anchor(roomIndex: $0) }.sorted { $0.roomIndex < $1.roomIndex }
+        let rooms = part.rooms(of: spec.effectiveRooms)
+        let anchors = try await forEach(rooms.count) { try await self.anchor(roomIndex: rooms[$0]) }.sorted { $0.roomIndex < $1.roomIndex }
         churnAnchors.withLock { $0 = anchors }
     }
 
@@ -244,7 +298,7 @@ final class ScenarioRunner: Sendable {
         let anchors = churnAnchors.withLock { $0 }
         let profile = spec.churn
         await withTaskGroup(of: Void.self) { group in
-            for roomIndex in 0..<spec.effectiveRooms {
+            for roomIndex in part.rooms(of: spec.effectiveRooms) {
                 for slot in 0..<spec.audiencePerRoom {
                     group.addTask {
                         var generation = 0
@@ -267,7 +321,7 @@ final class ScenarioRunner: Sendable {
                     let a = anchors[2 * pair], b = anchors[2 * pair + 1]
                     while ContinuousClock.now < deadline {
                         let forwardStart = MonotonicClock.microseconds()
-                        self.engine.submit(.watch(KeyframeWatchSpec(roomIndex: b.roomIndex, publisherId: a.publisherId!, sinceMicroseconds: forwardStart)))
+                        self.watch(roomIndex: b.roomIndex, publisherId: a.publisherId!, since: forwardStart)
                         try? await self.startForward(a, into: b)
                         await Self.sleep(seconds: profile.forwardOnSeconds, until: deadline)
                         try? await a.client.call(.stopForwardStreamToRooms, RoomParams(roomId: a.roomId))
@@ -275,8 +329,8 @@ final class ScenarioRunner: Sendable {
                         guard ContinuousClock.now < deadline else { break }
                         // The forward has stopped, so the link starts from rooms with no mirror.
                         let linkStart = MonotonicClock.microseconds()
-                        self.engine.submit(.watch(KeyframeWatchSpec(roomIndex: b.roomIndex, publisherId: a.publisherId!, sinceMicroseconds: linkStart)))
-                        self.engine.submit(.watch(KeyframeWatchSpec(roomIndex: a.roomIndex, publisherId: b.publisherId!, sinceMicroseconds: linkStart)))
+                        self.watch(roomIndex: b.roomIndex, publisherId: a.publisherId!, since: linkStart)
+                        self.watch(roomIndex: a.roomIndex, publisherId: b.publisherId!, since: linkStart)
                         let _: ConnectOtherRoomEvent? = try? await a.client.request(.connectOtherRoom, ConnectOtherRoomParams(roomId: b.roomId, userId: b.client.userId))
                         await Self.sleep(seconds: profile.linkOnSeconds, until: deadline)
                         try? await a.client.call(.disconnectOtherRoom, LocalRoomParams(localRoomId: a.roomId))

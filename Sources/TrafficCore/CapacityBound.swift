@@ -1,0 +1,19 @@
+/// What ended a capacity search, so that its figure is read for what it is.
+public enum CapacityBound: String, Sendable, Codable, Hashable {
+    /// The failing step had the relay saturated (its cores, or a media thread, at 0.9 or more):
+    /// the last passing load is the relay's capacity.
+    case relay
+    /// The traffic tool ran out first (a saturated thread or core, or late sends): the relay's
+    /// capacity is above the last passing load, and the search could not find it.
+    case tool
+    /// A step failed on loss or latency with neither side saturated (the relay's metrics showed
+    /// its cores below 0.9): the limit is elsewhere, for example socket buffers or the network.
+    case neither
+    /// A step failed and the relay's metrics were not given (`--relay-metrics`), so whose limit
+    /// it was is unknown.
+    case unverified
+    /// The scenario could not be set up at the next load (ports, room limits).
+    case setup
+    /// Every step passed up to `--limit`: the real maximum is higher.
+    case limit
+}
