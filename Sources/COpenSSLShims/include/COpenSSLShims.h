@@ -42,6 +42,24 @@ int pkr_aes128_gcm_seal(const uint8_t *key, const uint8_t *iv,
                         uint8_t *ciphertext, uint8_t *tag);
 
 /*
+ * SRTP for AEAD_AES_128_GCM (RFC 7714) with the cipher context kept between packets: the
+ * session key and salt are derived once (key derivation rate zero, no MKI), and each packet
+ * only sets its IV. The caller tracks the rollover counter and any replay detection.
+ */
+typedef struct pkr_srtp_gcm_context pkr_srtp_gcm_context;
+
+/* From the 16-byte master key and 12-byte master salt, to seal (sealing != 0) or to open;
+ * NULL when OpenSSL fails. */
+pkr_srtp_gcm_context *pkr_srtp_gcm_create(const uint8_t *master_key, const uint8_t *master_salt, int sealing);
+void pkr_srtp_gcm_destroy(pkr_srtp_gcm_context *gcm);
+/* Verifies and decrypts an SRTP packet in place; returns the RTP packet's length, or -1 when
+ * it is malformed or fails authentication (the payload is then unspecified). Allocates nothing. */
+long pkr_srtp_gcm_open(pkr_srtp_gcm_context *gcm, uint8_t *packet, size_t length, uint32_t rollover_counter);
+/* Encrypts an RTP packet in place and appends the 16-byte tag; returns the SRTP packet's
+ * length, or -1 when it is malformed or capacity is short of length + 16. Allocates nothing. */
+long pkr_srtp_gcm_seal(pkr_srtp_gcm_context *gcm, uint8_t *packet, size_t length, size_t capacity, uint32_t rollover_counter);
+
+/*
  * DTLS 1.2 with DTLS-SRTP keying (RFC 5764), driven without sockets: the
  * caller hands in received datagrams and collects the datagrams to send.
  *

@@ -1,0 +1,48 @@
+import COpenSSLShims
+
+/// A receive-only SRTP transform for `AEAD_AES_128_GCM` (RFC 7714) on OpenSSL, for receivers
+/// that count packets themselves: it verifies and decrypts each packet with the cipher
+/// context kept between packets, and leaves the rollover counter and duplicate detection to
+/// the caller. It costs far less per packet than a libsrtp session built on NSS, which is why
+/// a load generator that must out-run the relay uses it.
+///
+/// Not thread-safe and not `Sendable`: one thread uses it. The per-packet method neither locks
+/// nor allocates.
+public final class SRTPGCMReceiver {
+    private let opener: OpaquePointer
+
+    /// Creates the receiver from SDES or DTLS-SRTP keying material: the 16-byte master key
+    /// followed by the 12-byte master salt.
+    public init(keyingMaterial: [UInt8]) throws(SRTPSessionError) {
+        let profile = SRTPProfile.aeadAES128GCM
+        guard keyingMaterial.count == profile.keyingMaterialLength else {
+            throw .invalidKeyingMaterialLength(expected: profile.keyingMaterialLength, actual: keyingMaterial.count)
+        }
+        let created = keyingMaterial.withUnsafeBufferPointer { bytes in
+            pkr_srtp_gcm_create(bytes.baseAddress!, bytes.baseAddress! + profile.masterKeyLength, 0)
+        }
+        guard let created else { throw .creationFailed(.failed(-1)) }
+        opener = created
+    }
+
+    deinit {
+        pkr_srtp_gcm_destroy(opener)
+    }
+
+    /// Verifies and decrypts an SRTP packet in place.
+    ///
+    /// - Parameters:
+    ///   - packet: The SRTP packet; on success the RTP packet replaces it.
+    ///   - length: The packet's length; on success it becomes the RTP packet's length.
+    ///   - rolloverCounter: The sender's rollover counter for this packet's sequence number
+    ///     (RFC 3711 section 3.3.1): the extended sequence number shifted right by 16.
+    /// - Returns: Whether the packet was well formed and authentic; when not, `length` is
+    ///   unchanged and the payload is unspecified.
+    public func open(_ packet: UnsafeMutableRawPointer, length: inout Int, rolloverCounter: UInt32) -> Bool {
+        guard length > 0 else { return false }
+        let opened = pkr_srtp_gcm_open(opener, packet.assumingMemoryBound(to: UInt8.self), length, rolloverCounter)
+        guard opened >= 0 else { return false }
+        length = opened
+        return true
+    }
+}

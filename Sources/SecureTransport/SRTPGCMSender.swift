@@ -1,0 +1,46 @@
+import COpenSSLShims
+
+/// A send-only SRTP transform for `AEAD_AES_128_GCM` (RFC 7714) on OpenSSL, for senders that
+/// number their own packets: the caller gives each packet's rollover counter. It is the
+/// counterpart of ``SRTPGCMReceiver`` and, like it, costs far less per packet than a libsrtp
+/// session built on NSS.
+///
+/// Not thread-safe and not `Sendable`: one thread uses it. The per-packet method neither locks
+/// nor allocates.
+public final class SRTPGCMSender {
+    private let sealer: OpaquePointer
+
+    /// Creates the sender from SDES or DTLS-SRTP keying material: the 16-byte master key
+    /// followed by the 12-byte master salt.
+    public init(keyingMaterial: [UInt8]) throws(SRTPSessionError) {
+        let profile = SRTPProfile.aeadAES128GCM
+        guard keyingMaterial.count == profile.keyingMaterialLength else {
+            throw .invalidKeyingMaterialLength(expected: profile.keyingMaterialLength, actual: keyingMaterial.count)
+        }
+        let created = keyingMaterial.withUnsafeBufferPointer { bytes in
+            pkr_srtp_gcm_create(bytes.baseAddress!, bytes.baseAddress! + profile.masterKeyLength, 1)
+        }
+        guard let created else { throw .creationFailed(.failed(-1)) }
+        sealer = created
+    }
+
+    deinit {
+        pkr_srtp_gcm_destroy(sealer)
+    }
+
+    /// Encrypts an RTP packet in place and appends its 16-byte tag.
+    ///
+    /// - Parameters:
+    ///   - packet: The RTP packet; on success the SRTP packet replaces it.
+    ///   - length: The packet's length; on success it becomes the SRTP packet's length.
+    ///   - capacity: Bytes writable at `packet`: at least `length + 16`.
+    ///   - rolloverCounter: How many times this SSRC's sequence number has wrapped.
+    /// - Returns: Whether the packet was sealed; when not, `length` is unchanged.
+    public func seal(_ packet: UnsafeMutableRawPointer, length: inout Int, capacity: Int, rolloverCounter: UInt32) -> Bool {
+        guard length > 0, capacity >= 0 else { return false }
+        let sealed = pkr_srtp_gcm_seal(sealer, packet.assumingMemoryBound(to: UInt8.self), length, capacity, rolloverCounter)
+        guard sealed >= 0 else { return false }
+        length = sealed
+        return true
+    }
+}

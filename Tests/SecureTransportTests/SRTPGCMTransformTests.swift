@@ -1,0 +1,88 @@
+import Testing
+@testable import SecureTransport
+
+/// The OpenSSL GCM receiver opens what libsrtp protected, and nothing else; the sender seals
+/// what libsrtp opens.
+@Suite("SRTPGCMReceiver and SRTPGCMSender against libsrtp")
+struct SRTPGCMTransformTests {
+    static let material: [UInt8] = (0..<28).map { UInt8(($0 * 37 + 11) & 0xFF) }
+
+    /// Opens `protected` with the receiver; nil when it refuses.
+    static func open(_ receiver: SRTPGCMReceiver, _ protected: [UInt8], rolloverCounter: UInt32) -> [UInt8]? {
+        var buffer = protected
+        var length = buffer.count
+        let opened = buffer.withUnsafeMutableBytes { receiver.open($0.baseAddress!, length: &length, rolloverCounter: rolloverCounter) }
+        return opened ? Array(buffer[0..<length]) : nil
+    }
+
+    @Test("every packet libsrtp protects opens to the original, across a sequence wrap, with CSRCs and extensions")
+    func opensWhatLibSRTPProtected() throws {
+        let sender = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .sender)
+        let receiver = try SRTPGCMReceiver(keyingMaterial: Self.material)
+        var extended: Int64 = 65_530
+        for round in 0..<12 {
+            let sequence = UInt16(truncatingIfNeeded: extended)
+            let payload = (0..<(round * 97 % 1200)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ round) }
+            let plain = TestPackets.rtp(
+                ssrc: 0xCAFE_0001, sequenceNumber: sequence, payload: payload, csrcs: round % 3 == 1 ? [7, 8] : [], withExtension: round % 2 == 0)
+            let (status, protected) = sender.protectRTP(plain)
+            #expect(status == .ok)
+            let rolloverCounter = UInt32(extended >> 16)
+            #expect(Self.open(receiver, protected, rolloverCounter: rolloverCounter) == plain, "round \(round)")
+            // The wrong rollover counter is a different IV: the tag cannot verify.
+            #expect(Self.open(receiver, protected, rolloverCounter: rolloverCounter + 1) == nil)
+            extended += 1
+        }
+    }
+
+    @Test("altered, truncated, foreign-key and non-RTP packets are refused")
+    func refusesWhatIsNotAuthentic() throws {
+        let sender = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .sender)
+        let receiver = try SRTPGCMReceiver(keyingMaterial: Self.material)
+        let (_, protected) = sender.protectRTP(TestPackets.rtp(ssrc: 9, sequenceNumber: 100))
+        for index in [1, 5, 12, protected.count / 2, protected.count - 1] {
+            var altered = protected
+            altered[index] ^= 0x01
+            #expect(Self.open(receiver, altered, rolloverCounter: 0) == nil, "byte \(index)")
+        }
+        #expect(Self.open(receiver, Array(protected.dropLast()), rolloverCounter: 0) == nil)
+        #expect(Self.open(receiver, Array(protected.prefix(20)), rolloverCounter: 0) == nil)
+        #expect(Self.open(receiver, [], rolloverCounter: 0) == nil)
+        // A header extension whose length runs past the packet.
+        var runaway = protected
+        runaway[0] |= 0x10
+        #expect(Self.open(receiver, runaway, rolloverCounter: 0) == nil)
+        var otherMaterial = Self.material
+        otherMaterial[3] ^= 0xFF
+        let stranger = try SRTPGCMReceiver(keyingMaterial: otherMaterial)
+        #expect(Self.open(stranger, protected, rolloverCounter: 0) == nil)
+        // The same receiver still opens the genuine packet after all that.
+        #expect(Self.open(receiver, protected, rolloverCounter: 0) != nil)
+        #expect(throws: SRTPSessionError.self) { try SRTPGCMReceiver(keyingMaterial: [1, 2, 3]) }
+    }
+
+    @Test("libsrtp opens what the sender sealed, across a sequence wrap; a short buffer is refused")
+    func libSRTPOpensWhatTheSenderSealed() throws {
+        let sender = try SRTPGCMSender(keyingMaterial: Self.material)
+        let receiver = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .receiver)
+        var extended: Int64 = 65_533
+        for round in 0..<8 {
+            let payload = (0..<(round * 151 % 1200)).map { UInt8(truncatingIfNeeded: $0 &+ round) }
+            let plain = TestPackets.rtp(ssrc: 0xBEEF, sequenceNumber: UInt16(truncatingIfNeeded: extended), payload: payload, withExtension: round % 2 == 1)
+            var buffer = plain + [UInt8](repeating: 0, count: 16)
+            var length = plain.count
+            let sealed = buffer.withUnsafeMutableBytes {
+                sender.seal($0.baseAddress!, length: &length, capacity: $0.count, rolloverCounter: UInt32(extended >> 16))
+            }
+            #expect(sealed && length == plain.count + 16)
+            let (status, opened) = receiver.unprotectRTP(Array(buffer[0..<length]))
+            #expect(status == .ok, "round \(round)")
+            #expect(opened == plain)
+            extended += 1
+        }
+        var tight = TestPackets.rtp(ssrc: 1, sequenceNumber: 1)
+        var length = tight.count
+        #expect(!tight.withUnsafeMutableBytes { sender.seal($0.baseAddress!, length: &length, capacity: $0.count, rolloverCounter: 0) })
+        #expect(length == tight.count)
+    }
+}
