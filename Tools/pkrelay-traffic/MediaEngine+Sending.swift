@@ -8,7 +8,7 @@ extension MediaEngine {
     /// Sends every packet that is due and returns when the next one is.
     func sendDue(now: Int64) -> Int64 {
         var nextDue = now + 5_000
-        for socket in sockets.values {
+        for socket in publishers {
             guard var state = socket.publisher else { continue }
             // An engine that fell more than a second behind skips ahead instead of bursting.
             if now - state.nextAudio > 1_000_000 { state.nextAudio = now; recorder.recordError("sender-behind") }
@@ -53,10 +53,12 @@ extension MediaEngine {
         buffer[12] = 0xFC
         memset(buffer + 13, 0x5A, payloadLength - 1)
         stamp(UnsafeMutableRawPointer(buffer + 12 + payloadLength), publisherId: spec.publisherId, scheduled: scheduled)
+        let rolloverCounter = state.audioRolloverCounter
         state.audioSequence &+= 1
+        if state.audioSequence == 0 { state.audioRolloverCounter &+= 1 }
         state.audioTimestamp &+= UInt32(48_000 / max(1, spec.audio.packetsPerSecond))
         var length = 12 + payloadLength
-        guard socket.sender.protectRTP(buffer, length: &length, capacity: capacity) == .ok else {
+        guard socket.protectRTP(buffer, length: &length, capacity: capacity, rolloverCounter: rolloverCounter) else {
             recorder.recordError("srtp-protect")
             return
         }
@@ -100,9 +102,11 @@ extension MediaEngine {
                 }
             }
             stamp(UnsafeMutableRawPointer(buffer + 13 + chunk), publisherId: spec.publisherId, scheduled: scheduled)
+            let rolloverCounter = state.videoRolloverCounter
             state.videoSequence &+= 1
+            if state.videoSequence == 0 { state.videoRolloverCounter &+= 1 }
             var length = 13 + chunk
-            guard socket.sender.protectRTP(buffer, length: &length, capacity: capacity) == .ok else {
+            guard socket.protectRTP(buffer, length: &length, capacity: capacity, rolloverCounter: rolloverCounter) else {
                 recorder.recordError("srtp-protect")
                 continue
             }
@@ -117,7 +121,10 @@ extension MediaEngine {
         state.videoTimestamp &+= UInt32(90_000 / max(1, spec.video.fps))
         state.frameIndex &+= 1
         if keyframe {
-            state.framesSinceKeyframe = 1
+            // After its first keyframe each publisher keeps a phase of its own, as independent
+            // encoders do: publishers set up together would otherwise send every later keyframe
+            // in the same instant, a burst no real audience produces.
+            state.framesSinceKeyframe = state.frameIndex == 1 ? Int.random(in: 1...max(1, spec.video.keyframeIntervalFrames)) : 1
             state.keyframeRequested = false
             totals.keyframesSent += 1
         } else {

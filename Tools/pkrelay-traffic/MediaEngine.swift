@@ -39,6 +39,8 @@ final class MediaEngine: @unchecked Sendable {
 
     // Engine-thread state.
     var sockets: [Int: SimSocket] = [:]
+    /// The sockets that publish: the send loop visits only these, not every subscriber's.
+    var publishers: [SimSocket] = []
     var totals = PacketTotals()
     /// Counts of streams of closed sockets (and of loss counters replaced on reset).
     var retiredExpected: UInt64 = 0
@@ -109,6 +111,7 @@ final class MediaEngine: @unchecked Sendable {
             publish()
             for socket in sockets.values { _ = pkr_close(socket.spec.fd) }
             sockets.removeAll()
+            publishers.removeAll()
             pkr_batch_destroy(sendBatch)
             pkr_batch_destroy(receiveBatch)
             _ = pkr_close(epollFD)
@@ -168,9 +171,12 @@ final class MediaEngine: @unchecked Sendable {
                     _ = pkr_close(spec.fd)
                 }
             case .publish(let id, let spec):
-                sockets[id]?.publisher = PublisherState(spec: spec, now: MonotonicClock.microseconds())
+                guard let socket = sockets[id] else { continue }
+                if socket.publisher == nil { publishers.append(socket) }
+                socket.publisher = PublisherState(spec: spec, now: MonotonicClock.microseconds())
             case .close(let id):
                 guard let socket = sockets.removeValue(forKey: id) else { continue }
+                if socket.publisher != nil { publishers.removeAll { $0 === socket } }
                 retire(socket)
                 _ = pkr_epoll_remove(epollFD, socket.spec.fd)
                 _ = pkr_close(socket.spec.fd)
