@@ -4,6 +4,7 @@
 ///
 /// A step at which the traffic tool was the bound fails whatever it measured and ends the
 /// search: its figures describe the tool, so it is never reported as the relay's capacity.
+/// The search ended on the relay only when the relay was saturated at the failing step.
 public struct CapacitySearch: Sendable {
     public let start: Int
     public let step: Int
@@ -38,9 +39,11 @@ public struct CapacitySearch: Sendable {
     ///   - setupFailed: The scenario could not be set up at this load (a failing step).
     ///   - toolBound: Why the traffic tool was the bound at this step; empty when it was not.
     ///   - relayBound: Whether the relay was saturated; nil when its metrics were not read.
+    ///   - relayShare: The relay's busiest share (cores or one media thread), for the report.
+    ///   - toolShare: The tool's busiest media thread, for the report.
     public mutating func record(
         streams: Int, packetsPerSecond: Double, lossPercent: Double, p99Ms: Double, setupFailed: String? = nil,
-        toolBound: [String] = [], relayBound: Bool? = nil
+        toolBound: [String] = [], relayBound: Bool? = nil, relayShare: Double? = nil, toolShare: Double? = nil
     ) {
         guard let load = nextLoad else { return }
         var reasons: [String] = []
@@ -52,6 +55,8 @@ public struct CapacitySearch: Sendable {
         steps.append(CapacityStep(
             load: load, streams: streams, packetsPerSecond: packetsPerSecond, lossPercent: lossPercent, p99Ms: p99Ms,
             passed: passed, reason: passed ? nil : reasons.joined(separator: "; "), toolBound: !toolBound.isEmpty, relayBound: relayBound))
+        steps[steps.count - 1].relayShare = relayShare
+        steps[steps.count - 1].toolShare = toolShare
         if setupFailed != nil { setupFailedAt = load }
         if passed, load + step <= limit {
             nextLoad = load + step
@@ -73,8 +78,11 @@ public struct CapacitySearch: Sendable {
     /// What ended the search (see ``CapacityBound``).
     public var endedBy: CapacityBound {
         guard let failing = steps.first(where: { !$0.passed }) else { return .limit }
-        if failing.toolBound { return .tool }
         if setupFailedAt == failing.load { return .setup }
+        // A saturated relay is the relay's limit even when the tool was late too: its CPU is
+        // measured on its own side, and the last passing step was not tool-bound.
+        if failing.relayBound == true { return .relay }
+        if failing.toolBound { return .tool }
         switch failing.relayBound {
         case true?: return .relay
         case false?: return .neither

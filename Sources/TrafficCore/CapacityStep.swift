@@ -16,6 +16,10 @@ public struct CapacityStep: Sendable, Codable, Hashable {
     public var toolBound: Bool
     /// The relay was saturated at this step; nil when its metrics were not read.
     public var relayBound: Bool?
+    /// The relay's busiest share at this step (its cores, or one media thread, whichever is
+    /// higher; nil without its metrics), and the tool's busiest media thread.
+    public var relayShare: Double?
+    public var toolShare: Double?
 
     public init(
         load: Int, streams: Int, packetsPerSecond: Double, lossPercent: Double, p99Ms: Double, passed: Bool, reason: String? = nil,

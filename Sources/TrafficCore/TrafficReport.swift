@@ -95,7 +95,7 @@ public struct TrafficReport: Sendable, Codable, Hashable {
         switch bound {
         case .relay: "relay: the relay was saturated at the failing step, so the last passing load is its capacity"
         case .tool: "tool: the traffic tool ran out first; the relay's capacity is above the last passing load (add --workers or generator hosts)"
-        case .neither: "neither: the failing step had the relay below 0.9 of its cores and the tool not saturated; the limit is elsewhere (socket buffers, network)"
+        case .neither: "neither: at the failing step the relay averaged below 0.9 of its cores and the tool was not bound; the limit is in bursts (a frame fanned out to every subscriber at once), socket buffers or the network"
         case .unverified: "unverified: give --relay-metrics to tell whether the relay was saturated at the failing step"
         case .setup: "setup: the next load could not be set up"
         case .limit: "limit: every step passed up to --limit; the real maximum is higher"
@@ -152,7 +152,8 @@ public struct TrafficReport: Sendable, Codable, Hashable {
         lines.append("errors     " + (errors.isEmpty ? "none" : errors.keys.sorted().map { "\($0)=\(errors[$0]!)" }.joined(separator: " ")))
         if let capacity {
             for step in capacity.steps {
-                lines.append("find-max   load \(step.load): streams \(step.streams), \(String(format: "%.0f", step.packetsPerSecond)) pkt/s, loss \(String(format: "%.4f", step.lossPercent)) %, p99 \(ms(step.p99Ms)) ms: \(step.passed ? "pass" : "FAIL (\(step.reason ?? ""))")")
+                let shares = (step.relayShare.map { ", relay \(String(format: "%.2f", $0))" } ?? "") + (step.toolShare.map { ", tool \(String(format: "%.2f", $0))" } ?? "")
+                lines.append("find-max   load \(step.load): streams \(step.streams), \(String(format: "%.0f", step.packetsPerSecond)) pkt/s, loss \(String(format: "%.4f", step.lossPercent)) %, p99 \(ms(step.p99Ms)) ms\(shares): \(step.passed ? "pass" : "FAIL (\(step.reason ?? ""))")")
             }
             if let last = capacity.lastPassing {
                 lines.append("capacity   last passing load \(last.load) (streams \(last.streams), \(String(format: "%.0f", last.packetsPerSecond)) pkt/s)")

@@ -38,4 +38,14 @@ struct CapacityBoundTests {
         limited.record(streams: 8, packetsPerSecond: 1000, lossPercent: 0, p99Ms: 3)
         #expect(limited.result.endedBy == .limit)
     }
+
+    /// Both late: the relay's own saturation decides, and the last passing step (not tool-bound) stands.
+    @Test func aSaturatedRelayOutweighsALateTool() {
+        var search = CapacitySearch(start: 2, step: 2, limit: 100)
+        search.record(streams: 8, packetsPerSecond: 1000, lossPercent: 0, p99Ms: 3, relayBound: false)
+        search.record(streams: 16, packetsPerSecond: 2000, lossPercent: 0, p99Ms: 70, toolBound: ["late"], relayBound: true)
+        #expect(search.result.endedBy == .relay)
+        #expect(search.result.lastPassing?.load == 2)
+        #expect(search.steps[1].toolBound)
+    }
 }

@@ -164,7 +164,9 @@ struct RunCommand: AsyncParsableCommand {
                     let report = try await measure(spec, seconds: seconds, tokens: tokens, part: chosenPart)
                     search.record(
                         streams: report.streams, packetsPerSecond: report.packetsPerSecondIn, lossPercent: report.lossPercent, p99Ms: report.latencyMs.p99,
-                        toolBound: report.toolBoundReasons, relayBound: report.relay?.relayBound)
+                        toolBound: report.toolBoundReasons, relayBound: report.relay?.relayBound,
+                        relayShare: report.relay.map { max($0.coreShare, $0.busiestMediaThreadShare) },
+                        toolShare: report.generators.map(\.busiestThreadShare).max())
                     lastMeasured = (spec, report)
                     if search.steps.last?.passed == true { lastPassing = (spec, report) }
                 } catch let failure as ToolFailure where failure.status == .setupFailed {
