@@ -13,15 +13,7 @@ public final class SRTPGCMSender {
     /// Creates the sender from SDES or DTLS-SRTP keying material: the 16-byte master key
     /// followed by the 12-byte master salt.
     public init(keyingMaterial: [UInt8]) throws(SRTPSessionError) {
-        let profile = SRTPProfile.aeadAES128GCM
-        guard keyingMaterial.count == profile.keyingMaterialLength else {
-            throw .invalidKeyingMaterialLength(expected: profile.keyingMaterialLength, actual: keyingMaterial.count)
-        }
-        let created = keyingMaterial.withUnsafeBufferPointer { bytes in
-            pkr_srtp_gcm_create(bytes.baseAddress!, bytes.baseAddress! + profile.masterKeyLength, 1)
-        }
-        guard let created else { throw .creationFailed(.failed(-1)) }
-        sealer = created
+        sealer = try SRTPGCMContext.create(keyingMaterial: keyingMaterial, sealing: true)
     }
 
     deinit {

@@ -85,4 +85,17 @@ struct SRTPGCMTransformTests {
         #expect(!tight.withUnsafeMutableBytes { sender.seal($0.baseAddress!, length: &length, capacity: $0.count, rolloverCounter: 0) })
         #expect(length == tight.count)
     }
+
+    @Test("random bytes of any length are refused, never read past their end")
+    func randomInputIsRefused() throws {
+        let receiver = try SRTPGCMReceiver(keyingMaterial: Self.material)
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<3000 {
+            let length = round < 64 ? round : Int.random(in: 0...1500, using: &generator)
+            // Exactly the packet's bytes, so a read past the end would be a real overrun.
+            var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            if length > 0, round % 2 == 0 { bytes[0] = 0x90 | (bytes[0] & 0x0F) }  // version 2 with an extension
+            #expect(Self.open(receiver, bytes, rolloverCounter: UInt32(round)) == nil)
+        }
+    }
 }
