@@ -98,4 +98,39 @@ struct SRTPGCMTransformTests {
             #expect(Self.open(receiver, bytes, rolloverCounter: UInt32(round)) == nil)
         }
     }
+
+    /// What a sender does to sequence numbers: runs, wraps, NACK resends, losses, jumps both
+    /// ways (a republish, a resynchronised rewriter). The relay's OpenSSL path must give the
+    /// same bytes as libsrtp for every packet, or a libsrtp receiver derives another IV.
+    @Test("an SRTPSession sender seals every packet exactly as libsrtp would, whatever the sequence does")
+    func sessionSenderMatchesLibSRTPByteForByte() throws {
+        let fast = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .sender)
+        let reference = try SRTPSession(
+            profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .sender, replayWindowSize: 1024, sealsGCMOnOpenSSL: false)
+        #expect(fast.gcmSender != nil && reference.gcmSender == nil)
+        var sequences: [(UInt32, UInt16)] = []
+        var sequence: UInt16 = 65_000
+        for step in 0..<6000 {
+            switch step % 250 {
+            case 17: sequences.append((1, sequence &- 5))  // a NACK answer
+            case 91: sequence &+= 40            // a burst of loss
+            case 150: sequence &+= 33_000       // a jump forward past half the space
+            case 201: sequence &-= 20_000       // a jump back
+            default: break
+            }
+            sequences.append((1, sequence))
+            sequences.append((2, UInt16(truncatingIfNeeded: step * 7)))  // a second SSRC, fast
+            sequence &+= 1
+        }
+        for (number, (ssrc, sequenceNumber)) in sequences.enumerated() {
+            let plain = TestPackets.rtp(ssrc: ssrc, sequenceNumber: sequenceNumber, payload: [UInt8(truncatingIfNeeded: number), 1, 2, 3])
+            let (fastStatus, fastPacket) = fast.protectRTP(plain)
+            let (referenceStatus, referencePacket) = reference.protectRTP(plain)
+            #expect(fastStatus == referenceStatus)
+            if fastPacket != referencePacket {
+                Issue.record("packet \(number) (SSRC \(ssrc), sequence \(sequenceNumber)) differs from libsrtp's")
+                return
+            }
+        }
+    }
 }
