@@ -68,10 +68,11 @@ void pkr_srtp_gcm_destroy(pkr_srtp_gcm_context *gcm)
     free(gcm);
 }
 
-/* The RTP header's length (CSRCs and extension included), or 0 when the first length bytes
- * cannot hold it; the header is authenticated, not encrypted. */
-static size_t pkr_srtp_header_length(const uint8_t *packet, size_t length)
+size_t pkr_srtp_header_length(const uint8_t *packet, size_t length)
 {
+    if (packet == NULL) {
+        return 0;
+    }
     if (length < 12 || (packet[0] >> 6) != 2) {
         return 0;
     }
@@ -123,7 +124,7 @@ long pkr_srtp_gcm_open(pkr_srtp_gcm_context *gcm, uint8_t *packet, size_t length
             && EVP_DecryptUpdate(gcm->cipher, payload, &written, payload, (int)encrypted_length) != 1)
         || EVP_CIPHER_CTX_ctrl(gcm->cipher, EVP_CTRL_GCM_SET_TAG, PKR_GCM_TAG_LENGTH, packet + length - PKR_GCM_TAG_LENGTH) != 1
         || EVP_DecryptFinal_ex(gcm->cipher, payload + (encrypted_length > 0 ? written : 0), &final_written) != 1) {
-        return -1;
+        return -2;
     }
     return (long)(length - PKR_GCM_TAG_LENGTH);
 }

@@ -24,17 +24,22 @@ public final class SRTPGCMReceiver {
     /// Verifies and decrypts an SRTP packet in place.
     ///
     /// - Parameters:
-    ///   - packet: The SRTP packet; on success the RTP packet replaces it.
-    ///   - length: The packet's length; on success it becomes the RTP packet's length.
+    ///   - packet: The SRTP packet; on `.ok` the RTP packet replaces it.
+    ///   - length: The packet's length; on `.ok` it becomes the RTP packet's length.
     ///   - rolloverCounter: The sender's rollover counter for this packet's sequence number
     ///     (RFC 3711 section 3.3.1): the extended sequence number shifted right by 16.
-    /// - Returns: Whether the packet was well formed and authentic; when not, `length` is
-    ///   unchanged and the payload is unspecified.
-    public func open(_ packet: UnsafeMutableRawPointer, length: inout Int, rolloverCounter: UInt32) -> Bool {
-        guard length > 0 else { return false }
+    /// - Returns: `.ok`, `.malformed` (too short, or not an RTP header) or
+    ///   `.authenticationFailed`; on anything but `.ok`, `length` is unchanged and the payload
+    ///   unspecified.
+    public func open(_ packet: UnsafeMutableRawPointer, length: inout Int, rolloverCounter: UInt32) -> SRTPStatus {
+        guard length > 0 else { return .malformed }
         let opened = pkr_srtp_gcm_open(opener, packet.assumingMemoryBound(to: UInt8.self), length, rolloverCounter)
-        guard opened >= 0 else { return false }
-        length = opened
-        return true
+        switch opened {
+        case -2: return .authenticationFailed
+        case ..<0: return .malformed
+        default:
+            length = opened
+            return .ok
+        }
     }
 }

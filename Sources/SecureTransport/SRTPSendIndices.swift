@@ -12,11 +12,8 @@ struct SRTPSendIndices {
     let window: Int64
 
     init(replayWindowSize: Int) {
-        window = Int64((replayWindowSize + 31) / 32 * 32)
+        window = SRTPPacketIndex.windowLength(replayWindowSize)
     }
-
-    private static let median: Int = 1 << 15
-    private static let numbers: Int = 1 << 16
 
     /// The index of `sequenceNumber` for `ssrc`, recorded when it is the highest so far; nil
     /// when it is older than the window allows. Allocates only when an SSRC's first packet
@@ -27,7 +24,7 @@ struct SRTPSendIndices {
             return UInt64(sequenceNumber)
         }
         let local = highest.values[slot]
-        let index = Self.estimate(local: local, sequenceNumber: sequenceNumber)
+        let index = SRTPPacketIndex.estimate(local: local, sequenceNumber: sequenceNumber)
         let delta = Int64(bitPattern: index &- local)
         if delta > 0 {
             highest.values[slot] = index
@@ -35,21 +32,5 @@ struct SRTPSendIndices {
             return nil
         }
         return index
-    }
-
-    /// libsrtp's `srtp_rdbx_estimate_index`: the rollover counter stays 0 until the index
-    /// passes half the sequence space, then follows the guess closest to the highest index.
-    static func estimate(local: UInt64, sequenceNumber: UInt16) -> UInt64 {
-        guard local > UInt64(median) else { return UInt64(sequenceNumber) }
-        let localRollover = UInt32(truncatingIfNeeded: local >> 16)
-        let localSequence = Int(UInt16(truncatingIfNeeded: local))
-        let sequence = Int(sequenceNumber)
-        let rollover: UInt32
-        if localSequence < median {
-            rollover = sequence - localSequence > median ? localRollover &- 1 : localRollover
-        } else {
-            rollover = localSequence - median > sequence ? localRollover &+ 1 : localRollover
-        }
-        return UInt64(rollover) << 16 | UInt64(sequenceNumber)
     }
 }

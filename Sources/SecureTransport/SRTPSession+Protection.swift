@@ -1,3 +1,4 @@
+import COpenSSLShims
 import CSRTP
 
 extension SRTPSession {
@@ -52,6 +53,7 @@ extension SRTPSession {
         else {
             return .malformed
         }
+        if let gcmReceiver { return openRTP(packet, length: &length, with: gcmReceiver) }
         var octets = Int32(truncatingIfNeeded: length)
         let status = srtp_unprotect(context, packet, &octets)
         return finish(status, octets: octets, length: &length)
@@ -99,6 +101,31 @@ extension SRTPSession {
 
     /// Publishes libsrtp's new length only on success, so callers never see a half-updated one.
     @inline(__always)
+    /// `unprotectRTP` on OpenSSL, in libsrtp's order: the header is checked, then the replay
+    /// window (a new SSRC has none yet), then the tag; only an authentic packet moves the window.
+    private func openRTP(_ packet: UnsafeMutableRawPointer, length: inout Int, with receiver: SRTPGCMReceiver) -> SRTPStatus {
+        guard pkr_srtp_header_length(packet.assumingMemoryBound(to: UInt8.self), length - rtpTrailerLength) > 0 else { return .malformed }
+        let ssrc = packet.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
+        let sequenceNumber = packet.loadUnaligned(fromByteOffset: 2, as: UInt16.self).bigEndian
+        let slot = receiveWindows.index(forKey: ssrc)
+        var index = UInt64(sequenceNumber)
+        var delta: Int64 = 0
+        if let slot {
+            let highest = receiveWindows.values[slot].highest
+            index = SRTPPacketIndex.estimate(local: highest, sequenceNumber: sequenceNumber)
+            delta = Int64(bitPattern: index &- highest)
+            if let refusal = receiveWindows.values[slot].refusal(delta: delta) { return refusal }
+        }
+        let status = receiver.open(packet, length: &length, rolloverCounter: UInt32(truncatingIfNeeded: index >> 16))
+        guard status == .ok else { return status }
+        if let slot {
+            receiveWindows.values[slot].accept(delta: delta)
+        } else {
+            receiveWindows[ssrc] = SRTPReceiveWindow(firstIndex: index, size: replayWindowLength)
+        }
+        return .ok
+    }
+
     private func finish(_ status: srtp_err_status_t, octets: Int32, length: inout Int) -> SRTPStatus {
         guard status.rawValue == srtp_err_status_ok.rawValue else {
             return SRTPStatus(libraryStatus: status)

@@ -22,13 +22,18 @@ public final class SRTPSession {
     let rtpTrailerLength: Int
     /// Bytes an RTCP packet grows by when protected.
     let rtcpTrailerLength: Int
-    /// For AEAD_AES_128_GCM senders, RTP is sealed on OpenSSL with the cipher context kept
+    /// For AEAD_AES_128_GCM, RTP is sealed and opened on OpenSSL with the cipher context kept
     /// between packets: libsrtp over NSS set up a context per packet (five allocations and
     /// about 9 600 instructions), ten times the rest of the relay's work per egress packet.
-    /// The output is byte for byte libsrtp's; RTCP still goes through `context`.
+    /// Packet indices and replay windows follow libsrtp's, so output and statuses are byte for
+    /// byte libsrtp's; RTCP still goes through `context`.
     let gcmSender: SRTPGCMSender?
+    let gcmReceiver: SRTPGCMReceiver?
     /// The per-SSRC packet indices ``gcmSender`` protects under.
     var sendIndices: SRTPSendIndices
+    /// The per-SSRC replay windows of ``gcmReceiver``, and their length.
+    var receiveWindows: [UInt32: SRTPReceiveWindow] = [:]
+    let replayWindowLength: Int64
 
     /// The smallest replay window libsrtp accepts.
     public static let minimumReplayWindowSize = 64
@@ -52,17 +57,17 @@ public final class SRTPSession {
         direction: SRTPDirection,
         replayWindowSize: Int = 1024
     ) throws(SRTPSessionError) {
-        try self.init(profile: profile, keyingMaterial: keyingMaterial, direction: direction, replayWindowSize: replayWindowSize, sealsGCMOnOpenSSL: true)
+        try self.init(profile: profile, keyingMaterial: keyingMaterial, direction: direction, replayWindowSize: replayWindowSize, gcmOnOpenSSL: true)
     }
 
-    /// The designated initializer; `sealsGCMOnOpenSSL: false` keeps a GCM sender's RTP on
-    /// libsrtp, which the tests compare the OpenSSL path against.
+    /// The designated initializer; `gcmOnOpenSSL: false` keeps a GCM session's RTP on libsrtp,
+    /// which the tests compare the OpenSSL path against.
     init(
         profile: SRTPProfile,
         keyingMaterial: [UInt8],
         direction: SRTPDirection,
         replayWindowSize: Int,
-        sealsGCMOnOpenSSL: Bool
+        gcmOnOpenSSL: Bool
     ) throws(SRTPSessionError) {
         guard keyingMaterial.count == profile.keyingMaterialLength else {
             throw .invalidKeyingMaterialLength(
@@ -73,8 +78,9 @@ public final class SRTPSession {
             throw .replayWindowSizeOutOfRange(replayWindowSize)
         }
         // Made before libsrtp's session, so that a failure here leaves nothing to free.
-        let gcmSender = sealsGCMOnOpenSSL && profile == .aeadAES128GCM && direction == .sender
-            ? try SRTPGCMSender(keyingMaterial: keyingMaterial) : nil
+        let onOpenSSL = gcmOnOpenSSL && profile == .aeadAES128GCM
+        let gcmSender = onOpenSSL && direction == .sender ? try SRTPGCMSender(keyingMaterial: keyingMaterial) : nil
+        let gcmReceiver = onOpenSSL && direction == .receiver ? try SRTPGCMReceiver(keyingMaterial: keyingMaterial) : nil
         let initialization = SRTPLibrary.initialize()
         guard initialization == .ok else {
             throw .srtpInitializationFailed(initialization)
@@ -105,7 +111,9 @@ public final class SRTPSession {
         self.rtpTrailerLength = profile.rtpTrailerLength
         self.rtcpTrailerLength = profile.rtcpTrailerLength
         self.gcmSender = gcmSender
+        self.gcmReceiver = gcmReceiver
         sendIndices = SRTPSendIndices(replayWindowSize: replayWindowSize)
+        replayWindowLength = SRTPPacketIndex.windowLength(replayWindowSize)
     }
 
     deinit {

@@ -12,7 +12,7 @@ struct SRTPGCMTransformTests {
         var buffer = protected
         var length = buffer.count
         let opened = buffer.withUnsafeMutableBytes { receiver.open($0.baseAddress!, length: &length, rolloverCounter: rolloverCounter) }
-        return opened ? Array(buffer[0..<length]) : nil
+        return opened == .ok ? Array(buffer[0..<length]) : nil
     }
 
     @Test("every packet libsrtp protects opens to the original, across a sequence wrap, with CSRCs and extensions")
@@ -106,7 +106,7 @@ struct SRTPGCMTransformTests {
     func sessionSenderMatchesLibSRTPByteForByte() throws {
         let fast = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .sender)
         let reference = try SRTPSession(
-            profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .sender, replayWindowSize: 1024, sealsGCMOnOpenSSL: false)
+            profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .sender, replayWindowSize: 1024, gcmOnOpenSSL: false)
         #expect(fast.gcmSender != nil && reference.gcmSender == nil)
         var sequences: [(UInt32, UInt16)] = []
         var sequence: UInt16 = 65_000
@@ -132,5 +132,64 @@ struct SRTPGCMTransformTests {
                 return
             }
         }
+    }
+
+    /// What a receiver meets: runs and wraps, duplicates, late and very late packets, jumps,
+    /// altered and truncated packets, new SSRCs. Status and bytes must be libsrtp's each time.
+    @Test("an SRTPSession receiver opens, refuses and replays exactly as libsrtp does")
+    func sessionReceiverMatchesLibSRTP() throws {
+        let sender = try SRTPSession(
+            profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .sender, replayWindowSize: 0x7FFF, gcmOnOpenSSL: false)
+        let fast = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .receiver, replayWindowSize: 100)
+        let reference = try SRTPSession(
+            profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .receiver, replayWindowSize: 100, gcmOnOpenSSL: false)
+        #expect(fast.gcmReceiver != nil && reference.gcmReceiver == nil)
+        var protected: [[UInt8]] = []
+        var sequence: UInt16 = 64_000
+        for step in 0..<5000 {
+            let ssrc: UInt32 = step % 7 == 3 ? 0xA0 + UInt32(step % 3) : 0x55
+            if ssrc == 0x55 {
+                switch step % 300 {
+                case 40: sequence &+= 90        // loss
+                case 120: sequence &+= 34_000   // a jump past half the space
+                case 200: sequence &-= 3_000    // a jump back, older than the window
+                default: break
+                }
+                sequence &+= 1
+            }
+            let number = ssrc == 0x55 ? sequence : UInt16(truncatingIfNeeded: step * 13)
+            let (status, packet) = sender.protectRTP(TestPackets.rtp(ssrc: ssrc, sequenceNumber: number, payload: [UInt8(truncatingIfNeeded: step), 9]))
+            if status == .ok { protected.append(packet) }
+        }
+        var deliveries: [[UInt8]] = []
+        for (position, packet) in protected.enumerated() {
+            deliveries.append(packet)
+            switch position % 97 {
+            case 5: deliveries.append(packet)                                      // duplicate
+            case 11 where position > 60: deliveries.append(protected[position - 50])  // late, within the window
+            case 17 where position > 400: deliveries.append(protected[position - 300]) // too late
+            case 23:
+                var altered = packet
+                altered[altered.count - 3] ^= 0x40
+                deliveries.append(altered)                                         // not authentic
+            case 29: deliveries.append(Array(packet.prefix(14)))                   // truncated
+            default: break
+            }
+        }
+        var outcomes: [String: Int] = [:]
+        for (number, packet) in deliveries.enumerated() {
+            let (fastStatus, fastPlain) = fast.unprotectRTP(packet)
+            let (referenceStatus, referencePlain) = reference.unprotectRTP(packet)
+            if fastStatus != referenceStatus || (fastStatus == .ok && fastPlain != referencePlain) {
+                Issue.record("delivery \(number): \(fastStatus) against libsrtp's \(referenceStatus)")
+                return
+            }
+            outcomes["\(fastStatus)", default: 0] += 1
+        }
+        // Every kind of outcome happened, so the comparison covered each of them.
+        #expect((outcomes["ok"] ?? 0) > 2000, "\(outcomes)")
+        #expect((outcomes["replayed"] ?? 0) > 50)
+        #expect((outcomes["authenticationFailed"] ?? 0) > 10)
+        #expect((outcomes["malformed"] ?? 0) > 10)
     }
 }

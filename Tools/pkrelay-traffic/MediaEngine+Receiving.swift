@@ -44,7 +44,7 @@ extension MediaEngine {
                 let ssrc = packet.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
                 let sequenceNumber = packet.loadUnaligned(fromByteOffset: 2, as: UInt16.self).bigEndian
                 let index = socket.streams[ssrc]?.rollover.index(of: sequenceNumber) ?? Int64(sequenceNumber)
-                guard gcmReceiver.open(packet, length: &length, rolloverCounter: RolloverEstimator.rolloverCounter(of: index)) else {
+                guard gcmReceiver.open(packet, length: &length, rolloverCounter: RolloverEstimator.rolloverCounter(of: index)) == .ok else {
                     totals.undecryptable += 1
                     recorder.recordError("srtp-unprotect")
                     return

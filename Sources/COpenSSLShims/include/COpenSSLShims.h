@@ -52,8 +52,12 @@ typedef struct pkr_srtp_gcm_context pkr_srtp_gcm_context;
  * NULL when OpenSSL fails. */
 pkr_srtp_gcm_context *pkr_srtp_gcm_create(const uint8_t *master_key, const uint8_t *master_salt, int sealing);
 void pkr_srtp_gcm_destroy(pkr_srtp_gcm_context *gcm);
-/* Verifies and decrypts an SRTP packet in place; returns the RTP packet's length, or -1 when
- * it is malformed or fails authentication (the payload is then unspecified). Allocates nothing. */
+/* The RTP header's length (CSRCs and extension included) within the first length bytes, or 0
+ * when they cannot hold it or it is not RTP version 2. */
+size_t pkr_srtp_header_length(const uint8_t *packet, size_t length);
+/* Verifies and decrypts an SRTP packet in place; returns the RTP packet's length, -1 when it
+ * is malformed, or -2 when it fails authentication (the payload is then unspecified).
+ * Allocates nothing. */
 long pkr_srtp_gcm_open(pkr_srtp_gcm_context *gcm, uint8_t *packet, size_t length, uint32_t rollover_counter);
 /* Encrypts an RTP packet in place and appends the 16-byte tag; returns the SRTP packet's
  * length, or -1 when it is malformed or capacity is short of length + 16. Allocates nothing. */
