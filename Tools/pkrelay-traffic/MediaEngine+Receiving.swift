@@ -43,7 +43,8 @@ extension MediaEngine {
                 }
                 let ssrc = packet.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
                 let sequenceNumber = packet.loadUnaligned(fromByteOffset: 2, as: UInt16.self).bigEndian
-                let index = socket.streams[ssrc]?.rollover.index(of: sequenceNumber) ?? Int64(sequenceNumber)
+                var index = Int64(sequenceNumber)
+                if let slot = socket.streams.index(forKey: ssrc) { index = Self.rolloverIndex(of: sequenceNumber, in: &socket.streams.values[slot]) }
                 guard gcmReceiver.open(packet, length: &length, rolloverCounter: RolloverEstimator.rolloverCounter(of: index)) == .ok else {
                     totals.undecryptable += 1
                     recorder.recordError("srtp-unprotect")
@@ -73,6 +74,12 @@ extension MediaEngine {
         default:
             totals.undecryptable += 1
         }
+    }
+
+    /// The packet index of `sequenceNumber` in `stream`, read where the stream lives (a copy of
+    /// the stream would retain its arrays for every packet).
+    private static func rolloverIndex(of sequenceNumber: UInt16, in stream: inout ReceiveStream) -> Int64 {
+        stream.rollover.index(of: sequenceNumber)
     }
 
     private func handleRTP(_ packet: UnsafeRawBufferPointer, wireLength: Int, on socket: SimSocket, now: Int64, srtpIndex: Int64? = nil) {

@@ -253,37 +253,14 @@ final class MediaEngine: @unchecked Sendable {
 
     private func housekeeping(now: Int64) {
         for socket in sockets.values {
-            for (ssrc, var stream) in socket.streams where stream.isVideo {
-                var changed = false
-                if !stream.pending.isEmpty {
-                    var resend: [UInt16] = []
-                    var gaveUp = false
-                    stream.pending.removeAll { nack in
-                        if stream.counter.hasReceived(nack.extended) { return true }
-                        if nack.tries >= 3 && now - nack.lastSent > 150_000 {
-                            gaveUp = true
-                            return true
-                        }
-                        return false
-                    }
-                    for index in stream.pending.indices where stream.pending[index].tries < 3 {
-                        // First NACK at once; retries when the answer is overdue (loopback RTT is tiny).
-                        if stream.pending[index].tries == 0 || now - stream.pending[index].lastSent > 50_000 {
-                            resend.append(UInt16(truncatingIfNeeded: stream.pending[index].extended))
-                            stream.pending[index].tries += 1
-                            stream.pending[index].lastSent = now
-                        }
-                    }
-                    if !resend.isEmpty { sendNACK(on: socket, mediaSSRC: ssrc, sequenceNumbers: resend) }
-                    if gaveUp { stream.gotKeyframe = false }
-                    changed = true
-                }
-                if !stream.gotKeyframe && now - stream.lastKeyframeRequest >= 500_000 && stream.counter.received > 0 {
-                    sendPLI(on: socket, mediaSSRC: ssrc)
-                    stream.lastKeyframeRequest = now
-                    changed = true
-                }
-                if changed { socket.streams[ssrc] = stream }
+            var position = socket.streams.startIndex
+            while position != socket.streams.endIndex {
+                let ssrc = socket.streams.keys[position]
+                // In place: copying a stream out would retain its arrays for every stream, every time.
+                let (resend, requestKeyframe) = Self.housekeep(&socket.streams.values[position], now: now)
+                if let resend { sendNACK(on: socket, mediaSSRC: ssrc, sequenceNumbers: resend) }
+                if requestKeyframe { sendPLI(on: socket, mediaSSRC: ssrc) }
+                position = socket.streams.index(after: position)
             }
         }
         if !watches.isEmpty {
@@ -295,5 +272,38 @@ final class MediaEngine: @unchecked Sendable {
                 for _ in 0..<expired { recorder.recordError("setup-keyframe-timeout") }
             }
         }
+    }
+
+    /// One stream's NACK retries and keyframe request: the NACKs to send (nil for none) and
+    /// whether to send a PLI. Returns at once for a stream with nothing pending.
+    private static func housekeep(_ stream: inout ReceiveStream, now: Int64) -> ([UInt16]?, Bool) {
+        guard stream.isVideo else { return (nil, false) }
+        var resend: [UInt16]?
+        if !stream.pending.isEmpty {
+            var gaveUp = false
+            stream.pending.removeAll { nack in
+                if stream.counter.hasReceived(nack.extended) { return true }
+                if nack.tries >= 3 && now - nack.lastSent > 150_000 {
+                    gaveUp = true
+                    return true
+                }
+                return false
+            }
+            for index in stream.pending.indices where stream.pending[index].tries < 3 {
+                // First NACK at once; retries when the answer is overdue (loopback RTT is tiny).
+                if stream.pending[index].tries == 0 || now - stream.pending[index].lastSent > 50_000 {
+                    resend = (resend ?? []) + [UInt16(truncatingIfNeeded: stream.pending[index].extended)]
+                    stream.pending[index].tries += 1
+                    stream.pending[index].lastSent = now
+                }
+            }
+            if gaveUp { stream.gotKeyframe = false }
+        }
+        var requestKeyframe = false
+        if !stream.gotKeyframe && now - stream.lastKeyframeRequest >= 500_000 && stream.counter.received > 0 {
+            stream.lastKeyframeRequest = now
+            requestKeyframe = true
+        }
+        return (resend, requestKeyframe)
     }
 }
