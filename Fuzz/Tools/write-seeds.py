@@ -72,6 +72,14 @@ write("rtp", "rtx-wrapped", rtp(pt=97, seq=7, ssrc=0x55667788, extension=one_byt
 write("rtp", "rtx-padding-probe", rtp(pt=97, seq=8, payload=b"", padding=200))
 write("rtp", "other-extension-profile", rtp(extension=(0xABCD, b"\x01\x02\x03\x04"), payload=b"\x00"))
 
+# srtp: a script (window byte, then steps of SSRC, signed sequence move, action), see FuzzTarget+SRTP.swift.
+def srtp_step(stream, move, action):
+    return bytes([stream, (move >> 8) & 0xFF, move & 0xFF, action])
+write("srtp", "runs-and-wrap", bytes([4]) + b"".join(srtp_step(1, 1, 0) for _ in range(40)))
+write("srtp", "every-action", bytes([0]) + b"".join(srtp_step(i % 4, 1, a) for i in range(30) for a in range(6)))
+write("srtp", "jumps", bytes([2]) + b"".join(srtp_step(1, m & 0xFFFF, a) for m, a in
+                                              [(1, 0), (34000, 0), (1, 0), (-3000, 0), (1, 5), (2, 1), (40, 2), (1, 3), (1, 4)]))
+
 # RTCP: each packet RTCPWriter writes, plus what browsers send (SDES, REMB, TWCC, BYE with reason).
 def rtcp(count, packet_type, body, padding=0):
     body += b"\0" * (-len(body) % 4)

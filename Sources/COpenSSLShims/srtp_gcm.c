@@ -73,7 +73,8 @@ size_t pkr_srtp_header_length(const uint8_t *packet, size_t length)
     if (packet == NULL) {
         return 0;
     }
-    if (length < 12 || (packet[0] >> 6) != 2) {
+    /* As libsrtp does, the version is not checked: callers classify packets first. */
+    if (length < 12) {
         return 0;
     }
     size_t header_length = 12 + 4 * (size_t)(packet[0] & 0x0F);

@@ -24,6 +24,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case config
     /// The control channel end to end: scripted sessions, frames and time into the relay core.
     case control
+    /// AES-GCM SRTP on OpenSSL against libsrtp: scripted packets protected and delivered
+    /// (duplicated, late, altered, truncated, foreign) must get libsrtp's status and bytes.
+    case srtp
 
     /// Runs one input. Returns for every input unless a bug is found; the control case blocks
     /// until the relay core has handled the whole script, so call it outside Swift concurrency
@@ -39,6 +42,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .token: Self.runToken(bytes)
         case .config: Self.runConfig(bytes)
         case .control: ControlFuzzRelay.shared.runBlocking(ControlFuzzScript(bytes))
+        case .srtp: Self.runSRTP(bytes)
         }
     }
 

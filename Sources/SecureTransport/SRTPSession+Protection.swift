@@ -101,10 +101,12 @@ extension SRTPSession {
 
     /// Publishes libsrtp's new length only on success, so callers never see a half-updated one.
     @inline(__always)
-    /// `unprotectRTP` on OpenSSL, in libsrtp's order: the header is checked, then the replay
-    /// window (a new SSRC has none yet), then the tag; only an authentic packet moves the window.
+    /// `unprotectRTP` on OpenSSL, in libsrtp's order and with its statuses: the header must fit
+    /// the packet, then the replay window is checked (a new SSRC has none yet), then the header
+    /// and the tag must fit, then the tag must verify; only an authentic packet moves the window.
     private func openRTP(_ packet: UnsafeMutableRawPointer, length: inout Int, with receiver: SRTPGCMReceiver) -> SRTPStatus {
-        guard pkr_srtp_header_length(packet.assumingMemoryBound(to: UInt8.self), length - rtpTrailerLength) > 0 else { return .malformed }
+        let headerLength = pkr_srtp_header_length(packet.assumingMemoryBound(to: UInt8.self), length)
+        guard headerLength > 0 else { return .malformed }
         let ssrc = packet.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
         let sequenceNumber = packet.loadUnaligned(fromByteOffset: 2, as: UInt16.self).bigEndian
         let slot = receiveWindows.index(forKey: ssrc)
@@ -116,6 +118,7 @@ extension SRTPSession {
             delta = Int64(bitPattern: index &- highest)
             if let refusal = receiveWindows.values[slot].refusal(delta: delta) { return refusal }
         }
+        guard length - headerLength >= rtpTrailerLength else { return .malformed }
         let status = receiver.open(packet, length: &length, rolloverCounter: UInt32(truncatingIfNeeded: index >> 16))
         guard status == .ok else { return status }
         if let slot {

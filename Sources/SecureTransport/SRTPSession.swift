@@ -61,8 +61,8 @@ public final class SRTPSession {
     }
 
     /// The designated initializer; `gcmOnOpenSSL: false` keeps a GCM session's RTP on libsrtp,
-    /// which the tests compare the OpenSSL path against.
-    init(
+    /// which the tests and the `srtp` fuzz target compare the OpenSSL path against.
+    package init(
         profile: SRTPProfile,
         keyingMaterial: [UInt8],
         direction: SRTPDirection,

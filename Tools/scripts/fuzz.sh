@@ -7,7 +7,7 @@ set -euo pipefail
 SWIFT="${SWIFT:-swift}"
 SECONDS_PER_TARGET="${FUZZ_SECONDS:-60}"
 SCRATCH=.build-fuzz
-ALL_TARGETS="rtp rtcp stun sdp dtls codecs token config control"
+ALL_TARGETS="rtp rtcp stun sdp dtls codecs token config control srtp"
 TARGETS="${FUZZ_TARGETS:-$ALL_TARGETS}"
 TARGETS="${TARGETS//,/ }"
 

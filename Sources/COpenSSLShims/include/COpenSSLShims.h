@@ -53,7 +53,7 @@ typedef struct pkr_srtp_gcm_context pkr_srtp_gcm_context;
 pkr_srtp_gcm_context *pkr_srtp_gcm_create(const uint8_t *master_key, const uint8_t *master_salt, int sealing);
 void pkr_srtp_gcm_destroy(pkr_srtp_gcm_context *gcm);
 /* The RTP header's length (CSRCs and extension included) within the first length bytes, or 0
- * when they cannot hold it or it is not RTP version 2. */
+ * when they cannot hold it. The version bits are not checked, as libsrtp does not. */
 size_t pkr_srtp_header_length(const uint8_t *packet, size_t length);
 /* Verifies and decrypts an SRTP packet in place; returns the RTP packet's length, -1 when it
  * is malformed, or -2 when it fails authentication (the payload is then unspecified).

@@ -1,0 +1,75 @@
+import SecureTransport
+
+extension FuzzTarget {
+    /// Keying material for the `srtp` target: the input is a script of packets, not keys.
+    private static let srtpMaterial: [UInt8] = (0..<28).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 7) }
+
+    /// The input is a script. Its first byte sets the receivers' replay window; then each step of
+    /// four bytes picks an SSRC, moves its sequence number by a signed amount and says what
+    /// becomes of the packet: delivered, delivered twice, altered at a byte, truncated, or
+    /// replaced by the step's own bytes. The OpenSSL sender must seal every packet as libsrtp's
+    /// sender does, and the OpenSSL receiver must give libsrtp's status, and its bytes when it
+    /// opens, for every delivery.
+    static func runSRTP(_ script: UnsafeRawBufferPointer) {
+        guard let first = script.first else { return }
+        let window = 64 + Int(first) * 16
+        guard let fastSender = try? SRTPSession(profile: .aeadAES128GCM, keyingMaterial: srtpMaterial, direction: .sender),
+              let referenceSender = try? SRTPSession(
+                  profile: .aeadAES128GCM, keyingMaterial: srtpMaterial, direction: .sender, replayWindowSize: 1024, gcmOnOpenSSL: false),
+              let fastReceiver = try? SRTPSession(profile: .aeadAES128GCM, keyingMaterial: srtpMaterial, direction: .receiver, replayWindowSize: window),
+              let referenceReceiver = try? SRTPSession(
+                  profile: .aeadAES128GCM, keyingMaterial: srtpMaterial, direction: .receiver, replayWindowSize: window, gcmOnOpenSSL: false)
+        else { preconditionFailure("SRTP sessions could not be created") }
+        var sequences: [UInt16] = [0, 60_000, 65_530, 1000]
+        var delivered: [[UInt8]] = []
+        var offset = 1
+        while offset + 4 <= script.count {
+            let step = (script[offset], script[offset + 1], script[offset + 2], script[offset + 3])
+            offset += 4
+            let stream = Int(step.0 & 3)
+            let move = Int16(bitPattern: UInt16(step.1) << 8 | UInt16(step.2))
+            sequences[stream] = sequences[stream] &+ UInt16(bitPattern: move)
+            var plain: [UInt8] = [0x80, 96, UInt8(sequences[stream] >> 8), UInt8(truncatingIfNeeded: sequences[stream]), 0, 0, 0, 1, 0, 0, 0, UInt8(stream + 1)]
+            plain += [UInt8](repeating: step.3, count: Int(step.3 % 64))
+            let fast = protect(fastSender, plain)
+            let reference = protect(referenceSender, plain)
+            precondition(fast.status == reference.status && fast.packet == reference.packet, "the OpenSSL sender differs from libsrtp's")
+            guard reference.status == .ok else { continue }
+            var deliveries = [reference.packet]
+            switch step.3 % 6 {
+            case 1: deliveries.append(reference.packet)
+            case 2:
+                var altered = reference.packet
+                altered[Int(step.1) % altered.count] ^= step.2 | 1
+                deliveries = [altered]
+            case 3: deliveries = [Array(reference.packet.prefix(Int(step.2) % reference.packet.count))]
+            case 4: deliveries = [[step.0, step.1, step.2, step.3] + reference.packet.dropFirst(4)]
+            case 5: if let earlier = delivered.last { deliveries.append(earlier) }
+            default: break
+            }
+            for packet in deliveries {
+                let opened = unprotect(fastReceiver, packet)
+                let expected = unprotect(referenceReceiver, packet)
+                precondition(opened.status == expected.status, "the OpenSSL receiver said \(opened.status) where libsrtp said \(expected.status) (\(packet.count) bytes, header \(packet.prefix(12)))")
+                precondition(opened.status != .ok || opened.packet == expected.packet, "the OpenSSL receiver's bytes differ from libsrtp's")
+            }
+            delivered.append(reference.packet)
+            if delivered.count > 64 { delivered.removeFirst() }
+        }
+    }
+
+    private static func protect(_ session: SRTPSession, _ plain: [UInt8]) -> (status: SRTPStatus, packet: [UInt8]) {
+        var buffer = plain + [UInt8](repeating: 0, count: 32)
+        var length = plain.count
+        let status = buffer.withUnsafeMutableBytes { session.protectRTP($0.baseAddress!, length: &length, capacity: $0.count) }
+        return (status, status == .ok ? Array(buffer.prefix(length)) : [])
+    }
+
+    private static func unprotect(_ session: SRTPSession, _ packet: [UInt8]) -> (status: SRTPStatus, packet: [UInt8]) {
+        // Never an empty buffer: libsrtp may read the header before checking the length.
+        var buffer = packet + [0]
+        var length = packet.count
+        let status = buffer.withUnsafeMutableBytes { session.unprotectRTP($0.baseAddress!, length: &length) }
+        return (status, status == .ok ? Array(buffer.prefix(length)) : [])
+    }
+}
