@@ -3,17 +3,17 @@ import COpenSSLShims
 /// A receive-only SRTP transform for `AEAD_AES_128_GCM` (RFC 7714) on OpenSSL, for receivers
 /// that count packets themselves: it verifies and decrypts each packet with the cipher
 /// context kept between packets, and leaves the rollover counter and duplicate detection to
-/// the caller. It costs far less per packet than a libsrtp session built on NSS, which is why
-/// a load generator that must out-run the relay uses it.
+/// the caller (``SRTPSession`` keeps libsrtp's replay windows around it). It costs far less
+/// per packet than a libsrtp session built on NSS.
 ///
 /// Not thread-safe and not `Sendable`: one thread uses it. The per-packet method neither locks
 /// nor allocates.
-public final class SRTPGCMReceiver {
+final class SRTPGCMReceiver {
     private let opener: OpaquePointer
 
     /// Creates the receiver from SDES or DTLS-SRTP keying material: the 16-byte master key
     /// followed by the 12-byte master salt.
-    public init(keyingMaterial: [UInt8]) throws(SRTPSessionError) {
+    init(keyingMaterial: [UInt8]) throws(SRTPSessionError) {
         opener = try SRTPGCMContext.create(keyingMaterial: keyingMaterial, sealing: false)
     }
 
@@ -31,7 +31,7 @@ public final class SRTPGCMReceiver {
     /// - Returns: `.ok`, `.malformed` (too short, or not an RTP header) or
     ///   `.authenticationFailed`; on anything but `.ok`, `length` is unchanged and the payload
     ///   unspecified.
-    public func open(_ packet: UnsafeMutableRawPointer, length: inout Int, rolloverCounter: UInt32) -> SRTPStatus {
+    func open(_ packet: UnsafeMutableRawPointer, length: inout Int, rolloverCounter: UInt32) -> SRTPStatus {
         guard length > 0 else { return .malformed }
         let opened = pkr_srtp_gcm_open(opener, packet.assumingMemoryBound(to: UInt8.self), length, rolloverCounter)
         switch opened {

@@ -7,12 +7,12 @@ import COpenSSLShims
 ///
 /// Not thread-safe and not `Sendable`: one thread uses it. The per-packet method neither locks
 /// nor allocates.
-public final class SRTPGCMSender {
+final class SRTPGCMSender {
     private let sealer: OpaquePointer
 
     /// Creates the sender from SDES or DTLS-SRTP keying material: the 16-byte master key
     /// followed by the 12-byte master salt.
-    public init(keyingMaterial: [UInt8]) throws(SRTPSessionError) {
+    init(keyingMaterial: [UInt8]) throws(SRTPSessionError) {
         sealer = try SRTPGCMContext.create(keyingMaterial: keyingMaterial, sealing: true)
     }
 
@@ -28,7 +28,7 @@ public final class SRTPGCMSender {
     ///   - capacity: Bytes writable at `packet`: at least `length + 16`.
     ///   - rolloverCounter: How many times this SSRC's sequence number has wrapped.
     /// - Returns: Whether the packet was sealed; when not, `length` is unchanged.
-    public func seal(_ packet: UnsafeMutableRawPointer, length: inout Int, capacity: Int, rolloverCounter: UInt32) -> Bool {
+    func seal(_ packet: UnsafeMutableRawPointer, length: inout Int, capacity: Int, rolloverCounter: UInt32) -> Bool {
         guard length > 0, capacity >= 0 else { return false }
         let sealed = pkr_srtp_gcm_seal(sealer, packet.assumingMemoryBound(to: UInt8.self), length, capacity, rolloverCounter)
         guard sealed >= 0 else { return false }

@@ -15,16 +15,22 @@ struct SRTPReceiveWindow {
         set(Int64(bitPattern: index))
     }
 
-    /// libsrtp's `srtp_rdbx_check` for `delta` (the index less the highest): nil when the
-    /// packet may be opened, else why not.
-    func refusal(delta: Int64) -> SRTPStatus? {
-        if delta > 0 { return nil }
-        if delta < -(size - 1) { return .replayed }
-        return isSet(Int64(bitPattern: highest) + delta) ? .replayed : nil
+    /// Admits one packet with `sequenceNumber` as libsrtp does: estimates its index, refuses it
+    /// when the window says it was seen or is too old, else calls `open` with its rollover
+    /// counter and, when that authenticates it, records it. Called through the session's table,
+    /// it works on the window where it lives, with no copy per packet.
+    mutating func admit(_ sequenceNumber: UInt16, open: (_ rolloverCounter: UInt32) -> SRTPStatus) -> SRTPStatus {
+        let index = SRTPPacketIndex.estimate(local: highest, sequenceNumber: sequenceNumber)
+        let delta = Int64(bitPattern: index &- highest)
+        // libsrtp's `srtp_rdbx_check`.
+        if delta <= 0 && (delta < -(size - 1) || isSet(Int64(bitPattern: index))) { return .replayed }
+        let status = open(UInt32(truncatingIfNeeded: index >> 16))
+        if status == .ok { accept(delta: delta) }
+        return status
     }
 
     /// libsrtp's `srtp_rdbx_add_index`: records an authenticated packet `delta` from the highest.
-    mutating func accept(delta: Int64) {
+    private mutating func accept(delta: Int64) {
         let index = Int64(bitPattern: highest) + delta
         if delta > 0 {
             // The indices passed over have not arrived (at most the whole window to clear).

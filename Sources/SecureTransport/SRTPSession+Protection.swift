@@ -109,24 +109,18 @@ extension SRTPSession {
         guard headerLength > 0 else { return .malformed }
         let ssrc = packet.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
         let sequenceNumber = packet.loadUnaligned(fromByteOffset: 2, as: UInt16.self).bigEndian
-        let slot = receiveWindows.index(forKey: ssrc)
-        var index = UInt64(sequenceNumber)
-        var delta: Int64 = 0
-        if let slot {
-            let highest = receiveWindows.values[slot].highest
-            index = SRTPPacketIndex.estimate(local: highest, sequenceNumber: sequenceNumber)
-            delta = Int64(bitPattern: index &- highest)
-            if let refusal = receiveWindows.values[slot].refusal(delta: delta) { return refusal }
+        let trailerLength = rtpTrailerLength
+        func open(_ rolloverCounter: UInt32) -> SRTPStatus {
+            guard length - headerLength >= trailerLength else { return .malformed }
+            return receiver.open(packet, length: &length, rolloverCounter: rolloverCounter)
         }
-        guard length - headerLength >= rtpTrailerLength else { return .malformed }
-        let status = receiver.open(packet, length: &length, rolloverCounter: UInt32(truncatingIfNeeded: index >> 16))
-        guard status == .ok else { return status }
-        if let slot {
-            receiveWindows.values[slot].accept(delta: delta)
-        } else {
-            receiveWindows[ssrc] = SRTPReceiveWindow(firstIndex: index, size: replayWindowLength)
+        if let slot = receiveWindows.index(forKey: ssrc) {
+            return receiveWindows.values[slot].admit(sequenceNumber, open: open)
         }
-        return .ok
+        // A new SSRC has no window yet: its first packet has rollover counter 0.
+        let status = open(0)
+        if status == .ok { receiveWindows[ssrc] = SRTPReceiveWindow(firstIndex: UInt64(sequenceNumber), size: replayWindowLength) }
+        return status
     }
 
     private func finish(_ status: srtp_err_status_t, octets: Int32, length: inout Int) -> SRTPStatus {

@@ -34,25 +34,6 @@ extension MediaEngine {
         var length = wireLength
         switch kind {
         case .rtp:
-            if let gcmReceiver = socket.gcmReceiver {
-                // The header is in the clear: the stream's extended sequence number gives the
-                // sender's rollover counter (a new stream starts at 0, as a sender does).
-                guard length >= 12 else {
-                    totals.undecryptable += 1
-                    return
-                }
-                let ssrc = packet.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
-                let sequenceNumber = packet.loadUnaligned(fromByteOffset: 2, as: UInt16.self).bigEndian
-                var index = Int64(sequenceNumber)
-                if let slot = socket.streams.index(forKey: ssrc) { index = Self.rolloverIndex(of: sequenceNumber, in: &socket.streams.values[slot]) }
-                guard gcmReceiver.open(packet, length: &length, rolloverCounter: RolloverEstimator.rolloverCounter(of: index)) == .ok else {
-                    totals.undecryptable += 1
-                    recorder.recordError("srtp-unprotect")
-                    return
-                }
-                handleRTP(UnsafeRawBufferPointer(start: packet, count: length), wireLength: wireLength, on: socket, now: now, srtpIndex: index)
-                return
-            }
             let status = socket.receiver.unprotectRTP(packet, length: &length)
             switch status {
             case .ok:
@@ -76,13 +57,7 @@ extension MediaEngine {
         }
     }
 
-    /// The packet index of `sequenceNumber` in `stream`, read where the stream lives (a copy of
-    /// the stream would retain its arrays for every packet).
-    private static func rolloverIndex(of sequenceNumber: UInt16, in stream: inout ReceiveStream) -> Int64 {
-        stream.rollover.index(of: sequenceNumber)
-    }
-
-    private func handleRTP(_ packet: UnsafeRawBufferPointer, wireLength: Int, on socket: SimSocket, now: Int64, srtpIndex: Int64? = nil) {
+    private func handleRTP(_ packet: UnsafeRawBufferPointer, wireLength: Int, on socket: SimSocket, now: Int64) {
         guard let header = RTPHeader.parse(packet) else {
             totals.undecryptable += 1
             recorder.recordError("rtp-malformed")
@@ -99,7 +74,6 @@ extension MediaEngine {
         }
         // The stream is changed where it lives: a copy would copy its loss window (an allocation
         // per packet) when written.
-        if let srtpIndex { socket.streams.values[index].rollover.accept(srtpIndex) }
         record(header, packet: packet, in: &socket.streams.values[index], roomIndex: socket.spec.roomIndex, now: now)
     }
 

@@ -53,12 +53,10 @@ extension MediaEngine {
         buffer[12] = 0xFC
         memset(buffer + 13, 0x5A, payloadLength - 1)
         stamp(UnsafeMutableRawPointer(buffer + 12 + payloadLength), publisherId: spec.publisherId, scheduled: scheduled)
-        let rolloverCounter = state.audioRolloverCounter
         state.audioSequence &+= 1
-        if state.audioSequence == 0 { state.audioRolloverCounter &+= 1 }
         state.audioTimestamp &+= UInt32(48_000 / max(1, spec.audio.packetsPerSecond))
         var length = 12 + payloadLength
-        guard socket.protectRTP(buffer, length: &length, capacity: capacity, rolloverCounter: rolloverCounter) else {
+        guard socket.sender.protectRTP(buffer, length: &length, capacity: capacity) == .ok else {
             recorder.recordError("srtp-protect")
             return
         }
@@ -102,11 +100,9 @@ extension MediaEngine {
                 }
             }
             stamp(UnsafeMutableRawPointer(buffer + 13 + chunk), publisherId: spec.publisherId, scheduled: scheduled)
-            let rolloverCounter = state.videoRolloverCounter
             state.videoSequence &+= 1
-            if state.videoSequence == 0 { state.videoRolloverCounter &+= 1 }
             var length = 13 + chunk
-            guard socket.protectRTP(buffer, length: &length, capacity: capacity, rolloverCounter: rolloverCounter) else {
+            guard socket.sender.protectRTP(buffer, length: &length, capacity: capacity) == .ok else {
                 recorder.recordError("srtp-protect")
                 continue
             }

@@ -7,9 +7,6 @@ struct PublisherState {
     var videoTimestamp = UInt32.random(in: 0...UInt32.max)
     var audioSequence = UInt16.random(in: 0...UInt16.max)
     var audioTimestamp = UInt32.random(in: 0...UInt32.max)
-    /// How often each sequence number has wrapped (the SRTP rollover counters).
-    var videoRolloverCounter: UInt32 = 0
-    var audioRolloverCounter: UInt32 = 0
     var nextVideo: Int64
     var nextAudio: Int64
     let videoInterval: Int64

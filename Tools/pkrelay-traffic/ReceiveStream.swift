@@ -7,7 +7,4 @@ struct ReceiveStream {
     var gotKeyframe = false
     var lastKeyframeRequest: Int64 = 0
     var pending: [PendingNack] = []
-    /// The sender's rollover counter, for opening its packets. It is not reset with the loss
-    /// counter when the measured period starts.
-    var rollover = RolloverEstimator()
 }
