@@ -75,8 +75,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            // The browser PK demo served at /demo/.
-            resources: [.copy("Demo")],
+            // The browser PK demo served at /demo/ and the web SDK at /sdk/.
+            resources: [.copy("Demo"), .copy("SDK")],
             swiftSettings: strict
         ),
         // Cluster coordination in PostgreSQL: node leases, room placement with fencing epochs,

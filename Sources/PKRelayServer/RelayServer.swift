@@ -75,8 +75,9 @@ public final class RelayServer: Sendable {
         let core = self.core
         let logger = self.logger
         let router = Router(context: ControlRequestContext.self)
-        router.get("/") { _, _ in "PKRelay control channel: connect a WebSocket to /rtc (browser demo: /demo/)\n" }
+        router.get("/") { _, _ in "PKRelay control channel: connect a WebSocket to /rtc (browser demo: /demo/, web SDK: /sdk/pkrelay.js)\n" }
         DemoRoutes(configuration: configuration).register(on: router)
+        SDKRoutes().register(on: router)
         if let peers = core.peers {
             // Node-to-node connections of a cluster: only a node token (admin grant, subject
             // node:ID, signed with the cluster's shared key) is let in.
