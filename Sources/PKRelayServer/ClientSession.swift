@@ -1,3 +1,4 @@
+import Protocol
 import RoomEngine
 
 /// One control-channel connection as the relay core tracks it.
@@ -22,4 +23,7 @@ struct ClientSession: Sendable {
     var refusalWindowStartMs: Int64 = 0
     /// Transports this connection opened (id to local port).
     var transports: [Int: Int] = [:]
+    /// Methods of the requests being handled, by request id, so that the answer is counted
+    /// under its method (`pkrelay_control_requests_total`).
+    var answering: [RequestID?: String] = [:]
 }

@@ -48,6 +48,7 @@ extension RelayCore {
             respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.methodNotFound, "unknown method '\(method)'")), to: session)
             return
         }
+        sessions[session]?.answering[id] = method
         if known == .joinRoom, let cluster {
             // In a cluster a join first finds its room's node (claiming the room here when nobody
             // serves it); the session may have gone while the database answered.
@@ -70,8 +71,7 @@ extension RelayCore {
         let started = ContinuousClock.now
         dispatch(known, id: id, params: paramsData, session: session)
         let elapsed = ContinuousClock.now - started
-        requestHistograms[method, default: Histogram(bounds: Self.requestLatencyBounds)]
-            .observe(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        metrics.requestHandled(method: method, nanoseconds: elapsed.components.seconds &* 1_000_000_000 &+ elapsed.components.attoseconds / 1_000_000_000)
     }
 
     /// Takes a token for one frame of any kind. Returns whether the frame is within the rate,
@@ -96,7 +96,6 @@ extension RelayCore {
         return nil
     }
 
-    static let requestLatencyBounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1]
 
     func decode<Params: Decodable>(_ type: Params.Type, from data: Data) -> Result<Params, RelayError> {
         do {

@@ -8,7 +8,7 @@ import RoomEngine
 extension RelayCore {
     /// Logs, counts and posts one domain event.
     func record(_ event: DomainEvent) {
-        domainCounters.count(event)
+        metrics.count(event)
         switch event {
         case .roomCreated(let roomId):
             logger.info("room created", metadata: ["room": "\(roomId)"])
@@ -68,7 +68,6 @@ extension RelayCore {
             if let reason = outcome.reason { data["reason"] = reason }
             postWebhook("invitation.outcome", roomId: outcome.callerRoomId, data)
         case .firstKeyframe(let watch, let elapsedMs):
-            firstKeyframeHistogram.observe(Double(elapsedMs) / 1000)
             logger.info("forward watchable", metadata: [
                 "room": "\(watch.sourceRoomId)", "user": "\(watch.userId)", "target": "\(watch.targetRoomId)", "via": "\(watch.via)", "elapsedMs": "\(elapsedMs)",
             ])

@@ -50,7 +50,6 @@ extension RelayCore {
             forwardTargets: forwarding.forwardTargets, links: forwarding.links, segmentationOffload: media.segmentationOffload == .on,
             receiveOffload: media.receiveOffload == .on,
             processCPUSeconds: Double(pkr_process_cpu_us()) / 1e6, cpuCores: Int(pkr_available_cpus()),
-            mediaThreadCPUSeconds: media.mediaThreadCPUSeconds(),
-            firstKeyframeHistogram: firstKeyframeHistogram, requestHistograms: requestHistograms, domainCounters: domainCounters)
+            mediaThreadCPUSeconds: media.mediaThreadCPUSeconds())
     }
 }

@@ -28,15 +28,11 @@ public actor RelayCore {
     var nextSessionId: SessionID = 1
     var accepting = true
     var lastReportAtMs: Int64 = 0
-    /// Seconds from a forward or link start to its first keyframe in the target room.
-    var firstKeyframeHistogram = Histogram(bounds: [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10])
-    /// Seconds to answer control requests, by method.
-    var requestHistograms: [String: Histogram] = [:]
+    /// What /metrics exports: requests, domain events, and figures copied in at each scrape.
+    let metrics = RelayMetrics()
     /// Webhook delivery; events are numbered in relay-wide sequence.
     let webhooks: WebhookHub
     var webhookSequence: UInt64 = 0
-    /// Lifetime counts of the engine's domain events.
-    var domainCounters = DomainEventCounters()
     /// Volume reports, active speakers and network-quality windows.
     var mediaQuality = MediaQualityState()
     /// WebRTC transports' DTLS handshakes and SDP, by transport id.
@@ -204,6 +200,8 @@ public actor RelayCore {
         case .success(let result): response = OutboundResponse(id: id, result: result, error: nil)
         case .failure(let error): response = OutboundResponse(id: id, result: nil, error: error)
         }
+        let method = sessions[session]?.answering.removeValue(forKey: id) ?? "unknown"
+        metrics.requestAnswered(method: method, code: response.error.map { Int($0.code.rawValue) } ?? 0)
         guard let data = try? encoder.encode(response), let text = String(data: data, encoding: .utf8) else { return }
         send(text, to: session)
     }

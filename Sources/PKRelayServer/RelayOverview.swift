@@ -24,7 +24,4 @@ public struct RelayOverview: Sendable {
     public var cpuCores: Int
     /// Each media thread's CPU seconds, in shard order.
     public var mediaThreadCPUSeconds: [Double]
-    var firstKeyframeHistogram: Histogram
-    var requestHistograms: [String: Histogram]
-    var domainCounters: DomainEventCounters
 }

@@ -174,8 +174,9 @@ public final class RelayServer: Sendable {
             return Response(status: ready ? .ok : .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: ready ? "ready\n" : "draining\n")))
         }
         router.get("/metrics") { _, _ -> Response in
-            let text = MetricsRenderer.render(await core.overview()) + MetricsRenderer.renderWebhooks(core.webhooks.stats)
-                + MetricsRenderer.renderLimitRefusals(core.refusals.snapshot()) + MetricsRenderer.renderCluster(core.clusterStatus)
+            let overview = await core.overview()
+            core.metrics.update(overview: overview, webhooks: core.webhooks.stats, refusals: core.refusals.snapshot(), cluster: core.clusterStatus)
+            let text = core.metrics.exposition()
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))

@@ -39,9 +39,16 @@ enum AdminHTTPClient {
     static func metric(port: Int, _ series: String) async throws -> UInt64 {
         let text = try await text(port: port, path: "/metrics")
         for line in text.split(separator: "\n") where line.hasPrefix(series + " ") {
-            if let value = UInt64(line.dropFirst(series.count + 1)) { return value }
+            if let value = sampleValue(line.dropFirst(series.count + 1)) { return value }
         }
         throw Failure(reason: "no series \(series) in /metrics")
+    }
+
+    /// A sample's value as a whole number: counters print as integers, gauges as floats (`1.0`).
+    static func sampleValue(_ text: Substring) -> UInt64? {
+        if let whole = UInt64(text) { return whole }
+        guard let value = Double(text), value >= 0, value < 1.8e19, value == value.rounded() else { return nil }
+        return UInt64(value)
     }
 
     /// Polls a /metrics series until `condition` holds.

@@ -1,6 +1,6 @@
 import Foundation
 import PKRelayClient
-import PKRelayServer
+@testable import PKRelayServer
 import Protocol
 import Testing
 
@@ -112,6 +112,61 @@ struct MetricsExpositionTests {
             try await AdminHTTPClient.waitForMetric(port: relay.ports.admin, "pkrelay_users") { $0 == 1 }
             await alice.close()
             try await AdminHTTPClient.waitForMetric(port: relay.ports.admin, "pkrelay_rooms") { $0 == 0 }
+        }
+    }
+}
+
+/// /metrics as Prometheus reads it: prometheus_client's parser accepts the whole text, every
+/// family has help and a type, and the swift-metrics counters follow the requests.
+@Suite(.timeLimit(.minutes(1)))
+struct PrometheusParserTests {
+    @Test func prometheusClientParsesEveryFamilyAndRequestsAreCountedByMethodAndCode() async throws {
+        try await TestRelay.with { relay in
+            let alice = try await relay.join(room: "p-1", user: "alice")
+            let bob = try await relay.join(room: "p-1", user: "bob")
+            // An error answer of a known method, and a method the relay does not know.
+            await #expect(throws: ControlClientError.self) {
+                let _: EmptyResult = try await bob.request("leaveRoom", ["roomId": "elsewhere"])
+            }
+            await #expect(throws: ControlClientError.self) {
+                let _: EmptyResult = try await bob.request("launchRocket", EmptyResult())
+            }
+            let parsed = try PrometheusTextCheck.parse(try await relay.metrics())
+            #expect(parsed.problems.isEmpty, "\(parsed.problems)")
+            var families: [String: PrometheusTextCheck.Family] = [:]
+            for family in parsed.families { families[family.name] = family }
+            for family in parsed.families {
+                #expect(!family.help.isEmpty, "\(family.name) has no help")
+                #expect(family.type != "unknown", "\(family.name) has no type")
+            }
+            // Every family the relay declares is exposed (the cluster's only on a cluster node).
+            for metric in RelayMetric.all.map(\.name) where !metric.hasPrefix("pkrelay_cluster_") {
+                let base = metric.hasSuffix("_total") ? String(metric.dropLast(6)) : metric
+                #expect(families[base] != nil, "\(metric) is missing")
+            }
+            func value(_ sample: String, _ labels: [String: String] = [:]) -> Double? {
+                parsed.families.flatMap(\.samples).first { $0.name == sample && $0.labels == labels }?.value
+            }
+            #expect(families["pkrelay_rooms"]?.type == "gauge")
+            #expect(families["pkrelay_control_requests"]?.type == "counter")
+            #expect(families["pkrelay_control_request_seconds"]?.type == "histogram")
+            #expect(value("pkrelay_rooms") == 1)
+            #expect(value("pkrelay_users") == 2)
+            #expect(value("pkrelay_control_requests_total", ["method": "joinRoom", "code": "0"]) == 2)
+            let leaves = parsed.families.first { $0.name == "pkrelay_control_requests" }?.samples.filter { $0.labels["method"] == "leaveRoom" } ?? []
+            #expect(leaves.count == 1 && leaves.first?.labels["code"] != "0" && leaves.first?.value == 1, "\(leaves)")
+            #expect(value("pkrelay_control_requests_total", ["method": "unknown", "code": "-32601"]) == 1)
+            #expect(value("pkrelay_control_request_seconds_count", ["method": "joinRoom"]) == 2)
+            #expect(value("pkrelay_users_joined_total") == 2)
+            // Zeros before the first event, for every reason.
+            #expect(value("pkrelay_users_left_total", ["reason": "left"]) == 0)
+            #expect(value("pkrelay_forward_first_keyframe_seconds_count") == 0)
+            await bob.close()
+            try await AdminHTTPClient.waitForMetric(port: relay.ports.admin, "pkrelay_users") { $0 == 1 }
+            let after = try PrometheusTextCheck.parse(try await relay.metrics())
+            let left = after.families.first { $0.name == "pkrelay_users_left" }?.samples.reduce(0) { $0 + $1.value }
+            #expect(left == 1)
+            await alice.close()
         }
     }
 }

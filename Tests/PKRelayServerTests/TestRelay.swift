@@ -143,7 +143,7 @@ final class TestRelay: Sendable {
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             guard let space = line.lastIndex(of: " ") else { continue }
             let series = String(line[..<space])
-            if names.contains(series), let value = UInt64(line[line.index(after: space)...]) { values[series] = value }
+            if names.contains(series), let value = AdminHTTPClient.sampleValue(line[line.index(after: space)...]) { values[series] = value }
         }
         return values
     }

@@ -3,7 +3,8 @@
 #   install-deps.sh build   C libraries the relay links against
 #   install-deps.sh test    the above plus the real clients the tests drive (ffmpeg, GnuTLS's
 #                           DTLS tools, aiortc) and the OpenAPI checker (python3 with jsonschema,
-#                           openapi-schema-validator), gdb for the test watchdog and
+#                           openapi-schema-validator), Python's prometheus_client (the /metrics
+#                           parser), gdb for the test watchdog and
 #                           PostgreSQL for the cluster tests
 #   install-deps.sh browser headless Chromium, its driver and selenium for `make test-browser`
 set -euo pipefail
@@ -40,6 +41,12 @@ if [[ "${1:-build}" == "test" ]]; then
         echo "installing: jsonschema openapi-schema-validator (pip)"
         pip install --quiet jsonschema openapi-schema-validator pyyaml 2>/dev/null \
             || pip install --quiet --break-system-packages jsonschema openapi-schema-validator pyyaml
+    fi
+    # prometheus_client: its parser reads /metrics in the tests as Prometheus would.
+    if ! python3 -c "import prometheus_client" 2>/dev/null; then
+        echo "installing: prometheus_client (pip)"
+        pip install --quiet prometheus_client 2>/dev/null \
+            || pip install --quiet --break-system-packages prometheus_client
     fi
     # aiortc: an independent WebRTC implementation (ICE, DTLS-SRTP, VP8/Opus) for the interop tests.
     if ! python3 -c "import aiortc, websockets" 2>/dev/null; then

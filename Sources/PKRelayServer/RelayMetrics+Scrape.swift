@@ -1,0 +1,62 @@
+import MediaPlane
+
+extension RelayMetrics {
+    /// Copies the figures kept outside the registry into it; called once per scrape, before
+    /// `exposition()`. Concurrent scrapes are safe: each counter grows by what the other did not.
+    func update(overview: RelayOverview, webhooks: WebhookStats, refusals: [(ResourceLimit, UInt64)], cluster: ClusterStatus?) {
+        set(.rooms, to: Double(overview.rooms))
+        set(.users, to: Double(overview.users))
+        set(.connections, to: Double(overview.connections))
+        set(.transports, to: Double(overview.transports))
+        set(.streams, to: Double(overview.publications))
+        set(.subscriptions, to: Double(overview.subscriptions))
+        set(.accepting, to: overview.accepting ? 1 : 0)
+        set(.forwards, to: Double(overview.forwardTargets))
+        set(.links, to: Double(overview.links))
+
+        let counters = overview.media.counters
+        mirror(.packetsIn, total: counters.packetsIn)
+        mirror(.bytesIn, total: counters.bytesIn)
+        mirror(.packetsOut, total: counters.packetsOut)
+        mirror(.bytesOut, total: counters.bytesOut)
+        mirror(.sendCalls, total: counters.sendCalls)
+        mirror(.sendMessages, total: counters.sendMessages)
+        mirror(.gsoFallbacks, total: counters.segmentationFallbacks)
+        mirror(.receiveMessages, total: counters.receiveMessages)
+        set(.gro, to: overview.receiveOffload ? 1 : 0)
+        set(.gso, to: overview.segmentationOffload ? 1 : 0)
+        mirror(.keyframeRequestsReceived, total: counters.keyframeRequestsReceived)
+        mirror(.keyframeRequestsSent, total: counters.keyframeRequestsSent)
+        mirror(.nacksReceived, total: counters.nacksReceived)
+        mirror(.retransmissions, total: counters.retransmissionsSent)
+        mirror(.retransmissionsMissed, total: counters.retransmissionsMissed)
+        mirror(.nacksSent, total: counters.nacksSent)
+        mirror(.retransmissionsReceived, total: counters.retransmissionsReceived)
+        for reason in DropReason.allCases { mirror(.droppedPackets, [("reason", reason.label)], total: counters.drops(reason)) }
+        let srtp = [DropReason.srtpAuthenticationFailed, .srtpReplayed, .srtpMalformed, .srtpOther].reduce(UInt64(0)) { $0 &+ counters.drops($1) }
+        mirror(.srtpFailures, total: srtp)
+
+        mirror(.processCPUSeconds, total: overview.processCPUSeconds)
+        set(.cpuCores, to: Double(overview.cpuCores))
+        for (thread, seconds) in overview.mediaThreadCPUSeconds.enumerated() {
+            mirror(.mediaThreadCPUSeconds, [("thread", String(thread))], total: seconds)
+        }
+
+        mirror(.webhookDeliveries, total: webhooks.delivered)
+        mirror(.webhookFailures, total: webhooks.failedAttempts)
+        mirror(.webhookDropped, [("reason", "queue_full")], total: webhooks.dropped)
+        mirror(.webhookDropped, [("reason", "gave_up")], total: webhooks.givenUp)
+        set(.webhookQueueDepth, to: Double(webhooks.queued))
+        for (limit, count) in refusals { mirror(.limitRefusals, [("limit", limit.label)], total: count) }
+
+        if let cluster {
+            set(.clusterServing, [("node", cluster.nodeId)], to: cluster.serving ? 1 : 0)
+            set(.clusterRooms, to: Double(cluster.rooms))
+            mirror(.clusterLeaseLosses, total: cluster.leaseLosses)
+            mirror(.clusterRenewalFailures, total: cluster.renewalFailures)
+            mirror(.clusterRedirects, total: cluster.redirects)
+            set(.clusterPeers, to: Double(cluster.peers.count))
+            mirror(.clusterPeerLosses, total: cluster.peerLosses)
+        }
+    }
+}
