@@ -96,9 +96,9 @@ final class RelayMetrics: Sendable {
         dimensions.reduce(metric.name) { $0 + "\u{0}" + $1.0 + "=" + $1.1 }
     }
 
-    /// The exposition text of every family registered so far, families in name order (the
-    /// registry writes them in hash order, which changes from run to run and makes the page hard
-    /// to read and to diff).
+    /// The exposition text of every family registered so far, families in name order and the
+    /// series of counters and gauges in label order (the registry writes both in hash order,
+    /// which changes from run to run and makes the page hard to read and to diff).
     func exposition() -> String {
         var blocks: [(name: Substring, lines: [Substring])] = []
         for line in registry.emitToString().split(separator: "\n") {
@@ -110,6 +110,12 @@ final class RelayMetrics: Sendable {
             blocks[blocks.count - 1].lines.append(line)
         }
         blocks.sort { $0.name < $1.name }
+        // Series of a counter or gauge in label order too; a histogram's lines stay as written,
+        // each series' buckets in ascending order.
+        for index in blocks.indices where !blocks[index].lines.contains(where: { $0.hasPrefix("# TYPE ") && $0.hasSuffix(" histogram") }) {
+            let comments = blocks[index].lines.filter { $0.hasPrefix("#") }
+            blocks[index].lines = comments + blocks[index].lines.filter { !$0.hasPrefix("#") }.sorted()
+        }
         return blocks.flatMap(\.lines).joined(separator: "\n") + "\n"
     }
 }
