@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "PKRelayServer",
             dependencies: [
-                "Protocol", "RoomEngine", "MediaPlane", "SecureTransport", "Auth", "CSocketShims", "ICE", "SDP", "Cluster", "Deadline",
+                "Protocol", "RoomEngine", "MediaPlane", "SecureTransport", "Auth", "CSocketShims", "ICE", "SDP", "Cluster", "Deadline", "AdminAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -83,6 +83,9 @@ let package = Package(
             resources: [.copy("Demo"), .copy("SDK")],
             swiftSettings: strict
         ),
+        // The admin API's requests and answers as Codable models, described one to one by
+        // docs/openapi.yaml: for the relay and for room servers written in Swift.
+        .target(name: "AdminAPI", dependencies: ["Protocol"], swiftSettings: strict),
         // Cluster coordination in PostgreSQL: node leases, room placement with fencing epochs,
         // notices. Coordination only: media never goes through it.
         .target(
@@ -190,7 +193,7 @@ let package = Package(
         .testTarget(
             name: "PKRelayServerTests",
             dependencies: [
-                "PKRelayServer", "PKRelayClient", "Protocol", "RTPWire", "SecureTransport", "Auth", "CSocketShims", "ICE", "PostgresTestSupport",
+                "PKRelayServer", "PKRelayClient", "Protocol", "AdminAPI", "RTPWire", "SecureTransport", "Auth", "CSocketShims", "ICE", "PostgresTestSupport",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

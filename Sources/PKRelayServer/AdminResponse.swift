@@ -1,20 +1,28 @@
+import AdminAPI
 import Foundation
 
-/// An admin API answer: an HTTP status and a JSON body.
+/// An admin API answer: an HTTP status and a JSON body encoded from one of AdminAPI's models,
+/// which docs/openapi.yaml describes one to one.
 public struct AdminResponse: Sendable {
     /// The HTTP status code.
     public var status: Int
     /// The JSON body.
     public var body: Data
 
-    /// A JSON answer from JSON-compatible values.
-    static func json(_ object: [String: Any], status: Int = 200) -> AdminResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return AdminResponse(status: status, body: data)
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// A 200 answer (or `status`) carrying `value`.
+    static func answer<Body: Encodable>(_ value: Body, status: Int = 200) -> AdminResponse {
+        // The models hold strings, numbers and lists only: encoding cannot fail.
+        AdminResponse(status: status, body: (try? encoder.encode(value)) ?? Data("{}".utf8))
     }
 
-    /// `{"error": {"code": code, "message": message}}`.
-    static func error(_ status: Int, _ code: String, _ message: String) -> AdminResponse {
-        json(["error": ["code": code, "message": message]], status: status)
+    /// `{"error": {"code": code, "message": message}}` with the code's HTTP status.
+    static func error(_ code: AdminErrorCode, _ message: String) -> AdminResponse {
+        answer(AdminError(error: AdminErrorDetail(code: code, message: message)), status: code.status)
     }
 }

@@ -1,3 +1,4 @@
+import AdminAPI
 import Foundation
 import Hummingbird
 import Logging
@@ -29,29 +30,29 @@ struct AdminRoutes: Sendable {
         group.post("rooms/:roomId/dismiss") { request, context in
             await self.guarded(request) {
                 guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
-                let (body, rejection) = await self.jsonObject(request, required: false)
-                if let rejection { return rejection }
-                if let unknown = body.keys.first(where: { $0 != "reason" }) { return .error(400, "bad_request", "unknown field '\(unknown)'") }
-                var reason: String?
-                if let value = body["reason"] {
-                    guard let text = value as? String, text.utf8.count <= 256 else { return .error(400, "bad_request", "reason must be a string of at most 256 bytes") }
-                    reason = text
+                let body: AdminDismissRequest?
+                switch await self.decodeBody(request, as: AdminDismissRequest.self, fields: ["reason"], required: false) {
+                case .success(let decoded): body = decoded
+                case .failure(let rejection): return rejection.response
                 }
-                return await core.adminDismiss(roomId: roomId, reason: reason)
+                if let reason = body?.reason, reason.utf8.count > 256 { return .error(.badRequest, "reason must be a string of at most 256 bytes") }
+                return await core.adminDismiss(roomId: roomId, reason: body?.reason)
             }
         }
         group.post("rooms/:roomId/kick") { request, context in
             await self.guarded(request) {
                 guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
-                let (body, rejection) = await self.jsonObject(request, required: true)
-                if let rejection { return rejection }
-                if let unknown = body.keys.first(where: { $0 != "userIds" }) { return .error(400, "bad_request", "unknown field '\(unknown)'") }
-                guard let list = body["userIds"] as? [Any], (1...Self.maximumKickUsers).contains(list.count) else {
-                    return .error(400, "bad_request", "userIds must be a list of 1 to \(Self.maximumKickUsers) user ids")
+                let body: AdminKickRequest?
+                switch await self.decodeBody(request, as: AdminKickRequest.self, fields: ["userIds"], required: true) {
+                case .success(let decoded): body = decoded
+                case .failure(let rejection): return rejection.response
+                }
+                guard let list = body?.userIds, (1...Self.maximumKickUsers).contains(list.count) else {
+                    return .error(.badRequest, "userIds must be a list of 1 to \(Self.maximumKickUsers) user ids")
                 }
                 var userIds: [String] = []
                 for item in list {
-                    guard let userId = Self.identifier(item as? String) else { return .error(400, "bad_request", "userIds must hold user ids (1-128 letters, digits and . _ - @ :)") }
+                    guard let userId = Self.identifier(item) else { return .error(.badRequest, "userIds must hold user ids (1-128 letters, digits and . _ - @ :)") }
                     if !userIds.contains(userId) { userIds.append(userId) }
                 }
                 return await core.adminKick(roomId: roomId, userIds: userIds)
@@ -71,6 +72,25 @@ struct AdminRoutes: Sendable {
             }
         }
         group.get("stats") { request, _ in await self.guarded(request) { await core.adminStats() } }
+        for (path, allowed) in Self.routes { Self.refuseOtherMethods(on: group, path: path, allowed: allowed) }
+    }
+
+    /// Every admin path and the method it answers.
+    static let routes: [(String, HTTPRequest.Method)] = [
+        ("rooms", .get), ("rooms/:roomId", .get), ("rooms/:roomId/dismiss", .post), ("rooms/:roomId/kick", .post),
+        ("rooms/:roomId/users/:userId/stop-forwarding", .post), ("rooms/:roomId/placement", .post), ("stats", .get),
+    ]
+
+    /// A method the path does not answer gets 405 with `Allow`, not 404: the path exists.
+    static func refuseOtherMethods(on group: RouterGroup<BasicRequestContext>, path: String, allowed: HTTPRequest.Method) {
+        let others = ([.get, .post, .put, .patch, .delete, .options, .trace] + [HTTPRequest.Method("QUERY")].compactMap { $0 }).filter { $0 != allowed }
+        for method in others {
+            group.on(RouterPath(path), method: method) { _, _ -> Response in
+                var response = Self.response(.error(.methodNotAllowed, "this path answers \(allowed.rawValue) only"))
+                response.headers[.allow] = allowed.rawValue
+                return response
+            }
+        }
     }
 
     /// The control URL of this node as a single relay: the configured public URL, else the
@@ -86,7 +106,7 @@ struct AdminRoutes: Sendable {
         let nowMs = core.nowMs()
         guard gate.allow(nowMs: nowMs) else {
             core.refusals.count(.adminRate)
-            var response = Self.response(.error(429, "rate_limited", "too many admin requests; retry after a second"))
+            var response = Self.response(.error(.rateLimited, "too many admin requests; retry after a second"))
             response.headers[.retryAfter] = "1"
             return response
         }
@@ -99,7 +119,7 @@ struct AdminRoutes: Sendable {
             return Self.unauthorized(error.message)
         case .success(let claims) where !claims.effectiveGrants.isAdmin:
             logger.notice("admin API call without the admin grant", metadata: ["user": "\(claims.sub)", "path": "\(request.uri.path)"])
-            return Self.response(.error(403, "forbidden", "the token has no admin grant"))
+            return Self.response(.error(.forbidden, "the token has no admin grant"))
         case .success:
             return Self.response(await operation())
         }
@@ -113,38 +133,60 @@ struct AdminRoutes: Sendable {
     }
 
     static func unauthorized(_ message: String) -> Response {
-        var response = response(.error(401, "unauthorized", message))
+        var response = response(.error(.unauthorized, message))
         response.headers[.wwwAuthenticate] = "Bearer realm=\"pkrelay-admin\""
         return response
     }
 
+    /// A room or user id from the path, percent-decoded first: a room server that encodes
+    /// `@` or `:` as `%40` or `%3A` names the same room.
     static func identifier(_ text: String?) -> String? {
-        guard let text, RelayIdentifier.isValid(text) else { return nil }
-        return text
+        guard let text, let decoded = text.removingPercentEncoding, RelayIdentifier.isValid(decoded) else { return nil }
+        return decoded
     }
 
     static func badIdentifier(_ name: String) -> AdminResponse {
-        .error(400, "bad_request", "\(name) must be 1-128 letters, digits and . _ - @ :")
+        .error(.badRequest, "\(name) must be 1-128 letters, digits and . _ - @ :")
     }
 
-    /// Reads the body as a JSON object (an empty body is an empty object unless `required`), or
-    /// the answer refusing it.
-    func jsonObject(_ request: Request, required: Bool) async -> ([String: Any], AdminResponse?) {
+    /// Why a body was refused, as the answer to send.
+    struct BodyRejection: Error {
+        let response: AdminResponse
+    }
+
+    /// Reads the body as `Body`: nil for an empty body unless `required`; a refusal naming the
+    /// problem for a body that is too large, not a JSON object, has a field other than
+    /// `fields` or a null, or does not decode.
+    func decodeBody<Body: Decodable>(_ request: Request, as type: Body.Type, fields: Set<String>, required: Bool) async -> Result<Body?, BodyRejection> {
         let buffer: ByteBuffer
         let limit = core.configuration.adminMaxBodyBytes
         do {
             buffer = try await request.body.collect(upTo: limit)
         } catch {
             core.refusals.count(.adminBody)
-            return ([:], .error(413, "payload_too_large", "the body is larger than \(limit) bytes (admin.maxBodyBytes)"))
+            return .failure(BodyRejection(response: .error(.payloadTooLarge, "the body is larger than \(limit) bytes (admin.maxBodyBytes)")))
         }
         if buffer.readableBytes == 0 {
-            return ([:], required ? .error(400, "bad_request", "a JSON object body is required") : nil)
+            return required ? .failure(BodyRejection(response: .error(.badRequest, "a JSON object body is required"))) : .success(nil)
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) else {
-            return ([:], .error(400, "bad_request", "the body is not valid JSON"))
+        let data = Data(buffer.readableBytesView)
+        guard let object = try? JSONSerialization.jsonObject(with: data) else {
+            return .failure(BodyRejection(response: .error(.badRequest, "the body is not valid JSON")))
         }
-        guard let mapping = object as? [String: Any] else { return ([:], .error(400, "bad_request", "the body must be a JSON object")) }
-        return (mapping, nil)
+        guard let mapping = object as? [String: Any] else { return .failure(BodyRejection(response: .error(.badRequest, "the body must be a JSON object"))) }
+        if let unknown = mapping.keys.sorted().first(where: { !fields.contains($0) }) {
+            return .failure(BodyRejection(response: .error(.badRequest, "unknown field '\(unknown)'")))
+        }
+        // Codable reads null as an absent optional; the document allows no nulls.
+        if let null = mapping.keys.sorted().first(where: { mapping[$0] is NSNull }) {
+            return .failure(BodyRejection(response: .error(.badRequest, "\(null) must not be null; leave it out instead")))
+        }
+        do {
+            return .success(try JSONDecoder().decode(Body.self, from: data))
+        } catch let error as DecodingError {
+            return .failure(BodyRejection(response: .error(.badRequest, error.message(root: "body"))))
+        } catch {
+            return .failure(BodyRejection(response: .error(.badRequest, "the body is invalid")))
+        }
     }
 }

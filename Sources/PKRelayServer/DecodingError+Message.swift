@@ -1,11 +1,14 @@
 /// Turns Codable's errors into messages an app developer can act on.
 extension DecodingError {
-    var parameterMessage: String {
+    var parameterMessage: String { message(root: "params") }
+
+    /// The message, with paths written from `root` (`params` for a request, `body` for an admin call).
+    func message(root: String) -> String {
         func path(_ context: DecodingError.Context, _ last: (any CodingKey)? = nil) -> String {
             var keys = context.codingPath
             if let last { keys.append(last) }
             let rendered = keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
-            return "params" + rendered
+            return root + rendered
         }
         switch self {
         case .keyNotFound(let key, let context):
@@ -17,7 +20,7 @@ extension DecodingError {
         case .dataCorrupted(let context):
             return "\(path(context)) has an invalid value"
         @unknown default:
-            return "params are invalid"
+            return "\(root) is invalid"
         }
     }
 

@@ -1,3 +1,4 @@
+import AdminAPI
 import Foundation
 import MediaPlane
 import Protocol
@@ -9,77 +10,65 @@ extension RelayCore {
     public func adminRooms() -> AdminResponse {
         let forwards = engine.forwardSnapshots()
         let links = engine.linkSnapshots()
-        let rooms: [[String: Any]] = engine.roomIds.map { roomId in
+        let rooms = engine.roomIds.map { roomId in
             let members = engine.snapshot(roomId: roomId) ?? []
             let real = members.filter { engine.forwardedFrom(roomId: roomId, userId: $0.userId) == nil }
-            return [
-                "roomId": roomId,
-                "users": real.count,
-                "forwardedUsers": members.count - real.count,
-                "visibleUsers": real.filter(\.visible).count,
-                "streams": real.reduce(0) { total, member in total + member.publications.values.filter { !$0.isEmpty }.count },
-                "forwardsOut": forwards.filter { $0.sourceRoomId == roomId }.count,
-                "forwardsIn": forwards.filter { $0.targetRoomId == roomId }.count,
-                "links": links.filter { $0.touches(roomId: roomId) }.count,
-            ]
+            return AdminRoomSummary(
+                roomId: roomId, users: real.count, forwardedUsers: members.count - real.count, visibleUsers: real.filter(\.visible).count,
+                streams: real.reduce(0) { total, member in total + member.publications.values.filter { !$0.isEmpty }.count },
+                forwardsOut: forwards.filter { $0.sourceRoomId == roomId }.count, forwardsIn: forwards.filter { $0.targetRoomId == roomId }.count,
+                links: links.filter { $0.touches(roomId: roomId) }.count)
         }
-        return .json(["rooms": rooms])
+        return .answer(AdminRoomList(rooms: rooms))
     }
 
     /// One room: users with role, visibility, streams and subscriptions; forwards and links
     /// into and out of it.
     public func adminRoom(_ roomId: String) -> AdminResponse {
-        guard let members = engine.snapshot(roomId: roomId) else { return .error(404, "not_found", "no room '\(roomId)'") }
-        let users: [[String: Any]] = members.map { member in
-            var user: [String: Any] = [
-                "userId": member.userId, "role": member.role.rawValue, "visible": member.visible,
-                "tokenExpiresAt": member.tokenExpiresAt.seconds,
-                "streams": StreamIndex.allCases.compactMap { index -> [String: Any]? in
+        guard let members = engine.snapshot(roomId: roomId) else { return .error(.notFound, "no room '\(roomId)'") }
+        let users = members.map { member in
+            AdminUser(
+                userId: member.userId, role: member.role, visible: member.visible,
+                forwardedFrom: engine.forwardedFrom(roomId: roomId, userId: member.userId),
+                tokenExpiresAt: member.tokenExpiresAt.seconds,
+                streams: StreamIndex.allCases.compactMap { index in
                     guard let tracks = member.publications[index], !tracks.isEmpty else { return nil }
-                    return [
-                        "streamIndex": index.rawValue,
-                        "mediaType": tracks.reduce(0) { $0 | $1.kind.mediaTypeBit },
-                        "tracks": tracks.map { ["kind": $0.kind.rawValue, "ssrc": Int($0.ssrc), "codec": $0.codec, "payloadType": $0.payloadType] as [String: Any] },
-                    ]
+                    return AdminStream(
+                        streamIndex: index, mediaType: tracks.reduce(0) { $0 | $1.kind.mediaTypeBit },
+                        tracks: tracks.map { AdminTrack(kind: $0.kind, ssrc: $0.ssrc, codec: $0.codec, payloadType: Int($0.payloadType)) })
                 },
-                "subscriptions": member.subscriptions.map { subscription -> [String: Any] in
-                    ["publisherUserId": subscription.publisherUserId, "streamIndex": subscription.streamIndex.rawValue, "mediaType": subscription.mediaType]
-                },
-            ]
-            if let source = engine.forwardedFrom(roomId: roomId, userId: member.userId) { user["forwardedFrom"] = source }
-            return user
+                subscriptions: member.subscriptions.map {
+                    AdminSubscription(publisherUserId: $0.publisherUserId, streamIndex: $0.streamIndex, mediaType: Int($0.mediaType))
+                })
         }
-        let forwards: [[String: Any]] = engine.forwardSnapshots().filter { $0.sourceRoomId == roomId || $0.targetRoomId == roomId }.map { forward in
-            [
-                "roomId": forward.sourceRoomId, "userId": forward.userId, "targetRoomId": forward.targetRoomId,
-                "direction": forward.sourceRoomId == roomId ? "out" : "in",
-                "state": forward.paused ? "paused" : "forwarding",
-                "startedAt": forward.startedAt.milliseconds, "firstKeyframeDelivered": forward.firstKeyframeDelivered,
-            ]
+        let forwards = engine.forwardSnapshots().filter { $0.sourceRoomId == roomId || $0.targetRoomId == roomId }.map { forward in
+            AdminForward(
+                roomId: forward.sourceRoomId, userId: forward.userId, targetRoomId: forward.targetRoomId,
+                direction: forward.sourceRoomId == roomId ? .out : .in, state: forward.paused ? .paused : .forwarding,
+                startedAt: forward.startedAt.milliseconds, firstKeyframeDelivered: forward.firstKeyframeDelivered)
         }
-        let links: [[String: Any]] = engine.linkSnapshots().filter { $0.touches(roomId: roomId) }.map { link in
-            [
-                "linkId": Int(clamping: link.id), "roomId": link.callerRoomId, "userId": link.callerUserId,
-                "peerRoomId": link.peerRoomId, "peerUserId": link.peerUserId, "state": "connected", "startedAt": link.startedAt.milliseconds,
-            ]
+        let links = engine.linkSnapshots().filter { $0.touches(roomId: roomId) }.map { link in
+            AdminLink(
+                linkId: Int(clamping: link.id), roomId: link.callerRoomId, userId: link.callerUserId,
+                peerRoomId: link.peerRoomId, peerUserId: link.peerUserId, state: .connected, startedAt: link.startedAt.milliseconds)
         }
-        return .json(["roomId": roomId, "users": users, "forwards": forwards, "links": links])
+        return .answer(AdminRoomDetail(roomId: roomId, users: users, forwards: forwards, links: links))
     }
 
     /// Dismisses a room: everyone in it hears onExitRoom (room dismissed); forwards and links
     /// into and out of it end.
     public func adminDismiss(roomId: String, reason: String?) -> AdminResponse {
-        guard let members = engine.snapshot(roomId: roomId) else { return .error(404, "not_found", "no room '\(roomId)'") }
+        guard let members = engine.snapshot(roomId: roomId) else { return .error(.notFound, "no room '\(roomId)'") }
         let users = members.filter { engine.forwardedFrom(roomId: roomId, userId: $0.userId) == nil }.count
         let outcome = engine.dismiss(roomId: roomId, reason: reason, now: now)
         apply(outcome.actions)
         logger.notice("room dismissed by the admin API", metadata: ["room": "\(roomId)", "users": "\(users)"])
-        return .json(["roomId": roomId, "usersRemoved": users])
+        return .answer(AdminDismissResult(roomId: roomId, usersRemoved: users))
     }
 
     /// Removes users from a room: each hears onExitRoom (kicked); the others see them leave.
     public func adminKick(roomId: String, userIds: [String]) -> AdminResponse {
-        guard engine.snapshot(roomId: roomId) != nil else { return .error(404, "not_found", "no room '\(roomId)'") }
+        guard engine.snapshot(roomId: roomId) != nil else { return .error(.notFound, "no room '\(roomId)'") }
         var kicked: [String] = []
         var notFound: [String] = []
         for userId in userIds {
@@ -92,19 +81,19 @@ extension RelayCore {
                 notFound.append(userId)
             }
         }
-        return .json(["roomId": roomId, "kicked": kicked, "notFound": notFound])
+        return .answer(AdminKickResult(roomId: roomId, kicked: kicked, notFound: notFound))
     }
 
     /// Stops a user's forwards out of a room and ends its links there.
     public func adminStopForwarding(roomId: String, userId: String) -> AdminResponse {
-        guard engine.snapshot(roomId: roomId) != nil else { return .error(404, "not_found", "no room '\(roomId)'") }
+        guard engine.snapshot(roomId: roomId) != nil else { return .error(.notFound, "no room '\(roomId)'") }
         let forwards = engine.forwardSnapshots().filter { $0.sourceRoomId == roomId && $0.userId == userId }.count
         let links = engine.linkSnapshots().filter { $0.involves(roomId: roomId, userId: userId) }.count
         let outcome = engine.stopForwardsAndLinks(roomId: roomId, userId: userId, linkReason: "kicked", now: now)
-        guard case .success = outcome.result else { return .error(404, "not_found", "no user '\(userId)' in room '\(roomId)'") }
+        guard case .success = outcome.result else { return .error(.notFound, "no user '\(userId)' in room '\(roomId)'") }
         apply(outcome.actions)
         logger.notice("forwards and links stopped by the admin API", metadata: ["room": "\(roomId)", "user": "\(userId)", "forwards": "\(forwards)", "links": "\(links)"])
-        return .json(["roomId": roomId, "userId": userId, "forwardsStopped": forwards, "linksEnded": links])
+        return .answer(AdminStopForwardingResult(roomId: roomId, userId: userId, forwardsStopped: forwards, linksEnded: links))
     }
 
     /// Relay-wide figures.
@@ -112,34 +101,28 @@ extension RelayCore {
         let figures = self.overview()
         let counters = figures.media.counters
         let webhook = webhooks.stats
-        let drops = DropReason.allCases.reduce(into: [String: Any]()) { $0[$1.label] = Int(clamping: counters.drops($1)) }
-        var answer: [String: Any] = [
-            "rooms": figures.rooms, "users": figures.users, "streams": figures.publications, "subscriptions": figures.subscriptions,
-            "forwards": figures.forwardTargets, "links": figures.links, "connections": figures.connections, "transports": figures.transports,
-            "udpPorts": figures.udpPorts, "accepting": figures.accepting,
-            "media": [
-                // What the data plane itself holds, from its once-a-second snapshot: after every
-                // client has gone these fall to zero with the control plane's counts, unless
-                // something leaked between the two.
-                "transports": figures.media.transports.count, "sources": figures.media.sources.count, "sinks": figures.media.sinks.count,
-                "packetsIn": Int(clamping: counters.packetsIn), "bytesIn": Int(clamping: counters.bytesIn),
-                "packetsOut": Int(clamping: counters.packetsOut), "bytesOut": Int(clamping: counters.bytesOut),
-                "dropped": drops,
-            ] as [String: Any],
-            "webhooks": [
-                "enqueued": Int(clamping: webhook.enqueued), "delivered": Int(clamping: webhook.delivered),
-                "failedAttempts": Int(clamping: webhook.failedAttempts), "givenUp": Int(clamping: webhook.givenUp),
-                "dropped": Int(clamping: webhook.dropped), "queued": webhook.queued,
-            ] as [String: Any],
-        ]
-        if let status = clusterStatus {
-            answer["cluster"] = [
-                "nodeId": status.nodeId, "serving": status.serving, "leaseEpoch": status.leaseEpoch, "rooms": status.rooms,
-                "leaseLosses": Int(clamping: status.leaseLosses), "renewalFailures": Int(clamping: status.renewalFailures),
-                "redirects": Int(clamping: status.redirects), "peers": status.peers, "peerLosses": Int(clamping: status.peerLosses),
-            ] as [String: Any]
+        let drops = DropReason.allCases.reduce(into: [String: Int]()) { $0[$1.label] = Int(clamping: counters.drops($1)) }
+        let media = AdminMediaStats(
+            // What the data plane itself holds, from its once-a-second snapshot: after every
+            // client has gone these fall to zero with the control plane's counts, unless
+            // something leaked between the two.
+            transports: figures.media.transports.count, sources: figures.media.sources.count, sinks: figures.media.sinks.count,
+            packetsIn: Int(clamping: counters.packetsIn), bytesIn: Int(clamping: counters.bytesIn),
+            packetsOut: Int(clamping: counters.packetsOut), bytesOut: Int(clamping: counters.bytesOut), dropped: drops)
+        let delivery = AdminWebhookStats(
+            enqueued: Int(clamping: webhook.enqueued), delivered: Int(clamping: webhook.delivered),
+            failedAttempts: Int(clamping: webhook.failedAttempts), givenUp: Int(clamping: webhook.givenUp),
+            dropped: Int(clamping: webhook.dropped), queued: webhook.queued)
+        let membership = clusterStatus.map { status in
+            AdminClusterStats(
+                nodeId: status.nodeId, serving: status.serving, leaseEpoch: status.leaseEpoch, rooms: status.rooms,
+                leaseLosses: Int(clamping: status.leaseLosses), renewalFailures: Int(clamping: status.renewalFailures),
+                redirects: Int(clamping: status.redirects), peers: status.peers, peerLosses: Int(clamping: status.peerLosses))
         }
-        return .json(answer)
+        return .answer(AdminStats(
+            rooms: figures.rooms, users: figures.users, streams: figures.publications, subscriptions: figures.subscriptions,
+            forwards: figures.forwardTargets, links: figures.links, connections: figures.connections, transports: figures.transports,
+            udpPorts: figures.udpPorts, accepting: figures.accepting, media: media, webhooks: delivery, cluster: membership))
     }
 
     /// The cluster membership with the node-to-node connections; nil for a single node.

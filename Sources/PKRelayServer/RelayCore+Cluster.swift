@@ -1,3 +1,4 @@
+import AdminAPI
 import Cluster
 import Foundation
 import Protocol
@@ -89,16 +90,16 @@ extension RelayCore {
     /// A single node answers itself.
     func adminPlacement(_ roomId: String, controlURL: String) async -> AdminResponse {
         guard let cluster else {
-            return .json(["roomId": roomId, "nodeId": "", "controlURL": controlURL, "epoch": 0])
+            return .answer(AdminPlacement(roomId: roomId, nodeId: "", controlURL: controlURL, epoch: 0))
         }
         do {
             let placement = try await cluster.place(roomId: roomId)
-            return .json(["roomId": roomId, "nodeId": placement.node.id, "controlURL": placement.node.controlURL, "epoch": placement.epoch])
+            return .answer(AdminPlacement(roomId: roomId, nodeId: placement.node.id, controlURL: placement.node.controlURL, epoch: placement.epoch))
         } catch ClusterStoreError.noLiveNode {
-            return .error(503, "unavailable", "no node of the cluster holds a live lease")
+            return .error(.unavailable, "no node of the cluster holds a live lease")
         } catch {
             logger.warning("cluster placement failed", metadata: ["room": "\(roomId)", "error": "\(error)"])
-            return .error(503, "unavailable", "the cluster cannot place the room now: \(error)")
+            return .error(.unavailable, "the cluster cannot place the room now: \(error)")
         }
     }
 }

@@ -3,8 +3,8 @@
 #   install-deps.sh build   C libraries the relay links against
 #   install-deps.sh test    the above plus the real clients the tests drive (ffmpeg, GnuTLS's
 #                           DTLS tools, aiortc) and the OpenAPI checker (python3 with jsonschema,
-#                           openapi-schema-validator), Python's prometheus_client (the /metrics
-#                           parser), gdb for the test watchdog and
+#                           openapi-schema-validator, schemathesis), Python's prometheus_client
+#                           (the /metrics parser), gdb for the test watchdog and
 #                           PostgreSQL for the cluster tests
 #   install-deps.sh browser headless Chromium, its driver and selenium for `make test-browser`
 set -euo pipefail
@@ -47,6 +47,12 @@ if [[ "${1:-build}" == "test" ]]; then
         echo "installing: prometheus_client (pip)"
         pip install --quiet prometheus_client 2>/dev/null \
             || pip install --quiet --break-system-packages prometheus_client
+    fi
+    # schemathesis: generates admin API calls from docs/openapi.yaml and checks the live answers.
+    if ! python3 -c "import schemathesis.cli" 2>/dev/null; then
+        echo "installing: schemathesis (pip)"
+        pip install --quiet schemathesis 2>/dev/null \
+            || pip install --quiet --break-system-packages schemathesis
     fi
     # aiortc: an independent WebRTC implementation (ICE, DTLS-SRTP, VP8/Opus) for the interop tests.
     if ! python3 -c "import aiortc, websockets" 2>/dev/null; then

@@ -1,0 +1,18 @@
+/// The node that serves a room (`POST /admin/v1/rooms/{roomId}/placement`). OpenAPI schema `Placement`.
+public struct AdminPlacement: Sendable, Codable, Hashable {
+    public var roomId: String
+    /// The node's id; empty for a single relay.
+    public var nodeId: String
+    /// The control WebSocket URL clients connect to for this room.
+    public var controlURL: String
+    /// The placement's fencing epoch; it grows with every placement.
+    public var epoch: Int64
+
+    /// Creates the value from its fields.
+    public init(roomId: String, nodeId: String, controlURL: String, epoch: Int64) {
+        self.roomId = roomId
+        self.nodeId = nodeId
+        self.controlURL = controlURL
+        self.epoch = epoch
+    }
+}
