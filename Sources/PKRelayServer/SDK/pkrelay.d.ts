@@ -9,7 +9,7 @@ export declare const VERSION: string;
 // ---------------------------------------------------------------------------------------------
 // Numbers of the protocol
 
-/** Error codes of the relay (PROTOCOL.md section 6) and of the SDK (4901-4906, TRTC's -3326/-3327). */
+/** Error codes of the relay (PROTOCOL.md section 6) and of the SDK (4901-4905, TRTC's -3326/-3327). */
 export declare const ErrorCode: Readonly<{
   ParseError: -32700; InvalidRequest: -32600; MethodNotFound: -32601; InvalidParams: -32602; InternalError: -32603;
   MessageTooLarge: -32001; ShuttingDown: -32002;
@@ -26,7 +26,7 @@ export declare const ErrorCode: Readonly<{
   TargetUserNotFound: -102048;
   InvitationInvalidArgument: 1; InvitationNotStarted: 2; InvitationAlreadyEnded: 3; InvitationAlreadyAccepted: 4;
   InvitationAlreadySent: 5;
-  RequestTimeout: 4901; NotConnected: 4902; ConnectFailed: 4903; ReconnectFailed: 4904; MediaFailed: 4905; InvalidState: 4906;
+  RequestTimeout: 4901; NotConnected: 4902; ConnectFailed: 4903; ReconnectFailed: 4904; MediaFailed: 4905;
 }>;
 
 /** Video stream types: 0 big, 1 small. */
@@ -72,7 +72,7 @@ export type ConnectionStateValue = 'disconnected' | 'connecting' | 'connected' |
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-/** An error of the relay (`code`, `message`, `data` for 4030) or of the SDK (4901-4906). */
+/** An error of the relay (`code`, `message`, `data` for 4030) or of the SDK (4901-4905). */
 export declare class PKRelayError extends Error {
   constructor(code: number, message: string, method?: string, data?: unknown);
   readonly name: 'PKRelayError';
@@ -295,6 +295,8 @@ export declare class PKRelayClient extends Emitter {
   readonly rooms: Map<string, Room>;
   /** The connection's state. */
   connectionState: ConnectionStateValue;
+  /** The relay's id of the receive transport (as in onTransportStateChanged), or null. */
+  readonly receiveTransportId: number | null;
   /** The receive transport's RTCPeerConnection, or null. */
   readonly receivePeerConnection: RTCPeerConnection | null;
   /** Opens the control channel (joinRoom does it by itself). */

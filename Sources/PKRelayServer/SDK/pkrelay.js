@@ -84,7 +84,6 @@ export const ErrorCode = Object.freeze({
   ConnectFailed: 4903,
   ReconnectFailed: 4904,
   MediaFailed: 4905,
-  InvalidState: 4906,
 });
 
 /** Video stream types (TRTC): 0 big, 1 small. */
@@ -150,7 +149,7 @@ const ALL_EVENTS = new Set([...RELAY_EVENTS, ...SDK_EVENTS]);
 
 /**
  * An error of the relay (its `code`, `message` and, for 4030, `data`) or of the SDK (codes
- * 4901-4906), with the method it answered.
+ * 4901-4905), with the method it answered.
  */
 export class PKRelayError extends Error {
   /**
@@ -1173,6 +1172,11 @@ export class PKRelayClient extends Emitter {
    */
   async getRemoteVideoStats() {
     return this._receive && !this._receive.closed ? this._receive.videoStats() : [];
+  }
+
+  /** The relay's id of the receive transport (as in onTransportStateChanged), or null. */
+  get receiveTransportId() {
+    return this._receive ? this._receive.id : null;
   }
 
   /** The RTCPeerConnection of the receive transport (for its statistics and SDP), or null. */
