@@ -85,7 +85,10 @@ async function start() {
 
     D.setState('joining');
     const client = new PKRelayClient({url: relayUrl, tokenProvider: () => D.fetchToken(tokenBase, roomId, user), log: D.log});
-    D.follow(client, () => D.setState('joined'));
+    D.follow(client, () => {
+      const pc = client.receivePeerConnection;
+      D.setState(pc && pc.connectionState === 'connected' ? 'receiving' : 'joined');
+    });
     D.followVideoStats(client);
     client.on('onTransportStateChanged', (d) => {
       if (d.state === 'connected' && d.transportId === client.receiveTransportId) D.setState('receiving');
