@@ -108,3 +108,93 @@ export function fakeWebSocket({relay, opens = () => true}) {
   }
   return {FakeSocket, sockets};
 }
+
+/**
+ * Stand-ins for the browser's WebRTC objects, recording what the SDK asks of them. They check
+ * the SDK's bookkeeping (which transport, which SDP goes where, in which order), not WebRTC,
+ * which the browser test exercises for real.
+ */
+export function fakeWebRTC() {
+  const peerConnections = [];
+  let streams = 0;
+
+  class FakeTrack {
+    constructor(kind) {
+      this.kind = kind;
+      this.readyState = 'live';
+    }
+
+    addEventListener() {}
+  }
+
+  class FakeMediaStream {
+    constructor(tracks = []) {
+      this.id = `stream-${++streams}`;
+      this.tracks = [...tracks];
+    }
+
+    getTracks() {
+      return [...this.tracks];
+    }
+
+    addTrack(track) {
+      this.tracks.push(track);
+    }
+
+    removeTrack(track) {
+      this.tracks = this.tracks.filter((t) => t !== track);
+    }
+
+    addEventListener() {}
+  }
+
+  class FakePeerConnection {
+    constructor(config) {
+      this.config = config;
+      this.transceivers = [];
+      this.connectionState = 'new';
+      this.calls = [];
+      this.closed = false;
+      peerConnections.push(this);
+    }
+
+    addTransceiver(track, init) {
+      this.transceivers.push({track, init});
+    }
+
+    async createOffer() {
+      return {type: 'offer', sdp: `offer with ${this.transceivers.length} sections`};
+    }
+
+    async createAnswer() {
+      return {type: 'answer', sdp: `answer to ${this.remoteDescription.sdp}`};
+    }
+
+    async setLocalDescription(description) {
+      this.calls.push(['local', description.type, description.sdp]);
+      this.localDescription = description;
+    }
+
+    async setRemoteDescription(description) {
+      this.calls.push(['remote', description.type, description.sdp]);
+      this.remoteDescription = description;
+    }
+
+    async getStats() {
+      return new Map();
+    }
+
+    close() {
+      this.closed = true;
+      this.connectionState = 'closed';
+    }
+
+    /** The browser's ICE/DTLS state changes. */
+    become(state) {
+      this.connectionState = state;
+      if (this.onconnectionstatechange) this.onconnectionstatechange();
+    }
+  }
+
+  return {FakePeerConnection, FakeMediaStream, FakeTrack, peerConnections};
+}

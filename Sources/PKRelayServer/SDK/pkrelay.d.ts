@@ -146,7 +146,8 @@ export interface SDKEventMap {
   /** The connection changed state; `attempt` and `delayMs` come with `reconnecting`, `error` with a final `disconnected`. */
   onConnectionStateChanged: {
     state: ConnectionStateValue; previous: ConnectionStateValue;
-    reason: 'connect' | 'connected' | 'connectFailed' | 'redirect' | 'connectionLost' | 'reconnected' | 'reconnectFailed' | 'client' | string;
+    reason: 'connect' | 'connected' | 'connectFailed' | 'redirect' | 'connectionLost' | 'serverShutdown' | 'reconnected'
+      | 'reconnectFailed' | 'client' | string;
     attempt?: number; delayMs?: number; error?: PKRelayError; rooms?: string[];
   };
   /** A reconnection succeeded: the rooms rejoined and what could not be restored. */

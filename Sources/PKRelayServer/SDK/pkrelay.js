@@ -1047,6 +1047,7 @@ export class PKRelayClient extends Emitter {
     this._receiveOpening = null;
     this._remoteStreams = new Map();
     this._reconnecting = false;
+    this._relayShuttingDown = false;
     this._closedByApp = false;
   }
 
@@ -1249,9 +1250,14 @@ export class PKRelayClient extends Emitter {
     }
     const room = typeof data.roomId === 'string' ? this.rooms.get(data.roomId) : undefined;
     if (room) room._track(event, data);
-    if (event === 'onExitRoom' && room) {
-      // The relay took us out (kick, dismissal, duplicate login, token expiry, shutdown):
-      // final for this room, never rejoined by the SDK.
+    if (event === 'onExitRoom' && room && data.reason === ExitRoomReason.ServerShutdown) {
+      // The relay drains and closes the connection next: the room is kept and rejoined by the
+      // reconnection, through the URL the app gave (another relay, or the room's new node).
+      this._relayShuttingDown = true;
+      room._joined = false;
+    } else if (event === 'onExitRoom' && room) {
+      // The relay took us out (kick, dismissal, duplicate login, token expiry): final for this
+      // room, never rejoined by the SDK.
       room._closeLocal();
       this.rooms.delete(room.roomId);
       room._emit(event, data);
@@ -1322,7 +1328,7 @@ export class PKRelayClient extends Emitter {
   _channelDropped(channel, reason) {
     if (channel !== this._channel || this._closedByApp || this._reconnecting) return;
     this._log(`control channel dropped: ${reason}`);
-    this._reconnectLoop('connectionLost');
+    this._reconnectLoop(this._relayShuttingDown ? 'serverShutdown' : 'connectionLost');
   }
 
   /** The delay before reconnection attempt `attempt` (1-based): exponential, capped, ±20 % jitter. */
@@ -1355,7 +1361,9 @@ export class PKRelayClient extends Emitter {
       return;
     }
     let lastError = null;
-    let url = this.url;
+    // A relay that shut down will not come back soon: start from the URL the app gave.
+    let url = this._relayShuttingDown ? this._entryUrl : this.url;
+    this._relayShuttingDown = false;
     let attempt = 0;
     let redirects = 0;
     while (attempt < this._reconnect.maxAttempts) {
