@@ -599,6 +599,7 @@ class Run:
             self.summary["reconnection"][name] = events
         self.mark("cutToReconnected", since)
         self.wait("anchor-a live again", lambda: anchor_a.state() == "live", anchor_a)
+        self.wait("viewer-1 receiving again", lambda: viewer.state() == "receiving", viewer)
         self.wait("the PK link restored on both anchors",
                   lambda: anchor_a.js("return pkDemo.pkState") == "linked"
                   and anchor_b.js("return pkDemo.pkState") == "linked", anchor_a)

@@ -163,3 +163,18 @@ test('after the relay shuts down the client rejoins through the URL the app gave
   assert.deepEqual(sockets[3].methods(), ['joinRoom']);
   assert.equal(client.connectionState, 'connected');
 });
+
+test('a failed receiving transport restores the session as after a dropped connection', async () => {
+  const {client, clock, sockets, webrtc} = setup();
+  const states = [];
+  client.on('onConnectionStateChanged', (d) => states.push(`${d.state}:${d.reason}`));
+  await client.joinRoom(JOIN);
+  webrtc.peerConnections[0].become('failed');
+  await settle();
+  assert.ok(sockets[0].closed, 'the old connection is closed (its transports with it)');
+  assert.ok(webrtc.peerConnections[0].closed);
+  await clock.advance(1000);
+  assert.deepEqual(sockets[1].methods(), ['createTransport', 'joinRoom']);
+  assert.equal(sockets[1].sent[1].params.roomConfig.subscribeTransportId, 2);
+  assert.deepEqual(states.slice(-2), ['reconnecting:transportFailed: the receive transport lost ICE connectivity', 'connected:reconnected']);
+});
