@@ -247,7 +247,7 @@ class Browser:
         options.binary_location = args.chromium
         for flag in CHROMIUM_FLAGS:
             options.add_argument(flag)
-        # The page's console (pkrelay-demo.js logs every request and event there) is the first
+        # The page's console (the demo logs every request and event the SDK reports there) is the first
         # thing to read when a run fails.
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         started = time.monotonic()
