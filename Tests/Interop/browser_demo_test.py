@@ -24,9 +24,13 @@ SDK) must report reconnecting and then reconnected; anchor-a must be live and li
 (the SDK rejoins, republishes and restores the link), anchor-b linked again; viewer-1 must decode
 anchor-a and anchor-b again and anchor-b must decode anchor-a again.
 
+Guide phase (--guide, last): the five-minute guide of docs/SDK.md, as a developer assembles it
+in one page, must work: two anchors publish, a viewer decodes both after an invitation with
+autoLink, a room message reaches the linked room, and a hang-up removes the partner.
+
 Usage:
     python3 Tests/Interop/browser_demo_test.py --base http://127.0.0.1:PORT [--timeout 60]
-        [--simulcast] [--pk] [--reconnect] [--admin http://127.0.0.1:ADMIN_PORT]
+        [--simulcast] [--pk] [--reconnect] [--guide] [--admin http://127.0.0.1:ADMIN_PORT]
 
 Prints one JSON summary on standard output and exits 0 on success, 1 on failure (the summary
 then carries each page's state, last error, log and console output). The whole run is bounded
@@ -144,6 +148,76 @@ const done = arguments[arguments.length - 1];
 window.pkDemo.request('getStats', {}).then(
     (r) => done({published: r.published, subscribed: r.subscribed}),
     (e) => done({error: String(e.message || e)}));
+"""
+
+
+# The five-minute guide of docs/SDK.md as a developer assembles it in one page: two anchors join
+# and publish (steps 1-2), an invisible viewer of guide-a watches with the guide's tile code
+# (step 3), anchor-a invites anchor-b with autoLink and anchor-b accepts (step 4), a message
+# reaches the linked room, and a hang-up takes the partner's video away. Keep it in step with
+# the guide: it shows that the guide alone is enough to build the PK demo.
+GUIDE_SCRIPT = r"""
+const done = arguments[arguments.length - 1];
+const relayUrl = arguments[0];
+(async () => {
+  const {PKRelayClient} = await import('/sdk/pkrelay.js');
+  async function getToken(room, user) {
+    const response = await fetch(`/demo/token?room=${room}&user=${user}`);
+    return (await response.json()).token;
+  }
+  const out = {};
+  async function anchor(roomId, userId) {
+    const client = new PKRelayClient({url: relayUrl, tokenProvider: ({roomId, userId}) => getToken(roomId, userId)});
+    const room = await client.joinRoom({roomId, userId, token: await getToken(roomId, userId)});
+    const camera = await navigator.mediaDevices.getUserMedia({audio: true, video: {width: 640, height: 360}});
+    const publication = await room.publish(camera);
+    return {client, room, publication};
+  }
+  function watch(client, room) {
+    const videos = new Map();
+    room.on('onUserPublishStream', ({userId, streamIndex}) => {
+      if (streamIndex !== 'main' || videos.has(userId)) return;
+      const video = Object.assign(document.createElement('video'), {autoplay: true, playsInline: true, muted: true});
+      video.srcObject = client.remoteMediaStream(userId);
+      videos.set(userId, video);
+      document.body.append(video);
+    });
+    client.on('onRemoteTrackAdded', ({userId, mediaStream}) => {
+      const video = videos.get(userId);
+      if (video) { video.srcObject = null; video.srcObject = mediaStream; }
+    });
+    const drop = (userId) => { videos.get(userId)?.remove(); videos.delete(userId); };
+    room.on('onUserUnpublishStream', ({userId, streamIndex}) => streamIndex === 'main' && drop(userId));
+    room.on('onUserLeave', ({userId}) => drop(userId));
+    return videos;
+  }
+  const a = await anchor('guide-a', 'anchor-a');
+  const b = await anchor('guide-b', 'anchor-b');
+  const viewer = new PKRelayClient({url: relayUrl});
+  const vroom = await viewer.joinRoom({roomId: 'guide-a', userId: 'viewer-1', token: await getToken('guide-a', 'viewer-1'), role: 'audience', visible: false, autoSubscribeVideoStreamType: 1});
+  const videos = watch(viewer, vroom);
+  b.room.on('onInvitationReceived', ({inviteId}) => b.client.acceptInvitation(inviteId));
+  const linked = new Promise((resolve) => a.room.on('onConnectOtherRoom', resolve));
+  const states = [];
+  a.room.on('onInvitationStateChanged', ({state, reason}) => states.push(state));
+  const {inviteId} = await a.room.invite('guide-b', 'anchor-b', {autoLink: true, payload: 'PK?'});
+  out.link = await linked;
+  out.inviteId = inviteId;
+  out.invitationStates = states;
+  await new Promise((r) => setTimeout(r, 4000));
+  out.videos = [...videos.keys()];
+  out.videoSizes = [...videos.values()].map((v) => [v.videoWidth, v.videoHeight, v.srcObject.getTracks().map((t) => t.kind)]);
+  out.stats = await viewer.getRemoteVideoStats();
+  out.remoteUsers = [...vroom.remoteUsers.values()].map((u) => ({userId: u.userId, forwardedFrom: u.forwardedFrom}));
+  out.msg = await new Promise(async (resolve) => {
+    vroom.on('onRoomMessageReceived', (d) => resolve(d));
+    await b.room.sendRoomMessage('3:2', {toLinkedRooms: true});
+  });
+  await a.room.disconnectOtherRoom();
+  await new Promise((r) => setTimeout(r, 1000));
+  out.videosAfterHangup = [...videos.keys()];
+  done(out);
+})().catch((e) => done({error: String(e), code: e.code, stack: e.stack}));
 """
 
 
@@ -627,6 +701,32 @@ class Run:
         if "anchor-a" not in viewer.snapshot()["tiles"]:
             raise TestFailure("viewer-1 lost anchor-a's tile when the PK ended")
 
+    def phase_guide(self):
+        """Runs the five-minute guide of docs/SDK.md in a page of its own (rooms guide-a, guide-b)."""
+        page = self.browser("guide")
+        since = time.monotonic()
+        page.driver.set_script_timeout(max(10, self.deadline - time.monotonic()))
+        # The demo's index page: same origin as /sdk/pkrelay.js and /demo/token, no demo code of its own.
+        page.url = self.args.base.rstrip("/") + "/" + self.args.demo_path.strip("/") + "/index.html"
+        page.driver.get(page.url)
+        control = self.args.base.replace("http", "ws", 1).rstrip("/") + "/rtc"
+        result = page.driver.execute_async_script(GUIDE_SCRIPT, control) or {}
+        self.summary["guide"] = {k: result.get(k) for k in ("error", "code", "videos", "videosAfterHangup", "invitationStates", "msg")}
+        if result.get("error"):
+            raise TestFailure(f"the guide's code failed: {result.get('code')} {result['error']}")
+        if sorted(result.get("videos", [])) != ["anchor-a", "anchor-b"]:
+            raise TestFailure(f"the guide's viewer shows {result.get('videos')}, not anchor-a and anchor-b")
+        decoded = {s["userId"]: s["framesDecoded"] for s in result.get("stats", [])}
+        if any(decoded.get(user, 0) <= self.args.frames for user in ("anchor-a", "anchor-b")):
+            raise TestFailure(f"the guide's viewer decoded {decoded}, needed more than {self.args.frames} frames of each anchor")
+        if (result.get("msg") or {}).get("message") != "3:2":
+            raise TestFailure(f"the guide's room message did not reach the linked room: {result.get('msg')}")
+        if result.get("videosAfterHangup") != ["anchor-a"]:
+            raise TestFailure(f"after the guide's hang-up the viewer shows {result.get('videosAfterHangup')}")
+        self.summary["frames"]["guide"] = decoded
+        self.mark("guide", since)
+        self.browsers.pop("guide").quit()
+
     def run(self):
         anchor_a, viewer = self.phase_one()
         if self.args.simulcast:
@@ -636,6 +736,8 @@ class Run:
             if self.args.reconnect:
                 self.phase_reconnect(anchor_a, anchor_b, viewer)
             self.phase_hangup(anchor_a, anchor_b, viewer)
+        if self.args.guide:
+            self.phase_guide()
         self.summary["ok"] = True
 
     def close(self, failed):
@@ -676,6 +778,8 @@ def parse_args():
     parser.add_argument("--reconnect", action="store_true",
                         help="with --pk: cut the control connections of anchor-a and viewer-1 during the PK "
                              "(through a proxy of this script) and check that the SDK restores everything")
+    parser.add_argument("--guide", action="store_true",
+                        help="also run the five-minute guide of docs/SDK.md in a page of its own (rooms guide-a, guide-b)")
     parser.add_argument("--admin", help="relay admin origin, e.g. http://127.0.0.1:7710: on failure the summary "
                                         "carries its /metrics drop and traffic counters")
     parser.add_argument("--frames", type=int, default=30, help="decoded frames required per check (default 30)")
