@@ -21,9 +21,11 @@ if [[ "${1:-build}" == "browser" ]]; then
 fi
 
 # node runs the web SDK's tests (make test-sdk, node:test); any node from 18 on does, so
-# Debian's nodejs is installed only when no node is on the PATH.
-if [[ "${1:-build}" == "test" ]] && ! command -v node > /dev/null; then
-    want+=(nodejs)
+# Debian's nodejs is installed only when no node is on the PATH. tsc (node-typescript) compiles a
+# use of the SDK against its declarations, pkrelay.d.ts.
+if [[ "${1:-build}" == "test" ]]; then
+    command -v node > /dev/null || want+=(nodejs)
+    command -v tsc > /dev/null || want+=(node-typescript)
 fi
 
 missing=()
