@@ -243,3 +243,21 @@ test('an exception in an app handler is reported as onError and does not stop ot
   const error = seen.find(([n]) => n === 'onError')[1];
   assert.equal(error.context, 'handler of onUserJoined');
 });
+
+test('disconnect() during a reconnection stops it for good, also once the app connects again', async () => {
+  let up = false;
+  const {client, clock, sockets} = makeClient(scriptedRelay(), {opens: (url) => up || sockets.length === 1});
+  await client.joinRoom(JOIN);
+  sockets[0].drop();
+  await clock.advance(500);
+  assert.equal(sockets.length, 2, 'one failed attempt');
+  await assert.rejects(client.joinRoom({...JOIN, roomId: 'room-b'}), (e) => e.code === ErrorCode.NotConnected);
+  await client.disconnect();
+  up = true;
+  const room = await client.joinRoom({...JOIN, roomId: 'room-c'});
+  await clock.advance(20000);
+  assert.equal(client.connectionState, 'connected');
+  assert.deepEqual([...client.rooms.keys()], ['room-c']);
+  assert.deepEqual(sockets.slice(2).map((s) => s.methods()), [['joinRoom']], 'no rejoin of room-a by the stopped loop');
+  assert.equal(room.roomId, 'room-c');
+});

@@ -178,3 +178,17 @@ test('a failed receiving transport restores the session as after a dropped conne
   assert.equal(sockets[1].sent[1].params.roomConfig.subscribeTransportId, 2);
   assert.deepEqual(states.slice(-2), ['reconnecting:transportFailed: the receive transport lost ICE connectivity', 'connected:reconnected']);
 });
+
+test('leaving a room sends leaveRoom before its publications\' transports close', async () => {
+  const {client, sockets, webrtc} = setup();
+  const room = await client.joinRoom(JOIN);
+  const publication = await room.publish(camera(webrtc));
+  await room.leave();
+  await settle();
+  const methods = sockets[0].methods();
+  assert.deepEqual(methods.slice(methods.indexOf('publishStream') + 1), ['leaveRoom', 'closeTransport']);
+  assert.equal(sockets[0].sent.at(-1).params.transportId, 2);
+  assert.equal(publication.state, 'closed');
+  assert.ok(webrtc.peerConnections[1].closed);
+  assert.equal(client.rooms.size, 0);
+});

@@ -715,8 +715,9 @@ export class Room extends Emitter {
     }
     const params = {token: this.token, roomId: this.roomId, userId: this.userId, role: this.role, visible: this.visible, roomConfig};
     const previous = new Map(this.remoteUsers);
-    this.remoteUsers.clear();
     const result = await this.client.request('joinRoom', params);
+    // Replaced only now: a failed rejoin keeps the users known before the connection dropped.
+    this.remoteUsers.clear();
     this._joined = true;
     this.role = result.role;
     this.visible = result.visible;
@@ -733,13 +734,15 @@ export class Room extends Emitter {
 
   /** Leaves the room: ends its publications and its remembered state. */
   async leave() {
-    this._closeLocal();
     this.client.rooms.delete(this.roomId);
-    if (this.client.connectionState !== ConnectionState.Connected) return;
     try {
-      await this.client.request('leaveRoom', {roomId: this.roomId});
+      // Left first, transports closed after: the others see the streams end as the user leaving
+      // (reason 3) rather than as closed transports (reason 5).
+      if (this.client.connectionState === ConnectionState.Connected) await this.client.request('leaveRoom', {roomId: this.roomId});
     } catch (error) {
-      if (error.code !== ErrorCode.NotInRoom) throw error;
+      if (error.code !== ErrorCode.NotInRoom && error.code !== ErrorCode.NotConnected) throw error;
+    } finally {
+      this._closeLocal();
     }
   }
 
@@ -1049,6 +1052,7 @@ export class PKRelayClient extends Emitter {
     this._reconnecting = false;
     this._relayShuttingDown = false;
     this._closedByApp = false;
+    this._generation = 0;
   }
 
   _log(...parts) {
@@ -1073,6 +1077,9 @@ export class PKRelayClient extends Emitter {
 
   /** Opens the control channel (joinRoom does it by itself). */
   async connect() {
+    if (this._reconnecting) {
+      throw new PKRelayError(ErrorCode.NotConnected, 'the client is reconnecting; try again after onReconnected', 'connect');
+    }
     if (this._channel && this._channel.isOpen) return;
     if (this._connecting) return this._connecting;
     this._closedByApp = false;
@@ -1203,6 +1210,9 @@ export class PKRelayClient extends Emitter {
   /** Leaves every room and closes the connection; no reconnection follows. */
   async disconnect() {
     this._closedByApp = true;
+    // A reconnection in progress notices the new generation and stops.
+    this._generation++;
+    this._reconnecting = false;
     for (const room of this.rooms.values()) room._closeLocal();
     this.rooms.clear();
     this._closeReceive(false);
@@ -1345,6 +1355,8 @@ export class PKRelayClient extends Emitter {
   async _reconnectLoop(reason) {
     if (this._reconnecting) return;
     this._reconnecting = true;
+    const generation = this._generation;
+    const stopped = () => this._closedByApp || generation !== this._generation;
     const started = this._clock.now();
     this._channel = null;
     // Everything of the old connection is gone at the relay: its transports closed with it.
@@ -1371,15 +1383,17 @@ export class PKRelayClient extends Emitter {
       const delayMs = this._backoff(attempt);
       this._setState(ConnectionState.Reconnecting, reason, {attempt, delayMs});
       await this._sleep(delayMs);
-      if (this._closedByApp) return;
+      if (stopped()) return;
       try {
         await this._open(url);
         const report = await this._restore();
+        if (stopped()) return;
         this._reconnecting = false;
         this._setState(ConnectionState.Connected, 'reconnected');
         this._emit('onReconnected', {attempts: attempt, durationMs: this._clock.now() - started, ...report});
         return;
       } catch (error) {
+        if (stopped()) return;
         lastError = error;
         this._log(`reconnection attempt ${attempt} failed: ${error.message}`);
         if (this._channel) this._channel.close();
