@@ -261,3 +261,49 @@ test('disconnect() during a reconnection stops it for good, also once the app co
   assert.deepEqual(sockets.slice(2).map((s) => s.methods()), [['joinRoom']], 'no rejoin of room-a by the stopped loop');
   assert.equal(room.roomId, 'room-c');
 });
+
+test('a reconnection restarts running forwards (paused ones paused again) and volume reports, and reports a link it cannot restore', async () => {
+  let connection = 0;
+  const {client, clock, sockets, seen} = makeClient((socket, request) => {
+    const p = request.params;
+    if (request.method === 'joinRoom') connection++;
+    if (request.method === 'startForwardStreamToRooms') {
+      return {result: {roomId: p.roomId, infos: p.targets.map((t) => ({roomId: t.roomId, state: t.roomId === 'room-bad' ? 2 : 1, error: t.roomId === 'room-bad' ? 1202 : 0}))}};
+    }
+    if (request.method === 'connectOtherRoom') {
+      if (connection > 1) return {error: {code: -102048, message: 'anchor-b is not a visible anchor of room-b'}};
+      socket.event('onConnectOtherRoom', {roomId: 'room-a', peerRoomId: 'room-b', peerUserId: 'anchor-b', errorCode: 0, message: 'linked'});
+      return {result: {roomId: 'room-a', peerRoomId: 'room-b', peerUserId: 'anchor-b', errorCode: 0, message: 'linked'}};
+    }
+    return scriptedRelay()(socket, request);
+  });
+  const room = await client.joinRoom(JOIN);
+  await room.startForwardStreamToRooms([{roomId: 'room-c', token: 'tc'}, {roomId: 'room-bad', token: 'tb'}]);
+  await room.pauseForwardStreamToAllRooms();
+  await room.enableAudioPropertiesReport({intervalMs: 500, topN: 2});
+  await room.connectOtherRoom('room-b', 'anchor-b');
+  await settle();
+  const disconnects = [];
+  room.on('onDisconnectOtherRoom', (d) => disconnects.push(d));
+  sockets[0].drop();
+  await clock.advance(1000);
+  const second = sockets[1];
+  assert.deepEqual(second.methods(), ['joinRoom', 'enableAudioPropertiesReport', 'startForwardStreamToRooms', 'pauseForwardStreamToAllRooms', 'connectOtherRoom']);
+  assert.deepEqual(second.sent[1].params, {roomId: 'room-a', intervalMs: 500, topN: 2});
+  assert.deepEqual(second.sent[2].params.targets, [{roomId: 'room-c', token: 'tc'}], 'only the target that was running');
+  const report = seen.find(([n]) => n === 'onReconnected')[1];
+  assert.deepEqual(report.failures.map((f) => [f.kind, f.code, f.peerUserId]), [['link', -102048, 'anchor-b']]);
+  assert.deepEqual(disconnects.map((d) => [d.peerUserId, d.reason, d.errorCode]), [['anchor-b', 'reconnectFailed', -102048]]);
+});
+
+test('a forward stopped by the app is not restarted by a reconnection', async () => {
+  const {client, clock, sockets} = makeClient(scriptedRelay({
+    startForwardStreamToRooms: (socket, {params}) => ({result: {roomId: params.roomId, infos: [{roomId: 'room-c', state: 1, error: 0}]}}),
+  }));
+  const room = await client.joinRoom(JOIN);
+  await room.startForwardStreamToRooms([{roomId: 'room-c', token: 'tc'}]);
+  await room.stopForwardStreamToRooms();
+  sockets[0].drop();
+  await clock.advance(1000);
+  assert.deepEqual(sockets[1].methods(), ['joinRoom']);
+});

@@ -192,3 +192,18 @@ test('leaving a room sends leaveRoom before its publications\' transports close'
   assert.ok(webrtc.peerConnections[1].closed);
   assert.equal(client.rooms.size, 0);
 });
+
+test('a screen share is a second publication on a transport of its own', async () => {
+  const {client, sockets, webrtc} = setup();
+  const room = await client.joinRoom(JOIN);
+  const main = await room.publish(camera(webrtc));
+  const screen = await room.publish(new webrtc.FakeMediaStream([new webrtc.FakeTrack('video')]), {streamIndex: 'screen'});
+  const publishes = sockets[0].sent.filter((r) => r.method === 'publishStream').map((r) => [r.params.streamIndex, r.params.transportId]);
+  assert.deepEqual(publishes, [['main', 2], ['screen', 3]]);
+  assert.notEqual(main.pc, screen.pc);
+  assert.deepEqual([...room.publications.keys()], ['main', 'screen']);
+  await room.unpublish('screen');
+  assert.deepEqual(sockets[0].sent.filter((r) => r.method === 'unpublishStream').map((r) => r.params), [{roomId: 'room-a', streamIndex: 'screen'}]);
+  assert.deepEqual([...room.publications.keys()], ['main']);
+  assert.ok(webrtc.peerConnections[2].closed);
+});
