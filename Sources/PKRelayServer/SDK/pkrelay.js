@@ -424,6 +424,7 @@ class ReceiveTransport {
     this.receivers = [];   // {userId, streamIndex, kind, receiver, transceiver}
   }
 
+  /** Creates the relay transport and its peer connection; resolves with the transport id. */
   async open() {
     const result = await this.client.request('createTransport', {kind: 'webrtc'});
     this.id = result.transportId;
@@ -439,6 +440,7 @@ class ReceiveTransport {
     return this.id;
   }
 
+  /** Queues the answer to an onTransportOffer behind the answers to earlier offers. */
   offer({revision, sdp}) {
     this._answering = this._answering.then(async () => {
       if (this.closed) return;
@@ -510,6 +512,7 @@ class ReceiveTransport {
     return out;
   }
 
+  /** Closes the peer connection (and, with `tellRelay`, the relay transport); its tracks end. */
   close(tellRelay) {
     if (this.closed) return;
     this.closed = true;
