@@ -26,18 +26,26 @@ run: release
 # The end-to-end suites run on two media shards (rooms spread, forwards cross shards) with the
 # UDP offloads (GSO, GRO) where the kernel has them, then again on one shard without them. Each run has a deadline far above its usual length (under three minutes): a hung test
 # fails the run with the tests still going and the threads' backtraces (test-bounded.sh).
-test: test-deps
+test: test-deps test-sdk
 	$(SWIFT) build --build-tests
 	Tools/scripts/test-bounded.sh 900 $(SWIFT) test --skip-build
 	PKR_TEST_MEDIA_THREADS=1 PKR_TEST_MEDIA_GSO=off PKR_TEST_MEDIA_GRO=off Tools/scripts/test-bounded.sh 600 $(SWIFT) test --skip-build --filter PKRelayServerTests
 
 # The browser demo in headless Chromium (Debian's chromium, chromium-driver, python3-selenium),
-# inside a network namespace with only loopback (publish, watch, simulcast layer switches, a PK): kept out of `make test` because it needs root
+# inside a network namespace with only loopback (publish, watch, simulcast layer switches, a PK,
+# reconnection after the control connections are cut; all through the web SDK): kept out of `make test` because it needs root
 # for the namespace and a ~300 MB browser install. See Tests/Interop/BROWSER.md.
-test-browser: test-deps
+test-browser: test-deps test-sdk
 	@Tools/scripts/install-deps.sh browser
 	$(SWIFT) build --product pkrelay
 	SWIFT=$(SWIFT) Tools/scripts/test-browser.sh
+
+# The web SDK's logic under node's built-in test runner (Tests/SDK, no browser): request
+# bookkeeping and timeouts, typed events, redirects, token refresh, reconnection on a scripted
+# clock, and docs/SDK.md checked against pkrelay.d.ts, pkrelay.js and docs/PROTOCOL.md.
+.PHONY: test-sdk
+test-sdk:
+	node --test Tests/SDK/*.test.mjs
 
 # Builds release binaries, starts a relay on free ports, runs a 30 s pk-showroom against it with
 # pkrelay-traffic, writes loadtest-report.json and stops the relay. More options: LOADTEST_ARGS='--rooms 10'.

@@ -17,9 +17,20 @@ Phase 2 (--pk): anchor-b publishes in room demo-b from a third browser; anchor-a
 through the page's buttons, anchor-b accepts, and then viewer-1 (room demo-a) must decode
 anchor-b, and each anchor its partner. Hanging up must take anchor-b's tile away again.
 
+Reconnection phase (--reconnect, with --pk, while the rooms are linked): anchor-a and viewer-1
+reach the relay's control channel through a TCP proxy of this script, which then cuts every
+connection it carries, as a relay or network that drops a WebSocket would. Both pages (the web
+SDK) must report reconnecting and then reconnected; anchor-a must be live and linked again
+(the SDK rejoins, republishes and restores the link), anchor-b linked again; viewer-1 must decode
+anchor-a and anchor-b again and anchor-b must decode anchor-a again.
+
+Guide phase (--guide, last): the five-minute guide of docs/SDK.md, as a developer assembles it
+in one page, must work: two anchors publish, a viewer decodes both after an invitation with
+autoLink, a room message reaches the linked room, and a hang-up removes the partner.
+
 Usage:
     python3 Tests/Interop/browser_demo_test.py --base http://127.0.0.1:PORT [--timeout 60]
-        [--simulcast] [--pk] [--admin http://127.0.0.1:ADMIN_PORT]
+        [--simulcast] [--pk] [--reconnect] [--guide] [--admin http://127.0.0.1:ADMIN_PORT]
 
 Prints one JSON summary on standard output and exits 0 on success, 1 on failure (the summary
 then carries each page's state, last error, log and console output). The whole run is bounded
@@ -36,6 +47,7 @@ import argparse
 import json
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -84,8 +96,8 @@ window.pkDemo.framesEncoded().then(done, () => done(0));
 SNAPSHOT_SCRIPT = """
 const d = window.pkDemo;
 if (!d) return null;
-return {state: d.state, pkState: d.pkState, peer: d.peer, lastError: d.lastError,
-        tiles: d.tiles(), layers: d.layers ? d.layers() : undefined, log: d.log.slice(-60)};
+return {state: d.state, pkState: d.pkState, peer: d.peer, lastError: d.lastError, connection: d.connection,
+        reconnects: d.reconnects, tiles: d.tiles(), layers: d.layers ? d.layers() : undefined, log: d.log.slice(-60)};
 """
 
 # Audience page: decoded resolution per publisher ({userId: {width, height}}).
@@ -139,6 +151,76 @@ window.pkDemo.request('getStats', {}).then(
 """
 
 
+# The five-minute guide of docs/SDK.md as a developer assembles it in one page: two anchors join
+# and publish (steps 1-2), an invisible viewer of guide-a watches with the guide's tile code
+# (step 3), anchor-a invites anchor-b with autoLink and anchor-b accepts (step 4), a message
+# reaches the linked room, and a hang-up takes the partner's video away. Keep it in step with
+# the guide: it shows that the guide alone is enough to build the PK demo.
+GUIDE_SCRIPT = r"""
+const done = arguments[arguments.length - 1];
+const relayUrl = arguments[0];
+(async () => {
+  const {PKRelayClient} = await import('/sdk/pkrelay.js');
+  async function getToken(room, user) {
+    const response = await fetch(`/demo/token?room=${room}&user=${user}`);
+    return (await response.json()).token;
+  }
+  const out = {};
+  async function anchor(roomId, userId) {
+    const client = new PKRelayClient({url: relayUrl, tokenProvider: ({roomId, userId}) => getToken(roomId, userId)});
+    const room = await client.joinRoom({roomId, userId, token: await getToken(roomId, userId)});
+    const camera = await navigator.mediaDevices.getUserMedia({audio: true, video: {width: 640, height: 360}});
+    const publication = await room.publish(camera);
+    return {client, room, publication};
+  }
+  function watch(client, room) {
+    const videos = new Map();
+    room.on('onUserPublishStream', ({userId, streamIndex}) => {
+      if (streamIndex !== 'main' || videos.has(userId)) return;
+      const video = Object.assign(document.createElement('video'), {autoplay: true, playsInline: true, muted: true});
+      video.srcObject = client.remoteMediaStream(userId);
+      videos.set(userId, video);
+      document.body.append(video);
+    });
+    client.on('onRemoteTrackAdded', ({userId, mediaStream}) => {
+      const video = videos.get(userId);
+      if (video) { video.srcObject = null; video.srcObject = mediaStream; }
+    });
+    const drop = (userId) => { videos.get(userId)?.remove(); videos.delete(userId); };
+    room.on('onUserUnpublishStream', ({userId, streamIndex}) => streamIndex === 'main' && drop(userId));
+    room.on('onUserLeave', ({userId}) => drop(userId));
+    return videos;
+  }
+  const a = await anchor('guide-a', 'anchor-a');
+  const b = await anchor('guide-b', 'anchor-b');
+  const viewer = new PKRelayClient({url: relayUrl});
+  const vroom = await viewer.joinRoom({roomId: 'guide-a', userId: 'viewer-1', token: await getToken('guide-a', 'viewer-1'), role: 'audience', visible: false, autoSubscribeVideoStreamType: 1});
+  const videos = watch(viewer, vroom);
+  b.room.on('onInvitationReceived', ({inviteId}) => b.client.acceptInvitation(inviteId));
+  const linked = new Promise((resolve) => a.room.on('onConnectOtherRoom', resolve));
+  const states = [];
+  a.room.on('onInvitationStateChanged', ({state, reason}) => states.push(state));
+  const {inviteId} = await a.room.invite('guide-b', 'anchor-b', {autoLink: true, payload: 'PK?'});
+  out.link = await linked;
+  out.inviteId = inviteId;
+  out.invitationStates = states;
+  await new Promise((r) => setTimeout(r, 4000));
+  out.videos = [...videos.keys()];
+  out.videoSizes = [...videos.values()].map((v) => [v.videoWidth, v.videoHeight, v.srcObject.getTracks().map((t) => t.kind)]);
+  out.stats = await viewer.getRemoteVideoStats();
+  out.remoteUsers = [...vroom.remoteUsers.values()].map((u) => ({userId: u.userId, forwardedFrom: u.forwardedFrom}));
+  out.msg = await new Promise(async (resolve) => {
+    vroom.on('onRoomMessageReceived', (d) => resolve(d));
+    await b.room.sendRoomMessage('3:2', {toLinkedRooms: true});
+  });
+  await a.room.disconnectOtherRoom();
+  await new Promise((r) => setTimeout(r, 1000));
+  out.videosAfterHangup = [...videos.keys()];
+  done(out);
+})().catch((e) => done({error: String(e), code: e.code, stack: e.stack}));
+"""
+
+
 # Video stream types of the relay (docs/PROTOCOL.md): 0 big, 1 small.
 BIG, SMALL = 0, 1
 
@@ -157,6 +239,78 @@ class TestFailure(Exception):
     pass
 
 
+class ControlProxy:
+    """A TCP proxy in front of the relay's control port that can cut every connection it carries.
+
+    Pages opened with `relay=ws://127.0.0.1:<port>/rtc` reach the relay through it; cut() closes
+    both sides of each connection, so the browser's WebSocket closes and the relay sees the user's
+    connection end, as when a relay or a network drops it. New connections are carried again.
+    """
+
+    def __init__(self, upstream_host, upstream_port):
+        self.upstream = (upstream_host, upstream_port)
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.port = self.listener.getsockname()[1]
+        self.lock = threading.Lock()
+        self.pairs = []
+        self.carried = 0
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                server = socket.create_connection(self.upstream, timeout=5)
+                server.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.pairs.append((client, server))
+                self.carried += 1
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=self.pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def pump(source, sink):
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                sink.sendall(data)
+        except OSError:
+            pass
+        for s in (source, sink):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self):
+        """Closes every carried connection; returns how many were open."""
+        with self.lock:
+            pairs, self.pairs = self.pairs, []
+        for pair in pairs:
+            for s in pair:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                s.close()
+        return len(pairs)
+
+    def close(self):
+        self.cut()
+        self.listener.close()
+
+
 class Browser:
     """One headless Chromium with one page, for one demo user."""
 
@@ -167,7 +321,7 @@ class Browser:
         options.binary_location = args.chromium
         for flag in CHROMIUM_FLAGS:
             options.add_argument(flag)
-        # The page's console (pkrelay-demo.js logs every request and event there) is the first
+        # The page's console (the demo logs every request and event the SDK reports there) is the first
         # thing to read when a run fails.
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         started = time.monotonic()
@@ -261,7 +415,15 @@ class Run:
         self.deadline = self.started + args.timeout
         self.browsers = {}
         self.summary = {"ok": False, "base": args.base, "pk": args.pk, "simulcast": args.simulcast,
-                        "timings": {}, "frames": {}}
+                        "reconnect": args.reconnect, "timings": {}, "frames": {}}
+        self.proxy = None
+        if args.reconnect:
+            parsed = urllib.parse.urlparse(args.base)
+            self.proxy = ControlProxy(parsed.hostname, parsed.port or 80)
+
+    def proxied(self):
+        """The page query that sends a page's control channel through the proxy (with --reconnect)."""
+        return {"relay": f"ws://127.0.0.1:{self.proxy.port}/rtc"} if self.proxy else {}
 
     def simulcast_diagnostics(self):
         """What each side of the dual stream saw: encodings sent, relay counters, sizes decoded."""
@@ -312,13 +474,15 @@ class Run:
                 raise TestFailure(f"timed out after {self.args.timeout} s waiting for {what}")
             time.sleep(interval)
 
-    def wait_frames(self, viewer, publisher, what, minimum):
-        """Waits until viewer decoded more than minimum frames of publisher; returns first-frame time."""
+    def wait_frames(self, viewer, publisher, what, minimum, baseline=0):
+        """Waits until viewer decoded more than minimum frames of publisher (beyond baseline);
+        returns the time to the first new frame and to enough frames."""
         since = time.monotonic()
         first = None
+        minimum += baseline
         while True:
             count = viewer.frames_decoded().get(publisher, 0)
-            if count > 0 and first is None:
+            if count > baseline and first is None:
                 first = time.monotonic() - since
             if count > minimum:
                 self.summary["frames"][what] = count
@@ -333,6 +497,7 @@ class Run:
             time.sleep(0.25)
 
     def start_anchor(self, name, room, user, **extra):
+        """Opens an anchor page and waits until it is live and encodes video."""
         anchor = self.browser(name)
         since = time.monotonic()
         anchor.open(self.page_url("anchor.html", room, user, **extra))
@@ -343,10 +508,10 @@ class Run:
 
     def phase_one(self):
         frames = self.args.frames
-        anchor_a = self.start_anchor("anchorA", "demo-a", "anchor-a")
+        anchor_a = self.start_anchor("anchorA", "demo-a", "anchor-a", **self.proxied())
         viewer = self.browser("viewer1")
         since = time.monotonic()
-        viewer.open(self.page_url("audience.html", "demo-a", "viewer-1"))
+        viewer.open(self.page_url("audience.html", "demo-a", "viewer-1", **self.proxied()))
         first, enough = self.wait_frames(viewer, "anchor-a", "viewer1.anchor-a", frames)
         self.summary["timings"]["viewer1FirstFrameOfAnchorA"] = round(first, 2)
         self.summary["timings"]["viewer1FramesOfAnchorA"] = round(enough, 2)
@@ -485,7 +650,45 @@ class Run:
         _, partner_b = self.wait_frames(anchor_a, "anchor-b", "anchorA.anchor-b", frames)
         _, partner_a = self.wait_frames(anchor_b, "anchor-a", "anchorB.anchor-a", frames)
         self.mark("inviteToPartnersDecoded", since)
+        return anchor_b
 
+    def phase_reconnect(self, anchor_a, anchor_b, viewer):
+        """Cuts the control connections of anchor-a and viewer-1 during the PK; everything must come back."""
+        frames = self.args.frames
+        before = {name: len(b.snapshot()["reconnects"]) for name, b in (("anchorA", anchor_a), ("viewer1", viewer))}
+        b_frames = anchor_b.frames_decoded().get("anchor-a", 0)
+        since = time.monotonic()
+        cut = self.proxy.cut()
+        if cut < 2:
+            raise TestFailure(f"the proxy carried {cut} control connections; anchor-a and viewer-1 should both use it")
+        self.summary["reconnection"] = {"connectionsCut": cut}
+
+        def reconnected(browser, name):
+            events = browser.snapshot()["reconnects"][before[name]:]
+            states = [e.get("state") for e in events]
+            return "reconnecting" in states and any(e.get("reason") == "reconnected" for e in events) and events
+        for name, browser in (("anchorA", anchor_a), ("viewer1", viewer)):
+            events = self.wait(f"{browser.name} to report reconnecting, then reconnected",
+                               lambda: reconnected(browser, name), browser)
+            self.summary["reconnection"][name] = events
+        self.mark("cutToReconnected", since)
+        self.wait("anchor-a live again", lambda: anchor_a.state() == "live", anchor_a)
+        self.wait("viewer-1 receiving again", lambda: viewer.state() == "receiving", viewer)
+        self.wait("the PK link restored on both anchors",
+                  lambda: anchor_a.js("return pkDemo.pkState") == "linked"
+                  and anchor_b.js("return pkDemo.pkState") == "linked", anchor_a)
+        self.mark("cutToLinkedAgain", since)
+        # The viewer's new receive transport counts from zero; the baseline is taken now.
+        for publisher in ("anchor-a", "anchor-b"):
+            baseline = viewer.frames_decoded().get(publisher, 0)
+            self.wait_frames(viewer, publisher, f"viewer1.{publisher}.afterReconnect", frames, baseline)
+        self.wait_frames(anchor_b, "anchor-a", "anchorB.anchor-a.afterReconnect", frames, b_frames)
+        self.mark("cutToFramesAgain", since)
+        tiles = viewer.snapshot()["tiles"]
+        if not {"anchor-a", "anchor-b"} <= set(tiles):
+            raise TestFailure(f"after reconnecting viewer-1 shows tiles {tiles}, not anchor-a and anchor-b")
+
+    def phase_hangup(self, anchor_a, anchor_b, viewer):
         # Hanging up ends the link: the partner's tile leaves the viewer's page.
         since = time.monotonic()
         anchor_a.click("hangup-btn")
@@ -498,12 +701,43 @@ class Run:
         if "anchor-a" not in viewer.snapshot()["tiles"]:
             raise TestFailure("viewer-1 lost anchor-a's tile when the PK ended")
 
+    def phase_guide(self):
+        """Runs the five-minute guide of docs/SDK.md in a page of its own (rooms guide-a, guide-b)."""
+        page = self.browser("guide")
+        since = time.monotonic()
+        page.driver.set_script_timeout(max(10, self.deadline - time.monotonic()))
+        # The demo's index page: same origin as /sdk/pkrelay.js and /demo/token, no demo code of its own.
+        page.url = self.args.base.rstrip("/") + "/" + self.args.demo_path.strip("/") + "/index.html"
+        page.driver.get(page.url)
+        control = self.args.base.replace("http", "ws", 1).rstrip("/") + "/rtc"
+        result = page.driver.execute_async_script(GUIDE_SCRIPT, control) or {}
+        self.summary["guide"] = {k: result.get(k) for k in ("error", "code", "videos", "videosAfterHangup", "invitationStates", "msg")}
+        if result.get("error"):
+            raise TestFailure(f"the guide's code failed: {result.get('code')} {result['error']}")
+        if sorted(result.get("videos", [])) != ["anchor-a", "anchor-b"]:
+            raise TestFailure(f"the guide's viewer shows {result.get('videos')}, not anchor-a and anchor-b")
+        decoded = {s["userId"]: s["framesDecoded"] for s in result.get("stats", [])}
+        if any(decoded.get(user, 0) <= self.args.frames for user in ("anchor-a", "anchor-b")):
+            raise TestFailure(f"the guide's viewer decoded {decoded}, needed more than {self.args.frames} frames of each anchor")
+        if (result.get("msg") or {}).get("message") != "3:2":
+            raise TestFailure(f"the guide's room message did not reach the linked room: {result.get('msg')}")
+        if result.get("videosAfterHangup") != ["anchor-a"]:
+            raise TestFailure(f"after the guide's hang-up the viewer shows {result.get('videosAfterHangup')}")
+        self.summary["frames"]["guide"] = decoded
+        self.mark("guide", since)
+        self.browsers.pop("guide").quit()
+
     def run(self):
         anchor_a, viewer = self.phase_one()
         if self.args.simulcast:
             self.phase_simulcast()
         if self.args.pk:
-            self.phase_pk(anchor_a, viewer)
+            anchor_b = self.phase_pk(anchor_a, viewer)
+            if self.args.reconnect:
+                self.phase_reconnect(anchor_a, anchor_b, viewer)
+            self.phase_hangup(anchor_a, anchor_b, viewer)
+        if self.args.guide:
+            self.phase_guide()
         self.summary["ok"] = True
 
     def close(self, failed):
@@ -517,6 +751,8 @@ class Run:
                 browser.screenshot(self.args.screenshots)
         for browser in self.browsers.values():
             browser.quit()
+        if self.proxy:
+            self.proxy.close()
         self.summary["timings"]["total"] = round(self.elapsed(), 2)
 
 
@@ -539,6 +775,11 @@ def parse_args():
     parser.add_argument("--pk", action="store_true", help="also run the PK phase (anchor-b, invite, accept, hang up)")
     parser.add_argument("--simulcast", action="store_true",
                         help="also run the simulcast phase (anchor-s sends big + small, viewer-s switches layers)")
+    parser.add_argument("--reconnect", action="store_true",
+                        help="with --pk: cut the control connections of anchor-a and viewer-1 during the PK "
+                             "(through a proxy of this script) and check that the SDK restores everything")
+    parser.add_argument("--guide", action="store_true",
+                        help="also run the five-minute guide of docs/SDK.md in a page of its own (rooms guide-a, guide-b)")
     parser.add_argument("--admin", help="relay admin origin, e.g. http://127.0.0.1:7710: on failure the summary "
                                         "carries its /metrics drop and traffic counters")
     parser.add_argument("--frames", type=int, default=30, help="decoded frames required per check (default 30)")

@@ -21,6 +21,14 @@ if [[ "${1:-build}" == "browser" ]]; then
     want=(chromium chromium-driver python3-selenium curl iproute2 util-linux)
 fi
 
+# node runs the web SDK's tests (make test-sdk, node:test); any node from 18 on does, so
+# Debian's nodejs is installed only when no node is on the PATH. tsc (node-typescript) compiles a
+# use of the SDK against its declarations, pkrelay.d.ts.
+if [[ "${1:-build}" == "test" ]]; then
+    command -v node > /dev/null || want+=(nodejs)
+    command -v tsc > /dev/null || want+=(node-typescript)
+fi
+
 missing=()
 for package in "${want[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -1,2 +1,1553 @@
-// PKRelay web SDK: see docs/SDK.md.
-export const version = "0.0.0";
+/**
+ * PKRelay web SDK: one dependency-free ES module for browsers (and, for its logic, node).
+ *
+ * A `PKRelayClient` is one control WebSocket, which is one user for the relay. It joins rooms
+ * with tokens (`joinRoom` gives a `Room`), publishes MediaStreams on WebRTC transports, receives
+ * every subscription on one receiving transport, and keeps all of it alive across a dropped
+ * WebSocket or a failed transport. The protocol it speaks is docs/PROTOCOL.md; the guide and
+ * reference are docs/SDK.md; the types are in pkrelay.d.ts next to this file.
+ */
+
+/** The SDK's version. */
+export const VERSION = '1.0.0';
+
+// ---------------------------------------------------------------------------------------------
+// Numbers of the protocol (docs/PROTOCOL.md sections 5 and 6)
+
+/**
+ * Error codes: every code the relay sends (PROTOCOL.md section 6) and the SDK's own (4900-4999,
+ * a range the relay does not use). Where a commercial SDK numbers the same condition, its number
+ * is reused: a PK link request that times out is TRTC's -3326 (connect) or -3327 (disconnect).
+ */
+export const ErrorCode = Object.freeze({
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  MessageTooLarge: -32001,
+  ShuttingDown: -32002,
+  InvalidToken: -1000,
+  NoPublishPermission: -1002,
+  NoSubscribePermission: -1003,
+  DuplicateLogin: -1004,
+  KickedOut: -1006,
+  TokenExpired: -1009,
+  RoomDismissed: -1011,
+  OverSubscribeLimit: -1070,
+  OverPublishLimit: -1080,
+  InvisibleCannotPublish: -2009,
+  CallerIsAudience: -3330,
+  NotInRoom: 4001,
+  AlreadyInRoom: 4002,
+  TransportNotFound: 4003,
+  TransportState: 4004,
+  NoMediaPort: 4005,
+  Unsupported: 4006,
+  StreamNotFound: 4007,
+  TooManyTransports: 4008,
+  VisibilityRefused: 4009,
+  WrongState: 4010,
+  ForwardNotStarted: 4011,
+  ForwardTargetLimit: 4012,
+  ForwardAlreadyStarted: 4013,
+  MessageTooLong: 4014,
+  NoForwardPermission: 4015,
+  DTLSFailed: 4016,
+  ICEFailed: 4017,
+  SDPRejected: 4018,
+  RateLimited: 4029,
+  RoomOnAnotherNode: 4030,
+  ClusterUnavailable: 4031,
+  ForwardInvalidArgument: 1201,
+  ForwardInvalidToken: 1202,
+  ForwardResponse: 1203,
+  ForwardRemoteKicked: 1204,
+  ForwardNotSupport: 1205,
+  LinkConnectTimeout: -3326,
+  LinkDisconnectTimeout: -3327,
+  LinkInvalidParameter: -3328,
+  LinkLimitReached: -102032,
+  RoomHasNoLink: -102042,
+  UserStartedNoLink: -102043,
+  TargetRoomNotFound: -102046,
+  TargetRoomLinkLimit: -102047,
+  TargetUserNotFound: -102048,
+  InvitationInvalidArgument: 1,
+  InvitationNotStarted: 2,
+  InvitationAlreadyEnded: 3,
+  InvitationAlreadyAccepted: 4,
+  InvitationAlreadySent: 5,
+  // The SDK's own codes.
+  RequestTimeout: 4901,
+  NotConnected: 4902,
+  ConnectFailed: 4903,
+  ReconnectFailed: 4904,
+  MediaFailed: 4905,
+});
+
+/** Video stream types (TRTC): 0 big, 1 small. */
+export const VideoStreamType = Object.freeze({Big: 0, Small: 1});
+
+/** Media type mask (Volcengine): 1 audio, 2 video, 3 both. */
+export const MediaType = Object.freeze({Audio: 1, Video: 2, AudioAndVideo: 3});
+
+/** `onUserUnpublishStream.reason` (Volcengine). */
+export const UnpublishReason = Object.freeze({
+  Unpublish: 0, PublishFailed: 1, KeepLiveFailed: 2, ClientDisconnected: 3, Republish: 4, Other: 5,
+  PrivilegeTokenExpired: 6,
+});
+
+/** `onUserLeave.reason` (Volcengine). */
+export const LeaveReason = Object.freeze({Quit: 0, Dropped: 1, SwitchToInvisible: 2, KickedByAdmin: 3});
+
+/** `onExitRoom.reason` (0-2 TRTC, 3-4 PKRelay). */
+export const ExitRoomReason = Object.freeze({Left: 0, Kicked: 1, RoomDismissed: 2, TokenExpired: 3, ServerShutdown: 4});
+
+/** Subscribe states (Volcengine). */
+export const SubscribeState = Object.freeze({Success: 0, FailedNotInRoom: 1, FailedStreamNotFound: 2, FailedOverLimit: 3});
+
+/** Forward states (Volcengine ForwardStreamState). */
+export const ForwardState = Object.freeze({Idle: 0, Success: 1, Failure: 2});
+
+/** Forward events (Volcengine ForwardStreamEvent). */
+export const ForwardEvent = Object.freeze({Disconnected: 0, Connected: 1, Interrupt: 2, DstRoomUpdated: 3, UnexpectedAPICall: 4});
+
+/** Invitation states (Agora RTM). */
+export const InvitationState = Object.freeze({
+  Idle: 0, SentToRemote: 1, ReceivedByRemote: 2, Accepted: 3, Refused: 4, Canceled: 5, Failure: 6,
+});
+
+/** Network quality (TRTC scale). */
+export const NetworkQuality = Object.freeze({Unknown: 0, Excellent: 1, Good: 2, Poor: 3, Bad: 4, Vbad: 5, Down: 6});
+
+/** States of the client's connection to the relay (`onConnectionStateChanged`). */
+export const ConnectionState = Object.freeze({
+  Disconnected: 'disconnected', Connecting: 'connecting', Connected: 'connected', Reconnecting: 'reconnecting',
+});
+
+/** Every event the relay sends (PROTOCOL.md section 4); the SDK emits them under these names. */
+export const RELAY_EVENTS = Object.freeze([
+  'onRoomStateChanged', 'onUserJoined', 'onUserLeave', 'onUserPublishStream', 'onUserUnpublishStream',
+  'onStreamSubscribed', 'onUserVisibilityChanged', 'onSwitchRole', 'onTokenWillExpire', 'onExitRoom',
+  'onForwardStreamStateChanged', 'onForwardStreamEvent', 'onForwardStreamFirstKeyframe', 'onConnectOtherRoom',
+  'onDisconnectOtherRoom', 'onInvitationReceived', 'onInvitationStateChanged', 'onRoomMessageReceived',
+  'onUserMessageReceived', 'onRemoteAudioPropertiesReport', 'onActiveSpeaker', 'onNetworkQuality',
+  'onTransportOffer', 'onTransportStateChanged',
+]);
+
+/** Events the SDK adds: connection, reconnection, remote tracks, publications, background errors. */
+export const SDK_EVENTS = Object.freeze([
+  'onConnectionStateChanged', 'onReconnected', 'onRemoteTrackAdded', 'onRemoteTrackRemoved',
+  'onPublicationStateChanged', 'onError',
+]);
+
+const ALL_EVENTS = new Set([...RELAY_EVENTS, ...SDK_EVENTS]);
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/**
+ * An error of the relay (its `code`, `message` and, for 4030, `data`) or of the SDK (codes
+ * 4901-4905), with the method it answered.
+ */
+export class PKRelayError extends Error {
+  /**
+   * @param {number} code the relay's error code, or one of the SDK's
+   * @param {string} message a sentence for developers
+   * @param {string} [method] the request it answers
+   * @param {object} [data] machine-readable details (4030: `{controlURL, nodeId}`)
+   */
+  constructor(code, message, method, data) {
+    super(message);
+    this.name = 'PKRelayError';
+    this.code = code;
+    this.method = method;
+    this.data = data;
+  }
+}
+
+// Codes after which retrying a rejoin with the same token cannot succeed.
+const FATAL_JOIN_CODES = new Set([-1000, -1009, -32602, 4009]);
+
+// ---------------------------------------------------------------------------------------------
+// Events
+
+/** A small typed event emitter: `on` refuses names the SDK never emits, so a typo fails loudly. */
+class Emitter {
+  constructor() {
+    this._handlers = new Map();
+  }
+
+  /**
+   * Adds a handler for an event of `RELAY_EVENTS` or `SDK_EVENTS`.
+   * @returns {() => void} a function that removes the handler again
+   */
+  on(event, handler) {
+    if (!ALL_EVENTS.has(event)) throw new TypeError(`unknown PKRelay event '${event}'`);
+    if (typeof handler !== 'function') throw new TypeError('handler must be a function');
+    if (!this._handlers.has(event)) this._handlers.set(event, new Set());
+    this._handlers.get(event).add(handler);
+    return () => this.off(event, handler);
+  }
+
+  /** Adds a handler that runs for the next such event only. */
+  once(event, handler) {
+    const off = this.on(event, (data) => {
+      off();
+      handler(data);
+    });
+    return off;
+  }
+
+  /** Removes a handler added with `on`. */
+  off(event, handler) {
+    const set = this._handlers.get(event);
+    if (set) set.delete(handler);
+  }
+
+  _emit(event, data) {
+    const set = this._handlers.get(event);
+    if (!set) return;
+    for (const handler of [...set]) {
+      try {
+        handler(data);
+      } catch (error) {
+        // An app handler that throws must not break the SDK's bookkeeping; it is reported once.
+        if (event !== 'onError') this._emit('onError', {error, context: `handler of ${event}`});
+        else console.error(error);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The control channel: requests, responses, timeouts
+
+const defaultClock = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (id) => clearTimeout(id),
+  now: () => Date.now(),
+};
+
+/**
+ * One WebSocket to the relay. Matches responses to requests by id, rejects a request that gets no
+ * answer within its timeout or whose socket closes, and hands events to `onEvent`.
+ * Time comes from `clock` so that tests can script it.
+ */
+export class ControlChannel {
+  /**
+   * @param {object} options `{url, WebSocket, clock, requestTimeoutMs, onEvent, onClose, log}`
+   */
+  constructor(options) {
+    this.url = options.url;
+    this._WebSocket = options.WebSocket;
+    this._clock = options.clock || defaultClock;
+    this._timeoutMs = options.requestTimeoutMs || 10000;
+    this._onEvent = options.onEvent || (() => {});
+    this._onClose = options.onClose || (() => {});
+    this._log = options.log || (() => {});
+    this._nextId = 1;
+    this._pending = new Map();
+    this._ws = null;
+    this._closedByUs = false;
+    this.isOpen = false;
+  }
+
+  /** Opens the WebSocket; rejects with ConnectFailed if it closes or errs before opening. */
+  open(timeoutMs = this._timeoutMs) {
+    return new Promise((resolve, reject) => {
+      let ws;
+      try {
+        ws = new this._WebSocket(this.url);
+      } catch (e) {
+        reject(new PKRelayError(ErrorCode.ConnectFailed, `cannot open a WebSocket to ${this.url}: ${e.message}`, 'connect'));
+        return;
+      }
+      this._ws = ws;
+      let settled = false;
+      const timer = this._clock.setTimeout(() => {
+        if (settled) return;
+        settled = true;
+        this._closedByUs = true;
+        try { ws.close(); } catch (e) { /* already closed */ }
+        reject(new PKRelayError(ErrorCode.ConnectFailed, `the relay at ${this.url} did not accept the WebSocket within ${timeoutMs} ms`, 'connect'));
+      }, timeoutMs);
+      ws.onopen = () => {
+        if (settled) return;
+        settled = true;
+        this._clock.clearTimeout(timer);
+        this.isOpen = true;
+        resolve();
+      };
+      ws.onmessage = (e) => this._receive(e.data);
+      ws.onerror = () => {};
+      ws.onclose = (e) => {
+        this._clock.clearTimeout(timer);
+        const wasOpen = this.isOpen;
+        this.isOpen = false;
+        const reason = `the control channel closed (code ${e && e.code}${e && e.reason ? ', ' + e.reason : ''})`;
+        this._failAll(new PKRelayError(ErrorCode.NotConnected, reason));
+        if (!settled) {
+          settled = true;
+          reject(new PKRelayError(ErrorCode.ConnectFailed, `cannot reach the relay at ${this.url}`, 'connect'));
+          return;
+        }
+        if (wasOpen && !this._closedByUs) this._onClose({code: e && e.code, reason});
+      };
+    });
+  }
+
+  /** Closes the WebSocket without reporting it as a drop; unanswered requests fail with NotConnected. */
+  close() {
+    this._closedByUs = true;
+    this.isOpen = false;
+    this._failAll(new PKRelayError(ErrorCode.NotConnected, 'the client closed the control channel'));
+    if (this._ws) {
+      try { this._ws.close(1000); } catch (e) { /* already closed */ }
+    }
+  }
+
+  /**
+   * Sends a request and resolves with its result, or rejects with a PKRelayError: the relay's,
+   * RequestTimeout (or `timeoutCode`) when no answer comes in time, NotConnected when the
+   * channel is or goes down.
+   */
+  request(method, params = {}, {timeoutMs = this._timeoutMs, timeoutCode = ErrorCode.RequestTimeout} = {}) {
+    return new Promise((resolve, reject) => {
+      if (!this.isOpen) {
+        reject(new PKRelayError(ErrorCode.NotConnected, 'the control channel is not open', method));
+        return;
+      }
+      const id = this._nextId++;
+      const timer = this._clock.setTimeout(() => {
+        if (!this._pending.has(id)) return;
+        this._pending.delete(id);
+        reject(new PKRelayError(timeoutCode, `no answer to ${method} within ${timeoutMs} ms`, method));
+      }, timeoutMs);
+      this._pending.set(id, {resolve, reject, timer, method});
+      this._log('->', method, params);
+      try {
+        this._ws.send(JSON.stringify({id, method, params}));
+      } catch (e) {
+        this._pending.delete(id);
+        this._clock.clearTimeout(timer);
+        reject(new PKRelayError(ErrorCode.NotConnected, `cannot send ${method}: ${e.message}`, method));
+      }
+    });
+  }
+
+  /** Requests sent and not answered yet. */
+  get pendingCount() {
+    return this._pending.size;
+  }
+
+  _receive(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch (e) {
+      this._log('unreadable message', String(text).slice(0, 200));
+      return;
+    }
+    if (message && typeof message.event === 'string') {
+      this._onEvent(message.event, message.data || {});
+      return;
+    }
+    let id = message.id;
+    // The relay answers every frame in order, and a frame it could not read is answered with
+    // id null: that answer belongs to the oldest request still waiting.
+    if (id === null || id === undefined) {
+      const oldest = this._pending.keys().next();
+      if (oldest.done) return;
+      id = oldest.value;
+    }
+    const waiter = this._pending.get(id);
+    if (!waiter) {
+      this._log('answer to a request no longer waited for', id);
+      return;
+    }
+    this._pending.delete(id);
+    this._clock.clearTimeout(waiter.timer);
+    if (message.error) {
+      const {code, message: text2, data} = message.error;
+      waiter.reject(new PKRelayError(code, text2, waiter.method, data));
+    } else {
+      waiter.resolve(message.result || {});
+    }
+  }
+
+  _failAll(error) {
+    for (const {reject, timer, method} of this._pending.values()) {
+      this._clock.clearTimeout(timer);
+      reject(new PKRelayError(error.code, error.message, method));
+    }
+    this._pending.clear();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Media: one RTCPeerConnection per relay transport
+
+// The publish side: the browser writes the offer; max-bundle keeps it to one transport.
+const PUBLISH_CONFIG = {bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require'};
+// The receive side: the relay writes the offers. When every track is gone its offer has only
+// rejected m-lines and no BUNDLE group, which max-bundle would refuse.
+const RECEIVE_CONFIG = {bundlePolicy: 'balanced', rtcpMuxPolicy: 'require'};
+
+/**
+ * Simulcast encodings for `publish(stream, {simulcast: true})`, smallest first: the relay takes
+ * the last rid as the big video and the first as the small one (PROTOCOL.md, dual stream).
+ */
+export const DEFAULT_SIMULCAST_ENCODINGS = Object.freeze([
+  Object.freeze({rid: 'q', scaleResolutionDownBy: 2, maxBitrate: 200000}),
+  Object.freeze({rid: 'f', maxBitrate: 1200000}),
+]);
+
+/** The stream key of a publisher's stream: its userId for `main`, `<userId>-screen` for the screen. */
+function streamKey(userId, streamIndex) {
+  return streamIndex === 'screen' ? `${userId}-screen` : userId;
+}
+
+/**
+ * The receiving WebRTC transport of a client: every subscription of every room arrives on it.
+ * Answers the relay's offers one at a time, in order, and keeps one MediaStream per remote
+ * stream that outlives renegotiations and reconnections.
+ */
+class ReceiveTransport {
+  constructor(client) {
+    this.client = client;
+    this.id = null;
+    this.pc = null;
+    this.closed = false;
+    this._answering = Promise.resolve();
+    this.receivers = [];   // {userId, streamIndex, kind, receiver, transceiver}
+  }
+
+  /** Creates the relay transport and its peer connection; resolves with the transport id. */
+  async open() {
+    const result = await this.client.request('createTransport', {kind: 'webrtc'});
+    this.id = result.transportId;
+    const PC = this.client._RTCPeerConnection;
+    if (!PC) throw new PKRelayError(ErrorCode.MediaFailed, 'RTCPeerConnection is not available here', 'createTransport');
+    this.pc = new PC(RECEIVE_CONFIG);
+    this.pc.ontrack = (e) => this._trackArrived(e);
+    this.pc.onconnectionstatechange = () => {
+      if (this.closed) return;
+      this.client._log(`receive transport ${this.id}: ${this.pc.connectionState}`);
+      if (this.pc.connectionState === 'failed') this.client._transportFailed(this, 'the receive transport lost ICE connectivity');
+    };
+    return this.id;
+  }
+
+  /** Queues the answer to an onTransportOffer behind the answers to earlier offers. */
+  offer({revision, sdp}) {
+    this._answering = this._answering.then(async () => {
+      if (this.closed) return;
+      try {
+        await this.pc.setRemoteDescription({type: 'offer', sdp});
+        await this.pc.setLocalDescription(await this.pc.createAnswer());
+        // The relay is ICE-lite and learns the address from the browser's checks: the answer
+        // goes out at once, without waiting for candidates.
+        await this.client.request('answerTransportOffer', {transportId: this.id, revision, sdp: this.pc.localDescription.sdp});
+      } catch (error) {
+        if (!this.closed && error.code !== ErrorCode.NotConnected) {
+          this.client._emit('onError', {error: asError(error, 'answerTransportOffer'), context: 'answerTransportOffer'});
+        }
+      }
+    });
+    return this._answering;
+  }
+
+  _trackArrived(e) {
+    const browserStream = e.streams[0];
+    const id = browserStream ? browserStream.id : `mid-${e.transceiver.mid}`;
+    const screen = id.endsWith('-screen');
+    const userId = screen ? id.slice(0, -'-screen'.length) : id;
+    const streamIndex = screen ? 'screen' : 'main';
+    this.receivers.push({userId, streamIndex, kind: e.track.kind, receiver: e.receiver, transceiver: e.transceiver});
+    const mediaStream = this.client._remoteStream(userId, streamIndex);
+    for (const old of mediaStream.getTracks()) {
+      if (old.kind === e.track.kind && old !== e.track) mediaStream.removeTrack(old);
+    }
+    if (!mediaStream.getTracks().includes(e.track)) mediaStream.addTrack(e.track);
+    const removed = () => {
+      if (!mediaStream.getTracks().includes(e.track)) return;
+      mediaStream.removeTrack(e.track);
+      this.client._emit('onRemoteTrackRemoved', {userId, streamIndex, kind: e.track.kind, track: e.track, mediaStream});
+    };
+    // A section the relay makes inactive takes the track out of the browser's stream.
+    if (browserStream) {
+      browserStream.addEventListener('removetrack', (ev) => {
+        if (ev.track === e.track) removed();
+      });
+    }
+    e.track.addEventListener('ended', removed);
+    this.client._log(`track: ${e.track.kind} of ${userId} (${streamIndex}, mid ${e.transceiver && e.transceiver.mid})`);
+    this.client._emit('onRemoteTrackAdded', {userId, streamIndex, kind: e.track.kind, track: e.track, mediaStream});
+  }
+
+  /** Inbound video statistics per remote stream, from the receivers in use now. */
+  async videoStats() {
+    const out = [];
+    for (const {userId, streamIndex, kind, receiver, transceiver} of this.receivers) {
+      if (kind !== 'video') continue;
+      const active = receiver.track.readyState === 'live'
+        && !(transceiver && (transceiver.stopped || transceiver.currentDirection === 'inactive'));
+      let report;
+      try {
+        report = await receiver.getStats();
+      } catch (e) {
+        continue;
+      }
+      report.forEach((s) => {
+        if (s.type !== 'inbound-rtp' || s.kind !== 'video') return;
+        out.push({
+          userId, streamIndex, active, framesDecoded: s.framesDecoded || 0, frameWidth: s.frameWidth,
+          frameHeight: s.frameHeight, packetsReceived: s.packetsReceived, packetsLost: s.packetsLost,
+          keyFramesDecoded: s.keyFramesDecoded, ssrc: s.ssrc,
+        });
+      });
+    }
+    return out;
+  }
+
+  /** Closes the peer connection (and, with `tellRelay`, the relay transport); its tracks end. */
+  close(tellRelay) {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.pc) {
+      this.pc.ontrack = null;
+      this.pc.onconnectionstatechange = null;
+      try { this.pc.close(); } catch (e) { /* already closed */ }
+    }
+    // The tracks of a closed peer connection end; the app learns it per track.
+    for (const {userId, streamIndex, receiver} of this.receivers) {
+      const mediaStream = this.client._remoteStreams.get(streamKey(userId, streamIndex));
+      if (mediaStream && mediaStream.getTracks().includes(receiver.track)) {
+        mediaStream.removeTrack(receiver.track);
+        this.client._emit('onRemoteTrackRemoved', {userId, streamIndex, kind: receiver.track.kind, track: receiver.track, mediaStream});
+      }
+    }
+    if (tellRelay && this.id !== null) this.client.request('closeTransport', {transportId: this.id}).catch(() => {});
+  }
+}
+
+/**
+ * A stream this client publishes in a room: its MediaStream's tracks on a WebRTC transport of
+ * their own. Survives reconnection: the SDK publishes the same tracks again on a new transport.
+ */
+export class LocalPublication {
+  constructor(room, mediaStream, options) {
+    /** The room it is published in. */
+    this.room = room;
+    /** `'main'` or `'screen'`. */
+    this.streamIndex = options.streamIndex || 'main';
+    /** The published MediaStream (the app's own object). */
+    this.mediaStream = mediaStream;
+    /** The encodings of the video track (two with simulcast), or null. */
+    this.encodings = resolveEncodings(options);
+    /** The relay's transport id; changes when the SDK publishes again after a failure. */
+    this.transportId = null;
+    /** The RTCPeerConnection of the transport. */
+    this.pc = null;
+    /** Media type mask the relay accepted (1, 2 or 3). */
+    this.mediaType = 0;
+    /** `'new'`, `'connecting'`, `'connected'`, `'failed'`, `'republishing'` or `'closed'`. */
+    this.state = 'new';
+    this._closed = false;
+  }
+
+  async _publish() {
+    const client = this.room.client;
+    const PC = client._RTCPeerConnection;
+    if (!PC) throw new PKRelayError(ErrorCode.MediaFailed, 'RTCPeerConnection is not available here', 'publishStream');
+    const transport = await client.request('createTransport', {kind: 'webrtc'});
+    const pc = new PC(PUBLISH_CONFIG);
+    this.transportId = transport.transportId;
+    this.pc = pc;
+    try {
+      for (const track of this.mediaStream.getTracks()) {
+        const init = {direction: 'sendonly', streams: [this.mediaStream]};
+        if (track.kind === 'video' && this.encodings) init.sendEncodings = this.encodings.map((e) => ({...e}));
+        pc.addTransceiver(track, init);
+      }
+      pc.onconnectionstatechange = () => {
+        if (this.pc !== pc || this._closed) return;
+        const s = pc.connectionState;
+        if (s === 'connected' || s === 'connecting' || s === 'failed') this._setState(s);
+        if (s === 'failed') client._publicationFailed(this, 'the browser lost ICE connectivity to the relay');
+      };
+      // ICE-lite relay: no need to wait for candidates.
+      await pc.setLocalDescription(await pc.createOffer());
+    } catch (error) {
+      this._dropPeer(true);
+      throw asError(error, 'publishStream');
+    }
+    let result;
+    try {
+      result = await client.request('publishStream', {
+        roomId: this.room.roomId, streamIndex: this.streamIndex, transportId: transport.transportId, sdp: pc.localDescription.sdp,
+      });
+      await pc.setRemoteDescription({type: 'answer', sdp: result.sdp});
+    } catch (error) {
+      this._dropPeer(true);
+      throw asError(error, 'publishStream');
+    }
+    this.mediaType = result.mediaType;
+    if (pc.connectionState !== 'connected') this._setState('connecting');
+  }
+
+  _setState(state) {
+    if (this.state === state) return;
+    this.state = state;
+    this.room.client._emit('onPublicationStateChanged', {roomId: this.room.roomId, streamIndex: this.streamIndex, state, publication: this});
+  }
+
+  _dropPeer(tellRelay) {
+    if (this.pc) {
+      this.pc.onconnectionstatechange = null;
+      try { this.pc.close(); } catch (e) { /* already closed */ }
+    }
+    if (tellRelay && this.transportId !== null) {
+      this.room.client.request('closeTransport', {transportId: this.transportId}).catch(() => {});
+    }
+    this.pc = null;
+    this.transportId = null;
+  }
+
+  /** The browser's statistics of this publication (outbound-rtp per encoding, …). */
+  async getStats() {
+    if (!this.pc) return new Map();
+    return this.pc.getStats();
+  }
+
+  /** Stops publishing: unpublishes the stream and closes its transport. The tracks keep running. */
+  async unpublish() {
+    return this.room.unpublish(this);
+  }
+}
+
+function resolveEncodings(options) {
+  if (Array.isArray(options.simulcast)) return options.simulcast.map((e) => ({...e}));
+  if (options.simulcast) {
+    return DEFAULT_SIMULCAST_ENCODINGS.map((e) => (options.scalabilityMode ? {...e, scalabilityMode: options.scalabilityMode} : {...e}));
+  }
+  return null;
+}
+
+/** Wraps a browser exception (DOMException, TypeError) into a PKRelayError MediaFailed. */
+function asError(error, method) {
+  if (error instanceof PKRelayError) return error;
+  const name = error && error.name ? `${error.name}: ` : '';
+  return new PKRelayError(ErrorCode.MediaFailed, `${name}${error && error.message ? error.message : String(error)}`, method);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rooms and remote users
+
+/** A visible user of a room (one who joined it, or a PK partner or forwarded user mirrored in). */
+export class RemoteUser {
+  constructor(room, userId, role, forwardedFrom) {
+    /** The room it is seen in. */
+    this.room = room;
+    /** Its userId. */
+    this.userId = userId;
+    /** `'anchor'` or `'audience'`. */
+    this.role = role;
+    /** The room it is forwarded or linked from, for a mirror; else undefined. */
+    this.forwardedFrom = forwardedFrom;
+    /** Published streams: streamIndex → `{streamIndex, mediaType, subscription}`. */
+    this.streams = new Map();
+  }
+
+  /** The MediaStream its `main` (or `screen`) tracks arrive in; stable for the client's life. */
+  mediaStream(streamIndex = 'main') {
+    return this.room.client._remoteStream(this.userId, streamIndex);
+  }
+}
+
+/**
+ * A room this client joined. Methods act in this room; events of this room are emitted here as
+ * well as on the client. Remote users, local publications, subscriptions, forwards and PK links
+ * are remembered so that a reconnection restores them.
+ */
+export class Room extends Emitter {
+  constructor(client, options) {
+    super();
+    /** The client (connection) this room belongs to. */
+    this.client = client;
+    /** The room's id. */
+    this.roomId = options.roomId;
+    /** The local user's id. */
+    this.userId = options.userId;
+    /** The token the SDK joins (and rejoins) with; replaced by `updateToken`. */
+    this.token = options.token;
+    /** `'anchor'` or `'audience'`. */
+    this.role = options.role || 'anchor';
+    /** Whether the local user is visible (as the relay reported). */
+    this.visible = options.visible !== undefined ? options.visible : true;
+    /** Unix seconds at which the token expires. */
+    this.tokenExpiresAt = 0;
+    /** Visible users of the room: userId → RemoteUser. */
+    this.remoteUsers = new Map();
+    /** Local publications: streamIndex → LocalPublication. */
+    this.publications = new Map();
+    this._options = {
+      autoSubscribe: options.autoSubscribe !== false,
+      autoSubscribeAudio: options.autoSubscribeAudio !== false,
+      autoSubscribeVideo: options.autoSubscribeVideo !== false,
+      autoSubscribeVideoStreamType: options.autoSubscribeVideoStreamType || 0,
+      autoPublish: options.autoPublish !== false,
+    };
+    this._subscriptions = new Map();   // key userId|streamIndex → {userId, streamIndex, mediaType, videoStreamType}
+    this._layerChoices = new Map();    // key → streamType chosen with setRemoteVideoStreamType
+    this._forward = null;              // {targets: [{roomId, token}], paused}
+    this._links = new Map();           // peerRoomId|peerUserId → {peerRoomId, peerUserId}
+    this._audioReport = null;
+    this._joined = false;
+  }
+
+  async _join() {
+    const roomConfig = {autoPublish: this._options.autoPublish};
+    if (this._options.autoSubscribe) {
+      roomConfig.subscribeTransportId = await this.client._receiveTransportId();
+      roomConfig.autoSubscribeAudio = this._options.autoSubscribeAudio;
+      roomConfig.autoSubscribeVideo = this._options.autoSubscribeVideo;
+      roomConfig.autoSubscribeVideoStreamType = this._options.autoSubscribeVideoStreamType;
+    }
+    const params = {token: this.token, roomId: this.roomId, userId: this.userId, role: this.role, visible: this.visible, roomConfig};
+    const previous = new Map(this.remoteUsers);
+    const result = await this.client.request('joinRoom', params);
+    // Replaced only now: a failed rejoin keeps the users known before the connection dropped.
+    this.remoteUsers.clear();
+    this._joined = true;
+    this.role = result.role;
+    this.visible = result.visible;
+    this.tokenExpiresAt = result.tokenExpiresAt;
+    for (const u of result.users || []) {
+      const user = previous.get(u.userId) || new RemoteUser(this, u.userId, u.role, u.forwardedFrom);
+      user.role = u.role;
+      user.forwardedFrom = u.forwardedFrom;
+      user.streams = new Map((u.streams || []).map((s) => [s.streamIndex, {streamIndex: s.streamIndex, mediaType: s.mediaType}]));
+      this.remoteUsers.set(u.userId, user);
+    }
+    return {result, previous};
+  }
+
+  /** Leaves the room: ends its publications and its remembered state. */
+  async leave() {
+    this.client.rooms.delete(this.roomId);
+    try {
+      // Left first, transports closed after: the others see the streams end as the user leaving
+      // (reason 3) rather than as closed transports (reason 5).
+      if (this.client.connectionState === ConnectionState.Connected) await this.client.request('leaveRoom', {roomId: this.roomId});
+    } catch (error) {
+      if (error.code !== ErrorCode.NotInRoom && error.code !== ErrorCode.NotConnected) throw error;
+    } finally {
+      this._closeLocal();
+    }
+  }
+
+  _closeLocal() {
+    this._joined = false;
+    for (const pub of this.publications.values()) {
+      pub._closed = true;
+      pub._dropPeer(this.client.connectionState === ConnectionState.Connected);
+      pub._setState('closed');
+    }
+    this.publications.clear();
+  }
+
+  /**
+   * Publishes a MediaStream (camera and microphone, or a screen) on a WebRTC transport of its own.
+   * @param {MediaStream} mediaStream at most one audio and one video track
+   * @param {object} [options] `{streamIndex: 'main'|'screen', simulcast: boolean|RTCRtpEncodingParameters[], scalabilityMode}`
+   * @returns {Promise<LocalPublication>}
+   */
+  async publish(mediaStream, options = {}) {
+    const streamIndex = options.streamIndex || 'main';
+    const old = this.publications.get(streamIndex);
+    const publication = new LocalPublication(this, mediaStream, {...options, streamIndex});
+    await publication._publish();
+    // A publish of a stream already published replaces it (the relay says Republish).
+    if (old) {
+      old._closed = true;
+      old._dropPeer(true);
+      old._setState('closed');
+    }
+    this.publications.set(streamIndex, publication);
+    return publication;
+  }
+
+  /** Stops publishing `publication` (or the stream with that streamIndex) and closes its transport. */
+  async unpublish(publication = 'main') {
+    const streamIndex = typeof publication === 'string' ? publication : publication.streamIndex;
+    const pub = this.publications.get(streamIndex);
+    this.publications.delete(streamIndex);
+    try {
+      await this.client.request('unpublishStream', {roomId: this.roomId, streamIndex});
+    } finally {
+      if (pub) {
+        pub._closed = true;
+        pub._dropPeer(true);
+        pub._setState('closed');
+      }
+    }
+  }
+
+  /**
+   * Subscribes to a user's stream on the client's receive transport. Needed only without
+   * auto-subscribe, or to pick kinds or the video layer; the tracks arrive as onRemoteTrackAdded.
+   * @param {string} userId the publisher
+   * @param {object} [options] `{streamIndex, mediaType, videoStreamType}`
+   */
+  async subscribe(userId, options = {}) {
+    const sub = {
+      userId, streamIndex: options.streamIndex || 'main', mediaType: options.mediaType || MediaType.AudioAndVideo,
+      videoStreamType: options.videoStreamType || 0,
+    };
+    const result = await this._subscribe(sub);
+    this._subscriptions.set(`${userId}|${sub.streamIndex}`, sub);
+    return result;
+  }
+
+  async _subscribe(sub) {
+    const transportId = await this.client._receiveTransportId();
+    return this.client.request('subscribeStream', {
+      roomId: this.roomId, userId: sub.userId, streamIndex: sub.streamIndex, mediaType: sub.mediaType,
+      transportId, videoStreamType: sub.videoStreamType,
+    });
+  }
+
+  /** Stops receiving kinds (`mediaType`, default both) of a user's stream. */
+  async unsubscribe(userId, options = {}) {
+    const streamIndex = options.streamIndex || 'main';
+    const mediaType = options.mediaType || MediaType.AudioAndVideo;
+    const key = `${userId}|${streamIndex}`;
+    await this.client.request('unsubscribeStream', {roomId: this.roomId, userId, streamIndex, mediaType});
+    const sub = this._subscriptions.get(key);
+    if (sub) {
+      sub.mediaType &= ~mediaType;
+      if (!sub.mediaType) this._subscriptions.delete(key);
+    }
+  }
+
+  /** Chooses the big (0) or small (1) video of a dual-stream publisher; remembered across reconnection. */
+  async setRemoteVideoStreamType(userId, streamType, streamIndex = 'main') {
+    const result = await this.client.request('setRemoteVideoStreamType', {roomId: this.roomId, userId, streamIndex, streamType});
+    this._layerChoices.set(`${userId}|${streamIndex}`, streamType);
+    const sub = this._subscriptions.get(`${userId}|${streamIndex}`);
+    if (sub) sub.videoStreamType = streamType;
+    return result;
+  }
+
+  /** Switches between `'anchor'` and `'audience'`. */
+  async switchRole(role) {
+    await this.client.request('switchRole', {roomId: this.roomId, role});
+    this.role = role;
+  }
+
+  /** Turns the local user visible or invisible. */
+  async setUserVisibility(visible) {
+    await this.client.request('setUserVisibility', {roomId: this.roomId, visible});
+    this.visible = visible;
+  }
+
+  /** Replaces the room's token (after onTokenWillExpire); the SDK rejoins with it after a reconnection. */
+  async updateToken(token) {
+    await this.client.request('updateToken', {roomId: this.roomId, token});
+    this.token = token;
+  }
+
+  /** The relay's traffic figures for this room (getStats). */
+  async getStats() {
+    return this.client.request('getStats', {roomId: this.roomId});
+  }
+
+  /** Forwards the local user's streams into other rooms: `targets` = `[{roomId, token}]`. */
+  async startForwardStreamToRooms(targets) {
+    const result = await this.client.request('startForwardStreamToRooms', {roomId: this.roomId, targets});
+    this._forward = {targets: targets.map((t) => ({...t})), paused: false};
+    this._forwardTrim(result.infos);
+    return result;
+  }
+
+  /** Replaces the forward's target list (also to refresh target tokens). */
+  async updateForwardStreamToRooms(targets) {
+    const result = await this.client.request('updateForwardStreamToRooms', {roomId: this.roomId, targets});
+    if (this._forward) this._forward.targets = targets.map((t) => ({...t}));
+    this._forwardTrim(result.infos);
+    return result;
+  }
+
+  /** Stops every forward target. */
+  async stopForwardStreamToRooms() {
+    const result = await this.client.request('stopForwardStreamToRooms', {roomId: this.roomId});
+    this._forward = null;
+    return result;
+  }
+
+  /** Hides the forwarded user in every target room. */
+  async pauseForwardStreamToAllRooms() {
+    const result = await this.client.request('pauseForwardStreamToAllRooms', {roomId: this.roomId});
+    if (this._forward) this._forward.paused = true;
+    return result;
+  }
+
+  /** Shows it again. */
+  async resumeForwardStreamToAllRooms() {
+    const result = await this.client.request('resumeForwardStreamToAllRooms', {roomId: this.roomId});
+    if (this._forward) this._forward.paused = false;
+    return result;
+  }
+
+  _forwardTrim(infos) {
+    // Targets that failed are not running: a reconnection does not start them again.
+    if (!this._forward || !infos) return;
+    const failed = new Set(infos.filter((i) => i.state !== ForwardState.Success).map((i) => i.roomId));
+    this._forward.targets = this._forward.targets.filter((t) => !failed.has(t.roomId));
+    if (this._forward.targets.length === 0) this._forward = null;
+  }
+
+  /** Opens a two-way PK link with anchor `userId` of room `roomId`. */
+  async connectOtherRoom(roomId, userId) {
+    return this.client.request('connectOtherRoom', {roomId, userId, localRoomId: this.roomId},
+      {timeoutCode: ErrorCode.LinkConnectTimeout});
+  }
+
+  /** Ends this room's PK links. */
+  async disconnectOtherRoom() {
+    return this.client.request('disconnectOtherRoom', {localRoomId: this.roomId},
+      {timeoutCode: ErrorCode.LinkDisconnectTimeout});
+  }
+
+  /** Hides (true) or shows (false) kinds of the linked peer's streams in this room only. */
+  async updateOtherRoomForwardMode(roomId, userId, mode = {}) {
+    return this.client.request('updateOtherRoomForwardMode', {roomId, userId, localRoomId: this.roomId, ...mode});
+  }
+
+  /** Invites anchor `userId` of room `roomId` to a PK; resolves with `{inviteId}`. */
+  async invite(roomId, userId, options = {}) {
+    return this.client.request('invite', {roomId, userId, localRoomId: this.roomId, ...options});
+  }
+
+  /** Sends a text message (or `{binary: base64}`) to everyone in the room (and linked rooms with `toLinkedRooms`). */
+  async sendRoomMessage(message, options = {}) {
+    const body = typeof message === 'string' ? {message} : message;
+    return this.client.request('sendRoomMessage', {roomId: this.roomId, ...body, ...options});
+  }
+
+  /** Sends a text message (or `{binary: base64}`) to one member of the room. */
+  async sendUserMessage(userId, message) {
+    const body = typeof message === 'string' ? {message} : message;
+    return this.client.request('sendUserMessage', {roomId: this.roomId, userId, ...body});
+  }
+
+  /** Turns on volume reports (onRemoteAudioPropertiesReport, onActiveSpeaker); `intervalMs` 0 turns them off. */
+  async enableAudioPropertiesReport(options = {}) {
+    const params = {roomId: this.roomId, intervalMs: options.intervalMs !== undefined ? options.intervalMs : 300, topN: options.topN || 3};
+    await this.client.request('enableAudioPropertiesReport', params);
+    this._audioReport = params.intervalMs ? params : null;
+  }
+
+  // Bookkeeping from the relay's events, before the app's handlers run.
+  _track(event, d) {
+    switch (event) {
+      case 'onUserJoined': {
+        const user = this.remoteUsers.get(d.userId) || new RemoteUser(this, d.userId, d.role, d.forwardedFrom);
+        user.role = d.role;
+        user.forwardedFrom = d.forwardedFrom;
+        this.remoteUsers.set(d.userId, user);
+        break;
+      }
+      case 'onUserLeave':
+        this.remoteUsers.delete(d.userId);
+        break;
+      case 'onUserPublishStream': {
+        const user = this.remoteUsers.get(d.userId);
+        if (user) user.streams.set(d.streamIndex, {...(user.streams.get(d.streamIndex) || {}), streamIndex: d.streamIndex, mediaType: d.mediaType});
+        break;
+      }
+      case 'onUserUnpublishStream': {
+        const user = this.remoteUsers.get(d.userId);
+        if (user) user.streams.delete(d.streamIndex);
+        break;
+      }
+      case 'onStreamSubscribed': {
+        const user = this.remoteUsers.get(d.userId);
+        const stream = user && user.streams.get(d.streamIndex || 'main');
+        if (stream && d.state === 0) stream.subscription = d;
+        break;
+      }
+      case 'onSwitchRole':
+        this.role = d.role;
+        break;
+      case 'onUserVisibilityChanged':
+        this.visible = d.visible;
+        break;
+      case 'onConnectOtherRoom':
+        if (d.errorCode === 0) this._links.set(`${d.peerRoomId}|${d.peerUserId}`, {peerRoomId: d.peerRoomId, peerUserId: d.peerUserId});
+        break;
+      case 'onDisconnectOtherRoom':
+        this._links.delete(`${d.peerRoomId}|${d.peerUserId}`);
+        break;
+      case 'onForwardStreamStateChanged':
+        this._forwardTrim(d.infos);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client
+
+/**
+ * One user's connection to a relay. Create it, `joinRoom` with a token, `publish` in the room,
+ * and watch what arrives (`onRemoteTrackAdded`). Reconnects by itself (`onConnectionStateChanged`,
+ * `onReconnected`) and refreshes tokens through `tokenProvider`.
+ */
+export class PKRelayClient extends Emitter {
+  /**
+   * @param {object} options
+   * @param {string} options.url the relay's control WebSocket, e.g. `wss://relay.example.com/rtc`
+   * @param {(info: {roomId: string, userId: string, privilege?: string}) => Promise<string>} [options.tokenProvider]
+   *        called on onTokenWillExpire (and when a rejoin finds the token expired); its token goes to updateToken
+   * @param {number} [options.requestTimeoutMs=10000] how long a request waits for its answer
+   * @param {false|{maxAttempts?: number, initialDelayMs?: number, maxDelayMs?: number}} [options.reconnect]
+   * @param {number} [options.maxRedirects=2] cluster redirects (4030) a join follows
+   * @param {(line: string) => void} [options.log] a logger for requests, events and decisions
+   */
+  constructor(options) {
+    super();
+    if (!options || typeof options.url !== 'string') throw new TypeError('PKRelayClient needs options.url (the relay\'s /rtc WebSocket)');
+    /** The control URL in use (after a cluster redirect, the node's). */
+    this.url = options.url;
+    this._entryUrl = options.url;
+    /** The connection's user id, fixed by the first join. */
+    this.userId = null;
+    /** Joined rooms: roomId → Room. */
+    this.rooms = new Map();
+    /** `'disconnected'`, `'connecting'`, `'connected'` or `'reconnecting'`. */
+    this.connectionState = ConnectionState.Disconnected;
+    this._tokenProvider = options.tokenProvider || null;
+    this._timeoutMs = options.requestTimeoutMs || 10000;
+    this._maxRedirects = options.maxRedirects !== undefined ? options.maxRedirects : 2;
+    const r = options.reconnect === false ? {maxAttempts: 0} : (options.reconnect || {});
+    this._reconnect = {
+      maxAttempts: r.maxAttempts !== undefined ? r.maxAttempts : 10,
+      initialDelayMs: r.initialDelayMs !== undefined ? r.initialDelayMs : 500,
+      maxDelayMs: r.maxDelayMs !== undefined ? r.maxDelayMs : 10000,
+    };
+    this._clock = options.clock || defaultClock;
+    this._random = options.random || Math.random;
+    this._WebSocket = options.WebSocket || globalThis.WebSocket;
+    this._RTCPeerConnection = options.RTCPeerConnection || globalThis.RTCPeerConnection;
+    this._MediaStream = options.MediaStream || globalThis.MediaStream;
+    this._logSink = options.log || null;
+    this._channel = null;
+    this._connecting = null;
+    this._receive = null;
+    this._receiveOpening = null;
+    this._remoteStreams = new Map();
+    this._reconnecting = false;
+    this._relayShuttingDown = false;
+    this._closedByApp = false;
+    this._generation = 0;
+  }
+
+  _log(...parts) {
+    if (this._logSink) this._logSink(parts.map((p) => (typeof p === 'string' ? p : summarize(p))).join(' '));
+  }
+
+  _emit(event, data) {
+    if (data && typeof data.roomId === 'string' && event !== 'onTransportOffer') {
+      const room = this.rooms.get(data.roomId);
+      if (room) room._emit(event, data);
+    }
+    super._emit(event, data);
+  }
+
+  _setState(state, reason, extra = {}) {
+    const previous = this.connectionState;
+    if (previous === state && !extra.attempt) return;
+    this.connectionState = state;
+    this._log(`connection: ${previous} -> ${state} (${reason})`);
+    super._emit('onConnectionStateChanged', {state, previous, reason, ...extra});
+  }
+
+  /** Opens the control channel (joinRoom does it by itself). */
+  async connect() {
+    if (this._reconnecting) {
+      throw new PKRelayError(ErrorCode.NotConnected, 'the client is reconnecting; try again after onReconnected', 'connect');
+    }
+    if (this._channel && this._channel.isOpen) return;
+    if (this._connecting) return this._connecting;
+    this._closedByApp = false;
+    this._setState(ConnectionState.Connecting, 'connect');
+    this._connecting = this._open(this.url).then(() => {
+      this._setState(ConnectionState.Connected, 'connected');
+    }, (error) => {
+      this._setState(ConnectionState.Disconnected, 'connectFailed');
+      throw error;
+    }).finally(() => {
+      this._connecting = null;
+    });
+    return this._connecting;
+  }
+
+  async _open(url) {
+    const channel = new ControlChannel({
+      url, WebSocket: this._WebSocket, clock: this._clock, requestTimeoutMs: this._timeoutMs,
+      onEvent: (event, data) => this._onRelayEvent(channel, event, data),
+      onClose: ({reason}) => this._channelDropped(channel, reason),
+      log: (...p) => this._log(...p),
+    });
+    if (!this._WebSocket) throw new PKRelayError(ErrorCode.ConnectFailed, 'no WebSocket implementation here', 'connect');
+    this._channel = channel;
+    await channel.open();
+    this.url = url;
+  }
+
+  /**
+   * Sends any protocol method and resolves with its result (the escape hatch for methods the
+   * object model does not wrap). Rejects with a PKRelayError.
+   */
+  request(method, params = {}, options = {}) {
+    if (!this._channel) return Promise.reject(new PKRelayError(ErrorCode.NotConnected, 'not connected to the relay', method));
+    return this._channel.request(method, params, {timeoutMs: this._timeoutMs, ...options});
+  }
+
+  /**
+   * Joins a room and resolves with the Room. Follows a cluster redirect (4030) when this
+   * connection is in no other room.
+   * @param {object} options `{roomId, userId, token, role, visible, autoSubscribe, autoSubscribeAudio, autoSubscribeVideo, autoSubscribeVideoStreamType, autoPublish}`
+   */
+  async joinRoom(options) {
+    for (let redirects = 0; ; redirects++) {
+      await this.connect();
+      const room = new Room(this, options);
+      if (this.rooms.has(room.roomId)) throw new PKRelayError(ErrorCode.AlreadyInRoom, `already in room '${room.roomId}'`, 'joinRoom');
+      // Registered before the request: the relay's replay of the room follows the response at once.
+      this.rooms.set(room.roomId, room);
+      try {
+        await room._join();
+        this.userId = room.userId;
+        return room;
+      } catch (error) {
+        this.rooms.delete(room.roomId);
+        const next = error.code === ErrorCode.RoomOnAnotherNode && error.data && error.data.controlURL;
+        if (next && this.rooms.size === 0 && redirects < this._maxRedirects) {
+          this._log(`room ${room.roomId} lives on node ${error.data.nodeId}: moving to ${next}`);
+          this._moveTo(next);
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  _moveTo(url) {
+    if (this._channel) this._channel.close();
+    this._channel = null;
+    this._closeReceive(false);
+    this.url = url;
+    this._setState(ConnectionState.Connecting, 'redirect');
+  }
+
+  /** Accepts an invitation (`onInvitationReceived.inviteId`). */
+  acceptInvitation(inviteId, options = {}) {
+    return this.request('acceptInvitation', {inviteId, ...options});
+  }
+
+  /** Refuses an invitation; `reason` `'busy'` or `'active'` (default). */
+  rejectInvitation(inviteId, options = {}) {
+    return this.request('rejectInvitation', {inviteId, ...options});
+  }
+
+  /** Withdraws an invitation this client sent. */
+  cancelInvitation(inviteId, options = {}) {
+    return this.request('cancelInvitation', {inviteId, ...options});
+  }
+
+  /** The relay's traffic figures for this connection (all rooms). */
+  getStats() {
+    return this.request('getStats', {});
+  }
+
+  /**
+   * The browser's inbound video statistics per remote stream on the receive transport:
+   * `[{userId, streamIndex, active, framesDecoded, frameWidth, frameHeight, packetsReceived, packetsLost, …}]`.
+   */
+  async getRemoteVideoStats() {
+    return this._receive && !this._receive.closed ? this._receive.videoStats() : [];
+  }
+
+  /** The relay's id of the receive transport (as in onTransportStateChanged), or null. */
+  get receiveTransportId() {
+    return this._receive ? this._receive.id : null;
+  }
+
+  /** The RTCPeerConnection of the receive transport (for its statistics and SDP), or null. */
+  get receivePeerConnection() {
+    return this._receive ? this._receive.pc : null;
+  }
+
+  /** The MediaStream a remote user's `main` (or `screen`) tracks arrive in; the same object for the client's life. */
+  remoteMediaStream(userId, streamIndex = 'main') {
+    return this._remoteStream(userId, streamIndex);
+  }
+
+  _remoteStream(userId, streamIndex) {
+    const key = streamKey(userId, streamIndex);
+    let stream = this._remoteStreams.get(key);
+    if (!stream) {
+      stream = new this._MediaStream();
+      this._remoteStreams.set(key, stream);
+    }
+    return stream;
+  }
+
+  /** Leaves every room and closes the connection; no reconnection follows. */
+  async disconnect() {
+    this._closedByApp = true;
+    // A reconnection in progress notices the new generation and stops.
+    this._generation++;
+    this._reconnecting = false;
+    for (const room of this.rooms.values()) room._closeLocal();
+    this.rooms.clear();
+    this._closeReceive(false);
+    if (this._channel) this._channel.close();
+    this._channel = null;
+    this._setState(ConnectionState.Disconnected, 'client');
+  }
+
+  async _receiveTransportId() {
+    if (this._receive && !this._receive.closed && this._receive.id !== null) return this._receive.id;
+    if (!this._receiveOpening) {
+      const transport = new ReceiveTransport(this);
+      this._receiveOpening = transport.open().then((id) => {
+        this._receive = transport;
+        return id;
+      }).finally(() => {
+        this._receiveOpening = null;
+      });
+    }
+    return this._receiveOpening;
+  }
+
+  _closeReceive(tellRelay) {
+    if (this._receive) this._receive.close(tellRelay);
+    this._receive = null;
+  }
+
+  // ---- events from the relay ----
+
+  _onRelayEvent(channel, event, data) {
+    if (channel !== this._channel) return;
+    if (!PERIODIC_EVENTS.has(event)) this._log('<-', event, data);
+    switch (event) {
+      case 'onTransportOffer':
+        if (this._receive && data.transportId === this._receive.id) this._receive.offer(data);
+        break;
+      case 'onTransportStateChanged':
+        this._transportStateChanged(data);
+        break;
+      case 'onTokenWillExpire':
+        this._refreshToken(data);
+        break;
+      default:
+        break;
+    }
+    const room = typeof data.roomId === 'string' ? this.rooms.get(data.roomId) : undefined;
+    if (room) room._track(event, data);
+    if (event === 'onExitRoom' && room && data.reason === ExitRoomReason.ServerShutdown) {
+      // The relay drains and closes the connection next: the room is kept and rejoined by the
+      // reconnection, through the URL the app gave (another relay, or the room's new node).
+      this._relayShuttingDown = true;
+      room._joined = false;
+    } else if (event === 'onExitRoom' && room) {
+      // The relay took us out (kick, dismissal, duplicate login, token expiry): final for this
+      // room, never rejoined by the SDK.
+      room._closeLocal();
+      this.rooms.delete(room.roomId);
+      room._emit(event, data);
+      super._emit(event, data);
+      return;
+    }
+    this._emit(event, data);
+  }
+
+  _transportStateChanged(d) {
+    if (d.state !== 'failed' && d.state !== 'closed') return;
+    if (this._receive && d.transportId === this._receive.id) {
+      this._transportFailed(this._receive, d.reason || `receive transport ${d.state}`);
+      return;
+    }
+    for (const room of this.rooms.values()) {
+      for (const pub of room.publications.values()) {
+        if (pub.transportId === d.transportId) this._publicationFailed(pub, d.reason || `publish transport ${d.state}`);
+      }
+    }
+  }
+
+  /**
+   * A publish transport failed (ICE or DTLS): publish the same tracks again on a new transport,
+   * which the room sees as unpublish and publish.
+   */
+  async _publicationFailed(pub, reason) {
+    if (pub._closed || pub.state === 'republishing' || this._reconnecting) return;
+    this._log(`publication ${pub.room.roomId}/${pub.streamIndex} failed (${reason}): publishing again`);
+    pub._setState('republishing');
+    pub._dropPeer(true);
+    try {
+      await pub._publish();
+    } catch (error) {
+      pub._setState('failed');
+      this._emit('onError', {error: asError(error, 'publishStream'), context: 'republish', roomId: pub.room.roomId});
+    }
+  }
+
+  /**
+   * The receive transport failed. A relay transport cannot restart ICE, and auto-subscribe of a
+   * room is tied to the transport it joined with, so the session is restored as after a
+   * dropped connection.
+   */
+  _transportFailed(transport, reason) {
+    if (transport !== this._receive || this._reconnecting || this._closedByApp) return;
+    this._log(`receive transport failed (${reason}): reconnecting`);
+    const channel = this._channel;
+    this._reconnectLoop(`transportFailed: ${reason}`);
+    if (channel) channel.close();
+  }
+
+  async _refreshToken(d) {
+    if (!this._tokenProvider) return;
+    const room = this.rooms.get(d.roomId);
+    if (!room) return;
+    try {
+      const token = await this._tokenProvider({roomId: d.roomId, userId: room.userId, privilege: d.privilege});
+      await room.updateToken(token);
+      this._log(`token of room ${d.roomId} refreshed`);
+    } catch (error) {
+      this._emit('onError', {error: asError(error, 'updateToken'), context: 'tokenRefresh', roomId: d.roomId});
+    }
+  }
+
+  // ---- reconnection ----
+
+  _channelDropped(channel, reason) {
+    if (channel !== this._channel || this._closedByApp || this._reconnecting) return;
+    this._log(`control channel dropped: ${reason}`);
+    this._reconnectLoop(this._relayShuttingDown ? 'serverShutdown' : 'connectionLost');
+  }
+
+  /** The delay before reconnection attempt `attempt` (1-based): exponential, capped, ±20 % jitter. */
+  _backoff(attempt) {
+    const {initialDelayMs, maxDelayMs} = this._reconnect;
+    const base = Math.min(maxDelayMs, initialDelayMs * 2 ** (attempt - 1));
+    return Math.round(base * (0.8 + 0.4 * this._random()));
+  }
+
+  _sleep(ms) {
+    return new Promise((resolve) => this._clock.setTimeout(resolve, ms));
+  }
+
+  async _reconnectLoop(reason) {
+    if (this._reconnecting) return;
+    this._reconnecting = true;
+    const generation = this._generation;
+    const stopped = () => this._closedByApp || generation !== this._generation;
+    const started = this._clock.now();
+    this._channel = null;
+    // Everything of the old connection is gone at the relay: its transports closed with it.
+    this._closeReceive(false);
+    for (const room of this.rooms.values()) {
+      room._joined = false;
+      for (const pub of room.publications.values()) {
+        pub._dropPeer(false);
+        pub._setState('republishing');
+      }
+    }
+    if (this._reconnect.maxAttempts === 0) {
+      this._giveUp(reason, new PKRelayError(ErrorCode.NotConnected, reason));
+      return;
+    }
+    let lastError = null;
+    // A relay that shut down will not come back soon: start from the URL the app gave.
+    let url = this._relayShuttingDown ? this._entryUrl : this.url;
+    this._relayShuttingDown = false;
+    let attempt = 0;
+    let redirects = 0;
+    while (attempt < this._reconnect.maxAttempts) {
+      attempt++;
+      const delayMs = this._backoff(attempt);
+      this._setState(ConnectionState.Reconnecting, reason, {attempt, delayMs});
+      await this._sleep(delayMs);
+      if (stopped()) return;
+      try {
+        await this._open(url);
+        const report = await this._restore();
+        if (stopped()) return;
+        this._reconnecting = false;
+        this._setState(ConnectionState.Connected, 'reconnected');
+        this._emit('onReconnected', {attempts: attempt, durationMs: this._clock.now() - started, ...report});
+        return;
+      } catch (error) {
+        if (stopped()) return;
+        lastError = error;
+        this._log(`reconnection attempt ${attempt} failed: ${error.message}`);
+        if (this._channel) this._channel.close();
+        this._channel = null;
+        this._closeReceive(false);
+        for (const room of this.rooms.values()) {
+          for (const pub of room.publications.values()) pub._dropPeer(false);
+        }
+        if (error.code === ErrorCode.RoomOnAnotherNode && error.data && error.data.controlURL && redirects < this._maxRedirects) {
+          // In a cluster the room moved to another node (its node went away): join it there.
+          redirects++;
+          url = error.data.controlURL;
+          attempt--;
+          continue;
+        }
+        // A node that cannot be reached may be gone for good: the entry URL finds where the
+        // room lives now (redirecting with 4030).
+        if (error.code === ErrorCode.ConnectFailed) url = this._entryUrl;
+      }
+    }
+    this._giveUp(reason, lastError);
+  }
+
+  _giveUp(reason, lastError) {
+    this._reconnecting = false;
+    const rooms = [...this.rooms.keys()];
+    for (const room of this.rooms.values()) room._closeLocal();
+    this.rooms.clear();
+    const error = new PKRelayError(ErrorCode.ReconnectFailed,
+      `could not reconnect to the relay: ${lastError ? lastError.message : reason}`, 'reconnect');
+    this._setState(ConnectionState.Disconnected, 'reconnectFailed', {error, rooms});
+  }
+
+  /**
+   * Rejoins every room with its current token, publishes the local streams again, subscribes
+   * again, and restores layer choices, volume reports, forwards and PK links. What could not be
+   * restored is listed in the report (`failures`); a room whose rejoin is refused for good
+   * (invalid or expired token without a provider) is left.
+   */
+  async _restore() {
+    const report = {rooms: [], failures: []};
+    const note = (kind, roomId, error, extra = {}) => {
+      if (error.code === ErrorCode.NotConnected || error.code === ErrorCode.RequestTimeout) throw error;
+      report.failures.push({kind, roomId, code: error.code, message: error.message, ...extra});
+    };
+    for (const room of [...this.rooms.values()]) {
+      let joined;
+      try {
+        joined = await this._rejoin(room);
+      } catch (error) {
+        if (!FATAL_JOIN_CODES.has(error.code)) throw error;
+        note('room', room.roomId, error);
+        room._closeLocal();
+        this.rooms.delete(room.roomId);
+        // The app hears it as it hears any end of a room, marked as the SDK's.
+        this._emit('onExitRoom', {
+          roomId: room.roomId, reason: error.code === ErrorCode.TokenExpired ? ExitRoomReason.TokenExpired : ExitRoomReason.Kicked,
+          code: error.code, message: `rejoining after a reconnection was refused: ${error.message}`, rejoinFailed: true,
+        });
+        continue;
+      }
+      report.rooms.push(room.roomId);
+      // Users that left while the connection was down.
+      for (const [userId] of joined.previous) {
+        if (!room.remoteUsers.has(userId)) this._emit('onUserLeave', {roomId: room.roomId, userId, reason: LeaveReason.Dropped});
+      }
+      for (const pub of room.publications.values()) {
+        try {
+          await pub._publish();
+        } catch (error) {
+          note('publication', room.roomId, error, {streamIndex: pub.streamIndex});
+          pub._setState('failed');
+        }
+      }
+      for (const sub of room._subscriptions.values()) {
+        try {
+          await room._subscribe(sub);
+        } catch (error) {
+          note('subscription', room.roomId, error, {userId: sub.userId, streamIndex: sub.streamIndex});
+        }
+      }
+      for (const [key, streamType] of room._layerChoices) {
+        const [userId, streamIndex] = key.split('|');
+        if (!room.remoteUsers.has(userId)) continue;
+        try {
+          await this.request('setRemoteVideoStreamType', {roomId: room.roomId, userId, streamIndex, streamType});
+        } catch (error) {
+          note('videoStreamType', room.roomId, error, {userId, streamIndex});
+        }
+      }
+      if (room._audioReport) {
+        try {
+          await this.request('enableAudioPropertiesReport', room._audioReport);
+        } catch (error) {
+          note('audioPropertiesReport', room.roomId, error);
+        }
+      }
+      if (room._forward) {
+        const forward = room._forward;
+        try {
+          await this.request('startForwardStreamToRooms', {roomId: room.roomId, targets: forward.targets});
+          if (forward.paused) await this.request('pauseForwardStreamToAllRooms', {roomId: room.roomId});
+        } catch (error) {
+          note('forward', room.roomId, error);
+        }
+      }
+      for (const link of [...room._links.values()]) {
+        try {
+          await this.request('connectOtherRoom', {roomId: link.peerRoomId, userId: link.peerUserId, localRoomId: room.roomId});
+        } catch (error) {
+          note('link', room.roomId, error, {peerRoomId: link.peerRoomId, peerUserId: link.peerUserId});
+          // The relay ended the link when the connection dropped; tell the app it stays down.
+          room._links.delete(`${link.peerRoomId}|${link.peerUserId}`);
+          this._emit('onDisconnectOtherRoom', {
+            roomId: room.roomId, peerRoomId: link.peerRoomId, peerUserId: link.peerUserId, reason: 'reconnectFailed', errorCode: error.code,
+          });
+        }
+      }
+    }
+    return report;
+  }
+
+  async _rejoin(room) {
+    try {
+      return await room._join();
+    } catch (error) {
+      if (error.code === ErrorCode.TokenExpired && this._tokenProvider) {
+        room.token = await this._tokenProvider({roomId: room.roomId, userId: room.userId});
+        return room._join();
+      }
+      throw error;
+    }
+  }
+}
+
+// Reports the relay sends every few seconds; logging them would bury everything else.
+const PERIODIC_EVENTS = new Set(['onNetworkQuality', 'onRemoteAudioPropertiesReport', 'onActiveSpeaker']);
+
+/** A one-line view of a request or event for logs; SDP and tokens are only counted. */
+function summarize(data) {
+  return JSON.stringify(data, (key, value) => {
+    if (key === 'sdp' && typeof value === 'string') return `<sdp ${value.length} chars>`;
+    if (key === 'token' && typeof value === 'string') return '<token>';
+    return value;
+  });
+}
+
+/**
+ * Creates a client: `createClient({url})` is `new PKRelayClient({url})`.
+ * @returns {PKRelayClient}
+ */
+export function createClient(options) {
+  return new PKRelayClient(options);
+}

@@ -1,0 +1,309 @@
+// The client's logic without a browser: typed events, room bookkeeping, cluster redirects,
+// token refresh, and reconnection with backoff on a scripted clock. Media needs a browser and
+// is covered by the browser test; these rooms join without auto-subscribe and publish nothing.
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {PKRelayClient, ErrorCode, RELAY_EVENTS, SDK_EVENTS, LeaveReason} from '../../Sources/PKRelayServer/SDK/pkrelay.js';
+import {ManualClock, fakeWebSocket, settle} from './fakes.mjs';
+
+/** A scripted relay: joins succeed; `handlers[method]` overrides any method. */
+function scriptedRelay(handlers = {}) {
+  return (socket, request) => {
+    const handler = handlers[request.method];
+    if (handler) return handler(socket, request);
+    if (request.method === 'joinRoom') {
+      const p = request.params;
+      return {result: {roomId: p.roomId, userId: p.userId, role: p.role, visible: p.visible, users: [], tokenExpiresAt: 2000000000}};
+    }
+    return {result: {}};
+  };
+}
+
+function makeClient(relay, options = {}) {
+  const clock = new ManualClock();
+  const {FakeSocket, sockets} = fakeWebSocket({relay, opens: options.opens});
+  const client = new PKRelayClient({
+    url: 'ws://relay-1.test/rtc', WebSocket: FakeSocket, clock, random: () => 0.5, requestTimeoutMs: 1000, ...options,
+  });
+  const seen = [];
+  for (const name of [...RELAY_EVENTS, ...SDK_EVENTS]) client.on(name, (data) => seen.push([name, data]));
+  return {client, clock, sockets, seen};
+}
+
+const JOIN = {roomId: 'room-a', userId: 'anchor-a', token: 'token-1', autoSubscribe: false};
+
+test('on() refuses an event name the SDK never emits, so a typo fails at once', () => {
+  const {client} = makeClient(scriptedRelay());
+  assert.throws(() => client.on('onUserJoind', () => {}), TypeError);
+  assert.throws(() => client.on('user-joined', () => {}), TypeError);
+  assert.throws(() => client.on('onUserJoined', 'not a function'), TypeError);
+  const off = client.on('onUserJoined', () => {});
+  assert.equal(typeof off, 'function');
+});
+
+test('a join keeps the room\'s users and streams in step with the relay\'s events', async () => {
+  const relay = scriptedRelay({
+    joinRoom: (socket, {params}) => {
+      socket.event('onUserJoined', {roomId: 'room-a', userId: 'anchor-b', role: 'anchor', forwardedFrom: 'room-b'});
+      socket.event('onUserPublishStream', {roomId: 'room-a', userId: 'anchor-b', streamIndex: 'main', mediaType: 3});
+      return {result: {roomId: params.roomId, userId: params.userId, role: 'anchor', visible: true, tokenExpiresAt: 99,
+        users: [{userId: 'anchor-b', role: 'anchor', forwardedFrom: 'room-b', streams: [{streamIndex: 'main', mediaType: 3}]}]}};
+    },
+  });
+  const {client, sockets} = makeClient(relay);
+  const room = await client.joinRoom(JOIN);
+  const roomEvents = [];
+  room.on('onUserLeave', (d) => roomEvents.push(d));
+  await settle();
+  assert.equal(client.userId, 'anchor-a');
+  assert.equal(room.tokenExpiresAt, 99);
+  const b = room.remoteUsers.get('anchor-b');
+  assert.equal(b.forwardedFrom, 'room-b');
+  assert.equal(b.streams.get('main').mediaType, 3);
+  assert.deepEqual(sockets[0].sent[0].params.roomConfig, {autoPublish: true}, 'no subscribe transport without auto-subscribe');
+
+  sockets[0].receive({event: 'onUserUnpublishStream', data: {roomId: 'room-a', userId: 'anchor-b', streamIndex: 'main', mediaType: 3, reason: 0}});
+  assert.equal(b.streams.size, 0);
+  sockets[0].receive({event: 'onUserLeave', data: {roomId: 'other-room', userId: 'x', reason: 0}});
+  sockets[0].receive({event: 'onUserLeave', data: {roomId: 'room-a', userId: 'anchor-b', reason: 0}});
+  assert.equal(room.remoteUsers.size, 0);
+  assert.deepEqual(roomEvents.map((d) => d.roomId), ['room-a'], 'a room hears only its own events');
+});
+
+test('a join on the wrong cluster node follows the 4030 redirect to the node named', async () => {
+  const relay = (socket, request) => {
+    if (request.method === 'joinRoom' && socket.url === 'ws://relay-1.test/rtc') {
+      return {error: {code: 4030, message: 'room lives on relay-2', data: {controlURL: 'ws://relay-2.test/rtc', nodeId: 'relay-2'}}};
+    }
+    return scriptedRelay()(socket, request);
+  };
+  const {client, sockets, seen} = makeClient(relay);
+  const room = await client.joinRoom(JOIN);
+  assert.equal(room.roomId, 'room-a');
+  assert.deepEqual(sockets.map((s) => s.url), ['ws://relay-1.test/rtc', 'ws://relay-2.test/rtc']);
+  assert.ok(sockets[0].closed, 'the first node\'s connection is closed');
+  assert.equal(client.url, 'ws://relay-2.test/rtc');
+  assert.ok(seen.some(([n, d]) => n === 'onConnectionStateChanged' && d.reason === 'redirect'));
+});
+
+test('redirects stop after maxRedirects and the 4030 reaches the app', async () => {
+  const relay = (socket, request) => (request.method === 'joinRoom'
+    ? {error: {code: 4030, message: 'elsewhere', data: {controlURL: socket.url + 'x', nodeId: 'n'}}}
+    : {result: {}});
+  const {client, sockets} = makeClient(relay, {maxRedirects: 1});
+  await assert.rejects(client.joinRoom(JOIN), (e) => e.code === ErrorCode.RoomOnAnotherNode && e.method === 'joinRoom');
+  assert.equal(sockets.length, 2);
+});
+
+test('onTokenWillExpire asks the app for a token and sends it with updateToken', async () => {
+  const asked = [];
+  const {client, sockets} = makeClient(scriptedRelay(), {
+    tokenProvider: async (info) => { asked.push(info); return 'token-2'; },
+  });
+  const room = await client.joinRoom(JOIN);
+  sockets[0].receive({event: 'onTokenWillExpire', data: {roomId: 'room-a', expiresAt: 100, remainingSeconds: 30}});
+  await settle();
+  assert.deepEqual(asked, [{roomId: 'room-a', userId: 'anchor-a', privilege: undefined}]);
+  const update = sockets[0].sent.find((r) => r.method === 'updateToken');
+  assert.deepEqual(update.params, {roomId: 'room-a', token: 'token-2'});
+  assert.equal(room.token, 'token-2');
+});
+
+test('a failed token refresh is reported as onError with the relay\'s code', async () => {
+  const {client, sockets, seen} = makeClient(scriptedRelay({
+    updateToken: () => ({error: {code: -1000, message: 'token signature does not match'}}),
+  }), {tokenProvider: async () => 'bad'});
+  await client.joinRoom(JOIN);
+  sockets[0].receive({event: 'onTokenWillExpire', data: {roomId: 'room-a', expiresAt: 100, remainingSeconds: 30}});
+  await settle();
+  const errors = seen.filter(([n]) => n === 'onError').map(([, d]) => d);
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0].context, 'tokenRefresh');
+  assert.equal(errors[0].error.code, -1000);
+});
+
+test('after a dropped connection the client reconnects with backoff, rejoins with the current token and restores links', async () => {
+  const {client, clock, sockets, seen} = makeClient(scriptedRelay({
+    connectOtherRoom: (socket, {params}) => {
+      socket.event('onConnectOtherRoom', {roomId: 'room-a', peerRoomId: params.roomId, peerUserId: params.userId, errorCode: 0, message: 'linked'});
+      return {result: {roomId: 'room-a', peerRoomId: params.roomId, peerUserId: params.userId, errorCode: 0, message: 'linked'}};
+    },
+  }));
+  const room = await client.joinRoom(JOIN);
+  await room.connectOtherRoom('room-b', 'anchor-b');
+  await room.updateToken('token-2');
+  await settle();
+  seen.length = 0;
+
+  sockets[0].drop();
+  await settle();
+  assert.equal(client.connectionState, 'reconnecting');
+  const first = seen.find(([n]) => n === 'onConnectionStateChanged')[1];
+  assert.equal(first.reason, 'connectionLost');
+  assert.equal(first.attempt, 1);
+  assert.equal(first.delayMs, 500, 'first delay: initialDelayMs with the jitter at its middle');
+  assert.equal(sockets.length, 1, 'no new connection before the delay');
+
+  await clock.advance(500);
+  await settle();
+  assert.equal(sockets.length, 2);
+  assert.deepEqual(sockets[1].methods(), ['joinRoom', 'connectOtherRoom']);
+  assert.equal(sockets[1].sent[0].params.token, 'token-2', 'rejoined with the token updateToken gave');
+  assert.equal(client.connectionState, 'connected');
+  const reconnected = seen.find(([n]) => n === 'onReconnected')[1];
+  assert.equal(reconnected.attempts, 1);
+  assert.deepEqual(reconnected.rooms, ['room-a']);
+  assert.deepEqual(reconnected.failures, []);
+  const states = seen.filter(([n]) => n === 'onConnectionStateChanged').map(([, d]) => `${d.state}:${d.reason}`);
+  assert.deepEqual(states, ['reconnecting:connectionLost', 'connected:reconnected']);
+});
+
+test('reconnection attempts back off exponentially up to maxDelayMs, then give up with ReconnectFailed', async () => {
+  let up = true;
+  const {client, clock, sockets, seen} = makeClient(scriptedRelay(), {
+    opens: () => up, reconnect: {maxAttempts: 4, initialDelayMs: 100, maxDelayMs: 300},
+  });
+  await client.joinRoom(JOIN);
+  up = false;
+  sockets[0].drop();
+  await clock.advance(10000);
+  const attempts = seen.filter(([n, d]) => n === 'onConnectionStateChanged' && d.state === 'reconnecting').map(([, d]) => d.delayMs);
+  assert.deepEqual(attempts, [100, 200, 300, 300]);
+  assert.equal(sockets.length, 5, 'one connection per attempt');
+  assert.equal(client.connectionState, 'disconnected');
+  const last = seen.filter(([n]) => n === 'onConnectionStateChanged').pop()[1];
+  assert.equal(last.reason, 'reconnectFailed');
+  assert.equal(last.error.code, ErrorCode.ReconnectFailed);
+  assert.deepEqual(last.rooms, ['room-a']);
+  assert.equal(client.rooms.size, 0);
+});
+
+test('users that left while the connection was down are reported as leaving', async () => {
+  let joins = 0;
+  const {client, clock, sockets, seen} = makeClient(scriptedRelay({
+    joinRoom: (socket, {params}) => {
+      joins++;
+      const users = joins === 1 ? [{userId: 'viewer-x', role: 'audience', streams: []}] : [];
+      return {result: {roomId: params.roomId, userId: params.userId, role: 'anchor', visible: true, users, tokenExpiresAt: 1}};
+    },
+  }));
+  const room = await client.joinRoom(JOIN);
+  assert.ok(room.remoteUsers.has('viewer-x'));
+  sockets[0].drop();
+  await clock.advance(1000);
+  const leaves = seen.filter(([n]) => n === 'onUserLeave').map(([, d]) => d);
+  assert.deepEqual(leaves, [{roomId: 'room-a', userId: 'viewer-x', reason: LeaveReason.Dropped}]);
+});
+
+test('an expired token at rejoin is replaced through tokenProvider', async () => {
+  let joins = 0;
+  const {client, clock, sockets} = makeClient(scriptedRelay({
+    joinRoom: (socket, {params}) => {
+      joins++;
+      if (params.token === 'token-1' && joins > 1) return {error: {code: -1009, message: 'token expired at 1'}};
+      return {result: {roomId: params.roomId, userId: params.userId, role: 'anchor', visible: true, users: [], tokenExpiresAt: 1}};
+    },
+  }), {tokenProvider: async () => 'token-fresh'});
+  const room = await client.joinRoom(JOIN);
+  sockets[0].drop();
+  await clock.advance(1000);
+  assert.equal(client.connectionState, 'connected');
+  assert.deepEqual(sockets[1].sent.filter((r) => r.method === 'joinRoom').map((r) => r.params.token), ['token-1', 'token-fresh']);
+  assert.equal(room.token, 'token-fresh');
+});
+
+test('a duplicate login ends the room for good: onExitRoom, no rejoin', async () => {
+  const {client, clock, sockets, seen} = makeClient(scriptedRelay());
+  await client.joinRoom(JOIN);
+  sockets[0].receive({event: 'onExitRoom', data: {roomId: 'room-a', reason: 1, code: -1004, message: 'duplicate login'}});
+  assert.equal(client.rooms.size, 0);
+  assert.ok(seen.some(([n, d]) => n === 'onExitRoom' && d.code === -1004));
+  sockets[0].drop();
+  await clock.advance(1000);
+  assert.equal(sockets[1].methods().includes('joinRoom'), false, 'the room is not rejoined');
+});
+
+test('disconnect() closes without reconnecting', async () => {
+  const {client, clock, sockets} = makeClient(scriptedRelay());
+  await client.joinRoom(JOIN);
+  await client.disconnect();
+  await clock.advance(5000);
+  assert.equal(sockets.length, 1);
+  assert.equal(client.connectionState, 'disconnected');
+});
+
+test('an exception in an app handler is reported as onError and does not stop other handlers', async () => {
+  const {client, sockets, seen} = makeClient(scriptedRelay());
+  await client.joinRoom(JOIN);
+  let after = 0;
+  client.on('onUserJoined', () => { throw new Error('app bug'); });
+  client.on('onUserJoined', () => { after++; });
+  sockets[0].receive({event: 'onUserJoined', data: {roomId: 'room-a', userId: 'u', role: 'anchor'}});
+  assert.equal(after, 1);
+  const error = seen.find(([n]) => n === 'onError')[1];
+  assert.equal(error.context, 'handler of onUserJoined');
+});
+
+test('disconnect() during a reconnection stops it for good, also once the app connects again', async () => {
+  let up = false;
+  const {client, clock, sockets} = makeClient(scriptedRelay(), {opens: (url) => up || sockets.length === 1});
+  await client.joinRoom(JOIN);
+  sockets[0].drop();
+  await clock.advance(500);
+  assert.equal(sockets.length, 2, 'one failed attempt');
+  await assert.rejects(client.joinRoom({...JOIN, roomId: 'room-b'}), (e) => e.code === ErrorCode.NotConnected);
+  await client.disconnect();
+  up = true;
+  const room = await client.joinRoom({...JOIN, roomId: 'room-c'});
+  await clock.advance(20000);
+  assert.equal(client.connectionState, 'connected');
+  assert.deepEqual([...client.rooms.keys()], ['room-c']);
+  assert.deepEqual(sockets.slice(2).map((s) => s.methods()), [['joinRoom']], 'no rejoin of room-a by the stopped loop');
+  assert.equal(room.roomId, 'room-c');
+});
+
+test('a reconnection restarts running forwards (paused ones paused again) and volume reports, and reports a link it cannot restore', async () => {
+  let connection = 0;
+  const {client, clock, sockets, seen} = makeClient((socket, request) => {
+    const p = request.params;
+    if (request.method === 'joinRoom') connection++;
+    if (request.method === 'startForwardStreamToRooms') {
+      return {result: {roomId: p.roomId, infos: p.targets.map((t) => ({roomId: t.roomId, state: t.roomId === 'room-bad' ? 2 : 1, error: t.roomId === 'room-bad' ? 1202 : 0}))}};
+    }
+    if (request.method === 'connectOtherRoom') {
+      if (connection > 1) return {error: {code: -102048, message: 'anchor-b is not a visible anchor of room-b'}};
+      socket.event('onConnectOtherRoom', {roomId: 'room-a', peerRoomId: 'room-b', peerUserId: 'anchor-b', errorCode: 0, message: 'linked'});
+      return {result: {roomId: 'room-a', peerRoomId: 'room-b', peerUserId: 'anchor-b', errorCode: 0, message: 'linked'}};
+    }
+    return scriptedRelay()(socket, request);
+  });
+  const room = await client.joinRoom(JOIN);
+  await room.startForwardStreamToRooms([{roomId: 'room-c', token: 'tc'}, {roomId: 'room-bad', token: 'tb'}]);
+  await room.pauseForwardStreamToAllRooms();
+  await room.enableAudioPropertiesReport({intervalMs: 500, topN: 2});
+  await room.connectOtherRoom('room-b', 'anchor-b');
+  await settle();
+  const disconnects = [];
+  room.on('onDisconnectOtherRoom', (d) => disconnects.push(d));
+  sockets[0].drop();
+  await clock.advance(1000);
+  const second = sockets[1];
+  assert.deepEqual(second.methods(), ['joinRoom', 'enableAudioPropertiesReport', 'startForwardStreamToRooms', 'pauseForwardStreamToAllRooms', 'connectOtherRoom']);
+  assert.deepEqual(second.sent[1].params, {roomId: 'room-a', intervalMs: 500, topN: 2});
+  assert.deepEqual(second.sent[2].params.targets, [{roomId: 'room-c', token: 'tc'}], 'only the target that was running');
+  const report = seen.find(([n]) => n === 'onReconnected')[1];
+  assert.deepEqual(report.failures.map((f) => [f.kind, f.code, f.peerUserId]), [['link', -102048, 'anchor-b']]);
+  assert.deepEqual(disconnects.map((d) => [d.peerUserId, d.reason, d.errorCode]), [['anchor-b', 'reconnectFailed', -102048]]);
+});
+
+test('a forward stopped by the app is not restarted by a reconnection', async () => {
+  const {client, clock, sockets} = makeClient(scriptedRelay({
+    startForwardStreamToRooms: (socket, {params}) => ({result: {roomId: params.roomId, infos: [{roomId: 'room-c', state: 1, error: 0}]}}),
+  }));
+  const room = await client.joinRoom(JOIN);
+  await room.startForwardStreamToRooms([{roomId: 'room-c', token: 'tc'}]);
+  await room.stopForwardStreamToRooms();
+  sockets[0].drop();
+  await clock.advance(1000);
+  assert.deepEqual(sockets[1].methods(), ['joinRoom']);
+});

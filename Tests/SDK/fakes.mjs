@@ -1,0 +1,200 @@
+// Test doubles for the SDK's node tests: a clock the test advances by hand, and a WebSocket
+// whose far end the test scripts as a relay. Only pure logic is tested with them; media and
+// the real relay are covered by the browser test (Tests/Interop/browser_demo_test.py).
+
+/** A clock whose time moves only when the test calls advance(). */
+export class ManualClock {
+  constructor() {
+    this.time = 0;
+    this.timers = new Map();
+    this.nextId = 1;
+  }
+
+  setTimeout(fn, ms) {
+    const id = this.nextId++;
+    this.timers.set(id, {at: this.time + Math.max(0, ms), fn});
+    return id;
+  }
+
+  clearTimeout(id) {
+    this.timers.delete(id);
+  }
+
+  now() {
+    return this.time;
+  }
+
+  /** Moves time forward by ms, running due timers in order and letting promises settle between them. */
+  async advance(ms) {
+    const end = this.time + ms;
+    for (;;) {
+      await settle();
+      let next = null;
+      for (const [id, t] of this.timers) if (t.at <= end && (!next || t.at < next[1].at)) next = [id, t];
+      if (!next) break;
+      this.timers.delete(next[0]);
+      this.time = next[1].at;
+      next[1].fn();
+    }
+    this.time = end;
+    await settle();
+  }
+}
+
+/** Lets every pending promise continuation run. */
+export async function settle() {
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Makes a WebSocket class whose instances are answered by `relay(socket, request)`: a function
+ * that returns `{result}` or `{error}` for a request (or undefined to leave it unanswered) and
+ * may push events with socket.event(). `opens(url)` decides whether a connection succeeds.
+ */
+export function fakeWebSocket({relay, opens = () => true}) {
+  const sockets = [];
+  class FakeSocket {
+    constructor(url) {
+      this.url = url;
+      this.sent = [];
+      this.closed = false;
+      sockets.push(this);
+      setImmediate(() => {
+        if (opens(url)) this.onopen && this.onopen();
+        else this._close(1006);
+      });
+    }
+
+    send(text) {
+      if (this.closed) throw new Error('socket closed');
+      const request = JSON.parse(text);
+      this.sent.push(request);
+      setImmediate(() => {
+        if (this.closed) return;
+        const answer = relay(this, request);
+        if (answer) this.receive({id: request.id, ...answer});
+        for (const e of this.queued || []) this.receive(e);
+        this.queued = [];
+      });
+    }
+
+    /** Queues an event to follow the answer being made (the relay sends events after the response). */
+    event(name, data) {
+      (this.queued ||= []).push({event: name, data});
+    }
+
+    receive(message) {
+      if (!this.closed && this.onmessage) this.onmessage({data: JSON.stringify(message)});
+    }
+
+    close(code = 1000) {
+      this._close(code);
+    }
+
+    /** The relay (or the network) drops the connection. */
+    drop() {
+      this._close(1006);
+    }
+
+    _close(code) {
+      if (this.closed) return;
+      this.closed = true;
+      if (this.onclose) this.onclose({code, reason: ''});
+    }
+
+    methods() {
+      return this.sent.map((r) => r.method);
+    }
+  }
+  return {FakeSocket, sockets};
+}
+
+/**
+ * Stand-ins for the browser's WebRTC objects, recording what the SDK asks of them. They check
+ * the SDK's bookkeeping (which transport, which SDP goes where, in which order), not WebRTC,
+ * which the browser test exercises for real.
+ */
+export function fakeWebRTC() {
+  const peerConnections = [];
+  let streams = 0;
+
+  class FakeTrack {
+    constructor(kind) {
+      this.kind = kind;
+      this.readyState = 'live';
+    }
+
+    addEventListener() {}
+  }
+
+  class FakeMediaStream {
+    constructor(tracks = []) {
+      this.id = `stream-${++streams}`;
+      this.tracks = [...tracks];
+    }
+
+    getTracks() {
+      return [...this.tracks];
+    }
+
+    addTrack(track) {
+      this.tracks.push(track);
+    }
+
+    removeTrack(track) {
+      this.tracks = this.tracks.filter((t) => t !== track);
+    }
+
+    addEventListener() {}
+  }
+
+  class FakePeerConnection {
+    constructor(config) {
+      this.config = config;
+      this.transceivers = [];
+      this.connectionState = 'new';
+      this.calls = [];
+      this.closed = false;
+      peerConnections.push(this);
+    }
+
+    addTransceiver(track, init) {
+      this.transceivers.push({track, init});
+    }
+
+    async createOffer() {
+      return {type: 'offer', sdp: `offer with ${this.transceivers.length} sections`};
+    }
+
+    async createAnswer() {
+      return {type: 'answer', sdp: `answer to ${this.remoteDescription.sdp}`};
+    }
+
+    async setLocalDescription(description) {
+      this.calls.push(['local', description.type, description.sdp]);
+      this.localDescription = description;
+    }
+
+    async setRemoteDescription(description) {
+      this.calls.push(['remote', description.type, description.sdp]);
+      this.remoteDescription = description;
+    }
+
+    async getStats() {
+      return new Map();
+    }
+
+    close() {
+      this.closed = true;
+      this.connectionState = 'closed';
+    }
+
+    /** The browser's ICE/DTLS state changes. */
+    become(state) {
+      this.connectionState = state;
+      if (this.onconnectionstatechange) this.onconnectionstatechange();
+    }
+  }
+
+  return {FakePeerConnection, FakeMediaStream, FakeTrack, peerConnections};
+}

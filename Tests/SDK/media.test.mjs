@@ -1,0 +1,209 @@
+// The SDK's media bookkeeping with stand-ins for RTCPeerConnection: one peer connection per
+// relay transport, the relay's offers answered one at a time and in order, simulcast publishing,
+// a failed publish transport published again, and a reconnection that republishes, resubscribes
+// on a new receiving transport and restores layer choices. Real WebRTC: the browser test.
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {PKRelayClient, DEFAULT_SIMULCAST_ENCODINGS} from '../../Sources/PKRelayServer/SDK/pkrelay.js';
+import {ManualClock, fakeWebSocket, fakeWebRTC, settle} from './fakes.mjs';
+
+/** A relay that numbers transports, accepts joins and publishes, and can hold chosen methods. */
+function relay({hold = new Set(), users = []} = {}) {
+  let transports = 0;
+  const held = [];
+  const handler = (socket, request) => {
+    const p = request.params;
+    if (hold.has(request.method)) {
+      held.push({socket, request});
+      return undefined;
+    }
+    switch (request.method) {
+      case 'createTransport':
+        return {result: {transportId: ++transports, kind: 'webrtc', ip: '127.0.0.1', port: 7702}};
+      case 'joinRoom':
+        return {result: {roomId: p.roomId, userId: p.userId, role: p.role, visible: p.visible, users, tokenExpiresAt: 1}};
+      case 'publishStream':
+        return {result: {roomId: p.roomId, streamIndex: p.streamIndex, mediaType: 3, sdp: `answer for transport ${p.transportId}`}};
+      case 'setRemoteVideoStreamType':
+        return {result: {roomId: p.roomId, userId: p.userId, streamIndex: p.streamIndex, state: 0, tracks: []}};
+      default:
+        return {result: {}};
+    }
+  };
+  return {handler, held};
+}
+
+function setup(relayOptions) {
+  const clock = new ManualClock();
+  const r = relay(relayOptions);
+  const {FakeSocket, sockets} = fakeWebSocket({relay: r.handler});
+  const webrtc = fakeWebRTC();
+  const client = new PKRelayClient({
+    url: 'ws://relay.test/rtc', WebSocket: FakeSocket, RTCPeerConnection: webrtc.FakePeerConnection,
+    MediaStream: webrtc.FakeMediaStream, clock, random: () => 0.5,
+  });
+  const seen = [];
+  for (const name of ['onPublicationStateChanged', 'onReconnected', 'onError']) client.on(name, (d) => seen.push([name, d]));
+  return {client, clock, sockets, webrtc, held: r.held, seen};
+}
+
+const JOIN = {roomId: 'room-a', userId: 'anchor-a', token: 't'};
+const camera = (webrtc) => new webrtc.FakeMediaStream([new webrtc.FakeTrack('audio'), new webrtc.FakeTrack('video')]);
+
+test('a join with auto-subscribe opens the receiving transport first and names it subscribeTransportId', async () => {
+  const {client, sockets, webrtc} = setup();
+  await client.joinRoom(JOIN);
+  assert.deepEqual(sockets[0].methods(), ['createTransport', 'joinRoom']);
+  assert.deepEqual(sockets[0].sent[0].params, {kind: 'webrtc'});
+  assert.equal(sockets[0].sent[1].params.roomConfig.subscribeTransportId, 1);
+  assert.equal(client.receiveTransportId, 1);
+  assert.equal(webrtc.peerConnections.length, 1);
+  assert.equal(webrtc.peerConnections[0].config.rtcpMuxPolicy, 'require');
+});
+
+test('the relay\'s offers are answered one at a time, in order, each with its revision', async () => {
+  const {client, sockets, webrtc, held} = setup({hold: new Set(['answerTransportOffer'])});
+  await client.joinRoom(JOIN);
+  const pc = webrtc.peerConnections[0];
+  sockets[0].receive({event: 'onTransportOffer', data: {transportId: 1, revision: 1, sdp: 'offer 1'}});
+  sockets[0].receive({event: 'onTransportOffer', data: {transportId: 1, revision: 2, sdp: 'offer 2'}});
+  sockets[0].receive({event: 'onTransportOffer', data: {transportId: 99, revision: 1, sdp: 'another transport'}});
+  await settle();
+  assert.equal(held.length, 1, 'one answer at a time');
+  assert.deepEqual(held[0].request.params, {transportId: 1, revision: 1, sdp: 'answer to offer 1'});
+  assert.deepEqual(pc.calls.filter((c) => c[0] === 'remote').map((c) => c[2]), ['offer 1'], 'offer 2 waits for the answer to offer 1');
+  held[0].socket.receive({id: held[0].request.id, result: {}});
+  await settle();
+  assert.equal(held.length, 2);
+  assert.deepEqual(held[1].request.params, {transportId: 1, revision: 2, sdp: 'answer to offer 2'});
+  assert.deepEqual(pc.calls.filter((c) => c[0] === 'remote').map((c) => c[2]), ['offer 1', 'offer 2']);
+});
+
+test('publishing with simulcast offers the smallest encoding first on a transport of its own', async () => {
+  const {client, sockets, webrtc} = setup();
+  const room = await client.joinRoom(JOIN);
+  const publication = await room.publish(camera(webrtc), {simulcast: true});
+  const pc = webrtc.peerConnections[1];
+  assert.equal(pc.config.bundlePolicy, 'max-bundle');
+  const video = pc.transceivers.find((t) => t.track.kind === 'video');
+  const audio = pc.transceivers.find((t) => t.track.kind === 'audio');
+  assert.deepEqual(video.init.sendEncodings.map((e) => e.rid), ['q', 'f']);
+  assert.deepEqual(video.init.sendEncodings, DEFAULT_SIMULCAST_ENCODINGS.map((e) => ({...e})));
+  assert.equal(audio.init.sendEncodings, undefined);
+  assert.equal(video.init.direction, 'sendonly');
+  const publish = sockets[0].sent.find((r) => r.method === 'publishStream');
+  assert.deepEqual(publish.params, {roomId: 'room-a', streamIndex: 'main', transportId: 2, sdp: 'offer with 2 sections'});
+  assert.deepEqual(pc.calls.at(-1), ['remote', 'answer', 'answer for transport 2']);
+  assert.equal(publication.transportId, 2);
+  assert.equal(publication.mediaType, 3);
+  assert.equal(room.publications.get('main'), publication);
+});
+
+test('a failed publish transport is published again on a new one, and the old one closed', async () => {
+  const {client, sockets, webrtc, seen} = setup();
+  const room = await client.joinRoom(JOIN);
+  const publication = await room.publish(camera(webrtc));
+  webrtc.peerConnections[1].become('connected');
+  sockets[0].receive({event: 'onTransportStateChanged', data: {transportId: 2, state: 'failed', errorCode: 4017, reason: 'ICE consent lapsed'}});
+  await settle();
+  const after = sockets[0].methods().slice(sockets[0].methods().indexOf('publishStream') + 1);
+  assert.deepEqual(after, ['closeTransport', 'createTransport', 'publishStream']);
+  assert.equal(publication.transportId, 3);
+  assert.ok(webrtc.peerConnections[1].closed);
+  assert.equal(publication.pc, webrtc.peerConnections[2]);
+  const states = seen.filter(([n]) => n === 'onPublicationStateChanged').map(([, d]) => d.state);
+  assert.deepEqual(states, ['connecting', 'connected', 'republishing', 'connecting']);
+});
+
+test('a reconnection republishes the same tracks, resubscribes on a new receiving transport and restores layer choices', async () => {
+  // anchor-c is in the room again after the rejoin, so its layer choice is restored.
+  const {client, clock, sockets, webrtc, seen} = setup({users: [{userId: 'anchor-c', role: 'anchor', streams: [{streamIndex: 'main', mediaType: 3}]}]});
+  const room = await client.joinRoom(JOIN);
+  const stream = camera(webrtc);
+  const publication = await room.publish(stream);
+  await room.subscribe('anchor-b', {streamIndex: 'screen', mediaType: 2});
+  await room.setRemoteVideoStreamType('anchor-c', 1);
+  sockets[0].drop();
+  await clock.advance(1000);
+  const second = sockets[1];
+  assert.deepEqual(second.methods(), ['createTransport', 'joinRoom', 'createTransport', 'publishStream', 'subscribeStream', 'setRemoteVideoStreamType']);
+  const [join, publish, subscribe, layer] = ['joinRoom', 'publishStream', 'subscribeStream', 'setRemoteVideoStreamType']
+    .map((m) => second.sent.find((r) => r.method === m).params);
+  assert.equal(join.roomConfig.subscribeTransportId, 3, 'the new receiving transport');
+  assert.equal(publish.transportId, 4);
+  assert.deepEqual({userId: subscribe.userId, streamIndex: subscribe.streamIndex, mediaType: subscribe.mediaType, transportId: subscribe.transportId},
+    {userId: 'anchor-b', streamIndex: 'screen', mediaType: 2, transportId: 3});
+  assert.deepEqual({userId: layer.userId, streamType: layer.streamType}, {userId: 'anchor-c', streamType: 1});
+  assert.equal(publication.mediaStream, stream, 'the same MediaStream');
+  assert.equal(webrtc.peerConnections.at(-1).transceivers.length, 2, 'its tracks on the new peer connection');
+  assert.ok(webrtc.peerConnections[0].closed && webrtc.peerConnections[1].closed, 'the old peer connections are closed');
+  assert.deepEqual(seen.find(([n]) => n === 'onReconnected')[1].failures, []);
+});
+
+test('after the relay shuts down the client rejoins through the URL the app gave', async () => {
+  const clock = new ManualClock();
+  const r = relay();
+  const {FakeSocket, sockets} = fakeWebSocket({
+    relay: (socket, request) => (request.method === 'joinRoom' && socket.url === 'ws://entry.test/rtc'
+      ? {error: {code: 4030, message: 'elsewhere', data: {controlURL: 'ws://node-1.test/rtc', nodeId: 'node-1'}}}
+      : r.handler(socket, request)),
+  });
+  const client = new PKRelayClient({url: 'ws://entry.test/rtc', WebSocket: FakeSocket, clock, random: () => 0.5});
+  const exits = [];
+  client.on('onExitRoom', (d) => exits.push(d));
+  const room = await client.joinRoom({...JOIN, autoSubscribe: false});
+  assert.equal(client.url, 'ws://node-1.test/rtc');
+  sockets[1].receive({event: 'onExitRoom', data: {roomId: 'room-a', reason: 4, code: -32002, message: 'the relay is shutting down'}});
+  assert.equal(exits.length, 1, 'the app hears the shutdown');
+  assert.equal(client.rooms.get('room-a'), room, 'the room is kept for the rejoin');
+  sockets[1].close(1001);
+  await clock.advance(1000);
+  assert.deepEqual(sockets.slice(2).map((s) => s.url), ['ws://entry.test/rtc', 'ws://node-1.test/rtc'],
+    'first the URL the app gave, then the node its redirect names');
+  assert.deepEqual(sockets[3].methods(), ['joinRoom']);
+  assert.equal(client.connectionState, 'connected');
+});
+
+test('a failed receiving transport restores the session as after a dropped connection', async () => {
+  const {client, clock, sockets, webrtc} = setup();
+  const states = [];
+  client.on('onConnectionStateChanged', (d) => states.push(`${d.state}:${d.reason}`));
+  await client.joinRoom(JOIN);
+  webrtc.peerConnections[0].become('failed');
+  await settle();
+  assert.ok(sockets[0].closed, 'the old connection is closed (its transports with it)');
+  assert.ok(webrtc.peerConnections[0].closed);
+  await clock.advance(1000);
+  assert.deepEqual(sockets[1].methods(), ['createTransport', 'joinRoom']);
+  assert.equal(sockets[1].sent[1].params.roomConfig.subscribeTransportId, 2);
+  assert.deepEqual(states.slice(-2), ['reconnecting:transportFailed: the receive transport lost ICE connectivity', 'connected:reconnected']);
+});
+
+test('leaving a room sends leaveRoom before its publications\' transports close', async () => {
+  const {client, sockets, webrtc} = setup();
+  const room = await client.joinRoom(JOIN);
+  const publication = await room.publish(camera(webrtc));
+  await room.leave();
+  await settle();
+  const methods = sockets[0].methods();
+  assert.deepEqual(methods.slice(methods.indexOf('publishStream') + 1), ['leaveRoom', 'closeTransport']);
+  assert.equal(sockets[0].sent.at(-1).params.transportId, 2);
+  assert.equal(publication.state, 'closed');
+  assert.ok(webrtc.peerConnections[1].closed);
+  assert.equal(client.rooms.size, 0);
+});
+
+test('a screen share is a second publication on a transport of its own', async () => {
+  const {client, sockets, webrtc} = setup();
+  const room = await client.joinRoom(JOIN);
+  const main = await room.publish(camera(webrtc));
+  const screen = await room.publish(new webrtc.FakeMediaStream([new webrtc.FakeTrack('video')]), {streamIndex: 'screen'});
+  const publishes = sockets[0].sent.filter((r) => r.method === 'publishStream').map((r) => [r.params.streamIndex, r.params.transportId]);
+  assert.deepEqual(publishes, [['main', 2], ['screen', 3]]);
+  assert.notEqual(main.pc, screen.pc);
+  assert.deepEqual([...room.publications.keys()], ['main', 'screen']);
+  await room.unpublish('screen');
+  assert.deepEqual(sockets[0].sent.filter((r) => r.method === 'unpublishStream').map((r) => r.params), [{roomId: 'room-a', streamIndex: 'screen'}]);
+  assert.deepEqual([...room.publications.keys()], ['main']);
+  assert.ok(webrtc.peerConnections[2].closed);
+});
