@@ -28,6 +28,9 @@ struct DemoRoutes: Sendable {
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
             headers[.cacheControl] = "no-store"
+            // A page served elsewhere (a developer's own, on another port) may ask too: with the
+            // development key anyone who reaches the relay can have tokens anyway.
+            headers[.accessControlAllowOrigin] = "*"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "{\"token\":\"\(token)\"}")))
         }
         router.get("/demo/{name}") { _, context -> Response in
