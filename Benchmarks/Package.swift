@@ -25,9 +25,11 @@ let package = Package(
             name: "MediaPlane", dependencies: ["RTPWire", "StreamCore", "SecureTransport", "ICE", "CSocketShims"], path: "Modules/MediaPlane",
             swiftSettings: [.unsafeFlags(["-enable-testing", "-enforce-exclusivity=unchecked"])]),
         // Workloads built on the real media core, shared by the benchmarks and the instruction counter.
-        .target(name: "HotPathWorkloads", dependencies: ["RTPWire", "SecureTransport", "MediaPlane"]),
+        .target(name: "HotPathWorkloads", dependencies: ["RTPWire", "SecureTransport", "MediaPlane", "CSocketShims"]),
         // A fixed workload to run under valgrind --tool=callgrind (instructions per egress packet).
         .executableTarget(name: "ShardInstructions", dependencies: ["HotPathWorkloads", "SecureTransport"]),
+        // The cross-shard hop with its two sides on two cores (CPU time per packet of each side).
+        .executableTarget(name: "ShardHopAcrossCores", dependencies: ["HotPathWorkloads"]),
         .executableTarget(
             name: "HotPath",
             dependencies: [

@@ -397,6 +397,13 @@ int pkr_available_cpus(void) {
     return count > 0 ? count : 1;
 }
 
+int pkr_pin_thread(int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof(set), &set) == 0 ? 0 : -errno;
+}
+
 int64_t pkr_raise_open_file_limit(void) {
     struct rlimit limit;
     if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;

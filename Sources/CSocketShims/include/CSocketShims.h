@@ -80,6 +80,10 @@ void pkr_eventfd_drain(int fd);
 /* The number of CPUs this process may run on (its affinity mask), at least 1. */
 int pkr_available_cpus(void);
 
+/* Pins the calling thread to one CPU; 0, or -errno. For measurements that need two sides on two
+   known cores; the relay itself leaves placement to the kernel. */
+int pkr_pin_thread(int cpu);
+
 /* Raises the soft limit on open files to the hard limit; returns the soft limit now in force
    (-1 if it cannot be read). Every control connection and media port is a descriptor. */
 int64_t pkr_raise_open_file_limit(void);
