@@ -49,20 +49,8 @@ enum AdminOpenAPICheck {
 
     /// Validates every observation; returns the problems found (empty when all match).
     static func problems(_ observations: [Observation]) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, specURL.path]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(try JSONEncoder().encode(observations))
-        try input.fileHandleForWriting.close()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let failed = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if process.terminationStatus != 0 && printed.isEmpty { return ["validator failed: \(failed)"] }
-        return printed.split(separator: "\n").map(String.init)
+        let outcome = try PythonProcess.run(["-c", script, specURL.path], input: try JSONEncoder().encode(observations))
+        if outcome.status != 0 && outcome.output.isEmpty { return ["validator failed: \(outcome.errors)"] }
+        return outcome.output.split(separator: "\n").map(String.init)
     }
 }

@@ -78,8 +78,8 @@ struct AdminSchemaTests {
         var encoded: [String: String] = [:]
         for (name, sample) in Self.samples { encoded[name] = String(decoding: try encoder.encode(sample), as: UTF8.self) }
         let document = "{" + encoded.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
-        let (status, output) = try Self.python(Self.modelCheck, arguments: [AdminOpenAPICheck.specURL.path], input: document)
-        #expect(status == 0 && output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(output)")
+        let outcome = try PythonProcess.run(["-c", Self.modelCheck, AdminOpenAPICheck.specURL.path], input: Data(document.utf8))
+        #expect(outcome.status == 0 && outcome.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(outcome.output)\(outcome.errors)")
     }
 
     /// Rooms with users, a PK link and a forward, so that generated calls reach real rooms.
@@ -124,36 +124,16 @@ struct AdminSchemaTests {
     @Test func schemathesisFindsNoAnswerOutsideTheDocument() async throws {
         try await TestRelay.with({ $0.adminRequestsPerSecond = 100_000 }) { relay in
             let clients = try await Self.seed(relay)
-            let (status, output) = try Self.python(
-                nil, module: "schemathesis.cli",
-                arguments: [
-                    "run", AdminOpenAPICheck.specURL.path, "--url", "http://127.0.0.1:\(relay.ports.admin)",
+            let outcome = try PythonProcess.run(
+                [
+                    "-m", "schemathesis.cli", "run", AdminOpenAPICheck.specURL.path, "--url", "http://127.0.0.1:\(relay.ports.admin)",
                     "-H", "Authorization: Bearer \(AdminAPITests.adminToken())", "--checks", "all",
                     "--max-examples", "25", "--seed", "20261126", "--workers", "1", "--no-color",
                 ],
-                input: "")
-            #expect(status == 0, "\(output)")
-            #expect(output.contains("Tested: 7"), "\(output)")
+                input: Data())
+            #expect(outcome.status == 0, "\(outcome.output)\(outcome.errors)")
+            #expect(outcome.output.contains("Tested: 7"), "\(outcome.output)")
             for client in clients { await client.close() }
         }
-    }
-
-    /// Runs `python3 -c script` (or `-m module`) with `arguments`, feeding `input`; returns the
-    /// exit status and the output (standard error included).
-    static func python(_ script: String?, module: String? = nil, arguments: [String], input: String) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + (script.map { ["-c", $0] } ?? ["-m", module ?? ""]) + arguments
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
     }
 }

@@ -49,21 +49,9 @@ enum PrometheusTextCheck {
 
     /// Parses `text`; throws when the parser refused it.
     static func parse(_ text: String) throws -> Parsed {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let failed = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ParseFailure(message: failed) }
-        return try JSONDecoder().decode(Parsed.self, from: printed)
+        let outcome = try PythonProcess.run(["-c", script], input: Data(text.utf8))
+        guard outcome.status == 0 else { throw ParseFailure(message: outcome.errors) }
+        return try JSONDecoder().decode(Parsed.self, from: Data(outcome.output.utf8))
     }
 
     struct ParseFailure: Error, CustomStringConvertible {

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Runs `python3` for the checks that use Python's real validators and parsers (installed by
+/// `Tools/scripts/install-deps.sh test`).
+enum PythonProcess {
+    struct Outcome: Sendable {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// `python3 ARGUMENTS` with `input` on its standard input, from the temporary directory.
+    /// Standard error goes to a file, so that neither stream can fill up and stall the child.
+    static func run(_ arguments: [String], input: Data) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory
+        let errorsURL = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-python-\(UUID().uuidString).err")
+        FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorsURL) }
+        let stdin = Pipe(), stdout = Pipe()
+        let errors = try FileHandle(forWritingTo: errorsURL)
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = errors
+        try process.run()
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try errors.close()
+        let errorText = (try? String(contentsOf: errorsURL, encoding: .utf8)) ?? ""
+        return Outcome(status: process.terminationStatus, output: output, errors: errorText)
+    }
+}
