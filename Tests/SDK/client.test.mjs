@@ -307,3 +307,50 @@ test('a forward stopped by the app is not restarted by a reconnection', async ()
   await clock.advance(1000);
   assert.deepEqual(sockets[1].methods(), ['joinRoom']);
 });
+
+// A relay whose PK links succeed (the response, then onConnectOtherRoom to self).
+const linking = (socket, {params}) => {
+  socket.event('onConnectOtherRoom', {roomId: params.localRoomId, peerRoomId: params.roomId, peerUserId: params.userId, errorCode: 0, message: 'linked'});
+  return {result: {roomId: params.localRoomId, peerRoomId: params.roomId, peerUserId: params.userId, errorCode: 0, message: 'linked'}};
+};
+
+test('leave() during a reconnection: a room left before its rejoin is neither rejoined nor relinked', async () => {
+  const {client, clock, sockets} = makeClient(scriptedRelay({connectOtherRoom: linking}));
+  const room = await client.joinRoom(JOIN);
+  await room.connectOtherRoom('room-b', 'anchor-b');
+  await settle();
+  sockets[0].drop();
+  await settle();
+  assert.equal(client.connectionState, 'reconnecting');
+  await room.leave();
+  assert.equal(room._links.size, 0, 'a left room forgets its links');
+  await clock.advance(1000);
+  assert.equal(client.connectionState, 'connected');
+  assert.deepEqual(sockets[1].methods(), [], 'nothing of the left room is restored');
+});
+
+test('leave() while the rejoin is on its way: the relay is told, and the room\'s links are not restored', async () => {
+  let held = null;
+  let joins = 0;
+  const {client, clock, sockets} = makeClient(scriptedRelay({
+    connectOtherRoom: linking,
+    joinRoom: (socket, request) => {
+      if (++joins === 2) { held = {socket, request}; return undefined; }
+      return scriptedRelay()(socket, request);
+    },
+  }));
+  const room = await client.joinRoom(JOIN);
+  await room.connectOtherRoom('room-b', 'anchor-b');
+  await settle();
+  sockets[0].drop();
+  await clock.advance(500);
+  assert.ok(held, 'the rejoin was sent and is waiting for its answer');
+  const leaving = room.leave();
+  const p = held.request.params;
+  held.socket.receive({id: held.request.id, result: {roomId: p.roomId, userId: p.userId, role: 'anchor', visible: true, users: [], tokenExpiresAt: 1}});
+  await leaving;
+  await clock.advance(100);
+  assert.deepEqual(sockets[1].methods(), ['joinRoom', 'leaveRoom'], 'left at the relay too, and no connectOtherRoom');
+  assert.equal(client.rooms.size, 0);
+  assert.equal(client.connectionState, 'connected');
+});

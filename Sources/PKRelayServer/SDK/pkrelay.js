@@ -426,7 +426,7 @@ class ReceiveTransport {
 
   /** Creates the relay transport and its peer connection; resolves with the transport id. */
   async open() {
-    const result = await this.client.request('createTransport', {kind: 'webrtc'});
+    const result = await this.client._request('createTransport', {kind: 'webrtc'});
     this.id = result.transportId;
     const PC = this.client._RTCPeerConnection;
     if (!PC) throw new PKRelayError(ErrorCode.MediaFailed, 'RTCPeerConnection is not available here', 'createTransport');
@@ -449,7 +449,7 @@ class ReceiveTransport {
         await this.pc.setLocalDescription(await this.pc.createAnswer());
         // The relay is ICE-lite and learns the address from the browser's checks: the answer
         // goes out at once, without waiting for candidates.
-        await this.client.request('answerTransportOffer', {transportId: this.id, revision, sdp: this.pc.localDescription.sdp});
+        await this.client._request('answerTransportOffer', {transportId: this.id, revision, sdp: this.pc.localDescription.sdp});
       } catch (error) {
         if (!this.closed && error.code !== ErrorCode.NotConnected) {
           this.client._emit('onError', {error: asError(error, 'answerTransportOffer'), context: 'answerTransportOffer'});
@@ -529,7 +529,7 @@ class ReceiveTransport {
         this.client._emit('onRemoteTrackRemoved', {userId, streamIndex, kind: receiver.track.kind, track: receiver.track, mediaStream});
       }
     }
-    if (tellRelay && this.id !== null) this.client.request('closeTransport', {transportId: this.id}).catch(() => {});
+    if (tellRelay && this.id !== null) this.client._request('closeTransport', {transportId: this.id}).catch(() => {});
   }
 }
 
@@ -562,7 +562,7 @@ export class LocalPublication {
     const client = this.room.client;
     const PC = client._RTCPeerConnection;
     if (!PC) throw new PKRelayError(ErrorCode.MediaFailed, 'RTCPeerConnection is not available here', 'publishStream');
-    const transport = await client.request('createTransport', {kind: 'webrtc'});
+    const transport = await client._request('createTransport', {kind: 'webrtc'});
     const pc = new PC(PUBLISH_CONFIG);
     this.transportId = transport.transportId;
     this.pc = pc;
@@ -586,7 +586,7 @@ export class LocalPublication {
     }
     let result;
     try {
-      result = await client.request('publishStream', {
+      result = await client._request('publishStream', {
         roomId: this.room.roomId, streamIndex: this.streamIndex, transportId: transport.transportId, sdp: pc.localDescription.sdp,
       });
       await pc.setRemoteDescription({type: 'answer', sdp: result.sdp});
@@ -610,7 +610,7 @@ export class LocalPublication {
       try { this.pc.close(); } catch (e) { /* already closed */ }
     }
     if (tellRelay && this.transportId !== null) {
-      this.room.client.request('closeTransport', {transportId: this.transportId}).catch(() => {});
+      this.room.client._request('closeTransport', {transportId: this.transportId}).catch(() => {});
     }
     this.pc = null;
     this.transportId = null;
@@ -718,7 +718,7 @@ export class Room extends Emitter {
     }
     const params = {token: this.token, roomId: this.roomId, userId: this.userId, role: this.role, visible: this.visible, roomConfig};
     const previous = new Map(this.remoteUsers);
-    const result = await this.client.request('joinRoom', params);
+    const result = await this.client._request('joinRoom', params);
     // Replaced only now: a failed rejoin keeps the users known before the connection dropped.
     this.remoteUsers.clear();
     this._joined = true;
@@ -735,13 +735,23 @@ export class Room extends Emitter {
     return {result, previous};
   }
 
-  /** Leaves the room: ends its publications and its remembered state. */
+  /**
+   * Leaves the room: ends its publications and its remembered state. Also during a reconnection:
+   * the room is no longer restored, and if the reconnection had rejoined it already, the relay is
+   * told.
+   */
   async leave() {
-    this.client.rooms.delete(this.roomId);
+    const client = this.client;
+    // Out of client.rooms first: a reconnection checks membership before each step it restores.
+    if (client.rooms.get(this.roomId) === this) client.rooms.delete(this.roomId);
+    const channel = client._channel;
+    // Whether the relay has us in the room: a reconnection's rejoin may have made us a member
+    // again before the state turned connected, so the channel and _joined decide, not the state.
+    const member = this._joined && channel && channel.isOpen;
     try {
       // Left first, transports closed after: the others see the streams end as the user leaving
       // (reason 3) rather than as closed transports (reason 5).
-      if (this.client.connectionState === ConnectionState.Connected) await this.client.request('leaveRoom', {roomId: this.roomId});
+      if (member) await client._request('leaveRoom', {roomId: this.roomId});
     } catch (error) {
       if (error.code !== ErrorCode.NotInRoom && error.code !== ErrorCode.NotConnected) throw error;
     } finally {
@@ -749,14 +759,24 @@ export class Room extends Emitter {
     }
   }
 
-  _closeLocal() {
+  /**
+   * Forgets everything of the room on this side (publications, subscriptions, layer choices,
+   * forwards, links, volume reports): nothing of a room that ended may be restored later.
+   */
+  _closeLocal({tellRelay = true} = {}) {
+    const connected = tellRelay && this.client._channel && this.client._channel.isOpen;
     this._joined = false;
     for (const pub of this.publications.values()) {
       pub._closed = true;
-      pub._dropPeer(this.client.connectionState === ConnectionState.Connected);
+      pub._dropPeer(connected);
       pub._setState('closed');
     }
     this.publications.clear();
+    this._subscriptions.clear();
+    this._layerChoices.clear();
+    this._links.clear();
+    this._forward = null;
+    this._audioReport = null;
   }
 
   /**
@@ -814,7 +834,7 @@ export class Room extends Emitter {
 
   async _subscribe(sub) {
     const transportId = await this.client._receiveTransportId();
-    return this.client.request('subscribeStream', {
+    return this.client._request('subscribeStream', {
       roomId: this.roomId, userId: sub.userId, streamIndex: sub.streamIndex, mediaType: sub.mediaType,
       transportId, videoStreamType: sub.videoStreamType,
     });
@@ -1116,6 +1136,11 @@ export class PKRelayClient extends Emitter {
    * object model does not wrap). Rejects with a PKRelayError.
    */
   request(method, params = {}, options = {}) {
+    return this._request(method, params, options);
+  }
+
+  // The SDK's own requests (restoring, answering offers, closing transports) go through here.
+  _request(method, params = {}, options = {}) {
     if (!this._channel) return Promise.reject(new PKRelayError(ErrorCode.NotConnected, 'not connected to the relay', method));
     return this._channel.request(method, params, {timeoutMs: this._timeoutMs, ...options});
   }
@@ -1443,10 +1468,15 @@ export class PKRelayClient extends Emitter {
       report.failures.push({kind, roomId, code: error.code, message: error.message, ...extra});
     };
     for (const room of [...this.rooms.values()]) {
+      // The app may leave a room while it is being restored: each step checks that the room is
+      // still one of the client's, so a left room is neither rejoined nor relinked.
+      const left = () => this.rooms.get(room.roomId) !== room;
+      if (left()) continue;
       let joined;
       try {
         joined = await this._rejoin(room);
       } catch (error) {
+        if (left()) continue;
         if (!FATAL_JOIN_CODES.has(error.code)) throw error;
         note('room', room.roomId, error);
         room._closeLocal();
@@ -1458,12 +1488,19 @@ export class PKRelayClient extends Emitter {
         });
         continue;
       }
+      if (left()) {
+        // Left while the rejoin was on its way: the relay has us in the room again, so leave it.
+        room._joined = false;
+        await this._request('leaveRoom', {roomId: room.roomId}).catch(() => {});
+        continue;
+      }
       report.rooms.push(room.roomId);
       // Users that left while the connection was down.
       for (const [userId] of joined.previous) {
         if (!room.remoteUsers.has(userId)) this._emit('onUserLeave', {roomId: room.roomId, userId, reason: LeaveReason.Dropped});
       }
-      for (const pub of room.publications.values()) {
+      for (const pub of [...room.publications.values()]) {
+        if (left()) break;
         try {
           await pub._publish();
         } catch (error) {
@@ -1471,41 +1508,44 @@ export class PKRelayClient extends Emitter {
           pub._setState('failed');
         }
       }
-      for (const sub of room._subscriptions.values()) {
+      for (const sub of [...room._subscriptions.values()]) {
+        if (left()) break;
         try {
           await room._subscribe(sub);
         } catch (error) {
           note('subscription', room.roomId, error, {userId: sub.userId, streamIndex: sub.streamIndex});
         }
       }
-      for (const [key, streamType] of room._layerChoices) {
+      for (const [key, streamType] of [...room._layerChoices]) {
         const [userId, streamIndex] = key.split('|');
+        if (left()) break;
         if (!room.remoteUsers.has(userId)) continue;
         try {
-          await this.request('setRemoteVideoStreamType', {roomId: room.roomId, userId, streamIndex, streamType});
+          await this._request('setRemoteVideoStreamType', {roomId: room.roomId, userId, streamIndex, streamType});
         } catch (error) {
           note('videoStreamType', room.roomId, error, {userId, streamIndex});
         }
       }
-      if (room._audioReport) {
+      if (room._audioReport && !left()) {
         try {
-          await this.request('enableAudioPropertiesReport', room._audioReport);
+          await this._request('enableAudioPropertiesReport', room._audioReport);
         } catch (error) {
           note('audioPropertiesReport', room.roomId, error);
         }
       }
-      if (room._forward) {
+      if (room._forward && !left()) {
         const forward = room._forward;
         try {
-          await this.request('startForwardStreamToRooms', {roomId: room.roomId, targets: forward.targets});
-          if (forward.paused) await this.request('pauseForwardStreamToAllRooms', {roomId: room.roomId});
+          await this._request('startForwardStreamToRooms', {roomId: room.roomId, targets: forward.targets});
+          if (forward.paused) await this._request('pauseForwardStreamToAllRooms', {roomId: room.roomId});
         } catch (error) {
           note('forward', room.roomId, error);
         }
       }
       for (const link of [...room._links.values()]) {
+        if (left()) break;
         try {
-          await this.request('connectOtherRoom', {roomId: link.peerRoomId, userId: link.peerUserId, localRoomId: room.roomId});
+          await this._request('connectOtherRoom', {roomId: link.peerRoomId, userId: link.peerUserId, localRoomId: room.roomId});
         } catch (error) {
           note('link', room.roomId, error, {peerRoomId: link.peerRoomId, peerUserId: link.peerUserId});
           // The relay ended the link when the connection dropped; tell the app it stays down.
