@@ -354,3 +354,29 @@ test('leave() while the rejoin is on its way: the relay is told, and the room\'s
   assert.equal(client.rooms.size, 0);
   assert.equal(client.connectionState, 'connected');
 });
+
+test('stale 4030 redirects to a dead node do not use up the redirect budget of later attempts', async () => {
+  // The room lived on node-1, which died. Until its lease ends the entry still redirects there
+  // (stale); from the fourth connection to the entry on, it redirects to node-2.
+  let entryJoins = 0;
+  const relay = (socket, request) => {
+    if (request.method === 'joinRoom' && socket.url === 'ws://entry.test/rtc') {
+      const to = ++entryJoins <= 3 ? 'node-1' : 'node-2';
+      return {error: {code: 4030, message: `room lives on ${to}`, data: {controlURL: `ws://${to}.test/rtc`, nodeId: to}}};
+    }
+    return scriptedRelay()(socket, request);
+  };
+  let node1Up = true;
+  const {client, clock, sockets} = makeClient(relay, {
+    url: 'ws://entry.test/rtc', maxRedirects: 1, opens: (url) => url !== 'ws://node-1.test/rtc' || node1Up,
+    reconnect: {maxAttempts: 6, initialDelayMs: 100, maxDelayMs: 100},
+  });
+  await client.joinRoom(JOIN);
+  assert.equal(client.url, 'ws://node-1.test/rtc');
+  node1Up = false;
+  sockets.at(-1).drop();
+  await clock.advance(5000);
+  assert.equal(client.connectionState, 'connected', 'the redirect to node-2 was followed');
+  assert.equal(client.url, 'ws://node-2.test/rtc');
+  assert.deepEqual(sockets.at(-1).methods(), ['joinRoom']);
+});

@@ -1405,41 +1405,45 @@ export class PKRelayClient extends Emitter {
     let url = this._relayShuttingDown ? this._entryUrl : this.url;
     this._relayShuttingDown = false;
     let attempt = 0;
-    let redirects = 0;
     while (attempt < this._reconnect.maxAttempts) {
       attempt++;
       const delayMs = this._backoff(attempt);
       this._setState(ConnectionState.Reconnecting, reason, {attempt, delayMs});
       await this._sleep(delayMs);
       if (stopped()) return;
-      try {
-        await this._open(url);
-        const report = await this._restore();
-        if (stopped()) return;
-        this._reconnecting = false;
-        this._setState(ConnectionState.Connected, 'reconnected');
-        this._emit('onReconnected', {attempts: attempt, durationMs: this._clock.now() - started, ...report});
-        return;
-      } catch (error) {
-        if (stopped()) return;
-        lastError = error;
-        this._log(`reconnection attempt ${attempt} failed: ${error.message}`);
-        if (this._channel) this._channel.close();
-        this._channel = null;
-        this._closeReceive(false);
-        for (const room of this.rooms.values()) {
-          for (const pub of room.publications.values()) pub._dropPeer(false);
+      // Redirects are counted per attempt: while a dead node's lease runs (CLUSTER.md) the entry
+      // keeps redirecting to it, and those stale redirects must not use up the budget the
+      // correct redirect needs once the room has moved.
+      for (let redirects = 0; ; redirects++) {
+        try {
+          await this._open(url);
+          const report = await this._restore();
+          if (stopped()) return;
+          this._reconnecting = false;
+          this._setState(ConnectionState.Connected, 'reconnected');
+          this._emit('onReconnected', {attempts: attempt, durationMs: this._clock.now() - started, ...report});
+          return;
+        } catch (error) {
+          if (stopped()) return;
+          lastError = error;
+          this._log(`reconnection attempt ${attempt} failed: ${error.message}`);
+          if (this._channel) this._channel.close();
+          this._channel = null;
+          this._closeReceive(false);
+          for (const room of this.rooms.values()) {
+            for (const pub of room.publications.values()) pub._dropPeer(false);
+          }
+          if (error.code === ErrorCode.RoomOnAnotherNode && error.data && error.data.controlURL && redirects < this._maxRedirects) {
+            // In a cluster the room moved to another node (its node went away): join it there,
+            // within this attempt.
+            url = error.data.controlURL;
+            continue;
+          }
+          // A node that cannot be reached may be gone for good: the entry URL finds where the
+          // room lives now (redirecting with 4030).
+          if (error.code === ErrorCode.ConnectFailed) url = this._entryUrl;
+          break;
         }
-        if (error.code === ErrorCode.RoomOnAnotherNode && error.data && error.data.controlURL && redirects < this._maxRedirects) {
-          // In a cluster the room moved to another node (its node went away): join it there.
-          redirects++;
-          url = error.data.controlURL;
-          attempt--;
-          continue;
-        }
-        // A node that cannot be reached may be gone for good: the entry URL finds where the
-        // room lives now (redirecting with 4030).
-        if (error.code === ErrorCode.ConnectFailed) url = this._entryUrl;
       }
     }
     this._giveUp(reason, lastError);
