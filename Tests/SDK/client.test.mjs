@@ -380,3 +380,47 @@ test('stale 4030 redirects to a dead node do not use up the redirect budget of l
   assert.equal(client.url, 'ws://node-2.test/rtc');
   assert.deepEqual(sockets.at(-1).methods(), ['joinRoom']);
 });
+
+test('after a reconnection only the anchor that made a link makes it again; the callee waits for the relay', async () => {
+  const {client, clock, sockets, seen} = makeClient(scriptedRelay());
+  const room = await client.joinRoom(JOIN);
+  // anchor-b linked with us: we are the callee.
+  sockets[0].receive({event: 'onConnectOtherRoom', data: {roomId: 'room-a', peerRoomId: 'room-b', peerUserId: 'anchor-b', errorCode: 0, message: 'linked'}});
+  sockets[0].drop();
+  await clock.advance(1000);
+  assert.equal(client.connectionState, 'connected');
+  assert.deepEqual(sockets[1].methods(), ['joinRoom'], 'the callee does not call connectOtherRoom');
+  assert.equal(seen.some(([n]) => n === 'onDisconnectOtherRoom'), false);
+  assert.ok(room._links.has('room-b|anchor-b'), 'the link is still expected back');
+});
+
+test('a restored link refused as already linked (-3328) is up, not reported dead', async () => {
+  let connection = 0;
+  const {client, clock, sockets, seen} = makeClient(scriptedRelay({
+    joinRoom: (socket, request) => { connection++; return scriptedRelay()(socket, request); },
+    connectOtherRoom: (socket, request) => (connection > 1
+      ? {error: {code: -3328, message: 'anchor-a and anchor-b are already linked'}}
+      : linking(socket, request)),
+  }));
+  const room = await client.joinRoom(JOIN);
+  await room.connectOtherRoom('room-b', 'anchor-b');
+  await settle();
+  sockets[0].drop();
+  await clock.advance(1000);
+  assert.deepEqual(sockets[1].methods(), ['joinRoom', 'connectOtherRoom']);
+  assert.equal(seen.some(([n]) => n === 'onDisconnectOtherRoom'), false);
+  assert.deepEqual(seen.find(([n]) => n === 'onReconnected')[1].failures, []);
+  assert.ok(room._links.has('room-b|anchor-b'));
+});
+
+test('the inviter of an autoLink invitation is the one that restores the link', async () => {
+  const {client, clock, sockets} = makeClient(scriptedRelay({
+    invite: () => ({result: {inviteId: 'inv-1'}}), connectOtherRoom: linking,
+  }));
+  const room = await client.joinRoom(JOIN);
+  await room.invite('room-b', 'anchor-b', {autoLink: true});
+  sockets[0].receive({event: 'onConnectOtherRoom', data: {roomId: 'room-a', peerRoomId: 'room-b', peerUserId: 'anchor-b', errorCode: 0, message: 'linked'}});
+  sockets[0].drop();
+  await clock.advance(1000);
+  assert.deepEqual(sockets[1].methods(), ['joinRoom', 'connectOtherRoom']);
+});

@@ -703,7 +703,8 @@ export class Room extends Emitter {
     this._subscriptions = new Map();   // key userId|streamIndex → {userId, streamIndex, mediaType, videoStreamType}
     this._layerChoices = new Map();    // key → streamType chosen with setRemoteVideoStreamType
     this._forward = null;              // {targets: [{roomId, token}], paused}
-    this._links = new Map();           // peerRoomId|peerUserId → {peerRoomId, peerUserId}
+    this._links = new Map();           // peerRoomId|peerUserId → {peerRoomId, peerUserId, caller}
+    this._autoLinkPeers = new Set();   // peerRoomId|peerUserId invited with autoLink, not linked yet
     this._audioReport = null;
     this._joined = false;
   }
@@ -775,6 +776,7 @@ export class Room extends Emitter {
     this._subscriptions.clear();
     this._layerChoices.clear();
     this._links.clear();
+    this._autoLinkPeers.clear();
     this._forward = null;
     this._audioReport = null;
   }
@@ -932,8 +934,11 @@ export class Room extends Emitter {
 
   /** Opens a two-way PK link with anchor `userId` of room `roomId`. */
   async connectOtherRoom(roomId, userId) {
-    return this.client.request('connectOtherRoom', {roomId, userId, localRoomId: this.roomId},
+    const result = await this.client.request('connectOtherRoom', {roomId, userId, localRoomId: this.roomId},
       {timeoutCode: ErrorCode.LinkConnectTimeout});
+    // This client made the link, so after a reconnection it is the one that makes it again.
+    this._links.set(`${roomId}|${userId}`, {peerRoomId: roomId, peerUserId: userId, caller: true});
+    return result;
   }
 
   /** Ends this room's PK links. */
@@ -949,7 +954,11 @@ export class Room extends Emitter {
 
   /** Invites anchor `userId` of room `roomId` to a PK; resolves with `{inviteId}`. */
   async invite(roomId, userId, options = {}) {
-    return this.client.request('invite', {roomId, userId, localRoomId: this.roomId, ...options});
+    const result = await this.client.request('invite', {roomId, userId, localRoomId: this.roomId, ...options});
+    // With autoLink the relay links as if the inviter had called connectOtherRoom (PROTOCOL.md,
+    // invite): the link that follows is this client's to restore.
+    if (options.autoLink) this._autoLinkPeers.add(`${roomId}|${userId}`);
+    return result;
   }
 
   /** Sends a text message (or `{binary: base64}`) to everyone in the room (and linked rooms with `toLinkedRooms`). */
@@ -1006,9 +1015,14 @@ export class Room extends Emitter {
       case 'onUserVisibilityChanged':
         this.visible = d.visible;
         break;
-      case 'onConnectOtherRoom':
-        if (d.errorCode === 0) this._links.set(`${d.peerRoomId}|${d.peerUserId}`, {peerRoomId: d.peerRoomId, peerUserId: d.peerUserId});
+      case 'onConnectOtherRoom': {
+        const key = `${d.peerRoomId}|${d.peerUserId}`;
+        const old = this._links.get(key);
+        const caller = Boolean(old && old.caller) || this._autoLinkPeers.has(key);
+        this._autoLinkPeers.delete(key);
+        if (d.errorCode === 0) this._links.set(key, {peerRoomId: d.peerRoomId, peerUserId: d.peerUserId, caller});
         break;
+      }
       case 'onDisconnectOtherRoom':
         this._links.delete(`${d.peerRoomId}|${d.peerUserId}`);
         break;
@@ -1548,9 +1562,14 @@ export class PKRelayClient extends Emitter {
       }
       for (const link of [...room._links.values()]) {
         if (left()) break;
+        // Only the anchor that made a link makes it again; the other waits for the relay's
+        // onConnectOtherRoom. Were both to call, the second would be refused as already linked.
+        if (!link.caller) continue;
         try {
           await this._request('connectOtherRoom', {roomId: link.peerRoomId, userId: link.peerUserId, localRoomId: room.roomId});
         } catch (error) {
+          // -3328 here means the two are linked already (the peer called first): the link is up.
+          if (error.code === ErrorCode.LinkInvalidParameter) continue;
           note('link', room.roomId, error, {peerRoomId: link.peerRoomId, peerUserId: link.peerUserId});
           // The relay ended the link when the connection dropped; tell the app it stays down.
           room._links.delete(`${link.peerRoomId}|${link.peerUserId}`);
