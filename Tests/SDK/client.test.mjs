@@ -424,3 +424,49 @@ test('the inviter of an autoLink invitation is the one that restores the link', 
   await clock.advance(1000);
   assert.deepEqual(sockets[1].methods(), ['joinRoom', 'connectOtherRoom']);
 });
+
+/** Runs fn with console.error captured; returns what was logged. */
+async function capturingConsoleError(fn) {
+  const logged = [];
+  const original = console.error;
+  console.error = (...args) => logged.push(args);
+  try {
+    await fn();
+  } finally {
+    console.error = original;
+  }
+  return logged;
+}
+
+test('an exception in a room handler reaches the client\'s onError', async () => {
+  const {client, sockets} = makeClient(scriptedRelay());
+  const room = await client.joinRoom(JOIN);
+  const errors = [];
+  client.on('onError', (d) => errors.push(d));
+  room.on('onUserJoined', () => { throw new Error('room handler bug'); });
+  sockets[0].receive({event: 'onUserJoined', data: {roomId: 'room-a', userId: 'u', role: 'anchor'}});
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0].error.message, 'room handler bug');
+  assert.equal(errors[0].context, 'handler of onUserJoined');
+  assert.equal(errors[0].roomId, 'room-a');
+});
+
+test('with no onError listener a handler\'s exception goes to console.error; a throwing onError handler does not loop', async () => {
+  const {FakeSocket, sockets} = fakeWebSocket({relay: scriptedRelay()});
+  const client = new PKRelayClient({url: 'ws://relay-1.test/rtc', WebSocket: FakeSocket, clock: new ManualClock(), requestTimeoutMs: 1000});
+  const room = await client.joinRoom(JOIN);
+  room.on('onUserJoined', () => { throw new Error('unheard bug'); });
+  let logged = await capturingConsoleError(() => {
+    sockets[0].receive({event: 'onUserJoined', data: {roomId: 'room-a', userId: 'u', role: 'anchor'}});
+  });
+  assert.equal(logged.length, 1);
+  assert.ok(logged[0].some((a) => a instanceof Error && a.message === 'unheard bug'));
+  let calls = 0;
+  client.on('onError', () => { calls++; throw new Error('onError bug'); });
+  logged = await capturingConsoleError(() => {
+    sockets[0].receive({event: 'onUserJoined', data: {roomId: 'room-a', userId: 'v', role: 'anchor'}});
+  });
+  assert.equal(calls, 1, 'the onError handler ran once');
+  assert.equal(logged.length, 1, 'its own exception is logged, not re-reported');
+  assert.equal(logged[0].find((a) => a instanceof Error).message, 'onError bug');
+});

@@ -213,11 +213,22 @@ class Emitter {
       try {
         handler(data);
       } catch (error) {
-        // An app handler that throws must not break the SDK's bookkeeping; it is reported once.
-        if (event !== 'onError') this._emit('onError', {error, context: `handler of ${event}`});
-        else console.error(error);
+        // An app handler that throws must not break the SDK's bookkeeping. It is reported on the
+        // client's onError; an onError handler that throws is only logged, never re-reported,
+        // so a faulty onError handler cannot loop.
+        if (event === 'onError') console.error('PKRelay: an onError handler threw', error);
+        else this._handlerFailed(error, event, data);
       }
     }
+  }
+
+  _listenerCount(event) {
+    const set = this._handlers.get(event);
+    return set ? set.size : 0;
+  }
+
+  _handlerFailed(error) {
+    console.error('PKRelay: an event handler threw', error);
   }
 }
 
@@ -452,7 +463,7 @@ class ReceiveTransport {
         await this.client._request('answerTransportOffer', {transportId: this.id, revision, sdp: this.pc.localDescription.sdp});
       } catch (error) {
         if (!this.closed && error.code !== ErrorCode.NotConnected) {
-          this.client._emit('onError', {error: asError(error, 'answerTransportOffer'), context: 'answerTransportOffer'});
+          this.client._reportError({error: asError(error, 'answerTransportOffer'), context: 'answerTransportOffer'});
         }
       }
     });
@@ -707,6 +718,12 @@ export class Room extends Emitter {
     this._autoLinkPeers = new Set();   // peerRoomId|peerUserId invited with autoLink, not linked yet
     this._audioReport = null;
     this._joined = false;
+  }
+
+  // A room handler's exception goes to the client's onError (and this room's), like any
+  // background error of the room.
+  _handlerFailed(error, event) {
+    this.client._reportError({error, context: `handler of ${event}`, roomId: this.roomId});
   }
 
   async _join() {
@@ -1104,6 +1121,24 @@ export class PKRelayClient extends Emitter {
     super._emit(event, data);
   }
 
+  _handlerFailed(error, event, data) {
+    const roomId = data && typeof data.roomId === 'string' ? data.roomId : undefined;
+    this._reportError({error, context: `handler of ${event}`, ...(roomId !== undefined ? {roomId} : {})});
+  }
+
+  /**
+   * Emits onError (on the client, and on the room it names); with nobody listening the error
+   * goes to console.error rather than vanishing.
+   */
+  _reportError(payload) {
+    const room = typeof payload.roomId === 'string' ? this.rooms.get(payload.roomId) : undefined;
+    if (this._listenerCount('onError') + (room ? room._listenerCount('onError') : 0) === 0) {
+      console.error(`PKRelay: ${payload.context}${payload.roomId ? ` (room ${payload.roomId})` : ''}:`, payload.error);
+      return;
+    }
+    this._emit('onError', payload);
+  }
+
   _setState(state, reason, extra = {}) {
     const previous = this.connectionState;
     if (previous === state && !extra.attempt) return;
@@ -1345,7 +1380,7 @@ export class PKRelayClient extends Emitter {
       await pub._publish();
     } catch (error) {
       pub._setState('failed');
-      this._emit('onError', {error: asError(error, 'publishStream'), context: 'republish', roomId: pub.room.roomId});
+      this._reportError({error: asError(error, 'publishStream'), context: 'republish', roomId: pub.room.roomId});
     }
   }
 
@@ -1371,7 +1406,7 @@ export class PKRelayClient extends Emitter {
       await room.updateToken(token);
       this._log(`token of room ${d.roomId} refreshed`);
     } catch (error) {
-      this._emit('onError', {error: asError(error, 'updateToken'), context: 'tokenRefresh', roomId: d.roomId});
+      this._reportError({error: asError(error, 'updateToken'), context: 'tokenRefresh', roomId: d.roomId});
     }
   }
 
