@@ -470,3 +470,22 @@ test('with no onError listener a handler\'s exception goes to console.error; a t
   assert.equal(logged.length, 1, 'its own exception is logged, not re-reported');
   assert.equal(logged[0].find((a) => a instanceof Error).message, 'onError bug');
 });
+
+test('streams that ended while the connection was down are reported as unpublished, their users staying', async () => {
+  let joins = 0;
+  const {client, clock, sockets, seen} = makeClient(scriptedRelay({
+    joinRoom: (socket, {params}) => {
+      joins++;
+      const streams = joins === 1 ? [{streamIndex: 'main', mediaType: 3}, {streamIndex: 'screen', mediaType: 2}] : [{streamIndex: 'main', mediaType: 3}];
+      return {result: {roomId: params.roomId, userId: params.userId, role: 'anchor', visible: true, tokenExpiresAt: 1,
+        users: [{userId: 'anchor-b', role: 'anchor', streams}]}};
+    },
+  }));
+  const room = await client.joinRoom(JOIN);
+  sockets[0].drop();
+  await clock.advance(1000);
+  const unpublished = seen.filter(([n]) => n === 'onUserUnpublishStream').map(([, d]) => d);
+  assert.deepEqual(unpublished, [{roomId: 'room-a', userId: 'anchor-b', streamIndex: 'screen', mediaType: 2, reason: 5}]);
+  assert.equal(seen.some(([n]) => n === 'onUserLeave'), false);
+  assert.deepEqual([...room.remoteUsers.get('anchor-b').streams.keys()], ['main']);
+});

@@ -736,6 +736,8 @@ export class Room extends Emitter {
     }
     const params = {token: this.token, roomId: this.roomId, userId: this.userId, role: this.role, visible: this.visible, roomConfig};
     const previous = new Map(this.remoteUsers);
+    // The streams as they were: the user objects are reused below and their streams replaced.
+    const previousStreams = new Map([...this.remoteUsers].map(([userId, user]) => [userId, new Map(user.streams)]));
     const result = await this.client._request('joinRoom', params);
     // Replaced only now: a failed rejoin keeps the users known before the connection dropped.
     this.remoteUsers.clear();
@@ -750,7 +752,7 @@ export class Room extends Emitter {
       user.streams = new Map((u.streams || []).map((s) => [s.streamIndex, {streamIndex: s.streamIndex, mediaType: s.mediaType}]));
       this.remoteUsers.set(u.userId, user);
     }
-    return {result, previous};
+    return {result, previous, previousStreams};
   }
 
   /**
@@ -1548,9 +1550,21 @@ export class PKRelayClient extends Emitter {
         continue;
       }
       report.rooms.push(room.roomId);
-      // Users that left while the connection was down.
-      for (const [userId] of joined.previous) {
-        if (!room.remoteUsers.has(userId)) this._emit('onUserLeave', {roomId: room.roomId, userId, reason: LeaveReason.Dropped});
+      // Users that left while the connection was down, and streams that ended meanwhile of users
+      // still there. Why they ended is unknown here, so the unpublish reason is Other (5); a
+      // user still publishing is replayed by the relay (onUserPublishStream).
+      for (const [userId, streams] of joined.previousStreams) {
+        const user = room.remoteUsers.get(userId);
+        if (!user) {
+          this._emit('onUserLeave', {roomId: room.roomId, userId, reason: LeaveReason.Dropped});
+          continue;
+        }
+        for (const [streamIndex, stream] of streams) {
+          if (user.streams.has(streamIndex)) continue;
+          this._emit('onUserUnpublishStream', {
+            roomId: room.roomId, userId, streamIndex, mediaType: stream.mediaType, reason: UnpublishReason.Other,
+          });
+        }
       }
       for (const pub of [...room.publications.values()]) {
         if (left()) break;
