@@ -207,3 +207,31 @@ test('a screen share is a second publication on a transport of its own', async (
   assert.deepEqual([...room.publications.keys()], ['main']);
   assert.ok(webrtc.peerConnections[2].closed);
 });
+
+test('a refused answer is sent once more, then the receiving transport is recovered', async () => {
+  const clock = new ManualClock();
+  const r = relay();
+  let refuse = true;
+  const {FakeSocket, sockets} = fakeWebSocket({
+    relay: (socket, request) => (request.method === 'answerTransportOffer' && refuse
+      ? {error: {code: 4018, message: 'the SDP answer cannot be used'}}
+      : r.handler(socket, request)),
+  });
+  const webrtc = fakeWebRTC();
+  const client = new PKRelayClient({
+    url: 'ws://relay.test/rtc', WebSocket: FakeSocket, RTCPeerConnection: webrtc.FakePeerConnection,
+    MediaStream: webrtc.FakeMediaStream, clock, random: () => 0.5,
+  });
+  const errors = [];
+  client.on('onError', (d) => errors.push(d));
+  await client.joinRoom(JOIN);
+  sockets[0].receive({event: 'onTransportOffer', data: {transportId: 1, revision: 1, sdp: 'offer 1'}});
+  await settle();
+  assert.deepEqual(sockets[0].methods().filter((m) => m === 'answerTransportOffer'), ['answerTransportOffer', 'answerTransportOffer']);
+  assert.deepEqual(errors.map((e) => [e.context, e.error.code]), [['answerTransportOffer', 4018]]);
+  assert.ok(sockets[0].closed, 'the session is restored on a new connection');
+  refuse = false;
+  await clock.advance(1000);
+  assert.deepEqual(sockets[1].methods(), ['createTransport', 'joinRoom']);
+  assert.equal(client.connectionState, 'connected');
+});

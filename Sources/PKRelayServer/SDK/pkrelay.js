@@ -451,21 +451,37 @@ class ReceiveTransport {
     return this.id;
   }
 
-  /** Queues the answer to an onTransportOffer behind the answers to earlier offers. */
+  /**
+   * Queues the answer to an onTransportOffer behind the answers to earlier offers. An answer the
+   * relay refuses leaves the offer pending and blocks every later one (PROTOCOL.md, receive
+   * offers): it is sent once more, and if that fails too the receiving transport is recovered
+   * as after a transport failure.
+   */
   offer({revision, sdp}) {
     this._answering = this._answering.then(async () => {
       if (this.closed) return;
+      let failure;
       try {
         await this.pc.setRemoteDescription({type: 'offer', sdp});
         await this.pc.setLocalDescription(await this.pc.createAnswer());
-        // The relay is ICE-lite and learns the address from the browser's checks: the answer
-        // goes out at once, without waiting for candidates.
-        await this.client._request('answerTransportOffer', {transportId: this.id, revision, sdp: this.pc.localDescription.sdp});
       } catch (error) {
-        if (!this.closed && error.code !== ErrorCode.NotConnected) {
-          this.client._reportError({error: asError(error, 'answerTransportOffer'), context: 'answerTransportOffer'});
+        failure = asError(error, 'answerTransportOffer');
+      }
+      for (let tries = 0; !failure && tries < 2; tries++) {
+        try {
+          // The relay is ICE-lite and learns the address from the browser's checks: the answer
+          // goes out at once, without waiting for candidates.
+          await this.client._request('answerTransportOffer', {transportId: this.id, revision, sdp: this.pc.localDescription.sdp});
+          return;
+        } catch (error) {
+          // A closed channel is the reconnection's to handle.
+          if (this.closed || error.code === ErrorCode.NotConnected) return;
+          if (tries === 1) failure = error;
         }
       }
+      if (this.closed) return;
+      this.client._reportError({error: failure, context: 'answerTransportOffer'});
+      this.client._transportFailed(this, `the answer to offer ${revision} was refused: ${failure.message}`);
     });
     return this._answering;
   }
