@@ -489,3 +489,28 @@ test('streams that ended while the connection was down are reported as unpublish
   assert.equal(seen.some(([n]) => n === 'onUserLeave'), false);
   assert.deepEqual([...room.remoteUsers.get('anchor-b').streams.keys()], ['main']);
 });
+
+test('a joinRoom answered after its timeout is undone with leaveRoom; a late createTransport is closed', async () => {
+  const held = [];
+  const {client, clock, sockets} = makeClient(scriptedRelay({
+    joinRoom: (socket, request) => { held.push({socket, request}); return undefined; },
+    createTransport: (socket, request) => { held.push({socket, request}); return undefined; },
+  }));
+  const joining = client.joinRoom(JOIN);
+  const joinFailed = assert.rejects(joining, (e) => e.code === ErrorCode.RequestTimeout);
+  await settle();
+  await clock.advance(1000);
+  await joinFailed;
+  const creating = client.request('createTransport', {kind: 'webrtc'});
+  const createFailed = assert.rejects(creating, (e) => e.code === ErrorCode.RequestTimeout);
+  await settle();
+  await clock.advance(1000);
+  await createFailed;
+  const [join, create] = held;
+  join.socket.receive({id: join.request.id, result: {roomId: 'room-a', userId: 'anchor-a', role: 'anchor', visible: true, users: [], tokenExpiresAt: 1}});
+  create.socket.receive({id: create.request.id, result: {transportId: 7, kind: 'webrtc'}});
+  await settle();
+  const sent = sockets[0].sent.map((r) => [r.method, r.params]);
+  assert.deepEqual(sent.slice(2), [['leaveRoom', {roomId: 'room-a'}], ['closeTransport', {transportId: 7}]]);
+  assert.equal(client.rooms.size, 0);
+});

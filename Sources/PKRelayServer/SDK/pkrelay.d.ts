@@ -270,6 +270,8 @@ export declare class ControlChannel {
   constructor(options: {
     url: string; WebSocket: unknown; clock?: Clock; requestTimeoutMs?: number;
     onEvent?: (event: string, data: any) => void; onClose?: (info: {code?: number; reason: string}) => void;
+    /** A request that had timed out was answered with success after all. */
+    onLateAnswer?: (method: string, params: any, result: any) => void;
     log?: (...parts: unknown[]) => void;
   });
   readonly url: string;

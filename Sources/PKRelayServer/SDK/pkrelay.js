@@ -248,7 +248,7 @@ const defaultClock = {
  */
 export class ControlChannel {
   /**
-   * @param {object} options `{url, WebSocket, clock, requestTimeoutMs, onEvent, onClose, log}`
+   * @param {object} options `{url, WebSocket, clock, requestTimeoutMs, onEvent, onClose, onLateAnswer, log}`
    */
   constructor(options) {
     this.url = options.url;
@@ -257,6 +257,9 @@ export class ControlChannel {
     this._timeoutMs = options.requestTimeoutMs || 10000;
     this._onEvent = options.onEvent || (() => {});
     this._onClose = options.onClose || (() => {});
+    this._onLateAnswer = options.onLateAnswer || (() => {});
+    // Requests that timed out, by id: their answer may still come, and what it did may need undoing.
+    this._timedOut = new Map();
     this._log = options.log || (() => {});
     this._nextId = 1;
     this._pending = new Map();
@@ -334,6 +337,9 @@ export class ControlChannel {
       const timer = this._clock.setTimeout(() => {
         if (!this._pending.has(id)) return;
         this._pending.delete(id);
+        this._timedOut.set(id, {method, params});
+        // Bounded: a relay that never answers must not grow it without end.
+        if (this._timedOut.size > 64) this._timedOut.delete(this._timedOut.keys().next().value);
         reject(new PKRelayError(timeoutCode, `no answer to ${method} within ${timeoutMs} ms`, method));
       }, timeoutMs);
       this._pending.set(id, {resolve, reject, timer, method});
@@ -375,7 +381,12 @@ export class ControlChannel {
     }
     const waiter = this._pending.get(id);
     if (!waiter) {
+      const late = this._timedOut.get(id);
       this._log('answer to a request no longer waited for', id);
+      if (late) {
+        this._timedOut.delete(id);
+        if (!message.error) this._onLateAnswer(late.method, late.params, message.result || {});
+      }
       return;
     }
     this._pending.delete(id);
@@ -1190,12 +1201,30 @@ export class PKRelayClient extends Emitter {
       url, WebSocket: this._WebSocket, clock: this._clock, requestTimeoutMs: this._timeoutMs,
       onEvent: (event, data) => this._onRelayEvent(channel, event, data),
       onClose: ({reason}) => this._channelDropped(channel, reason),
+      onLateAnswer: (method, params, result) => this._lateAnswer(channel, method, params, result),
       log: (...p) => this._log(...p),
     });
     if (!this._WebSocket) throw new PKRelayError(ErrorCode.ConnectFailed, 'no WebSocket implementation here', 'connect');
     this._channel = channel;
     await channel.open();
     this.url = url;
+  }
+
+  /**
+   * A request that timed out succeeded after all: its caller already failed, so what it did is
+   * undone, best effort, lest the relay keep a member or a transport the app does not know.
+   */
+  _lateAnswer(channel, method, params, result) {
+    if (channel !== this._channel) return;
+    if (method === 'joinRoom') {
+      const room = this.rooms.get(params.roomId);
+      if (room && room._joined) return;
+      this._log(`joinRoom of ${params.roomId} succeeded after its timeout: leaving again`);
+      this._request('leaveRoom', {roomId: params.roomId}).catch(() => {});
+    } else if (method === 'createTransport' && result.transportId !== undefined) {
+      this._log(`createTransport succeeded after its timeout: closing transport ${result.transportId}`);
+      this._request('closeTransport', {transportId: result.transportId}).catch(() => {});
+    }
   }
 
   /**
