@@ -235,3 +235,35 @@ test('a refused answer is sent once more, then the receiving transport is recove
   assert.deepEqual(sockets[1].methods(), ['createTransport', 'joinRoom']);
   assert.equal(client.connectionState, 'connected');
 });
+
+test('calls the app makes while the session is being restored fail with NotConnected; nothing is published twice', async () => {
+  const clock = new ManualClock();
+  const r = relay();
+  let joins = 0;
+  let heldJoin = null;
+  const {FakeSocket, sockets} = fakeWebSocket({
+    relay: (socket, request) => {
+      if (request.method === 'joinRoom' && ++joins === 2) { heldJoin = {socket, request}; return undefined; }
+      return r.handler(socket, request);
+    },
+  });
+  const webrtc = fakeWebRTC();
+  const client = new PKRelayClient({
+    url: 'ws://relay.test/rtc', WebSocket: FakeSocket, RTCPeerConnection: webrtc.FakePeerConnection,
+    MediaStream: webrtc.FakeMediaStream, clock, random: () => 0.5,
+  });
+  const room = await client.joinRoom(JOIN);
+  await room.publish(camera(webrtc));
+  sockets[0].drop();
+  await clock.advance(500);
+  assert.ok(heldJoin, 'the rejoin is on its way: the channel is open, the state still reconnecting');
+  await assert.rejects(room.publish(camera(webrtc), {streamIndex: 'screen'}), (e) => e.code === 4902);
+  await assert.rejects(room.subscribe('anchor-b'), (e) => e.code === 4902);
+  await assert.rejects(room.sendRoomMessage('hi'), (e) => e.code === 4902);
+  const p = heldJoin.request.params;
+  heldJoin.socket.receive({id: heldJoin.request.id, result: {roomId: p.roomId, userId: p.userId, role: 'anchor', visible: true, users: [], tokenExpiresAt: 1}});
+  await clock.advance(100);
+  assert.equal(client.connectionState, 'connected');
+  assert.deepEqual(sockets[1].methods(), ['createTransport', 'joinRoom', 'createTransport', 'publishStream']);
+  assert.deepEqual([...room.publications.keys()], ['main']);
+});

@@ -834,6 +834,8 @@ export class Room extends Emitter {
    * @returns {Promise<LocalPublication>}
    */
   async publish(mediaStream, options = {}) {
+    const refused = this.client._refuseWhileReconnecting('publishStream');
+    if (refused) throw refused;
     const streamIndex = options.streamIndex || 'main';
     const old = this.publications.get(streamIndex);
     const publication = new LocalPublication(this, mediaStream, {...options, streamIndex});
@@ -871,6 +873,8 @@ export class Room extends Emitter {
    * @param {object} [options] `{streamIndex, mediaType, videoStreamType}`
    */
   async subscribe(userId, options = {}) {
+    const refused = this.client._refuseWhileReconnecting('subscribeStream');
+    if (refused) throw refused;
     const sub = {
       userId, streamIndex: options.streamIndex || 'main', mediaType: options.mediaType || MediaType.AudioAndVideo,
       videoStreamType: options.videoStreamType || 0,
@@ -1232,7 +1236,17 @@ export class PKRelayClient extends Emitter {
    * object model does not wrap). Rejects with a PKRelayError.
    */
   request(method, params = {}, options = {}) {
+    const refused = this._refuseWhileReconnecting(method);
+    if (refused) return Promise.reject(refused);
     return this._request(method, params, options);
+  }
+
+  // While the SDK restores the session the channel is open, but the app's calls would race the
+  // restore (a publish made then would be published twice): they fail with NotConnected, as
+  // documented, until onReconnected.
+  _refuseWhileReconnecting(method) {
+    if (!this._reconnecting) return null;
+    return new PKRelayError(ErrorCode.NotConnected, 'the client is reconnecting; try again after onReconnected', method);
   }
 
   // The SDK's own requests (restoring, answering offers, closing transports) go through here.
@@ -1450,7 +1464,9 @@ export class PKRelayClient extends Emitter {
     if (!room) return;
     try {
       const token = await this._tokenProvider({roomId: d.roomId, userId: room.userId, privilege: d.privilege});
-      await room.updateToken(token);
+      // The SDK's own request: also during a reconnection's restore.
+      await this._request('updateToken', {roomId: d.roomId, token});
+      room.token = token;
       this._log(`token of room ${d.roomId} refreshed`);
     } catch (error) {
       this._reportError({error: asError(error, 'updateToken'), context: 'tokenRefresh', roomId: d.roomId});
