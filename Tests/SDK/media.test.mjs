@@ -267,3 +267,23 @@ test('calls the app makes while the session is being restored fail with NotConne
   assert.deepEqual(sockets[1].methods(), ['createTransport', 'joinRoom', 'createTransport', 'publishStream']);
   assert.deepEqual([...room.publications.keys()], ['main']);
 });
+
+test('a section reused for another publisher\'s track replaces its receiver: statistics name the new user, listeners do not pile up', async () => {
+  const {client, webrtc} = setup();
+  await client.joinRoom(JOIN);
+  const pc = webrtc.peerConnections[0];
+  const removed = [];
+  client.on('onRemoteTrackRemoved', (d) => removed.push(d.userId));
+  const track = pc.deliver('video', 'anchor-b', '0');
+  assert.ok(client.remoteMediaStream('anchor-b').getTracks().includes(track));
+  // anchor-b's track ended, its section went inactive; the relay reuses it for anchor-c.
+  assert.equal(pc.deliver('video', 'anchor-c', '0'), track, 'the browser reuses the track object');
+  assert.deepEqual(removed, ['anchor-b'], 'the track left anchor-b\'s stream');
+  assert.equal(client.remoteMediaStream('anchor-b').getTracks().length, 0);
+  assert.ok(client.remoteMediaStream('anchor-c').getTracks().includes(track));
+  assert.deepEqual((await client.getRemoteVideoStats()).map((s) => s.userId), ['anchor-c']);
+  assert.equal(track.listenerCount('ended'), 1);
+  pc.deliver('video', 'anchor-c', '0');
+  assert.equal(track.listenerCount('ended'), 1);
+  assert.equal((await client.getRemoteVideoStats()).length, 1);
+});

@@ -443,7 +443,9 @@ class ReceiveTransport {
     this.pc = null;
     this.closed = false;
     this._answering = Promise.resolve();
-    this.receivers = [];   // {userId, streamIndex, kind, receiver, transceiver}
+    // One entry per transceiver (section): a section the relay reuses for a later track replaces
+    // its entry, so statistics name the current publisher and listeners do not pile up.
+    this.receivers = new Map();   // transceiver → {userId, streamIndex, kind, receiver, transceiver, detach}
   }
 
   /** Creates the relay transport and its peer connection; resolves with the transport id. */
@@ -503,7 +505,13 @@ class ReceiveTransport {
     const screen = id.endsWith('-screen');
     const userId = screen ? id.slice(0, -'-screen'.length) : id;
     const streamIndex = screen ? 'screen' : 'main';
-    this.receivers.push({userId, streamIndex, kind: e.track.kind, receiver: e.receiver, transceiver: e.transceiver});
+    const key = e.transceiver || e.receiver;
+    const prior = this.receivers.get(key);
+    if (prior) {
+      prior.detach();
+      // The section carried another stream before: the track leaves that stream's MediaStream.
+      if (prior.userId !== userId || prior.streamIndex !== streamIndex) prior.remove();
+    }
     const mediaStream = this.client._remoteStream(userId, streamIndex);
     for (const old of mediaStream.getTracks()) {
       if (old.kind === e.track.kind && old !== e.track) mediaStream.removeTrack(old);
@@ -515,12 +523,16 @@ class ReceiveTransport {
       this.client._emit('onRemoteTrackRemoved', {userId, streamIndex, kind: e.track.kind, track: e.track, mediaStream});
     };
     // A section the relay makes inactive takes the track out of the browser's stream.
-    if (browserStream) {
-      browserStream.addEventListener('removetrack', (ev) => {
-        if (ev.track === e.track) removed();
-      });
-    }
+    const onRemoveTrack = (ev) => {
+      if (ev.track === e.track) removed();
+    };
+    if (browserStream) browserStream.addEventListener('removetrack', onRemoveTrack);
     e.track.addEventListener('ended', removed);
+    const detach = () => {
+      e.track.removeEventListener('ended', removed);
+      if (browserStream) browserStream.removeEventListener('removetrack', onRemoveTrack);
+    };
+    this.receivers.set(key, {userId, streamIndex, kind: e.track.kind, receiver: e.receiver, transceiver: e.transceiver, detach, remove: removed});
     this.client._log(`track: ${e.track.kind} of ${userId} (${streamIndex}, mid ${e.transceiver && e.transceiver.mid})`);
     this.client._emit('onRemoteTrackAdded', {userId, streamIndex, kind: e.track.kind, track: e.track, mediaStream});
   }
@@ -528,7 +540,7 @@ class ReceiveTransport {
   /** Inbound video statistics per remote stream, from the receivers in use now. */
   async videoStats() {
     const out = [];
-    for (const {userId, streamIndex, kind, receiver, transceiver} of this.receivers) {
+    for (const {userId, streamIndex, kind, receiver, transceiver} of this.receivers.values()) {
       if (kind !== 'video') continue;
       const active = receiver.track.readyState === 'live'
         && !(transceiver && (transceiver.stopped || transceiver.currentDirection === 'inactive'));
@@ -560,7 +572,8 @@ class ReceiveTransport {
       try { this.pc.close(); } catch (e) { /* already closed */ }
     }
     // The tracks of a closed peer connection end; the app learns it per track.
-    for (const {userId, streamIndex, receiver} of this.receivers) {
+    for (const {userId, streamIndex, receiver, detach} of this.receivers.values()) {
+      detach();
       const mediaStream = this.client._remoteStreams.get(streamKey(userId, streamIndex));
       if (mediaStream && mediaStream.getTracks().includes(receiver.track)) {
         mediaStream.removeTrack(receiver.track);
