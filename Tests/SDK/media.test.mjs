@@ -287,3 +287,44 @@ test('a section reused for another publisher\'s track replaces its receiver: sta
   assert.equal(track.listenerCount('ended'), 1);
   assert.equal((await client.getRemoteVideoStats()).length, 1);
 });
+
+test('a publication whose new transports keep failing is republished with backoff, then given up as failed', async () => {
+  const {client, clock, sockets, webrtc, seen} = setup();
+  const room = await client.joinRoom(JOIN);
+  const publication = await room.publish(camera(webrtc));
+  const publishes = () => sockets[0].methods().filter((m) => m === 'publishStream').length;
+  webrtc.peerConnections.at(-1).become('failed');
+  await settle();
+  assert.equal(publishes(), 2, 'the first republish is immediate');
+  webrtc.peerConnections.at(-1).become('failed');
+  await settle();
+  assert.equal(publishes(), 2, 'a second failure in a row waits');
+  await clock.advance(499);
+  assert.equal(publishes(), 2);
+  await clock.advance(1);
+  assert.equal(publishes(), 3, 'after the backoff delay');
+  for (let i = 0; i < 3; i++) {
+    webrtc.peerConnections.at(-1).become('failed');
+    await clock.advance(10000);
+  }
+  assert.equal(publishes(), 6, 'five republishes in all');
+  webrtc.peerConnections.at(-1).become('failed');
+  await clock.advance(60000);
+  assert.equal(publishes(), 6, 'then no more');
+  assert.equal(publication.state, 'failed');
+  const errors = seen.filter(([n]) => n === 'onError').map(([, d]) => d);
+  assert.deepEqual(errors.map((e) => [e.context, e.roomId]), [['republish', 'room-a']]);
+});
+
+test('a republished transport that connects resets the count of failures in a row', async () => {
+  const {client, sockets, webrtc} = setup();
+  const room = await client.joinRoom(JOIN);
+  await room.publish(camera(webrtc));
+  const publishes = () => sockets[0].methods().filter((m) => m === 'publishStream').length;
+  for (let i = 0; i < 8; i++) {
+    webrtc.peerConnections.at(-1).become('failed');
+    await settle();
+    webrtc.peerConnections.at(-1).become('connected');
+  }
+  assert.equal(publishes(), 9, 'each failure after a connected transport is republished at once');
+});

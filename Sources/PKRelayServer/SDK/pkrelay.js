@@ -167,6 +167,9 @@ export class PKRelayError extends Error {
   }
 }
 
+// Failed publish transports republished in a row before a publication is given up (state failed).
+const REPUBLISH_ATTEMPTS = 5;
+
 // Codes after which retrying a rejoin with the same token cannot succeed.
 const FATAL_JOIN_CODES = new Set([-1000, -1009, -32602, 4009]);
 
@@ -607,6 +610,7 @@ export class LocalPublication {
     /** `'new'`, `'connecting'`, `'connected'`, `'failed'`, `'republishing'` or `'closed'`. */
     this.state = 'new';
     this._closed = false;
+    this._republishes = 0;   // republishes in a row since the transport last connected
   }
 
   async _publish() {
@@ -627,6 +631,7 @@ export class LocalPublication {
         if (this.pc !== pc || this._closed) return;
         const s = pc.connectionState;
         if (s === 'connected' || s === 'connecting' || s === 'failed') this._setState(s);
+        if (s === 'connected') this._republishes = 0;
         if (s === 'failed') client._publicationFailed(this, 'the browser lost ICE connectivity to the relay');
       };
       // ICE-lite relay: no need to wait for candidates.
@@ -1443,19 +1448,36 @@ export class PKRelayClient extends Emitter {
 
   /**
    * A publish transport failed (ICE or DTLS): publish the same tracks again on a new transport,
-   * which the room sees as unpublish and publish.
+   * which the room sees as unpublish and publish. The first republish is immediate; failures in a
+   * row (the new transport failing too, or the publish refused) back off as reconnection does,
+   * and after REPUBLISH_ATTEMPTS of them the publication stops in state `failed` with an onError
+   * (context `republish`). Reaching `connected` resets the count.
    */
   async _publicationFailed(pub, reason) {
     if (pub._closed || pub.state === 'republishing' || this._reconnecting) return;
-    this._log(`publication ${pub.room.roomId}/${pub.streamIndex} failed (${reason}): publishing again`);
+    const generation = this._generation;
     pub._setState('republishing');
     pub._dropPeer(true);
-    try {
-      await pub._publish();
-    } catch (error) {
-      pub._setState('failed');
-      this._reportError({error: asError(error, 'publishStream'), context: 'republish', roomId: pub.room.roomId});
+    let lastError = new PKRelayError(ErrorCode.MediaFailed, reason, 'publishStream');
+    while (pub._republishes < REPUBLISH_ATTEMPTS) {
+      pub._republishes++;
+      this._log(`publication ${pub.room.roomId}/${pub.streamIndex} failed (${reason}): publishing again (${pub._republishes}/${REPUBLISH_ATTEMPTS})`);
+      if (pub._republishes > 1) await this._sleep(this._backoff(pub._republishes - 1));
+      // A reconnection, disconnect() or unpublish meanwhile takes over.
+      if (pub._closed || this._reconnecting || this._closedByApp || generation !== this._generation) return;
+      try {
+        await pub._publish();
+        return;
+      } catch (error) {
+        lastError = asError(error, 'publishStream');
+        if (error.code === ErrorCode.NotConnected) return;
+      }
     }
+    pub._setState('failed');
+    this._reportError({
+      error: new PKRelayError(lastError.code, `gave up publishing ${pub.streamIndex} again after ${REPUBLISH_ATTEMPTS} attempts: ${lastError.message}`, 'publishStream'),
+      context: 'republish', roomId: pub.room.roomId,
+    });
   }
 
   /**
