@@ -514,3 +514,25 @@ test('a joinRoom answered after its timeout is undone with leaveRoom; a late cre
   assert.deepEqual(sent.slice(2), [['leaveRoom', {roomId: 'room-a'}], ['closeTransport', {transportId: 7}]]);
   assert.equal(client.rooms.size, 0);
 });
+
+test('disconnect() leaves every joined room first, waiting at most the request timeout', async () => {
+  let answered = 0;
+  const {client, clock, sockets} = makeClient(scriptedRelay({
+    // room-a's leave is answered, room-b's never.
+    leaveRoom: (socket, {params}) => (params.roomId === 'room-a' ? (answered++, {result: {}}) : undefined),
+  }));
+  await client.joinRoom(JOIN);
+  await client.joinRoom({...JOIN, roomId: 'room-b'});
+  let done = false;
+  const disconnecting = client.disconnect().then(() => { done = true; });
+  await settle();
+  assert.deepEqual(sockets[0].sent.filter((r) => r.method === 'leaveRoom').map((r) => r.params.roomId), ['room-a', 'room-b']);
+  assert.equal(answered, 1);
+  assert.equal(done, false, 'waits for room-b\'s answer');
+  assert.equal(sockets[0].closed, false);
+  await clock.advance(1000);
+  await disconnecting;
+  assert.ok(sockets[0].closed, 'closed after the leaves');
+  assert.equal(client.connectionState, 'disconnected');
+  assert.equal(client.rooms.size, 0);
+});

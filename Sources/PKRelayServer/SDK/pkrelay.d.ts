@@ -320,7 +320,7 @@ export declare class PKRelayClient extends Emitter {
   getRemoteVideoStats(): Promise<RemoteVideoStats[]>;
   /** The stable MediaStream of a remote user's stream. */
   remoteMediaStream(userId: string, streamIndex?: StreamIndex): MediaStream;
-  /** Leaves every room and closes the connection; no reconnection follows. */
+  /** Leaves every joined room (leaveRoom, bounded by the request timeout) when connected, then closes the connection; no reconnection follows. */
   disconnect(): Promise<void>;
 }
 

@@ -1363,17 +1363,29 @@ export class PKRelayClient extends Emitter {
     return stream;
   }
 
-  /** Leaves every room and closes the connection; no reconnection follows. */
+  /**
+   * Leaves every room and closes the connection; no reconnection follows. When connected, each
+   * joined room is left with leaveRoom first (all at once, each bounded by the request timeout),
+   * so the others see the user leave (reason 0) rather than drop (reason 1).
+   */
   async disconnect() {
     this._closedByApp = true;
     // A reconnection in progress notices the new generation and stops.
     this._generation++;
+    const wasReconnecting = this._reconnecting;
     this._reconnecting = false;
-    for (const room of this.rooms.values()) room._closeLocal();
+    const rooms = [...this.rooms.values()];
     this.rooms.clear();
+    const channel = this._channel;
+    if (channel && channel.isOpen && !wasReconnecting) {
+      await Promise.allSettled(rooms.filter((room) => room._joined)
+        .map((room) => channel.request('leaveRoom', {roomId: room.roomId})));
+    }
+    // The transports close with the connection.
+    for (const room of rooms) room._closeLocal({tellRelay: false});
     this._closeReceive(false);
-    if (this._channel) this._channel.close();
-    this._channel = null;
+    if (channel) channel.close();
+    if (this._channel === channel) this._channel = null;
     this._setState(ConnectionState.Disconnected, 'client');
   }
 
