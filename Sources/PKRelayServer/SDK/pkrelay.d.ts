@@ -72,16 +72,23 @@ export type ConnectionStateValue = 'disconnected' | 'connecting' | 'connected' |
 // ---------------------------------------------------------------------------------------------
 // Errors
 
+/** `PKRelayError.data`: for 4030 (RoomOnAnotherNode) the node that serves the room. */
+export interface PKRelayErrorData {
+  controlURL?: string;
+  nodeId?: string;
+  [key: string]: unknown;
+}
+
 /** An error of the relay (`code`, `message`, `data` for 4030) or of the SDK (4901-4905). */
 export declare class PKRelayError extends Error {
-  constructor(code: number, message: string, method?: string, data?: unknown);
+  constructor(code: number, message: string, method?: string, data?: PKRelayErrorData);
   readonly name: 'PKRelayError';
   /** The relay's error code, or one of the SDK's. */
   code: number;
   /** The request it answers. */
   method?: string;
   /** Details: for 4030 `{controlURL, nodeId}`. */
-  data?: {controlURL?: string; nodeId?: string} | unknown;
+  data?: PKRelayErrorData;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -164,15 +171,24 @@ export interface SDKEventMap {
 
 export type EventMap = RelayEventMap & SDKEventMap;
 export type EventName = keyof EventMap;
+/** The events a Room emits: those whose data names the room (not transport, connection or remote-track events). */
+export type RoomEventName =
+  | 'onRoomStateChanged' | 'onUserJoined' | 'onUserLeave' | 'onUserPublishStream' | 'onUserUnpublishStream'
+  | 'onStreamSubscribed' | 'onUserVisibilityChanged' | 'onSwitchRole' | 'onTokenWillExpire' | 'onExitRoom'
+  | 'onForwardStreamStateChanged' | 'onForwardStreamEvent' | 'onForwardStreamFirstKeyframe' | 'onConnectOtherRoom'
+  | 'onDisconnectOtherRoom' | 'onInvitationReceived' | 'onInvitationStateChanged' | 'onRoomMessageReceived'
+  | 'onUserMessageReceived' | 'onRemoteAudioPropertiesReport' | 'onActiveSpeaker' | 'onNetworkQuality'
+  | 'onPublicationStateChanged' | 'onError';
+export type RoomEventMap = Pick<EventMap, RoomEventName>;
 export type PublicationState = 'new' | 'connecting' | 'connected' | 'failed' | 'republishing' | 'closed';
 
-declare class Emitter {
-  /** Adds a handler; unknown event names throw a TypeError. Returns a function that removes it. */
-  on<E extends EventName>(event: E, handler: (data: EventMap[E]) => void): () => void;
+declare class Emitter<M> {
+  /** Adds a handler; event names this emitter never emits throw a TypeError. Returns a function that removes it. */
+  on<E extends keyof M>(event: E, handler: (data: M[E]) => void): () => void;
   /** Adds a handler for the next such event only. */
-  once<E extends EventName>(event: E, handler: (data: EventMap[E]) => void): () => void;
+  once<E extends keyof M>(event: E, handler: (data: M[E]) => void): () => void;
   /** Removes a handler. */
-  off<E extends EventName>(event: E, handler: (data: EventMap[E]) => void): void;
+  off<E extends keyof M>(event: E, handler: (data: M[E]) => void): void;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -197,7 +213,7 @@ export interface ClientOptions {
   /** The relay's control WebSocket, e.g. `wss://relay.example.com/rtc`. */
   url: string;
   /** Called on onTokenWillExpire and when a rejoin finds the token expired; its token goes to updateToken. */
-  tokenProvider?: (info: {roomId: string; userId: string; privilege?: 'publish'}) => Promise<string>;
+  tokenProvider?: (info: {roomId: string; userId: string; privilege?: 'publish'}) => string | Promise<string>;
   /** How long a request waits for its answer (default 10 000 ms). */
   requestTimeoutMs?: number;
   /** Reconnection after a dropped WebSocket or a failed receive transport; `false` turns it off. */
@@ -288,7 +304,7 @@ export declare class ControlChannel {
 }
 
 /** One user's connection to a relay. */
-export declare class PKRelayClient extends Emitter {
+export declare class PKRelayClient extends Emitter<EventMap> {
   constructor(options: ClientOptions);
   /** The control URL in use (after a cluster redirect, the node's). */
   url: string;
@@ -325,7 +341,7 @@ export declare class PKRelayClient extends Emitter {
 }
 
 /** A room the client joined. Emits the events of this room. */
-export declare class Room extends Emitter {
+export declare class Room extends Emitter<RoomEventMap> {
   readonly client: PKRelayClient;
   readonly roomId: string;
   readonly userId: string;

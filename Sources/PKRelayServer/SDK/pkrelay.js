@@ -144,6 +144,14 @@ export const SDK_EVENTS = Object.freeze([
 
 const ALL_EVENTS = new Set([...RELAY_EVENTS, ...SDK_EVENTS]);
 
+// The events a Room emits: those whose data names the room. Transport events and the
+// connection's and remote tracks' events belong to the client alone.
+const CLIENT_ONLY_EVENTS = new Set([
+  'onTransportOffer', 'onTransportStateChanged', 'onConnectionStateChanged', 'onReconnected', 'onRemoteTrackAdded',
+  'onRemoteTrackRemoved',
+]);
+const ROOM_EVENTS = new Set([...ALL_EVENTS].filter((event) => !CLIENT_ONLY_EVENTS.has(event)));
+
 // ---------------------------------------------------------------------------------------------
 // Errors
 
@@ -178,16 +186,21 @@ const FATAL_JOIN_CODES = new Set([-1000, -1009, -32602, 4009]);
 
 /** A small typed event emitter: `on` refuses names the SDK never emits, so a typo fails loudly. */
 class Emitter {
-  constructor() {
+  constructor(events = ALL_EVENTS) {
     this._handlers = new Map();
+    this._events = events;
   }
 
   /**
-   * Adds a handler for an event of `RELAY_EVENTS` or `SDK_EVENTS`.
+   * Adds a handler for an event of `RELAY_EVENTS` or `SDK_EVENTS` (a Room: of those it emits).
    * @returns {() => void} a function that removes the handler again
    */
   on(event, handler) {
-    if (!ALL_EVENTS.has(event)) throw new TypeError(`unknown PKRelay event '${event}'`);
+    if (!this._events.has(event)) {
+      throw new TypeError(ALL_EVENTS.has(event)
+        ? `'${event}' is an event of the client, never emitted on a Room`
+        : `unknown PKRelay event '${event}'`);
+    }
     if (typeof handler !== 'function') throw new TypeError('handler must be a function');
     if (!this._handlers.has(event)) this._handlers.set(event, new Set());
     this._handlers.get(event).add(handler);
@@ -730,7 +743,7 @@ export class RemoteUser {
  */
 export class Room extends Emitter {
   constructor(client, options) {
-    super();
+    super(ROOM_EVENTS);
     /** The client (connection) this room belongs to. */
     this.client = client;
     /** The room's id. */
