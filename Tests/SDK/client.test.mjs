@@ -293,7 +293,8 @@ test('a reconnection restarts running forwards (paused ones paused again) and vo
   assert.deepEqual(second.sent[2].params.targets, [{roomId: 'room-c', token: 'tc'}], 'only the target that was running');
   const report = seen.find(([n]) => n === 'onReconnected')[1];
   assert.deepEqual(report.failures.map((f) => [f.kind, f.code, f.peerUserId]), [['link', -102048, 'anchor-b']]);
-  assert.deepEqual(disconnects.map((d) => [d.peerUserId, d.reason, d.errorCode]), [['anchor-b', 'reconnectFailed', -102048]]);
+  assert.deepEqual(disconnects.map((d) => [d.peerUserId, d.reason, d.errorCode, d.error.code]), [['anchor-b', 'reconnectFailed', 0, -102048]],
+    'errorCode 0 as PROTOCOL.md says; the refusal in error');
 });
 
 test('a forward stopped by the app is not restarted by a reconnection', async () => {
@@ -535,4 +536,34 @@ test('disconnect() leaves every joined room first, waiting at most the request t
   assert.ok(sockets[0].closed, 'closed after the leaves');
   assert.equal(client.connectionState, 'disconnected');
   assert.equal(client.rooms.size, 0);
+});
+
+test('a tokenProvider that throws is reported as TokenProviderFailed with what it threw as cause', async () => {
+  const thrown = new Error('the room server is down');
+  const {client, sockets, seen} = makeClient(scriptedRelay(), {tokenProvider: async () => { throw thrown; }});
+  await client.joinRoom(JOIN);
+  sockets[0].receive({event: 'onTokenWillExpire', data: {roomId: 'room-a', expiresAt: 100, remainingSeconds: 30}});
+  await settle();
+  const errors = seen.filter(([n]) => n === 'onError').map(([, d]) => d);
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0].context, 'tokenRefresh');
+  assert.equal(errors[0].error.code, ErrorCode.TokenProviderFailed);
+  assert.equal(errors[0].error.cause, thrown);
+  assert.equal(sockets[0].methods().includes('updateToken'), false);
+});
+
+test('a refused rejoin is reported with PROTOCOL.md\'s reason and code pair, or the SDK\'s own RejoinFailed pair', async () => {
+  for (const [refusal, reason, code] of [[-1009, 3, -1009], [-1000, 100, 4904], [4009, 100, 4904]]) {
+    let joins = 0;
+    const {client, clock, sockets, seen} = makeClient(scriptedRelay({
+      joinRoom: (socket, request) => (++joins > 1 ? {error: {code: refusal, message: 'refused'}} : scriptedRelay()(socket, request)),
+    }));
+    await client.joinRoom(JOIN);
+    sockets[0].drop();
+    await clock.advance(1000);
+    const exit = seen.find(([n]) => n === 'onExitRoom')[1];
+    assert.deepEqual([exit.reason, exit.code, exit.rejoinFailed, exit.error.code], [reason, code, true, refusal], `refusal ${refusal}`);
+    assert.notEqual(exit.reason, 1, 'never Kicked, which PROTOCOL.md pairs only with -1004 and -1006');
+    assert.equal(client.rooms.size, 0);
+  }
 });

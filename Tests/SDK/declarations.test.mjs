@@ -112,7 +112,7 @@ test('ErrorCode matches its declaration and holds every code of PROTOCOL.md sect
   }
   // The SDK's own codes never collide with the relay's.
   const relayValues = new Set(relayCodes.map((c) => c.code));
-  for (const name of ['RequestTimeout', 'NotConnected', 'ConnectFailed', 'ReconnectFailed', 'MediaFailed']) {
+  for (const name of ['RequestTimeout', 'NotConnected', 'ConnectFailed', 'ReconnectFailed', 'MediaFailed', 'TokenProviderFailed']) {
     assert.ok(!relayValues.has(sdk.ErrorCode[name]), `${name} is not a relay code`);
   }
 });

@@ -9,7 +9,7 @@ export declare const VERSION: string;
 // ---------------------------------------------------------------------------------------------
 // Numbers of the protocol
 
-/** Error codes of the relay (PROTOCOL.md section 6) and of the SDK (4901-4905, TRTC's -3326/-3327). */
+/** Error codes of the relay (PROTOCOL.md section 6) and of the SDK (4901-4906, TRTC's -3326/-3327). */
 export declare const ErrorCode: Readonly<{
   ParseError: -32700; InvalidRequest: -32600; MethodNotFound: -32601; InvalidParams: -32602; InternalError: -32603;
   MessageTooLarge: -32001; ShuttingDown: -32002;
@@ -27,6 +27,7 @@ export declare const ErrorCode: Readonly<{
   InvitationInvalidArgument: 1; InvitationNotStarted: 2; InvitationAlreadyEnded: 3; InvitationAlreadyAccepted: 4;
   InvitationAlreadySent: 5;
   RequestTimeout: 4901; NotConnected: 4902; ConnectFailed: 4903; ReconnectFailed: 4904; MediaFailed: 4905;
+  TokenProviderFailed: 4906;
 }>;
 
 /** Video stream types: 0 big, 1 small. */
@@ -39,8 +40,8 @@ export declare const UnpublishReason: Readonly<{
 }>;
 /** `onUserLeave.reason`. */
 export declare const LeaveReason: Readonly<{Quit: 0; Dropped: 1; SwitchToInvisible: 2; KickedByAdmin: 3}>;
-/** `onExitRoom.reason`. */
-export declare const ExitRoomReason: Readonly<{Left: 0; Kicked: 1; RoomDismissed: 2; TokenExpired: 3; ServerShutdown: 4}>;
+/** `onExitRoom.reason`; 100 (RejoinFailed) is the SDK's own, with code ReconnectFailed. */
+export declare const ExitRoomReason: Readonly<{Left: 0; Kicked: 1; RoomDismissed: 2; TokenExpired: 3; ServerShutdown: 4; RejoinFailed: 100}>;
 /** Subscribe states. */
 export declare const SubscribeState: Readonly<{Success: 0; FailedNotInRoom: 1; FailedStreamNotFound: 2; FailedOverLimit: 3}>;
 /** Forward states. */
@@ -79,9 +80,9 @@ export interface PKRelayErrorData {
   [key: string]: unknown;
 }
 
-/** An error of the relay (`code`, `message`, `data` for 4030) or of the SDK (4901-4905). */
+/** An error of the relay (`code`, `message`, `data` for 4030) or of the SDK (4901-4906). */
 export declare class PKRelayError extends Error {
-  constructor(code: number, message: string, method?: string, data?: PKRelayErrorData);
+  constructor(code: number, message: string, method?: string, data?: PKRelayErrorData, cause?: unknown);
   readonly name: 'PKRelayError';
   /** The relay's error code, or one of the SDK's. */
   code: number;
@@ -89,6 +90,8 @@ export declare class PKRelayError extends Error {
   method?: string;
   /** Details: for 4030 `{controlURL, nodeId}`. */
   data?: PKRelayErrorData;
+  /** The error this one reports: for TokenProviderFailed, what the tokenProvider threw. */
+  cause?: unknown;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -118,14 +121,21 @@ export interface RelayEventMap {
   onUserVisibilityChanged: {roomId: string; visible: boolean; errorCode: number};
   onSwitchRole: {roomId: string; role: Role; errorCode: number};
   onTokenWillExpire: {roomId: string; expiresAt: number; remainingSeconds: number; privilege?: 'publish'};
-  /** `rejoinFailed` is set by the SDK when a rejoin after a reconnection was refused. */
-  onExitRoom: {roomId: string; reason: number; code: number; message: string; rejoinFailed?: boolean};
+  /**
+   * `rejoinFailed` and `error` (the relay's refusal) are set by the SDK when a rejoin after a
+   * reconnection was refused: reason 3 with code -1009 for an expired token, else reason 100
+   * (RejoinFailed) with code 4904 (ReconnectFailed).
+   */
+  onExitRoom: {roomId: string; reason: number; code: number; message: string; rejoinFailed?: boolean; error?: PKRelayError};
   onForwardStreamStateChanged: {roomId: string; userId: string; infos: ForwardStateInfo[]};
   onForwardStreamEvent: {roomId: string; userId: string; infos: {roomId: string; event: number}[]};
   onForwardStreamFirstKeyframe: {roomId: string; userId: string; targetRoomId: string; elapsedMs: number; via: 'forward' | 'link'};
   onConnectOtherRoom: LinkResult;
-  /** `reason` `reconnectFailed` (SDK): a link the SDK could not restore after a reconnection. */
-  onDisconnectOtherRoom: {roomId: string; peerRoomId: string; peerUserId: string; reason: string; errorCode: number};
+  /**
+   * `reason` `reconnectFailed` (SDK): a link the SDK could not restore after a reconnection;
+   * `errorCode` is 0 as always, the refusal is in `error`.
+   */
+  onDisconnectOtherRoom: {roomId: string; peerRoomId: string; peerUserId: string; reason: string; errorCode: number; error?: PKRelayError};
   onInvitationReceived: {
     inviteId: string; roomId: string; fromRoomId: string; fromUserId: string; payload?: string; timeoutSeconds: number; autoLink: boolean;
   };

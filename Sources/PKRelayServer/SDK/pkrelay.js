@@ -84,6 +84,7 @@ export const ErrorCode = Object.freeze({
   ConnectFailed: 4903,
   ReconnectFailed: 4904,
   MediaFailed: 4905,
+  TokenProviderFailed: 4906,
 });
 
 /** Video stream types (TRTC): 0 big, 1 small. */
@@ -101,8 +102,11 @@ export const UnpublishReason = Object.freeze({
 /** `onUserLeave.reason` (Volcengine). */
 export const LeaveReason = Object.freeze({Quit: 0, Dropped: 1, SwitchToInvisible: 2, KickedByAdmin: 3});
 
-/** `onExitRoom.reason` (0-2 TRTC, 3-4 PKRelay). */
-export const ExitRoomReason = Object.freeze({Left: 0, Kicked: 1, RoomDismissed: 2, TokenExpired: 3, ServerShutdown: 4});
+/**
+ * `onExitRoom.reason` (0-2 TRTC, 3-4 PKRelay; 100 the SDK's own: a rejoin after a reconnection
+ * was refused for a cause the protocol's reasons do not cover, with code ReconnectFailed).
+ */
+export const ExitRoomReason = Object.freeze({Left: 0, Kicked: 1, RoomDismissed: 2, TokenExpired: 3, ServerShutdown: 4, RejoinFailed: 100});
 
 /** Subscribe states (Volcengine). */
 export const SubscribeState = Object.freeze({Success: 0, FailedNotInRoom: 1, FailedStreamNotFound: 2, FailedOverLimit: 3});
@@ -157,7 +161,7 @@ const ROOM_EVENTS = new Set([...ALL_EVENTS].filter((event) => !CLIENT_ONLY_EVENT
 
 /**
  * An error of the relay (its `code`, `message` and, for 4030, `data`) or of the SDK (codes
- * 4901-4905), with the method it answered.
+ * 4901-4906), with the method it answered and, when it wraps another error, that as `cause`.
  */
 export class PKRelayError extends Error {
   /**
@@ -165,13 +169,15 @@ export class PKRelayError extends Error {
    * @param {string} message a sentence for developers
    * @param {string} [method] the request it answers
    * @param {object} [data] machine-readable details (4030: `{controlURL, nodeId}`)
+   * @param {*} [cause] the error this one reports (e.g. what a tokenProvider threw)
    */
-  constructor(code, message, method, data) {
+  constructor(code, message, method, data, cause) {
     super(message);
     this.name = 'PKRelayError';
     this.code = code;
     this.method = method;
     this.data = data;
+    if (cause !== undefined) this.cause = cause;
   }
 }
 
@@ -1518,12 +1524,22 @@ export class PKRelayClient extends Emitter {
     if (channel) channel.close();
   }
 
+  /** Calls the app's tokenProvider; what it throws is reported as TokenProviderFailed with it as `cause`. */
+  async _askTokenProvider(info) {
+    try {
+      return await this._tokenProvider(info);
+    } catch (error) {
+      throw new PKRelayError(ErrorCode.TokenProviderFailed,
+        `the tokenProvider failed for room ${info.roomId}: ${error && error.message ? error.message : String(error)}`, 'tokenProvider', undefined, error);
+    }
+  }
+
   async _refreshToken(d) {
     if (!this._tokenProvider) return;
     const room = this.rooms.get(d.roomId);
     if (!room) return;
     try {
-      const token = await this._tokenProvider({roomId: d.roomId, userId: room.userId, privilege: d.privilege});
+      const token = await this._askTokenProvider({roomId: d.roomId, userId: room.userId, privilege: d.privilege});
       // The SDK's own request: also during a reconnection's restore.
       await this._request('updateToken', {roomId: d.roomId, token});
       room.token = token;
@@ -1657,10 +1673,15 @@ export class PKRelayClient extends Emitter {
         note('room', room.roomId, error);
         room._closeLocal();
         this.rooms.delete(room.roomId);
-        // The app hears it as it hears any end of a room, marked as the SDK's.
+        // The app hears it as it hears any end of a room, marked as the SDK's. Reason and code
+        // pair as in PROTOCOL.md section 5 (an expired token: 3 with -1009); a refusal the
+        // protocol has no exit reason for is the SDK's own pair, RejoinFailed with
+        // ReconnectFailed. The relay's refusal itself is in `error`.
+        const expired = error.code === ErrorCode.TokenExpired;
         this._emit('onExitRoom', {
-          roomId: room.roomId, reason: error.code === ErrorCode.TokenExpired ? ExitRoomReason.TokenExpired : ExitRoomReason.Kicked,
-          code: error.code, message: `rejoining after a reconnection was refused: ${error.message}`, rejoinFailed: true,
+          roomId: room.roomId, reason: expired ? ExitRoomReason.TokenExpired : ExitRoomReason.RejoinFailed,
+          code: expired ? ErrorCode.TokenExpired : ErrorCode.ReconnectFailed,
+          message: `rejoining after a reconnection was refused: ${error.message}`, rejoinFailed: true, error,
         });
         continue;
       }
@@ -1742,9 +1763,10 @@ export class PKRelayClient extends Emitter {
           if (error.code === ErrorCode.LinkInvalidParameter) continue;
           note('link', room.roomId, error, {peerRoomId: link.peerRoomId, peerUserId: link.peerUserId});
           // The relay ended the link when the connection dropped; tell the app it stays down.
+          // errorCode is always 0 in this event (PROTOCOL.md section 4); the refusal is in `error`.
           room._links.delete(`${link.peerRoomId}|${link.peerUserId}`);
           this._emit('onDisconnectOtherRoom', {
-            roomId: room.roomId, peerRoomId: link.peerRoomId, peerUserId: link.peerUserId, reason: 'reconnectFailed', errorCode: error.code,
+            roomId: room.roomId, peerRoomId: link.peerRoomId, peerUserId: link.peerUserId, reason: 'reconnectFailed', errorCode: 0, error,
           });
         }
       }
@@ -1757,7 +1779,7 @@ export class PKRelayClient extends Emitter {
       return await room._join();
     } catch (error) {
       if (error.code === ErrorCode.TokenExpired && this._tokenProvider) {
-        room.token = await this._tokenProvider({roomId: room.roomId, userId: room.userId});
+        room.token = await this._askTokenProvider({roomId: room.roomId, userId: room.userId});
         return room._join();
       }
       throw error;
