@@ -328,3 +328,31 @@ test('a republished transport that connects resets the count of failures in a ro
   }
   assert.equal(publishes(), 9, 'each failure after a connected transport is republished at once');
 });
+
+test('a main stream whose userId ends in -screen is not taken for a screen stream', async () => {
+  const {client, sockets, webrtc} = setup({users: [
+    {userId: 'cam-screen', role: 'anchor', streams: [{streamIndex: 'main', mediaType: 3}]},
+    {userId: 'bob', role: 'anchor', streams: [{streamIndex: 'screen', mediaType: 2}]},
+  ]});
+  await client.joinRoom(JOIN);
+  const pc = webrtc.peerConnections[0];
+  const added = [];
+  client.on('onRemoteTrackAdded', (d) => added.push([d.userId, d.streamIndex]));
+  // Known only from the room's users: cam-screen publishes main, and no user cam publishes a screen.
+  pc.deliver('video', 'cam-screen', '0');
+  // bob's screen: the suffix, and bob publishes a screen.
+  pc.deliver('video', 'bob-screen', '1');
+  assert.deepEqual(added, [['cam-screen', 'main'], ['bob', 'screen']]);
+  // Ambiguous by the room's users (a user x-screen with main, a user x with a screen): the SSRC
+  // that onStreamSubscribed announced for the section decides.
+  for (const [userId, streamIndex, ssrc] of [['x-screen', 'main', 1111], ['x', 'screen', 2222]]) {
+    sockets[0].receive({event: 'onUserJoined', data: {roomId: 'room-a', userId, role: 'anchor'}});
+    sockets[0].receive({event: 'onUserPublishStream', data: {roomId: 'room-a', userId, streamIndex, mediaType: 2}});
+    sockets[0].receive({event: 'onStreamSubscribed', data: {roomId: 'room-a', userId, streamIndex, state: 0,
+      tracks: [{kind: 'video', ssrc, payloadType: 96, codec: 'VP8', clockRate: 90000, transportId: 1}]}});
+  }
+  pc.remoteDescription = {type: 'offer', sdp: 'v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:2\r\na=ssrc:2222 cname:x\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:3\r\na=ssrc:1111 cname:x-screen\r\n'};
+  pc.deliver('video', 'x-screen', '2');
+  pc.deliver('video', 'x-screen', '3');
+  assert.deepEqual(added.slice(2), [['x', 'screen'], ['x-screen', 'main']]);
+});

@@ -435,8 +435,9 @@ export class ControlChannel {
 
 // The publish side: the browser writes the offer; max-bundle keeps it to one transport.
 const PUBLISH_CONFIG = {bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require'};
-// The receive side: the relay writes the offers. When every track is gone its offer has only
-// rejected m-lines and no BUNDLE group, which max-bundle would refuse.
+// The receive side: the relay writes the offers and bundles every section itself, an inactive
+// one included (PROTOCOL.md: sections are never removed; a section whose track ended stays,
+// a=inactive, in BUNDLE). Nothing is asked of the browser's bundle policy, so it keeps the default.
 const RECEIVE_CONFIG = {bundlePolicy: 'balanced', rtcpMuxPolicy: 'require'};
 
 /**
@@ -447,6 +448,17 @@ export const DEFAULT_SIMULCAST_ENCODINGS = Object.freeze([
   Object.freeze({rid: 'q', scaleResolutionDownBy: 2, maxBitrate: 200000}),
   Object.freeze({rid: 'f', maxBitrate: 1200000}),
 ]);
+
+/** The first `a=ssrc` of the media section with `a=mid:<mid>` in an SDP, or null. */
+function ssrcOfMid(sdp, mid) {
+  if (typeof sdp !== 'string' || mid === undefined || mid === null) return null;
+  for (const section of sdp.split(/\r?\nm=/).slice(1)) {
+    if (!new RegExp(`^a=mid:${mid.replace(/[^\w-]/g, '\\$&')}\\s*$`, 'm').test(section)) continue;
+    const match = /^a=ssrc:(\d+)/m.exec(section);
+    return match ? Number(match[1]) : null;
+  }
+  return null;
+}
 
 /** The stream key of a publisher's stream: its userId for `main`, `<userId>-screen` for the screen. */
 function streamKey(userId, streamIndex) {
@@ -521,12 +533,40 @@ class ReceiveTransport {
     return this._answering;
   }
 
+  /**
+   * Whose stream a track of section `mid` is. The msid stream id is the userId for `main` and
+   * `<userId>-screen` for the screen (PROTOCOL.md, receive offers), and the track id only adds
+   * `-audio`/`-video`, so `bob-screen` is bob's screen or the main stream of a user named
+   * `bob-screen`. The section's SSRC, which onStreamSubscribed announced with its user and
+   * stream, settles it; without it, the streams the rooms know of; the suffix comes last.
+   */
+  _streamOf(id, mid) {
+    const rooms = [...this.client.rooms.values()];
+    const ssrc = ssrcOfMid(this.pc && this.pc.remoteDescription && this.pc.remoteDescription.sdp, mid);
+    if (ssrc !== null) {
+      for (const room of rooms) {
+        for (const user of room.remoteUsers.values()) {
+          for (const [streamIndex, stream] of user.streams) {
+            const tracks = stream.subscription && stream.subscription.tracks;
+            if (tracks && tracks.some((t) => t.ssrc === ssrc)) return {userId: user.userId, streamIndex};
+          }
+        }
+      }
+    }
+    if (!id.endsWith('-screen')) return {userId: id, streamIndex: 'main'};
+    const base = id.slice(0, -'-screen'.length);
+    const publishes = (userId, streamIndex) => rooms.some((room) => {
+      const user = room.remoteUsers.get(userId);
+      return Boolean(user && user.streams.has(streamIndex));
+    });
+    if (publishes(id, 'main') && !publishes(base, 'screen')) return {userId: id, streamIndex: 'main'};
+    return {userId: base, streamIndex: 'screen'};
+  }
+
   _trackArrived(e) {
     const browserStream = e.streams[0];
     const id = browserStream ? browserStream.id : `mid-${e.transceiver.mid}`;
-    const screen = id.endsWith('-screen');
-    const userId = screen ? id.slice(0, -'-screen'.length) : id;
-    const streamIndex = screen ? 'screen' : 'main';
+    const {userId, streamIndex} = this._streamOf(id, e.transceiver && e.transceiver.mid);
     const key = e.transceiver || e.receiver;
     const prior = this.receivers.get(key);
     if (prior) {
