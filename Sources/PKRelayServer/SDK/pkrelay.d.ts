@@ -228,7 +228,7 @@ export interface ClientOptions {
   requestTimeoutMs?: number;
   /** Reconnection after a dropped WebSocket or a failed receive transport; `false` turns it off. */
   reconnect?: false | ReconnectOptions;
-  /** Cluster redirects (4030) a join follows (default 2). */
+  /** Cluster redirects (4030) a join, or one reconnection attempt, follows (default 2). */
   maxRedirects?: number;
   /** A logger for requests, events and decisions. */
   log?: (line: string) => void;

@@ -1174,11 +1174,11 @@ export class PKRelayClient extends Emitter {
   /**
    * @param {object} options
    * @param {string} options.url the relay's control WebSocket, e.g. `wss://relay.example.com/rtc`
-   * @param {(info: {roomId: string, userId: string, privilege?: string}) => Promise<string>} [options.tokenProvider]
+   * @param {(info: {roomId: string, userId: string, privilege?: string}) => (string|Promise<string>)} [options.tokenProvider]
    *        called on onTokenWillExpire (and when a rejoin finds the token expired); its token goes to updateToken
    * @param {number} [options.requestTimeoutMs=10000] how long a request waits for its answer
    * @param {false|{maxAttempts?: number, initialDelayMs?: number, maxDelayMs?: number}} [options.reconnect]
-   * @param {number} [options.maxRedirects=2] cluster redirects (4030) a join follows
+   * @param {number} [options.maxRedirects=2] cluster redirects (4030) a join, or one reconnection attempt, follows
    * @param {(line: string) => void} [options.log] a logger for requests, events and decisions
    */
   constructor(options) {
