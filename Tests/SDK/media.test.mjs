@@ -356,3 +356,34 @@ test('a main stream whose userId ends in -screen is not taken for a screen strea
   pc.deliver('video', 'x-screen', '3');
   assert.deepEqual(added.slice(2), [['x', 'screen'], ['x-screen', 'main']]);
 });
+
+test('a room left while its publication is being restored reports no failure, and its publication stays closed', async () => {
+  const clock = new ManualClock();
+  const r = relay();
+  let publishes = 0;
+  let heldPublish = null;
+  const {FakeSocket, sockets} = fakeWebSocket({
+    relay: (socket, request) => {
+      if (request.method === 'publishStream' && ++publishes === 2) { heldPublish = {socket, request}; return undefined; }
+      return r.handler(socket, request);
+    },
+  });
+  const webrtc = fakeWebRTC();
+  const client = new PKRelayClient({
+    url: 'ws://relay.test/rtc', WebSocket: FakeSocket, RTCPeerConnection: webrtc.FakePeerConnection,
+    MediaStream: webrtc.FakeMediaStream, clock, random: () => 0.5,
+  });
+  const reports = [];
+  client.on('onReconnected', (d) => reports.push(d));
+  const room = await client.joinRoom(JOIN);
+  const publication = await room.publish(camera(webrtc));
+  sockets[0].drop();
+  await clock.advance(500);
+  assert.ok(heldPublish, 'the publication is being restored');
+  await room.leave();
+  heldPublish.socket.receive({id: heldPublish.request.id, error: {code: 4001, message: 'not in room room-a'}});
+  await clock.advance(100);
+  assert.deepEqual(sockets[1].methods().slice(0, 5), ['createTransport', 'joinRoom', 'createTransport', 'publishStream', 'leaveRoom']);
+  assert.equal(publication.state, 'closed');
+  assert.deepEqual(reports.map((d) => [d.rooms, d.failures]), [[[], []]], 'the left room is neither restored nor failed');
+});

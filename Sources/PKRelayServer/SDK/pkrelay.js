@@ -1697,6 +1697,8 @@ export class PKRelayClient extends Emitter {
     const report = {rooms: [], failures: []};
     const note = (kind, roomId, error, extra = {}) => {
       if (error.code === ErrorCode.NotConnected || error.code === ErrorCode.RequestTimeout) throw error;
+      // A step of a room the app left meanwhile failed because it left: nothing to report.
+      if (this.rooms.get(roomId) === undefined) return;
       report.failures.push({kind, roomId, code: error.code, message: error.message, ...extra});
     };
     for (const room of [...this.rooms.values()]) {
@@ -1754,7 +1756,7 @@ export class PKRelayClient extends Emitter {
           await pub._publish();
         } catch (error) {
           note('publication', room.roomId, error, {streamIndex: pub.streamIndex});
-          pub._setState('failed');
+          if (!pub._closed) pub._setState('failed');
         }
       }
       for (const sub of [...room._subscriptions.values()]) {
@@ -1800,7 +1802,7 @@ export class PKRelayClient extends Emitter {
           await this._request('connectOtherRoom', {roomId: link.peerRoomId, userId: link.peerUserId, localRoomId: room.roomId});
         } catch (error) {
           // -3328 here means the two are linked already (the peer called first): the link is up.
-          if (error.code === ErrorCode.LinkInvalidParameter) continue;
+          if (error.code === ErrorCode.LinkInvalidParameter || left()) continue;
           note('link', room.roomId, error, {peerRoomId: link.peerRoomId, peerUserId: link.peerUserId});
           // The relay ended the link when the connection dropped; tell the app it stays down.
           // errorCode is always 0 in this event (PROTOCOL.md section 4); the refusal is in `error`.
@@ -1811,6 +1813,8 @@ export class PKRelayClient extends Emitter {
         }
       }
     }
+    // Rooms the app left during the restore are not reported as restored.
+    report.rooms = report.rooms.filter((roomId) => this.rooms.has(roomId));
     return report;
   }
 
