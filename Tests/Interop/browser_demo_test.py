@@ -151,11 +151,14 @@ window.pkDemo.request('getStats', {}).then(
 """
 
 
-# The five-minute guide of docs/SDK.md as a developer assembles it in one page: two anchors join
-# and publish (steps 1-2), an invisible viewer of guide-a watches with the guide's tile code
-# (step 3), anchor-a invites anchor-b with autoLink and anchor-b accepts (step 4), a message
-# reaches the linked room, and a hang-up takes the partner's video away. Keep it in step with
-# the guide: it shows that the guide alone is enough to build the PK demo.
+# The five-minute guide of docs/SDK.md as a developer assembles it in one page, in the order the
+# guide shows it: each anchor joins (step 1), sets up the guide's watching code (step 2, with the
+# loop over room.remoteUsers and the unmute button) and publishes (step 3); an invisible viewer of
+# guide-a joins after both published and watches with the same code, so anchor-a reaches it only
+# through room.remoteUsers or the relay's replay; anchor-a invites anchor-b with autoLink and
+# anchor-b accepts (step 4), a message reaches the linked room, and the hang-up button takes the
+# partner's video away. Keep it in step with the guide: it shows that the guide alone is enough to
+# build the PK demo.
 GUIDE_SCRIPT = r"""
 const done = arguments[arguments.length - 1];
 const relayUrl = arguments[0];
@@ -166,22 +169,17 @@ const relayUrl = arguments[0];
     return (await response.json()).token;
   }
   const out = {};
-  async function anchor(roomId, userId) {
-    const client = new PKRelayClient({url: relayUrl, tokenProvider: ({roomId, userId}) => getToken(roomId, userId)});
-    const room = await client.joinRoom({roomId, userId, token: await getToken(roomId, userId)});
-    const camera = await navigator.mediaDevices.getUserMedia({audio: true, video: {width: 640, height: 360}});
-    const publication = await room.publish(camera);
-    return {client, room, publication};
-  }
+  // Step 2, as a function because three clients run it.
   function watch(client, room) {
     const videos = new Map();
-    room.on('onUserPublishStream', ({userId, streamIndex}) => {
-      if (streamIndex !== 'main' || videos.has(userId)) return;
+    const show = (userId) => {
+      if (videos.has(userId)) return;
       const video = Object.assign(document.createElement('video'), {autoplay: true, playsInline: true, muted: true});
       video.srcObject = client.remoteMediaStream(userId);
       videos.set(userId, video);
       document.body.append(video);
-    });
+    };
+    room.on('onUserPublishStream', ({userId, streamIndex}) => streamIndex === 'main' && show(userId));
     client.on('onRemoteTrackAdded', ({userId, mediaStream}) => {
       const video = videos.get(userId);
       if (video) { video.srcObject = null; video.srcObject = mediaStream; }
@@ -189,17 +187,47 @@ const relayUrl = arguments[0];
     const drop = (userId) => { videos.get(userId)?.remove(); videos.delete(userId); };
     room.on('onUserUnpublishStream', ({userId, streamIndex}) => streamIndex === 'main' && drop(userId));
     room.on('onUserLeave', ({userId}) => drop(userId));
-    return videos;
+    for (const user of room.remoteUsers.values()) {
+      if (user.streams.has('main')) show(user.userId);
+    }
+    const unmute = Object.assign(document.createElement('button'), {textContent: 'Sound on'});
+    unmute.onclick = () => { for (const video of videos.values()) video.muted = false; };
+    document.body.append(unmute);
+    return {videos, unmute};
+  }
+  async function anchor(roomId, userId) {
+    // Step 1.
+    const client = new PKRelayClient({url: relayUrl, tokenProvider: ({roomId, userId}) => getToken(roomId, userId)});
+    const room = await client.joinRoom({roomId, userId, token: await getToken(roomId, userId)});
+    room.on('onUserJoined', ({userId, forwardedFrom}) => console.log(userId, 'joined', forwardedFrom ? `from ${forwardedFrom}` : ''));
+    room.on('onUserLeave', ({userId, reason}) => console.log(userId, 'left, reason', reason));
+    // Step 2.
+    const watching = watch(client, room);
+    // Step 3.
+    const camera = await navigator.mediaDevices.getUserMedia({audio: true, video: {width: 640, height: 360}});
+    client.on('onPublicationStateChanged', ({state}) => console.log('publishing:', state));
+    const publication = await room.publish(camera);
+    return {client, room, publication, watching};
   }
   const a = await anchor('guide-a', 'anchor-a');
   const b = await anchor('guide-b', 'anchor-b');
+  // Step 2's viewer.
   const viewer = new PKRelayClient({url: relayUrl});
-  const vroom = await viewer.joinRoom({roomId: 'guide-a', userId: 'viewer-1', token: await getToken('guide-a', 'viewer-1'), role: 'audience', visible: false, autoSubscribeVideoStreamType: 1});
-  const videos = watch(viewer, vroom);
-  b.room.on('onInvitationReceived', ({inviteId}) => b.client.acceptInvitation(inviteId));
-  const linked = new Promise((resolve) => a.room.on('onConnectOtherRoom', resolve));
+  const audienceRoom = await viewer.joinRoom({roomId: 'guide-a', userId: 'viewer-1', token: await getToken('guide-a', 'viewer-1'),
+                                              role: 'audience', visible: false, autoSubscribeVideoStreamType: 1});
+  const {videos, unmute} = watch(viewer, audienceRoom);
+  out.shownFromRemoteUsers = [...videos.keys()];
+  await audienceRoom.setRemoteVideoStreamType('anchor-a', 0);
+  // Step 4.
   const states = [];
   a.room.on('onInvitationStateChanged', ({state, reason}) => states.push(state));
+  b.room.on('onInvitationReceived', ({inviteId, fromUserId}) => {
+    b.client.acceptInvitation(inviteId).catch((error) => { out.acceptError = error.code; });
+  });
+  const linked = new Promise((resolve) => a.room.on('onConnectOtherRoom', resolve));
+  const hangUp = Object.assign(document.createElement('button'), {textContent: 'End PK'});
+  hangUp.onclick = () => a.room.disconnectOtherRoom().catch((error) => { out.hangUpError = error.code; });
+  document.body.append(hangUp);
   const {inviteId} = await a.room.invite('guide-b', 'anchor-b', {autoLink: true, payload: 'PK?'});
   out.link = await linked;
   out.inviteId = inviteId;
@@ -208,12 +236,16 @@ const relayUrl = arguments[0];
   out.videos = [...videos.keys()];
   out.videoSizes = [...videos.values()].map((v) => [v.videoWidth, v.videoHeight, v.srcObject.getTracks().map((t) => t.kind)]);
   out.stats = await viewer.getRemoteVideoStats();
-  out.remoteUsers = [...vroom.remoteUsers.values()].map((u) => ({userId: u.userId, forwardedFrom: u.forwardedFrom}));
+  // Clicked after the frames were counted: without a real user gesture a browser may pause
+  // a video that is unmuted.
+  unmute.click();
+  out.mutedAfterUnmute = [...videos.values()].map((v) => v.muted);
+  out.remoteUsers = [...audienceRoom.remoteUsers.values()].map((u) => ({userId: u.userId, forwardedFrom: u.forwardedFrom}));
   out.msg = await new Promise(async (resolve) => {
-    vroom.on('onRoomMessageReceived', (d) => resolve(d));
+    audienceRoom.on('onRoomMessageReceived', (d) => resolve(d));
     await b.room.sendRoomMessage('3:2', {toLinkedRooms: true});
   });
-  await a.room.disconnectOtherRoom();
+  hangUp.click();
   await new Promise((r) => setTimeout(r, 1000));
   out.videosAfterHangup = [...videos.keys()];
   done(out);
@@ -711,9 +743,13 @@ class Run:
         page.driver.get(page.url)
         control = self.args.base.replace("http", "ws", 1).rstrip("/") + "/rtc"
         result = page.driver.execute_async_script(GUIDE_SCRIPT, control) or {}
-        self.summary["guide"] = {k: result.get(k) for k in ("error", "code", "videos", "videosAfterHangup", "invitationStates", "msg")}
+        self.summary["guide"] = {k: result.get(k) for k in ("error", "code", "videos", "shownFromRemoteUsers", "videosAfterHangup", "invitationStates", "msg")}
         if result.get("error"):
             raise TestFailure(f"the guide's code failed: {result.get('code')} {result['error']}")
+        if result.get("acceptError") is not None or result.get("hangUpError") is not None:
+            raise TestFailure(f"the guide's accept or hang-up failed: {result.get('acceptError')} {result.get('hangUpError')}")
+        if any(result.get("mutedAfterUnmute", [True])):
+            raise TestFailure(f"the guide's unmute button left videos muted: {result.get('mutedAfterUnmute')}")
         if sorted(result.get("videos", [])) != ["anchor-a", "anchor-b"]:
             raise TestFailure(f"the guide's viewer shows {result.get('videos')}, not anchor-a and anchor-b")
         decoded = {s["userId"]: s["framesDecoded"] for s in result.get("stats", [])}

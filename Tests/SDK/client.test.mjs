@@ -293,7 +293,8 @@ test('a reconnection restarts running forwards (paused ones paused again) and vo
   assert.deepEqual(second.sent[2].params.targets, [{roomId: 'room-c', token: 'tc'}], 'only the target that was running');
   const report = seen.find(([n]) => n === 'onReconnected')[1];
   assert.deepEqual(report.failures.map((f) => [f.kind, f.code, f.peerUserId]), [['link', -102048, 'anchor-b']]);
-  assert.deepEqual(disconnects.map((d) => [d.peerUserId, d.reason, d.errorCode]), [['anchor-b', 'reconnectFailed', -102048]]);
+  assert.deepEqual(disconnects.map((d) => [d.peerUserId, d.reason, d.errorCode, d.error.code]), [['anchor-b', 'reconnectFailed', 0, -102048]],
+    'errorCode 0 as PROTOCOL.md says; the refusal in error');
 });
 
 test('a forward stopped by the app is not restarted by a reconnection', async () => {
@@ -306,4 +307,263 @@ test('a forward stopped by the app is not restarted by a reconnection', async ()
   sockets[0].drop();
   await clock.advance(1000);
   assert.deepEqual(sockets[1].methods(), ['joinRoom']);
+});
+
+// A relay whose PK links succeed (the response, then onConnectOtherRoom to self).
+const linking = (socket, {params}) => {
+  socket.event('onConnectOtherRoom', {roomId: params.localRoomId, peerRoomId: params.roomId, peerUserId: params.userId, errorCode: 0, message: 'linked'});
+  return {result: {roomId: params.localRoomId, peerRoomId: params.roomId, peerUserId: params.userId, errorCode: 0, message: 'linked'}};
+};
+
+test('leave() during a reconnection: a room left before its rejoin is neither rejoined nor relinked', async () => {
+  const {client, clock, sockets} = makeClient(scriptedRelay({connectOtherRoom: linking}));
+  const room = await client.joinRoom(JOIN);
+  await room.connectOtherRoom('room-b', 'anchor-b');
+  await settle();
+  sockets[0].drop();
+  await settle();
+  assert.equal(client.connectionState, 'reconnecting');
+  await room.leave();
+  assert.equal(room._links.size, 0, 'a left room forgets its links');
+  await clock.advance(1000);
+  assert.equal(client.connectionState, 'connected');
+  assert.deepEqual(sockets[1].methods(), [], 'nothing of the left room is restored');
+});
+
+test('leave() while the rejoin is on its way: the relay is told, and the room\'s links are not restored', async () => {
+  let held = null;
+  let joins = 0;
+  const {client, clock, sockets} = makeClient(scriptedRelay({
+    connectOtherRoom: linking,
+    joinRoom: (socket, request) => {
+      if (++joins === 2) { held = {socket, request}; return undefined; }
+      return scriptedRelay()(socket, request);
+    },
+  }));
+  const room = await client.joinRoom(JOIN);
+  await room.connectOtherRoom('room-b', 'anchor-b');
+  await settle();
+  sockets[0].drop();
+  await clock.advance(500);
+  assert.ok(held, 'the rejoin was sent and is waiting for its answer');
+  const leaving = room.leave();
+  const p = held.request.params;
+  held.socket.receive({id: held.request.id, result: {roomId: p.roomId, userId: p.userId, role: 'anchor', visible: true, users: [], tokenExpiresAt: 1}});
+  await leaving;
+  await clock.advance(100);
+  assert.deepEqual(sockets[1].methods(), ['joinRoom', 'leaveRoom'], 'left at the relay too, and no connectOtherRoom');
+  assert.equal(client.rooms.size, 0);
+  assert.equal(client.connectionState, 'connected');
+});
+
+test('stale 4030 redirects to a dead node do not use up the redirect budget of later attempts', async () => {
+  // The room lived on node-1, which died. Until its lease ends the entry still redirects there
+  // (stale); from the fourth connection to the entry on, it redirects to node-2.
+  let entryJoins = 0;
+  const relay = (socket, request) => {
+    if (request.method === 'joinRoom' && socket.url === 'ws://entry.test/rtc') {
+      const to = ++entryJoins <= 3 ? 'node-1' : 'node-2';
+      return {error: {code: 4030, message: `room lives on ${to}`, data: {controlURL: `ws://${to}.test/rtc`, nodeId: to}}};
+    }
+    return scriptedRelay()(socket, request);
+  };
+  let node1Up = true;
+  const {client, clock, sockets} = makeClient(relay, {
+    url: 'ws://entry.test/rtc', maxRedirects: 1, opens: (url) => url !== 'ws://node-1.test/rtc' || node1Up,
+    reconnect: {maxAttempts: 6, initialDelayMs: 100, maxDelayMs: 100},
+  });
+  await client.joinRoom(JOIN);
+  assert.equal(client.url, 'ws://node-1.test/rtc');
+  node1Up = false;
+  sockets.at(-1).drop();
+  await clock.advance(5000);
+  assert.equal(client.connectionState, 'connected', 'the redirect to node-2 was followed');
+  assert.equal(client.url, 'ws://node-2.test/rtc');
+  assert.deepEqual(sockets.at(-1).methods(), ['joinRoom']);
+});
+
+test('after a reconnection only the anchor that made a link makes it again; the callee waits for the relay', async () => {
+  const {client, clock, sockets, seen} = makeClient(scriptedRelay());
+  const room = await client.joinRoom(JOIN);
+  // anchor-b linked with us: we are the callee.
+  sockets[0].receive({event: 'onConnectOtherRoom', data: {roomId: 'room-a', peerRoomId: 'room-b', peerUserId: 'anchor-b', errorCode: 0, message: 'linked'}});
+  sockets[0].drop();
+  await clock.advance(1000);
+  assert.equal(client.connectionState, 'connected');
+  assert.deepEqual(sockets[1].methods(), ['joinRoom'], 'the callee does not call connectOtherRoom');
+  assert.equal(seen.some(([n]) => n === 'onDisconnectOtherRoom'), false);
+  assert.ok(room._links.has('room-b|anchor-b'), 'the link is still expected back');
+});
+
+test('a restored link refused as already linked (-3328) is up, not reported dead', async () => {
+  let connection = 0;
+  const {client, clock, sockets, seen} = makeClient(scriptedRelay({
+    joinRoom: (socket, request) => { connection++; return scriptedRelay()(socket, request); },
+    connectOtherRoom: (socket, request) => (connection > 1
+      ? {error: {code: -3328, message: 'anchor-a and anchor-b are already linked'}}
+      : linking(socket, request)),
+  }));
+  const room = await client.joinRoom(JOIN);
+  await room.connectOtherRoom('room-b', 'anchor-b');
+  await settle();
+  sockets[0].drop();
+  await clock.advance(1000);
+  assert.deepEqual(sockets[1].methods(), ['joinRoom', 'connectOtherRoom']);
+  assert.equal(seen.some(([n]) => n === 'onDisconnectOtherRoom'), false);
+  assert.deepEqual(seen.find(([n]) => n === 'onReconnected')[1].failures, []);
+  assert.ok(room._links.has('room-b|anchor-b'));
+});
+
+test('the inviter of an autoLink invitation is the one that restores the link', async () => {
+  const {client, clock, sockets} = makeClient(scriptedRelay({
+    invite: () => ({result: {inviteId: 'inv-1'}}), connectOtherRoom: linking,
+  }));
+  const room = await client.joinRoom(JOIN);
+  await room.invite('room-b', 'anchor-b', {autoLink: true});
+  sockets[0].receive({event: 'onConnectOtherRoom', data: {roomId: 'room-a', peerRoomId: 'room-b', peerUserId: 'anchor-b', errorCode: 0, message: 'linked'}});
+  sockets[0].drop();
+  await clock.advance(1000);
+  assert.deepEqual(sockets[1].methods(), ['joinRoom', 'connectOtherRoom']);
+});
+
+/** Runs fn with console.error captured; returns what was logged. */
+async function capturingConsoleError(fn) {
+  const logged = [];
+  const original = console.error;
+  console.error = (...args) => logged.push(args);
+  try {
+    await fn();
+  } finally {
+    console.error = original;
+  }
+  return logged;
+}
+
+test('an exception in a room handler reaches the client\'s onError', async () => {
+  const {client, sockets} = makeClient(scriptedRelay());
+  const room = await client.joinRoom(JOIN);
+  const errors = [];
+  client.on('onError', (d) => errors.push(d));
+  room.on('onUserJoined', () => { throw new Error('room handler bug'); });
+  sockets[0].receive({event: 'onUserJoined', data: {roomId: 'room-a', userId: 'u', role: 'anchor'}});
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0].error.message, 'room handler bug');
+  assert.equal(errors[0].context, 'handler of onUserJoined');
+  assert.equal(errors[0].roomId, 'room-a');
+});
+
+test('with no onError listener a handler\'s exception goes to console.error; a throwing onError handler does not loop', async () => {
+  const {FakeSocket, sockets} = fakeWebSocket({relay: scriptedRelay()});
+  const client = new PKRelayClient({url: 'ws://relay-1.test/rtc', WebSocket: FakeSocket, clock: new ManualClock(), requestTimeoutMs: 1000});
+  const room = await client.joinRoom(JOIN);
+  room.on('onUserJoined', () => { throw new Error('unheard bug'); });
+  let logged = await capturingConsoleError(() => {
+    sockets[0].receive({event: 'onUserJoined', data: {roomId: 'room-a', userId: 'u', role: 'anchor'}});
+  });
+  assert.equal(logged.length, 1);
+  assert.ok(logged[0].some((a) => a instanceof Error && a.message === 'unheard bug'));
+  let calls = 0;
+  client.on('onError', () => { calls++; throw new Error('onError bug'); });
+  logged = await capturingConsoleError(() => {
+    sockets[0].receive({event: 'onUserJoined', data: {roomId: 'room-a', userId: 'v', role: 'anchor'}});
+  });
+  assert.equal(calls, 1, 'the onError handler ran once');
+  assert.equal(logged.length, 1, 'its own exception is logged, not re-reported');
+  assert.equal(logged[0].find((a) => a instanceof Error).message, 'onError bug');
+});
+
+test('streams that ended while the connection was down are reported as unpublished, their users staying', async () => {
+  let joins = 0;
+  const {client, clock, sockets, seen} = makeClient(scriptedRelay({
+    joinRoom: (socket, {params}) => {
+      joins++;
+      const streams = joins === 1 ? [{streamIndex: 'main', mediaType: 3}, {streamIndex: 'screen', mediaType: 2}] : [{streamIndex: 'main', mediaType: 3}];
+      return {result: {roomId: params.roomId, userId: params.userId, role: 'anchor', visible: true, tokenExpiresAt: 1,
+        users: [{userId: 'anchor-b', role: 'anchor', streams}]}};
+    },
+  }));
+  const room = await client.joinRoom(JOIN);
+  sockets[0].drop();
+  await clock.advance(1000);
+  const unpublished = seen.filter(([n]) => n === 'onUserUnpublishStream').map(([, d]) => d);
+  assert.deepEqual(unpublished, [{roomId: 'room-a', userId: 'anchor-b', streamIndex: 'screen', mediaType: 2, reason: 5}]);
+  assert.equal(seen.some(([n]) => n === 'onUserLeave'), false);
+  assert.deepEqual([...room.remoteUsers.get('anchor-b').streams.keys()], ['main']);
+});
+
+test('a joinRoom answered after its timeout is undone with leaveRoom; a late createTransport is closed', async () => {
+  const held = [];
+  const {client, clock, sockets} = makeClient(scriptedRelay({
+    joinRoom: (socket, request) => { held.push({socket, request}); return undefined; },
+    createTransport: (socket, request) => { held.push({socket, request}); return undefined; },
+  }));
+  const joining = client.joinRoom(JOIN);
+  const joinFailed = assert.rejects(joining, (e) => e.code === ErrorCode.RequestTimeout);
+  await settle();
+  await clock.advance(1000);
+  await joinFailed;
+  const creating = client.request('createTransport', {kind: 'webrtc'});
+  const createFailed = assert.rejects(creating, (e) => e.code === ErrorCode.RequestTimeout);
+  await settle();
+  await clock.advance(1000);
+  await createFailed;
+  const [join, create] = held;
+  join.socket.receive({id: join.request.id, result: {roomId: 'room-a', userId: 'anchor-a', role: 'anchor', visible: true, users: [], tokenExpiresAt: 1}});
+  create.socket.receive({id: create.request.id, result: {transportId: 7, kind: 'webrtc'}});
+  await settle();
+  const sent = sockets[0].sent.map((r) => [r.method, r.params]);
+  assert.deepEqual(sent.slice(2), [['leaveRoom', {roomId: 'room-a'}], ['closeTransport', {transportId: 7}]]);
+  assert.equal(client.rooms.size, 0);
+});
+
+test('disconnect() leaves every joined room first, waiting at most the request timeout', async () => {
+  let answered = 0;
+  const {client, clock, sockets} = makeClient(scriptedRelay({
+    // room-a's leave is answered, room-b's never.
+    leaveRoom: (socket, {params}) => (params.roomId === 'room-a' ? (answered++, {result: {}}) : undefined),
+  }));
+  await client.joinRoom(JOIN);
+  await client.joinRoom({...JOIN, roomId: 'room-b'});
+  let done = false;
+  const disconnecting = client.disconnect().then(() => { done = true; });
+  await settle();
+  assert.deepEqual(sockets[0].sent.filter((r) => r.method === 'leaveRoom').map((r) => r.params.roomId), ['room-a', 'room-b']);
+  assert.equal(answered, 1);
+  assert.equal(done, false, 'waits for room-b\'s answer');
+  assert.equal(sockets[0].closed, false);
+  await clock.advance(1000);
+  await disconnecting;
+  assert.ok(sockets[0].closed, 'closed after the leaves');
+  assert.equal(client.connectionState, 'disconnected');
+  assert.equal(client.rooms.size, 0);
+});
+
+test('a tokenProvider that throws is reported as TokenProviderFailed with what it threw as cause', async () => {
+  const thrown = new Error('the room server is down');
+  const {client, sockets, seen} = makeClient(scriptedRelay(), {tokenProvider: async () => { throw thrown; }});
+  await client.joinRoom(JOIN);
+  sockets[0].receive({event: 'onTokenWillExpire', data: {roomId: 'room-a', expiresAt: 100, remainingSeconds: 30}});
+  await settle();
+  const errors = seen.filter(([n]) => n === 'onError').map(([, d]) => d);
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0].context, 'tokenRefresh');
+  assert.equal(errors[0].error.code, ErrorCode.TokenProviderFailed);
+  assert.equal(errors[0].error.cause, thrown);
+  assert.equal(sockets[0].methods().includes('updateToken'), false);
+});
+
+test('a refused rejoin is reported with PROTOCOL.md\'s reason and code pair, or the SDK\'s own RejoinFailed pair', async () => {
+  for (const [refusal, reason, code] of [[-1009, 3, -1009], [-1000, 100, 4904], [4009, 100, 4904]]) {
+    let joins = 0;
+    const {client, clock, sockets, seen} = makeClient(scriptedRelay({
+      joinRoom: (socket, request) => (++joins > 1 ? {error: {code: refusal, message: 'refused'}} : scriptedRelay()(socket, request)),
+    }));
+    await client.joinRoom(JOIN);
+    sockets[0].drop();
+    await clock.advance(1000);
+    const exit = seen.find(([n]) => n === 'onExitRoom')[1];
+    assert.deepEqual([exit.reason, exit.code, exit.rejoinFailed, exit.error.code], [reason, code, true, refusal], `refusal ${refusal}`);
+    assert.notEqual(exit.reason, 1, 'never Kicked, which PROTOCOL.md pairs only with -1004 and -1006');
+    assert.equal(client.rooms.size, 0);
+  }
 });

@@ -112,7 +112,7 @@ test('ErrorCode matches its declaration and holds every code of PROTOCOL.md sect
   }
   // The SDK's own codes never collide with the relay's.
   const relayValues = new Set(relayCodes.map((c) => c.code));
-  for (const name of ['RequestTimeout', 'NotConnected', 'ConnectFailed', 'ReconnectFailed', 'MediaFailed']) {
+  for (const name of ['RequestTimeout', 'NotConnected', 'ConnectFailed', 'ReconnectFailed', 'MediaFailed', 'TokenProviderFailed']) {
     assert.ok(!relayValues.has(sdk.ErrorCode[name]), `${name} is not a relay code`);
   }
 });
@@ -129,4 +129,32 @@ test('the enumerations carry the protocol\'s numbers', () => {
   assert.deepEqual({...sdk.ForwardState}, table('Forward states'));
   assert.deepEqual({...sdk.ForwardEvent}, table('Forward events'));
   assert.deepEqual({...sdk.InvitationState}, table('Invitation states'));
+});
+
+/** The quoted event names of `export type RoomEventName = …;`. */
+function roomEventNames() {
+  const start = dts.indexOf('export type RoomEventName =');
+  assert.ok(start >= 0, 'pkrelay.d.ts declares RoomEventName');
+  return [...dts.slice(start, dts.indexOf(';', start)).matchAll(/'(on\w+)'/g)].map((m) => m[1]);
+}
+
+test('each emitter accepts exactly the events its declaration types: a Room refuses client-only events', () => {
+  const all = [...interfaceKeys('RelayEventMap'), ...interfaceKeys('SDKEventMap')];
+  const roomEvents = new Set(roomEventNames());
+  assert.ok(roomEvents.size > 20, `found ${roomEvents.size} Room events`);
+  for (const name of roomEvents) assert.ok(all.includes(name), `RoomEventName's ${name} is an event of EventMap`);
+  for (const name of ['onRemoteTrackAdded', 'onRemoteTrackRemoved', 'onConnectionStateChanged', 'onReconnected', 'onTransportOffer', 'onTransportStateChanged']) {
+    assert.ok(!roomEvents.has(name), `${name} is the client's alone`);
+  }
+  const client = new sdk.PKRelayClient({url: 'ws://relay.test/rtc'});
+  const room = new sdk.Room(client, {roomId: 'r', userId: 'u', token: 't'});
+  for (const name of all) {
+    assert.doesNotThrow(() => client.on(name, () => {}), `the client accepts ${name}`);
+    if (roomEvents.has(name)) assert.doesNotThrow(() => room.on(name, () => {}), `a Room accepts ${name}`);
+    else assert.throws(() => room.on(name, () => {}), TypeError, `a Room refuses ${name}, which it never emits`);
+  }
+  // The reference lists the same events for a Room.
+  const line = guide.split('\n').find((l) => l.startsWith('A `Room` emits'));
+  assert.ok(line, 'docs/SDK.md has a line starting "A `Room` emits"');
+  assert.deepEqual([...line.matchAll(/`(on\w+)`/g)].map((m) => m[1]).sort(), [...roomEvents].sort());
 });

@@ -118,18 +118,39 @@ export function fakeWebRTC() {
   const peerConnections = [];
   let streams = 0;
 
-  class FakeTrack {
+  /** Event listeners as the browser keeps them, countable so that a test sees them pile up. */
+  class FakeTarget {
+    constructor() {
+      this.listeners = new Map();
+    }
+
+    addEventListener(type, fn) {
+      if (!this.listeners.has(type)) this.listeners.set(type, new Set());
+      this.listeners.get(type).add(fn);
+    }
+
+    removeEventListener(type, fn) {
+      const set = this.listeners.get(type);
+      if (set) set.delete(fn);
+    }
+
+    listenerCount(type) {
+      return this.listeners.has(type) ? this.listeners.get(type).size : 0;
+    }
+  }
+
+  class FakeTrack extends FakeTarget {
     constructor(kind) {
+      super();
       this.kind = kind;
       this.readyState = 'live';
     }
-
-    addEventListener() {}
   }
 
-  class FakeMediaStream {
-    constructor(tracks = []) {
-      this.id = `stream-${++streams}`;
+  class FakeMediaStream extends FakeTarget {
+    constructor(tracks = [], id = undefined) {
+      super();
+      this.id = id || `stream-${++streams}`;
       this.tracks = [...tracks];
     }
 
@@ -145,7 +166,6 @@ export function fakeWebRTC() {
       this.tracks = this.tracks.filter((t) => t !== track);
     }
 
-    addEventListener() {}
   }
 
   class FakePeerConnection {
@@ -187,6 +207,25 @@ export function fakeWebRTC() {
     close() {
       this.closed = true;
       this.connectionState = 'closed';
+    }
+
+    /**
+     * The browser delivers a remote track (ontrack) on the transceiver of section `mid`, in a
+     * stream with the offer's msid stream id. A section reused for a later track keeps its
+     * transceiver and receiver, and (as in browsers) its track object.
+     */
+    deliver(kind, streamId, mid) {
+      this.receiving ||= new Map();
+      let transceiver = this.receiving.get(mid);
+      if (!transceiver) {
+        const track = new FakeTrack(kind);
+        const receiver = {track, getStats: async () => new Map([['in', {type: 'inbound-rtp', kind, framesDecoded: 1, ssrc: 1}]])};
+        transceiver = {mid, receiver, currentDirection: 'recvonly', stopped: false};
+        this.receiving.set(mid, transceiver);
+      }
+      const stream = new FakeMediaStream([transceiver.receiver.track], streamId);
+      this.ontrack({track: transceiver.receiver.track, streams: [stream], receiver: transceiver.receiver, transceiver});
+      return transceiver.receiver.track;
     }
 
     /** The browser's ICE/DTLS state changes. */

@@ -207,3 +207,183 @@ test('a screen share is a second publication on a transport of its own', async (
   assert.deepEqual([...room.publications.keys()], ['main']);
   assert.ok(webrtc.peerConnections[2].closed);
 });
+
+test('a refused answer is sent once more, then the receiving transport is recovered', async () => {
+  const clock = new ManualClock();
+  const r = relay();
+  let refuse = true;
+  const {FakeSocket, sockets} = fakeWebSocket({
+    relay: (socket, request) => (request.method === 'answerTransportOffer' && refuse
+      ? {error: {code: 4018, message: 'the SDP answer cannot be used'}}
+      : r.handler(socket, request)),
+  });
+  const webrtc = fakeWebRTC();
+  const client = new PKRelayClient({
+    url: 'ws://relay.test/rtc', WebSocket: FakeSocket, RTCPeerConnection: webrtc.FakePeerConnection,
+    MediaStream: webrtc.FakeMediaStream, clock, random: () => 0.5,
+  });
+  const errors = [];
+  client.on('onError', (d) => errors.push(d));
+  await client.joinRoom(JOIN);
+  sockets[0].receive({event: 'onTransportOffer', data: {transportId: 1, revision: 1, sdp: 'offer 1'}});
+  await settle();
+  assert.deepEqual(sockets[0].methods().filter((m) => m === 'answerTransportOffer'), ['answerTransportOffer', 'answerTransportOffer']);
+  assert.deepEqual(errors.map((e) => [e.context, e.error.code]), [['answerTransportOffer', 4018]]);
+  assert.ok(sockets[0].closed, 'the session is restored on a new connection');
+  refuse = false;
+  await clock.advance(1000);
+  assert.deepEqual(sockets[1].methods(), ['createTransport', 'joinRoom']);
+  assert.equal(client.connectionState, 'connected');
+});
+
+test('calls the app makes while the session is being restored fail with NotConnected; nothing is published twice', async () => {
+  const clock = new ManualClock();
+  const r = relay();
+  let joins = 0;
+  let heldJoin = null;
+  const {FakeSocket, sockets} = fakeWebSocket({
+    relay: (socket, request) => {
+      if (request.method === 'joinRoom' && ++joins === 2) { heldJoin = {socket, request}; return undefined; }
+      return r.handler(socket, request);
+    },
+  });
+  const webrtc = fakeWebRTC();
+  const client = new PKRelayClient({
+    url: 'ws://relay.test/rtc', WebSocket: FakeSocket, RTCPeerConnection: webrtc.FakePeerConnection,
+    MediaStream: webrtc.FakeMediaStream, clock, random: () => 0.5,
+  });
+  const room = await client.joinRoom(JOIN);
+  await room.publish(camera(webrtc));
+  sockets[0].drop();
+  await clock.advance(500);
+  assert.ok(heldJoin, 'the rejoin is on its way: the channel is open, the state still reconnecting');
+  await assert.rejects(room.publish(camera(webrtc), {streamIndex: 'screen'}), (e) => e.code === 4902);
+  await assert.rejects(room.subscribe('anchor-b'), (e) => e.code === 4902);
+  await assert.rejects(room.sendRoomMessage('hi'), (e) => e.code === 4902);
+  const p = heldJoin.request.params;
+  heldJoin.socket.receive({id: heldJoin.request.id, result: {roomId: p.roomId, userId: p.userId, role: 'anchor', visible: true, users: [], tokenExpiresAt: 1}});
+  await clock.advance(100);
+  assert.equal(client.connectionState, 'connected');
+  assert.deepEqual(sockets[1].methods(), ['createTransport', 'joinRoom', 'createTransport', 'publishStream']);
+  assert.deepEqual([...room.publications.keys()], ['main']);
+});
+
+test('a section reused for another publisher\'s track replaces its receiver: statistics name the new user, listeners do not pile up', async () => {
+  const {client, webrtc} = setup();
+  await client.joinRoom(JOIN);
+  const pc = webrtc.peerConnections[0];
+  const removed = [];
+  client.on('onRemoteTrackRemoved', (d) => removed.push(d.userId));
+  const track = pc.deliver('video', 'anchor-b', '0');
+  assert.ok(client.remoteMediaStream('anchor-b').getTracks().includes(track));
+  // anchor-b's track ended, its section went inactive; the relay reuses it for anchor-c.
+  assert.equal(pc.deliver('video', 'anchor-c', '0'), track, 'the browser reuses the track object');
+  assert.deepEqual(removed, ['anchor-b'], 'the track left anchor-b\'s stream');
+  assert.equal(client.remoteMediaStream('anchor-b').getTracks().length, 0);
+  assert.ok(client.remoteMediaStream('anchor-c').getTracks().includes(track));
+  assert.deepEqual((await client.getRemoteVideoStats()).map((s) => s.userId), ['anchor-c']);
+  assert.equal(track.listenerCount('ended'), 1);
+  pc.deliver('video', 'anchor-c', '0');
+  assert.equal(track.listenerCount('ended'), 1);
+  assert.equal((await client.getRemoteVideoStats()).length, 1);
+});
+
+test('a publication whose new transports keep failing is republished with backoff, then given up as failed', async () => {
+  const {client, clock, sockets, webrtc, seen} = setup();
+  const room = await client.joinRoom(JOIN);
+  const publication = await room.publish(camera(webrtc));
+  const publishes = () => sockets[0].methods().filter((m) => m === 'publishStream').length;
+  webrtc.peerConnections.at(-1).become('failed');
+  await settle();
+  assert.equal(publishes(), 2, 'the first republish is immediate');
+  webrtc.peerConnections.at(-1).become('failed');
+  await settle();
+  assert.equal(publishes(), 2, 'a second failure in a row waits');
+  await clock.advance(499);
+  assert.equal(publishes(), 2);
+  await clock.advance(1);
+  assert.equal(publishes(), 3, 'after the backoff delay');
+  for (let i = 0; i < 3; i++) {
+    webrtc.peerConnections.at(-1).become('failed');
+    await clock.advance(10000);
+  }
+  assert.equal(publishes(), 6, 'five republishes in all');
+  webrtc.peerConnections.at(-1).become('failed');
+  await clock.advance(60000);
+  assert.equal(publishes(), 6, 'then no more');
+  assert.equal(publication.state, 'failed');
+  const errors = seen.filter(([n]) => n === 'onError').map(([, d]) => d);
+  assert.deepEqual(errors.map((e) => [e.context, e.roomId]), [['republish', 'room-a']]);
+});
+
+test('a republished transport that connects resets the count of failures in a row', async () => {
+  const {client, sockets, webrtc} = setup();
+  const room = await client.joinRoom(JOIN);
+  await room.publish(camera(webrtc));
+  const publishes = () => sockets[0].methods().filter((m) => m === 'publishStream').length;
+  for (let i = 0; i < 8; i++) {
+    webrtc.peerConnections.at(-1).become('failed');
+    await settle();
+    webrtc.peerConnections.at(-1).become('connected');
+  }
+  assert.equal(publishes(), 9, 'each failure after a connected transport is republished at once');
+});
+
+test('a main stream whose userId ends in -screen is not taken for a screen stream', async () => {
+  const {client, sockets, webrtc} = setup({users: [
+    {userId: 'cam-screen', role: 'anchor', streams: [{streamIndex: 'main', mediaType: 3}]},
+    {userId: 'bob', role: 'anchor', streams: [{streamIndex: 'screen', mediaType: 2}]},
+  ]});
+  await client.joinRoom(JOIN);
+  const pc = webrtc.peerConnections[0];
+  const added = [];
+  client.on('onRemoteTrackAdded', (d) => added.push([d.userId, d.streamIndex]));
+  // Known only from the room's users: cam-screen publishes main, and no user cam publishes a screen.
+  pc.deliver('video', 'cam-screen', '0');
+  // bob's screen: the suffix, and bob publishes a screen.
+  pc.deliver('video', 'bob-screen', '1');
+  assert.deepEqual(added, [['cam-screen', 'main'], ['bob', 'screen']]);
+  // Ambiguous by the room's users (a user x-screen with main, a user x with a screen): the SSRC
+  // that onStreamSubscribed announced for the section decides.
+  for (const [userId, streamIndex, ssrc] of [['x-screen', 'main', 1111], ['x', 'screen', 2222]]) {
+    sockets[0].receive({event: 'onUserJoined', data: {roomId: 'room-a', userId, role: 'anchor'}});
+    sockets[0].receive({event: 'onUserPublishStream', data: {roomId: 'room-a', userId, streamIndex, mediaType: 2}});
+    sockets[0].receive({event: 'onStreamSubscribed', data: {roomId: 'room-a', userId, streamIndex, state: 0,
+      tracks: [{kind: 'video', ssrc, payloadType: 96, codec: 'VP8', clockRate: 90000, transportId: 1}]}});
+  }
+  pc.remoteDescription = {type: 'offer', sdp: 'v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:2\r\na=ssrc:2222 cname:x\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:3\r\na=ssrc:1111 cname:x-screen\r\n'};
+  pc.deliver('video', 'x-screen', '2');
+  pc.deliver('video', 'x-screen', '3');
+  assert.deepEqual(added.slice(2), [['x', 'screen'], ['x-screen', 'main']]);
+});
+
+test('a room left while its publication is being restored reports no failure, and its publication stays closed', async () => {
+  const clock = new ManualClock();
+  const r = relay();
+  let publishes = 0;
+  let heldPublish = null;
+  const {FakeSocket, sockets} = fakeWebSocket({
+    relay: (socket, request) => {
+      if (request.method === 'publishStream' && ++publishes === 2) { heldPublish = {socket, request}; return undefined; }
+      return r.handler(socket, request);
+    },
+  });
+  const webrtc = fakeWebRTC();
+  const client = new PKRelayClient({
+    url: 'ws://relay.test/rtc', WebSocket: FakeSocket, RTCPeerConnection: webrtc.FakePeerConnection,
+    MediaStream: webrtc.FakeMediaStream, clock, random: () => 0.5,
+  });
+  const reports = [];
+  client.on('onReconnected', (d) => reports.push(d));
+  const room = await client.joinRoom(JOIN);
+  const publication = await room.publish(camera(webrtc));
+  sockets[0].drop();
+  await clock.advance(500);
+  assert.ok(heldPublish, 'the publication is being restored');
+  await room.leave();
+  heldPublish.socket.receive({id: heldPublish.request.id, error: {code: 4001, message: 'not in room room-a'}});
+  await clock.advance(100);
+  assert.deepEqual(sockets[1].methods().slice(0, 5), ['createTransport', 'joinRoom', 'createTransport', 'publishStream', 'leaveRoom']);
+  assert.equal(publication.state, 'closed');
+  assert.deepEqual(reports.map((d) => [d.rooms, d.failures]), [[[], []]], 'the left room is neither restored nor failed');
+});

@@ -22,4 +22,17 @@ export async function main(stream: MediaStream): Promise<void> {
   }
   // @ts-expect-error: a typo in an event name does not compile
   client.on('onUserJoind', () => {});
+  // @ts-expect-error: a client-only event is not one of a Room's
+  room.on('onRemoteTrackAdded', () => {});
+  room.on('onPublicationStateChanged', (d) => console.log(d.state));
+  const syncClient = createClient({url: 'ws://x/rtc', tokenProvider: () => 'a cached token'});
+  console.log(syncClient.url);
+  try {
+    await client.joinRoom({roomId: 'b', userId: 'u', token: 't'});
+  } catch (e) {
+    if (e instanceof PKRelayError && e.code === ErrorCode.RoomOnAnotherNode) {
+      const next: string | undefined = e.data?.controlURL;
+      console.log(next);
+    }
+  }
 }

@@ -9,7 +9,7 @@ export declare const VERSION: string;
 // ---------------------------------------------------------------------------------------------
 // Numbers of the protocol
 
-/** Error codes of the relay (PROTOCOL.md section 6) and of the SDK (4901-4905, TRTC's -3326/-3327). */
+/** Error codes of the relay (PROTOCOL.md section 6) and of the SDK (4901-4906, TRTC's -3326/-3327). */
 export declare const ErrorCode: Readonly<{
   ParseError: -32700; InvalidRequest: -32600; MethodNotFound: -32601; InvalidParams: -32602; InternalError: -32603;
   MessageTooLarge: -32001; ShuttingDown: -32002;
@@ -27,6 +27,7 @@ export declare const ErrorCode: Readonly<{
   InvitationInvalidArgument: 1; InvitationNotStarted: 2; InvitationAlreadyEnded: 3; InvitationAlreadyAccepted: 4;
   InvitationAlreadySent: 5;
   RequestTimeout: 4901; NotConnected: 4902; ConnectFailed: 4903; ReconnectFailed: 4904; MediaFailed: 4905;
+  TokenProviderFailed: 4906;
 }>;
 
 /** Video stream types: 0 big, 1 small. */
@@ -39,8 +40,8 @@ export declare const UnpublishReason: Readonly<{
 }>;
 /** `onUserLeave.reason`. */
 export declare const LeaveReason: Readonly<{Quit: 0; Dropped: 1; SwitchToInvisible: 2; KickedByAdmin: 3}>;
-/** `onExitRoom.reason`. */
-export declare const ExitRoomReason: Readonly<{Left: 0; Kicked: 1; RoomDismissed: 2; TokenExpired: 3; ServerShutdown: 4}>;
+/** `onExitRoom.reason`; 100 (RejoinFailed) is the SDK's own, with code ReconnectFailed. */
+export declare const ExitRoomReason: Readonly<{Left: 0; Kicked: 1; RoomDismissed: 2; TokenExpired: 3; ServerShutdown: 4; RejoinFailed: 100}>;
 /** Subscribe states. */
 export declare const SubscribeState: Readonly<{Success: 0; FailedNotInRoom: 1; FailedStreamNotFound: 2; FailedOverLimit: 3}>;
 /** Forward states. */
@@ -72,16 +73,25 @@ export type ConnectionStateValue = 'disconnected' | 'connecting' | 'connected' |
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-/** An error of the relay (`code`, `message`, `data` for 4030) or of the SDK (4901-4905). */
+/** `PKRelayError.data`: for 4030 (RoomOnAnotherNode) the node that serves the room. */
+export interface PKRelayErrorData {
+  controlURL?: string;
+  nodeId?: string;
+  [key: string]: unknown;
+}
+
+/** An error of the relay (`code`, `message`, `data` for 4030) or of the SDK (4901-4906). */
 export declare class PKRelayError extends Error {
-  constructor(code: number, message: string, method?: string, data?: unknown);
+  constructor(code: number, message: string, method?: string, data?: PKRelayErrorData, cause?: unknown);
   readonly name: 'PKRelayError';
   /** The relay's error code, or one of the SDK's. */
   code: number;
   /** The request it answers. */
   method?: string;
   /** Details: for 4030 `{controlURL, nodeId}`. */
-  data?: {controlURL?: string; nodeId?: string} | unknown;
+  data?: PKRelayErrorData;
+  /** The error this one reports: for TokenProviderFailed, what the tokenProvider threw. */
+  cause?: unknown;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -111,14 +121,21 @@ export interface RelayEventMap {
   onUserVisibilityChanged: {roomId: string; visible: boolean; errorCode: number};
   onSwitchRole: {roomId: string; role: Role; errorCode: number};
   onTokenWillExpire: {roomId: string; expiresAt: number; remainingSeconds: number; privilege?: 'publish'};
-  /** `rejoinFailed` is set by the SDK when a rejoin after a reconnection was refused. */
-  onExitRoom: {roomId: string; reason: number; code: number; message: string; rejoinFailed?: boolean};
+  /**
+   * `rejoinFailed` and `error` (the relay's refusal) are set by the SDK when a rejoin after a
+   * reconnection was refused: reason 3 with code -1009 for an expired token, else reason 100
+   * (RejoinFailed) with code 4904 (ReconnectFailed).
+   */
+  onExitRoom: {roomId: string; reason: number; code: number; message: string; rejoinFailed?: boolean; error?: PKRelayError};
   onForwardStreamStateChanged: {roomId: string; userId: string; infos: ForwardStateInfo[]};
   onForwardStreamEvent: {roomId: string; userId: string; infos: {roomId: string; event: number}[]};
   onForwardStreamFirstKeyframe: {roomId: string; userId: string; targetRoomId: string; elapsedMs: number; via: 'forward' | 'link'};
   onConnectOtherRoom: LinkResult;
-  /** `reason` `reconnectFailed` (SDK): a link the SDK could not restore after a reconnection. */
-  onDisconnectOtherRoom: {roomId: string; peerRoomId: string; peerUserId: string; reason: string; errorCode: number};
+  /**
+   * `reason` `reconnectFailed` (SDK): a link the SDK could not restore after a reconnection;
+   * `errorCode` is 0 as always, the refusal is in `error`.
+   */
+  onDisconnectOtherRoom: {roomId: string; peerRoomId: string; peerUserId: string; reason: string; errorCode: number; error?: PKRelayError};
   onInvitationReceived: {
     inviteId: string; roomId: string; fromRoomId: string; fromUserId: string; payload?: string; timeoutSeconds: number; autoLink: boolean;
   };
@@ -164,15 +181,24 @@ export interface SDKEventMap {
 
 export type EventMap = RelayEventMap & SDKEventMap;
 export type EventName = keyof EventMap;
+/** The events a Room emits: those whose data names the room (not transport, connection or remote-track events). */
+export type RoomEventName =
+  | 'onRoomStateChanged' | 'onUserJoined' | 'onUserLeave' | 'onUserPublishStream' | 'onUserUnpublishStream'
+  | 'onStreamSubscribed' | 'onUserVisibilityChanged' | 'onSwitchRole' | 'onTokenWillExpire' | 'onExitRoom'
+  | 'onForwardStreamStateChanged' | 'onForwardStreamEvent' | 'onForwardStreamFirstKeyframe' | 'onConnectOtherRoom'
+  | 'onDisconnectOtherRoom' | 'onInvitationReceived' | 'onInvitationStateChanged' | 'onRoomMessageReceived'
+  | 'onUserMessageReceived' | 'onRemoteAudioPropertiesReport' | 'onActiveSpeaker' | 'onNetworkQuality'
+  | 'onPublicationStateChanged' | 'onError';
+export type RoomEventMap = Pick<EventMap, RoomEventName>;
 export type PublicationState = 'new' | 'connecting' | 'connected' | 'failed' | 'republishing' | 'closed';
 
-declare class Emitter {
-  /** Adds a handler; unknown event names throw a TypeError. Returns a function that removes it. */
-  on<E extends EventName>(event: E, handler: (data: EventMap[E]) => void): () => void;
+declare class Emitter<M> {
+  /** Adds a handler; event names this emitter never emits throw a TypeError. Returns a function that removes it. */
+  on<E extends keyof M>(event: E, handler: (data: M[E]) => void): () => void;
   /** Adds a handler for the next such event only. */
-  once<E extends EventName>(event: E, handler: (data: EventMap[E]) => void): () => void;
+  once<E extends keyof M>(event: E, handler: (data: M[E]) => void): () => void;
   /** Removes a handler. */
-  off<E extends EventName>(event: E, handler: (data: EventMap[E]) => void): void;
+  off<E extends keyof M>(event: E, handler: (data: M[E]) => void): void;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -197,12 +223,12 @@ export interface ClientOptions {
   /** The relay's control WebSocket, e.g. `wss://relay.example.com/rtc`. */
   url: string;
   /** Called on onTokenWillExpire and when a rejoin finds the token expired; its token goes to updateToken. */
-  tokenProvider?: (info: {roomId: string; userId: string; privilege?: 'publish'}) => Promise<string>;
+  tokenProvider?: (info: {roomId: string; userId: string; privilege?: 'publish'}) => string | Promise<string>;
   /** How long a request waits for its answer (default 10 000 ms). */
   requestTimeoutMs?: number;
   /** Reconnection after a dropped WebSocket or a failed receive transport; `false` turns it off. */
   reconnect?: false | ReconnectOptions;
-  /** Cluster redirects (4030) a join follows (default 2). */
+  /** Cluster redirects (4030) a join, or one reconnection attempt, follows (default 2). */
   maxRedirects?: number;
   /** A logger for requests, events and decisions. */
   log?: (line: string) => void;
@@ -270,6 +296,8 @@ export declare class ControlChannel {
   constructor(options: {
     url: string; WebSocket: unknown; clock?: Clock; requestTimeoutMs?: number;
     onEvent?: (event: string, data: any) => void; onClose?: (info: {code?: number; reason: string}) => void;
+    /** A request that had timed out was answered with success after all. */
+    onLateAnswer?: (method: string, params: any, result: any) => void;
     log?: (...parts: unknown[]) => void;
   });
   readonly url: string;
@@ -286,7 +314,7 @@ export declare class ControlChannel {
 }
 
 /** One user's connection to a relay. */
-export declare class PKRelayClient extends Emitter {
+export declare class PKRelayClient extends Emitter<EventMap> {
   constructor(options: ClientOptions);
   /** The control URL in use (after a cluster redirect, the node's). */
   url: string;
@@ -318,12 +346,12 @@ export declare class PKRelayClient extends Emitter {
   getRemoteVideoStats(): Promise<RemoteVideoStats[]>;
   /** The stable MediaStream of a remote user's stream. */
   remoteMediaStream(userId: string, streamIndex?: StreamIndex): MediaStream;
-  /** Leaves every room and closes the connection; no reconnection follows. */
+  /** Leaves every joined room (leaveRoom, bounded by the request timeout) when connected, then closes the connection; no reconnection follows. */
   disconnect(): Promise<void>;
 }
 
 /** A room the client joined. Emits the events of this room. */
-export declare class Room extends Emitter {
+export declare class Room extends Emitter<RoomEventMap> {
   readonly client: PKRelayClient;
   readonly roomId: string;
   readonly userId: string;

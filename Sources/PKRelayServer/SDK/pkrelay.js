@@ -84,6 +84,7 @@ export const ErrorCode = Object.freeze({
   ConnectFailed: 4903,
   ReconnectFailed: 4904,
   MediaFailed: 4905,
+  TokenProviderFailed: 4906,
 });
 
 /** Video stream types (TRTC): 0 big, 1 small. */
@@ -101,8 +102,11 @@ export const UnpublishReason = Object.freeze({
 /** `onUserLeave.reason` (Volcengine). */
 export const LeaveReason = Object.freeze({Quit: 0, Dropped: 1, SwitchToInvisible: 2, KickedByAdmin: 3});
 
-/** `onExitRoom.reason` (0-2 TRTC, 3-4 PKRelay). */
-export const ExitRoomReason = Object.freeze({Left: 0, Kicked: 1, RoomDismissed: 2, TokenExpired: 3, ServerShutdown: 4});
+/**
+ * `onExitRoom.reason` (0-2 TRTC, 3-4 PKRelay; 100 the SDK's own: a rejoin after a reconnection
+ * was refused for a cause the protocol's reasons do not cover, with code ReconnectFailed).
+ */
+export const ExitRoomReason = Object.freeze({Left: 0, Kicked: 1, RoomDismissed: 2, TokenExpired: 3, ServerShutdown: 4, RejoinFailed: 100});
 
 /** Subscribe states (Volcengine). */
 export const SubscribeState = Object.freeze({Success: 0, FailedNotInRoom: 1, FailedStreamNotFound: 2, FailedOverLimit: 3});
@@ -144,12 +148,20 @@ export const SDK_EVENTS = Object.freeze([
 
 const ALL_EVENTS = new Set([...RELAY_EVENTS, ...SDK_EVENTS]);
 
+// The events a Room emits: those whose data names the room. Transport events and the
+// connection's and remote tracks' events belong to the client alone.
+const CLIENT_ONLY_EVENTS = new Set([
+  'onTransportOffer', 'onTransportStateChanged', 'onConnectionStateChanged', 'onReconnected', 'onRemoteTrackAdded',
+  'onRemoteTrackRemoved',
+]);
+const ROOM_EVENTS = new Set([...ALL_EVENTS].filter((event) => !CLIENT_ONLY_EVENTS.has(event)));
+
 // ---------------------------------------------------------------------------------------------
 // Errors
 
 /**
  * An error of the relay (its `code`, `message` and, for 4030, `data`) or of the SDK (codes
- * 4901-4905), with the method it answered.
+ * 4901-4906), with the method it answered and, when it wraps another error, that as `cause`.
  */
 export class PKRelayError extends Error {
   /**
@@ -157,15 +169,20 @@ export class PKRelayError extends Error {
    * @param {string} message a sentence for developers
    * @param {string} [method] the request it answers
    * @param {object} [data] machine-readable details (4030: `{controlURL, nodeId}`)
+   * @param {*} [cause] the error this one reports (e.g. what a tokenProvider threw)
    */
-  constructor(code, message, method, data) {
+  constructor(code, message, method, data, cause) {
     super(message);
     this.name = 'PKRelayError';
     this.code = code;
     this.method = method;
     this.data = data;
+    if (cause !== undefined) this.cause = cause;
   }
 }
+
+// Failed publish transports republished in a row before a publication is given up (state failed).
+const REPUBLISH_ATTEMPTS = 5;
 
 // Codes after which retrying a rejoin with the same token cannot succeed.
 const FATAL_JOIN_CODES = new Set([-1000, -1009, -32602, 4009]);
@@ -175,16 +192,21 @@ const FATAL_JOIN_CODES = new Set([-1000, -1009, -32602, 4009]);
 
 /** A small typed event emitter: `on` refuses names the SDK never emits, so a typo fails loudly. */
 class Emitter {
-  constructor() {
+  constructor(events = ALL_EVENTS) {
     this._handlers = new Map();
+    this._events = events;
   }
 
   /**
-   * Adds a handler for an event of `RELAY_EVENTS` or `SDK_EVENTS`.
+   * Adds a handler for an event of `RELAY_EVENTS` or `SDK_EVENTS` (a Room: of those it emits).
    * @returns {() => void} a function that removes the handler again
    */
   on(event, handler) {
-    if (!ALL_EVENTS.has(event)) throw new TypeError(`unknown PKRelay event '${event}'`);
+    if (!this._events.has(event)) {
+      throw new TypeError(ALL_EVENTS.has(event)
+        ? `'${event}' is an event of the client, never emitted on a Room`
+        : `unknown PKRelay event '${event}'`);
+    }
     if (typeof handler !== 'function') throw new TypeError('handler must be a function');
     if (!this._handlers.has(event)) this._handlers.set(event, new Set());
     this._handlers.get(event).add(handler);
@@ -213,11 +235,22 @@ class Emitter {
       try {
         handler(data);
       } catch (error) {
-        // An app handler that throws must not break the SDK's bookkeeping; it is reported once.
-        if (event !== 'onError') this._emit('onError', {error, context: `handler of ${event}`});
-        else console.error(error);
+        // An app handler that throws must not break the SDK's bookkeeping. It is reported on the
+        // client's onError; an onError handler that throws is only logged, never re-reported,
+        // so a faulty onError handler cannot loop.
+        if (event === 'onError') console.error('PKRelay: an onError handler threw', error);
+        else this._handlerFailed(error, event, data);
       }
     }
+  }
+
+  _listenerCount(event) {
+    const set = this._handlers.get(event);
+    return set ? set.size : 0;
+  }
+
+  _handlerFailed(error) {
+    console.error('PKRelay: an event handler threw', error);
   }
 }
 
@@ -237,7 +270,7 @@ const defaultClock = {
  */
 export class ControlChannel {
   /**
-   * @param {object} options `{url, WebSocket, clock, requestTimeoutMs, onEvent, onClose, log}`
+   * @param {object} options `{url, WebSocket, clock, requestTimeoutMs, onEvent, onClose, onLateAnswer, log}`
    */
   constructor(options) {
     this.url = options.url;
@@ -246,6 +279,9 @@ export class ControlChannel {
     this._timeoutMs = options.requestTimeoutMs || 10000;
     this._onEvent = options.onEvent || (() => {});
     this._onClose = options.onClose || (() => {});
+    this._onLateAnswer = options.onLateAnswer || (() => {});
+    // Requests that timed out, by id: their answer may still come, and what it did may need undoing.
+    this._timedOut = new Map();
     this._log = options.log || (() => {});
     this._nextId = 1;
     this._pending = new Map();
@@ -323,6 +359,9 @@ export class ControlChannel {
       const timer = this._clock.setTimeout(() => {
         if (!this._pending.has(id)) return;
         this._pending.delete(id);
+        this._timedOut.set(id, {method, params});
+        // Bounded: a relay that never answers must not grow it without end.
+        if (this._timedOut.size > 64) this._timedOut.delete(this._timedOut.keys().next().value);
         reject(new PKRelayError(timeoutCode, `no answer to ${method} within ${timeoutMs} ms`, method));
       }, timeoutMs);
       this._pending.set(id, {resolve, reject, timer, method});
@@ -364,7 +403,12 @@ export class ControlChannel {
     }
     const waiter = this._pending.get(id);
     if (!waiter) {
+      const late = this._timedOut.get(id);
       this._log('answer to a request no longer waited for', id);
+      if (late) {
+        this._timedOut.delete(id);
+        if (!message.error) this._onLateAnswer(late.method, late.params, message.result || {});
+      }
       return;
     }
     this._pending.delete(id);
@@ -391,8 +435,9 @@ export class ControlChannel {
 
 // The publish side: the browser writes the offer; max-bundle keeps it to one transport.
 const PUBLISH_CONFIG = {bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require'};
-// The receive side: the relay writes the offers. When every track is gone its offer has only
-// rejected m-lines and no BUNDLE group, which max-bundle would refuse.
+// The receive side: the relay writes the offers and bundles every section itself, an inactive
+// one included (PROTOCOL.md: sections are never removed; a section whose track ended stays,
+// a=inactive, in BUNDLE). Nothing is asked of the browser's bundle policy, so it keeps the default.
 const RECEIVE_CONFIG = {bundlePolicy: 'balanced', rtcpMuxPolicy: 'require'};
 
 /**
@@ -403,6 +448,17 @@ export const DEFAULT_SIMULCAST_ENCODINGS = Object.freeze([
   Object.freeze({rid: 'q', scaleResolutionDownBy: 2, maxBitrate: 200000}),
   Object.freeze({rid: 'f', maxBitrate: 1200000}),
 ]);
+
+/** The first `a=ssrc` of the media section with `a=mid:<mid>` in an SDP, or null. */
+function ssrcOfMid(sdp, mid) {
+  if (typeof sdp !== 'string' || mid === undefined || mid === null) return null;
+  for (const section of sdp.split(/\r?\nm=/).slice(1)) {
+    if (!new RegExp(`^a=mid:${mid.replace(/[^\w-]/g, '\\$&')}\\s*$`, 'm').test(section)) continue;
+    const match = /^a=ssrc:(\d+)/m.exec(section);
+    return match ? Number(match[1]) : null;
+  }
+  return null;
+}
 
 /** The stream key of a publisher's stream: its userId for `main`, `<userId>-screen` for the screen. */
 function streamKey(userId, streamIndex) {
@@ -421,12 +477,14 @@ class ReceiveTransport {
     this.pc = null;
     this.closed = false;
     this._answering = Promise.resolve();
-    this.receivers = [];   // {userId, streamIndex, kind, receiver, transceiver}
+    // One entry per transceiver (section): a section the relay reuses for a later track replaces
+    // its entry, so statistics name the current publisher and listeners do not pile up.
+    this.receivers = new Map();   // transceiver → {userId, streamIndex, kind, receiver, transceiver, detach}
   }
 
   /** Creates the relay transport and its peer connection; resolves with the transport id. */
   async open() {
-    const result = await this.client.request('createTransport', {kind: 'webrtc'});
+    const result = await this.client._request('createTransport', {kind: 'webrtc'});
     this.id = result.transportId;
     const PC = this.client._RTCPeerConnection;
     if (!PC) throw new PKRelayError(ErrorCode.MediaFailed, 'RTCPeerConnection is not available here', 'createTransport');
@@ -440,32 +498,82 @@ class ReceiveTransport {
     return this.id;
   }
 
-  /** Queues the answer to an onTransportOffer behind the answers to earlier offers. */
+  /**
+   * Queues the answer to an onTransportOffer behind the answers to earlier offers. An answer the
+   * relay refuses leaves the offer pending and blocks every later one (PROTOCOL.md, receive
+   * offers): it is sent once more, and if that fails too the receiving transport is recovered
+   * as after a transport failure.
+   */
   offer({revision, sdp}) {
     this._answering = this._answering.then(async () => {
       if (this.closed) return;
+      let failure;
       try {
         await this.pc.setRemoteDescription({type: 'offer', sdp});
         await this.pc.setLocalDescription(await this.pc.createAnswer());
-        // The relay is ICE-lite and learns the address from the browser's checks: the answer
-        // goes out at once, without waiting for candidates.
-        await this.client.request('answerTransportOffer', {transportId: this.id, revision, sdp: this.pc.localDescription.sdp});
       } catch (error) {
-        if (!this.closed && error.code !== ErrorCode.NotConnected) {
-          this.client._emit('onError', {error: asError(error, 'answerTransportOffer'), context: 'answerTransportOffer'});
+        failure = asError(error, 'answerTransportOffer');
+      }
+      for (let tries = 0; !failure && tries < 2; tries++) {
+        try {
+          // The relay is ICE-lite and learns the address from the browser's checks: the answer
+          // goes out at once, without waiting for candidates.
+          await this.client._request('answerTransportOffer', {transportId: this.id, revision, sdp: this.pc.localDescription.sdp});
+          return;
+        } catch (error) {
+          // A closed channel is the reconnection's to handle.
+          if (this.closed || error.code === ErrorCode.NotConnected) return;
+          if (tries === 1) failure = error;
         }
       }
+      if (this.closed) return;
+      this.client._reportError({error: failure, context: 'answerTransportOffer'});
+      this.client._transportFailed(this, `the answer to offer ${revision} was refused: ${failure.message}`);
     });
     return this._answering;
+  }
+
+  /**
+   * Whose stream a track of section `mid` is. The msid stream id is the userId for `main` and
+   * `<userId>-screen` for the screen (PROTOCOL.md, receive offers), and the track id only adds
+   * `-audio`/`-video`, so `bob-screen` is bob's screen or the main stream of a user named
+   * `bob-screen`. The section's SSRC, which onStreamSubscribed announced with its user and
+   * stream, settles it; without it, the streams the rooms know of; the suffix comes last.
+   */
+  _streamOf(id, mid) {
+    const rooms = [...this.client.rooms.values()];
+    const ssrc = ssrcOfMid(this.pc && this.pc.remoteDescription && this.pc.remoteDescription.sdp, mid);
+    if (ssrc !== null) {
+      for (const room of rooms) {
+        for (const user of room.remoteUsers.values()) {
+          for (const [streamIndex, stream] of user.streams) {
+            const tracks = stream.subscription && stream.subscription.tracks;
+            if (tracks && tracks.some((t) => t.ssrc === ssrc)) return {userId: user.userId, streamIndex};
+          }
+        }
+      }
+    }
+    if (!id.endsWith('-screen')) return {userId: id, streamIndex: 'main'};
+    const base = id.slice(0, -'-screen'.length);
+    const publishes = (userId, streamIndex) => rooms.some((room) => {
+      const user = room.remoteUsers.get(userId);
+      return Boolean(user && user.streams.has(streamIndex));
+    });
+    if (publishes(id, 'main') && !publishes(base, 'screen')) return {userId: id, streamIndex: 'main'};
+    return {userId: base, streamIndex: 'screen'};
   }
 
   _trackArrived(e) {
     const browserStream = e.streams[0];
     const id = browserStream ? browserStream.id : `mid-${e.transceiver.mid}`;
-    const screen = id.endsWith('-screen');
-    const userId = screen ? id.slice(0, -'-screen'.length) : id;
-    const streamIndex = screen ? 'screen' : 'main';
-    this.receivers.push({userId, streamIndex, kind: e.track.kind, receiver: e.receiver, transceiver: e.transceiver});
+    const {userId, streamIndex} = this._streamOf(id, e.transceiver && e.transceiver.mid);
+    const key = e.transceiver || e.receiver;
+    const prior = this.receivers.get(key);
+    if (prior) {
+      prior.detach();
+      // The section carried another stream before: the track leaves that stream's MediaStream.
+      if (prior.userId !== userId || prior.streamIndex !== streamIndex) prior.remove();
+    }
     const mediaStream = this.client._remoteStream(userId, streamIndex);
     for (const old of mediaStream.getTracks()) {
       if (old.kind === e.track.kind && old !== e.track) mediaStream.removeTrack(old);
@@ -477,12 +585,16 @@ class ReceiveTransport {
       this.client._emit('onRemoteTrackRemoved', {userId, streamIndex, kind: e.track.kind, track: e.track, mediaStream});
     };
     // A section the relay makes inactive takes the track out of the browser's stream.
-    if (browserStream) {
-      browserStream.addEventListener('removetrack', (ev) => {
-        if (ev.track === e.track) removed();
-      });
-    }
+    const onRemoveTrack = (ev) => {
+      if (ev.track === e.track) removed();
+    };
+    if (browserStream) browserStream.addEventListener('removetrack', onRemoveTrack);
     e.track.addEventListener('ended', removed);
+    const detach = () => {
+      e.track.removeEventListener('ended', removed);
+      if (browserStream) browserStream.removeEventListener('removetrack', onRemoveTrack);
+    };
+    this.receivers.set(key, {userId, streamIndex, kind: e.track.kind, receiver: e.receiver, transceiver: e.transceiver, detach, remove: removed});
     this.client._log(`track: ${e.track.kind} of ${userId} (${streamIndex}, mid ${e.transceiver && e.transceiver.mid})`);
     this.client._emit('onRemoteTrackAdded', {userId, streamIndex, kind: e.track.kind, track: e.track, mediaStream});
   }
@@ -490,7 +602,7 @@ class ReceiveTransport {
   /** Inbound video statistics per remote stream, from the receivers in use now. */
   async videoStats() {
     const out = [];
-    for (const {userId, streamIndex, kind, receiver, transceiver} of this.receivers) {
+    for (const {userId, streamIndex, kind, receiver, transceiver} of this.receivers.values()) {
       if (kind !== 'video') continue;
       const active = receiver.track.readyState === 'live'
         && !(transceiver && (transceiver.stopped || transceiver.currentDirection === 'inactive'));
@@ -522,14 +634,15 @@ class ReceiveTransport {
       try { this.pc.close(); } catch (e) { /* already closed */ }
     }
     // The tracks of a closed peer connection end; the app learns it per track.
-    for (const {userId, streamIndex, receiver} of this.receivers) {
+    for (const {userId, streamIndex, receiver, detach} of this.receivers.values()) {
+      detach();
       const mediaStream = this.client._remoteStreams.get(streamKey(userId, streamIndex));
       if (mediaStream && mediaStream.getTracks().includes(receiver.track)) {
         mediaStream.removeTrack(receiver.track);
         this.client._emit('onRemoteTrackRemoved', {userId, streamIndex, kind: receiver.track.kind, track: receiver.track, mediaStream});
       }
     }
-    if (tellRelay && this.id !== null) this.client.request('closeTransport', {transportId: this.id}).catch(() => {});
+    if (tellRelay && this.id !== null) this.client._request('closeTransport', {transportId: this.id}).catch(() => {});
   }
 }
 
@@ -556,13 +669,14 @@ export class LocalPublication {
     /** `'new'`, `'connecting'`, `'connected'`, `'failed'`, `'republishing'` or `'closed'`. */
     this.state = 'new';
     this._closed = false;
+    this._republishes = 0;   // republishes in a row since the transport last connected
   }
 
   async _publish() {
     const client = this.room.client;
     const PC = client._RTCPeerConnection;
     if (!PC) throw new PKRelayError(ErrorCode.MediaFailed, 'RTCPeerConnection is not available here', 'publishStream');
-    const transport = await client.request('createTransport', {kind: 'webrtc'});
+    const transport = await client._request('createTransport', {kind: 'webrtc'});
     const pc = new PC(PUBLISH_CONFIG);
     this.transportId = transport.transportId;
     this.pc = pc;
@@ -576,6 +690,7 @@ export class LocalPublication {
         if (this.pc !== pc || this._closed) return;
         const s = pc.connectionState;
         if (s === 'connected' || s === 'connecting' || s === 'failed') this._setState(s);
+        if (s === 'connected') this._republishes = 0;
         if (s === 'failed') client._publicationFailed(this, 'the browser lost ICE connectivity to the relay');
       };
       // ICE-lite relay: no need to wait for candidates.
@@ -586,7 +701,7 @@ export class LocalPublication {
     }
     let result;
     try {
-      result = await client.request('publishStream', {
+      result = await client._request('publishStream', {
         roomId: this.room.roomId, streamIndex: this.streamIndex, transportId: transport.transportId, sdp: pc.localDescription.sdp,
       });
       await pc.setRemoteDescription({type: 'answer', sdp: result.sdp});
@@ -610,7 +725,7 @@ export class LocalPublication {
       try { this.pc.close(); } catch (e) { /* already closed */ }
     }
     if (tellRelay && this.transportId !== null) {
-      this.room.client.request('closeTransport', {transportId: this.transportId}).catch(() => {});
+      this.room.client._request('closeTransport', {transportId: this.transportId}).catch(() => {});
     }
     this.pc = null;
     this.transportId = null;
@@ -674,7 +789,7 @@ export class RemoteUser {
  */
 export class Room extends Emitter {
   constructor(client, options) {
-    super();
+    super(ROOM_EVENTS);
     /** The client (connection) this room belongs to. */
     this.client = client;
     /** The room's id. */
@@ -703,9 +818,16 @@ export class Room extends Emitter {
     this._subscriptions = new Map();   // key userId|streamIndex → {userId, streamIndex, mediaType, videoStreamType}
     this._layerChoices = new Map();    // key → streamType chosen with setRemoteVideoStreamType
     this._forward = null;              // {targets: [{roomId, token}], paused}
-    this._links = new Map();           // peerRoomId|peerUserId → {peerRoomId, peerUserId}
+    this._links = new Map();           // peerRoomId|peerUserId → {peerRoomId, peerUserId, caller}
+    this._autoLinkPeers = new Set();   // peerRoomId|peerUserId invited with autoLink, not linked yet
     this._audioReport = null;
     this._joined = false;
+  }
+
+  // A room handler's exception goes to the client's onError (and this room's), like any
+  // background error of the room.
+  _handlerFailed(error, event) {
+    this.client._reportError({error, context: `handler of ${event}`, roomId: this.roomId});
   }
 
   async _join() {
@@ -718,7 +840,9 @@ export class Room extends Emitter {
     }
     const params = {token: this.token, roomId: this.roomId, userId: this.userId, role: this.role, visible: this.visible, roomConfig};
     const previous = new Map(this.remoteUsers);
-    const result = await this.client.request('joinRoom', params);
+    // The streams as they were: the user objects are reused below and their streams replaced.
+    const previousStreams = new Map([...this.remoteUsers].map(([userId, user]) => [userId, new Map(user.streams)]));
+    const result = await this.client._request('joinRoom', params);
     // Replaced only now: a failed rejoin keeps the users known before the connection dropped.
     this.remoteUsers.clear();
     this._joined = true;
@@ -732,16 +856,26 @@ export class Room extends Emitter {
       user.streams = new Map((u.streams || []).map((s) => [s.streamIndex, {streamIndex: s.streamIndex, mediaType: s.mediaType}]));
       this.remoteUsers.set(u.userId, user);
     }
-    return {result, previous};
+    return {result, previous, previousStreams};
   }
 
-  /** Leaves the room: ends its publications and its remembered state. */
+  /**
+   * Leaves the room: ends its publications and its remembered state. Also during a reconnection:
+   * the room is no longer restored, and if the reconnection had rejoined it already, the relay is
+   * told.
+   */
   async leave() {
-    this.client.rooms.delete(this.roomId);
+    const client = this.client;
+    // Out of client.rooms first: a reconnection checks membership before each step it restores.
+    if (client.rooms.get(this.roomId) === this) client.rooms.delete(this.roomId);
+    const channel = client._channel;
+    // Whether the relay has us in the room: a reconnection's rejoin may have made us a member
+    // again before the state turned connected, so the channel and _joined decide, not the state.
+    const member = this._joined && channel && channel.isOpen;
     try {
       // Left first, transports closed after: the others see the streams end as the user leaving
       // (reason 3) rather than as closed transports (reason 5).
-      if (this.client.connectionState === ConnectionState.Connected) await this.client.request('leaveRoom', {roomId: this.roomId});
+      if (member) await client._request('leaveRoom', {roomId: this.roomId});
     } catch (error) {
       if (error.code !== ErrorCode.NotInRoom && error.code !== ErrorCode.NotConnected) throw error;
     } finally {
@@ -749,14 +883,25 @@ export class Room extends Emitter {
     }
   }
 
-  _closeLocal() {
+  /**
+   * Forgets everything of the room on this side (publications, subscriptions, layer choices,
+   * forwards, links, volume reports): nothing of a room that ended may be restored later.
+   */
+  _closeLocal({tellRelay = true} = {}) {
+    const connected = tellRelay && this.client._channel && this.client._channel.isOpen;
     this._joined = false;
     for (const pub of this.publications.values()) {
       pub._closed = true;
-      pub._dropPeer(this.client.connectionState === ConnectionState.Connected);
+      pub._dropPeer(connected);
       pub._setState('closed');
     }
     this.publications.clear();
+    this._subscriptions.clear();
+    this._layerChoices.clear();
+    this._links.clear();
+    this._autoLinkPeers.clear();
+    this._forward = null;
+    this._audioReport = null;
   }
 
   /**
@@ -766,6 +911,8 @@ export class Room extends Emitter {
    * @returns {Promise<LocalPublication>}
    */
   async publish(mediaStream, options = {}) {
+    const refused = this.client._refuseWhileReconnecting('publishStream');
+    if (refused) throw refused;
     const streamIndex = options.streamIndex || 'main';
     const old = this.publications.get(streamIndex);
     const publication = new LocalPublication(this, mediaStream, {...options, streamIndex});
@@ -803,6 +950,8 @@ export class Room extends Emitter {
    * @param {object} [options] `{streamIndex, mediaType, videoStreamType}`
    */
   async subscribe(userId, options = {}) {
+    const refused = this.client._refuseWhileReconnecting('subscribeStream');
+    if (refused) throw refused;
     const sub = {
       userId, streamIndex: options.streamIndex || 'main', mediaType: options.mediaType || MediaType.AudioAndVideo,
       videoStreamType: options.videoStreamType || 0,
@@ -814,7 +963,7 @@ export class Room extends Emitter {
 
   async _subscribe(sub) {
     const transportId = await this.client._receiveTransportId();
-    return this.client.request('subscribeStream', {
+    return this.client._request('subscribeStream', {
       roomId: this.roomId, userId: sub.userId, streamIndex: sub.streamIndex, mediaType: sub.mediaType,
       transportId, videoStreamType: sub.videoStreamType,
     });
@@ -912,8 +1061,11 @@ export class Room extends Emitter {
 
   /** Opens a two-way PK link with anchor `userId` of room `roomId`. */
   async connectOtherRoom(roomId, userId) {
-    return this.client.request('connectOtherRoom', {roomId, userId, localRoomId: this.roomId},
+    const result = await this.client.request('connectOtherRoom', {roomId, userId, localRoomId: this.roomId},
       {timeoutCode: ErrorCode.LinkConnectTimeout});
+    // This client made the link, so after a reconnection it is the one that makes it again.
+    this._links.set(`${roomId}|${userId}`, {peerRoomId: roomId, peerUserId: userId, caller: true});
+    return result;
   }
 
   /** Ends this room's PK links. */
@@ -929,7 +1081,11 @@ export class Room extends Emitter {
 
   /** Invites anchor `userId` of room `roomId` to a PK; resolves with `{inviteId}`. */
   async invite(roomId, userId, options = {}) {
-    return this.client.request('invite', {roomId, userId, localRoomId: this.roomId, ...options});
+    const result = await this.client.request('invite', {roomId, userId, localRoomId: this.roomId, ...options});
+    // With autoLink the relay links as if the inviter had called connectOtherRoom (PROTOCOL.md,
+    // invite): the link that follows is this client's to restore.
+    if (options.autoLink) this._autoLinkPeers.add(`${roomId}|${userId}`);
+    return result;
   }
 
   /** Sends a text message (or `{binary: base64}`) to everyone in the room (and linked rooms with `toLinkedRooms`). */
@@ -986,9 +1142,14 @@ export class Room extends Emitter {
       case 'onUserVisibilityChanged':
         this.visible = d.visible;
         break;
-      case 'onConnectOtherRoom':
-        if (d.errorCode === 0) this._links.set(`${d.peerRoomId}|${d.peerUserId}`, {peerRoomId: d.peerRoomId, peerUserId: d.peerUserId});
+      case 'onConnectOtherRoom': {
+        const key = `${d.peerRoomId}|${d.peerUserId}`;
+        const old = this._links.get(key);
+        const caller = Boolean(old && old.caller) || this._autoLinkPeers.has(key);
+        this._autoLinkPeers.delete(key);
+        if (d.errorCode === 0) this._links.set(key, {peerRoomId: d.peerRoomId, peerUserId: d.peerUserId, caller});
         break;
+      }
       case 'onDisconnectOtherRoom':
         this._links.delete(`${d.peerRoomId}|${d.peerUserId}`);
         break;
@@ -1013,11 +1174,11 @@ export class PKRelayClient extends Emitter {
   /**
    * @param {object} options
    * @param {string} options.url the relay's control WebSocket, e.g. `wss://relay.example.com/rtc`
-   * @param {(info: {roomId: string, userId: string, privilege?: string}) => Promise<string>} [options.tokenProvider]
+   * @param {(info: {roomId: string, userId: string, privilege?: string}) => (string|Promise<string>)} [options.tokenProvider]
    *        called on onTokenWillExpire (and when a rejoin finds the token expired); its token goes to updateToken
    * @param {number} [options.requestTimeoutMs=10000] how long a request waits for its answer
    * @param {false|{maxAttempts?: number, initialDelayMs?: number, maxDelayMs?: number}} [options.reconnect]
-   * @param {number} [options.maxRedirects=2] cluster redirects (4030) a join follows
+   * @param {number} [options.maxRedirects=2] cluster redirects (4030) a join, or one reconnection attempt, follows
    * @param {(line: string) => void} [options.log] a logger for requests, events and decisions
    */
   constructor(options) {
@@ -1070,6 +1231,24 @@ export class PKRelayClient extends Emitter {
     super._emit(event, data);
   }
 
+  _handlerFailed(error, event, data) {
+    const roomId = data && typeof data.roomId === 'string' ? data.roomId : undefined;
+    this._reportError({error, context: `handler of ${event}`, ...(roomId !== undefined ? {roomId} : {})});
+  }
+
+  /**
+   * Emits onError (on the client, and on the room it names); with nobody listening the error
+   * goes to console.error rather than vanishing.
+   */
+  _reportError(payload) {
+    const room = typeof payload.roomId === 'string' ? this.rooms.get(payload.roomId) : undefined;
+    if (this._listenerCount('onError') + (room ? room._listenerCount('onError') : 0) === 0) {
+      console.error(`PKRelay: ${payload.context}${payload.roomId ? ` (room ${payload.roomId})` : ''}:`, payload.error);
+      return;
+    }
+    this._emit('onError', payload);
+  }
+
   _setState(state, reason, extra = {}) {
     const previous = this.connectionState;
     if (previous === state && !extra.attempt) return;
@@ -1103,6 +1282,7 @@ export class PKRelayClient extends Emitter {
       url, WebSocket: this._WebSocket, clock: this._clock, requestTimeoutMs: this._timeoutMs,
       onEvent: (event, data) => this._onRelayEvent(channel, event, data),
       onClose: ({reason}) => this._channelDropped(channel, reason),
+      onLateAnswer: (method, params, result) => this._lateAnswer(channel, method, params, result),
       log: (...p) => this._log(...p),
     });
     if (!this._WebSocket) throw new PKRelayError(ErrorCode.ConnectFailed, 'no WebSocket implementation here', 'connect');
@@ -1112,10 +1292,42 @@ export class PKRelayClient extends Emitter {
   }
 
   /**
+   * A request that timed out succeeded after all: its caller already failed, so what it did is
+   * undone, best effort, lest the relay keep a member or a transport the app does not know.
+   */
+  _lateAnswer(channel, method, params, result) {
+    if (channel !== this._channel) return;
+    if (method === 'joinRoom') {
+      const room = this.rooms.get(params.roomId);
+      if (room && room._joined) return;
+      this._log(`joinRoom of ${params.roomId} succeeded after its timeout: leaving again`);
+      this._request('leaveRoom', {roomId: params.roomId}).catch(() => {});
+    } else if (method === 'createTransport' && result.transportId !== undefined) {
+      this._log(`createTransport succeeded after its timeout: closing transport ${result.transportId}`);
+      this._request('closeTransport', {transportId: result.transportId}).catch(() => {});
+    }
+  }
+
+  /**
    * Sends any protocol method and resolves with its result (the escape hatch for methods the
    * object model does not wrap). Rejects with a PKRelayError.
    */
   request(method, params = {}, options = {}) {
+    const refused = this._refuseWhileReconnecting(method);
+    if (refused) return Promise.reject(refused);
+    return this._request(method, params, options);
+  }
+
+  // While the SDK restores the session the channel is open, but the app's calls would race the
+  // restore (a publish made then would be published twice): they fail with NotConnected, as
+  // documented, until onReconnected.
+  _refuseWhileReconnecting(method) {
+    if (!this._reconnecting) return null;
+    return new PKRelayError(ErrorCode.NotConnected, 'the client is reconnecting; try again after onReconnected', method);
+  }
+
+  // The SDK's own requests (restoring, answering offers, closing transports) go through here.
+  _request(method, params = {}, options = {}) {
     if (!this._channel) return Promise.reject(new PKRelayError(ErrorCode.NotConnected, 'not connected to the relay', method));
     return this._channel.request(method, params, {timeoutMs: this._timeoutMs, ...options});
   }
@@ -1210,17 +1422,29 @@ export class PKRelayClient extends Emitter {
     return stream;
   }
 
-  /** Leaves every room and closes the connection; no reconnection follows. */
+  /**
+   * Leaves every room and closes the connection; no reconnection follows. When connected, each
+   * joined room is left with leaveRoom first (all at once, each bounded by the request timeout),
+   * so the others see the user leave (reason 0) rather than drop (reason 1).
+   */
   async disconnect() {
     this._closedByApp = true;
     // A reconnection in progress notices the new generation and stops.
     this._generation++;
+    const wasReconnecting = this._reconnecting;
     this._reconnecting = false;
-    for (const room of this.rooms.values()) room._closeLocal();
+    const rooms = [...this.rooms.values()];
     this.rooms.clear();
+    const channel = this._channel;
+    if (channel && channel.isOpen && !wasReconnecting) {
+      await Promise.allSettled(rooms.filter((room) => room._joined)
+        .map((room) => channel.request('leaveRoom', {roomId: room.roomId})));
+    }
+    // The transports close with the connection.
+    for (const room of rooms) room._closeLocal({tellRelay: false});
     this._closeReceive(false);
-    if (this._channel) this._channel.close();
-    this._channel = null;
+    if (channel) channel.close();
+    if (this._channel === channel) this._channel = null;
     this._setState(ConnectionState.Disconnected, 'client');
   }
 
@@ -1295,19 +1519,36 @@ export class PKRelayClient extends Emitter {
 
   /**
    * A publish transport failed (ICE or DTLS): publish the same tracks again on a new transport,
-   * which the room sees as unpublish and publish.
+   * which the room sees as unpublish and publish. The first republish is immediate; failures in a
+   * row (the new transport failing too, or the publish refused) back off as reconnection does,
+   * and after REPUBLISH_ATTEMPTS of them the publication stops in state `failed` with an onError
+   * (context `republish`). Reaching `connected` resets the count.
    */
   async _publicationFailed(pub, reason) {
     if (pub._closed || pub.state === 'republishing' || this._reconnecting) return;
-    this._log(`publication ${pub.room.roomId}/${pub.streamIndex} failed (${reason}): publishing again`);
+    const generation = this._generation;
     pub._setState('republishing');
     pub._dropPeer(true);
-    try {
-      await pub._publish();
-    } catch (error) {
-      pub._setState('failed');
-      this._emit('onError', {error: asError(error, 'publishStream'), context: 'republish', roomId: pub.room.roomId});
+    let lastError = new PKRelayError(ErrorCode.MediaFailed, reason, 'publishStream');
+    while (pub._republishes < REPUBLISH_ATTEMPTS) {
+      pub._republishes++;
+      this._log(`publication ${pub.room.roomId}/${pub.streamIndex} failed (${reason}): publishing again (${pub._republishes}/${REPUBLISH_ATTEMPTS})`);
+      if (pub._republishes > 1) await this._sleep(this._backoff(pub._republishes - 1));
+      // A reconnection, disconnect() or unpublish meanwhile takes over.
+      if (pub._closed || this._reconnecting || this._closedByApp || generation !== this._generation) return;
+      try {
+        await pub._publish();
+        return;
+      } catch (error) {
+        lastError = asError(error, 'publishStream');
+        if (error.code === ErrorCode.NotConnected) return;
+      }
     }
+    pub._setState('failed');
+    this._reportError({
+      error: new PKRelayError(lastError.code, `gave up publishing ${pub.streamIndex} again after ${REPUBLISH_ATTEMPTS} attempts: ${lastError.message}`, 'publishStream'),
+      context: 'republish', roomId: pub.room.roomId,
+    });
   }
 
   /**
@@ -1323,16 +1564,28 @@ export class PKRelayClient extends Emitter {
     if (channel) channel.close();
   }
 
+  /** Calls the app's tokenProvider; what it throws is reported as TokenProviderFailed with it as `cause`. */
+  async _askTokenProvider(info) {
+    try {
+      return await this._tokenProvider(info);
+    } catch (error) {
+      throw new PKRelayError(ErrorCode.TokenProviderFailed,
+        `the tokenProvider failed for room ${info.roomId}: ${error && error.message ? error.message : String(error)}`, 'tokenProvider', undefined, error);
+    }
+  }
+
   async _refreshToken(d) {
     if (!this._tokenProvider) return;
     const room = this.rooms.get(d.roomId);
     if (!room) return;
     try {
-      const token = await this._tokenProvider({roomId: d.roomId, userId: room.userId, privilege: d.privilege});
-      await room.updateToken(token);
+      const token = await this._askTokenProvider({roomId: d.roomId, userId: room.userId, privilege: d.privilege});
+      // The SDK's own request: also during a reconnection's restore.
+      await this._request('updateToken', {roomId: d.roomId, token});
+      room.token = token;
       this._log(`token of room ${d.roomId} refreshed`);
     } catch (error) {
-      this._emit('onError', {error: asError(error, 'updateToken'), context: 'tokenRefresh', roomId: d.roomId});
+      this._reportError({error: asError(error, 'updateToken'), context: 'tokenRefresh', roomId: d.roomId});
     }
   }
 
@@ -1380,41 +1633,45 @@ export class PKRelayClient extends Emitter {
     let url = this._relayShuttingDown ? this._entryUrl : this.url;
     this._relayShuttingDown = false;
     let attempt = 0;
-    let redirects = 0;
     while (attempt < this._reconnect.maxAttempts) {
       attempt++;
       const delayMs = this._backoff(attempt);
       this._setState(ConnectionState.Reconnecting, reason, {attempt, delayMs});
       await this._sleep(delayMs);
       if (stopped()) return;
-      try {
-        await this._open(url);
-        const report = await this._restore();
-        if (stopped()) return;
-        this._reconnecting = false;
-        this._setState(ConnectionState.Connected, 'reconnected');
-        this._emit('onReconnected', {attempts: attempt, durationMs: this._clock.now() - started, ...report});
-        return;
-      } catch (error) {
-        if (stopped()) return;
-        lastError = error;
-        this._log(`reconnection attempt ${attempt} failed: ${error.message}`);
-        if (this._channel) this._channel.close();
-        this._channel = null;
-        this._closeReceive(false);
-        for (const room of this.rooms.values()) {
-          for (const pub of room.publications.values()) pub._dropPeer(false);
+      // Redirects are counted per attempt: while a dead node's lease runs (CLUSTER.md) the entry
+      // keeps redirecting to it, and those stale redirects must not use up the budget the
+      // correct redirect needs once the room has moved.
+      for (let redirects = 0; ; redirects++) {
+        try {
+          await this._open(url);
+          const report = await this._restore();
+          if (stopped()) return;
+          this._reconnecting = false;
+          this._setState(ConnectionState.Connected, 'reconnected');
+          this._emit('onReconnected', {attempts: attempt, durationMs: this._clock.now() - started, ...report});
+          return;
+        } catch (error) {
+          if (stopped()) return;
+          lastError = error;
+          this._log(`reconnection attempt ${attempt} failed: ${error.message}`);
+          if (this._channel) this._channel.close();
+          this._channel = null;
+          this._closeReceive(false);
+          for (const room of this.rooms.values()) {
+            for (const pub of room.publications.values()) pub._dropPeer(false);
+          }
+          if (error.code === ErrorCode.RoomOnAnotherNode && error.data && error.data.controlURL && redirects < this._maxRedirects) {
+            // In a cluster the room moved to another node (its node went away): join it there,
+            // within this attempt.
+            url = error.data.controlURL;
+            continue;
+          }
+          // A node that cannot be reached may be gone for good: the entry URL finds where the
+          // room lives now (redirecting with 4030).
+          if (error.code === ErrorCode.ConnectFailed) url = this._entryUrl;
+          break;
         }
-        if (error.code === ErrorCode.RoomOnAnotherNode && error.data && error.data.controlURL && redirects < this._maxRedirects) {
-          // In a cluster the room moved to another node (its node went away): join it there.
-          redirects++;
-          url = error.data.controlURL;
-          attempt--;
-          continue;
-        }
-        // A node that cannot be reached may be gone for good: the entry URL finds where the
-        // room lives now (redirecting with 4030).
-        if (error.code === ErrorCode.ConnectFailed) url = this._entryUrl;
       }
     }
     this._giveUp(reason, lastError);
@@ -1440,82 +1697,124 @@ export class PKRelayClient extends Emitter {
     const report = {rooms: [], failures: []};
     const note = (kind, roomId, error, extra = {}) => {
       if (error.code === ErrorCode.NotConnected || error.code === ErrorCode.RequestTimeout) throw error;
+      // A step of a room the app left meanwhile failed because it left: nothing to report.
+      if (this.rooms.get(roomId) === undefined) return;
       report.failures.push({kind, roomId, code: error.code, message: error.message, ...extra});
     };
     for (const room of [...this.rooms.values()]) {
+      // The app may leave a room while it is being restored: each step checks that the room is
+      // still one of the client's, so a left room is neither rejoined nor relinked.
+      const left = () => this.rooms.get(room.roomId) !== room;
+      if (left()) continue;
       let joined;
       try {
         joined = await this._rejoin(room);
       } catch (error) {
+        if (left()) continue;
         if (!FATAL_JOIN_CODES.has(error.code)) throw error;
         note('room', room.roomId, error);
         room._closeLocal();
         this.rooms.delete(room.roomId);
-        // The app hears it as it hears any end of a room, marked as the SDK's.
+        // The app hears it as it hears any end of a room, marked as the SDK's. Reason and code
+        // pair as in PROTOCOL.md section 5 (an expired token: 3 with -1009); a refusal the
+        // protocol has no exit reason for is the SDK's own pair, RejoinFailed with
+        // ReconnectFailed. The relay's refusal itself is in `error`.
+        const expired = error.code === ErrorCode.TokenExpired;
         this._emit('onExitRoom', {
-          roomId: room.roomId, reason: error.code === ErrorCode.TokenExpired ? ExitRoomReason.TokenExpired : ExitRoomReason.Kicked,
-          code: error.code, message: `rejoining after a reconnection was refused: ${error.message}`, rejoinFailed: true,
+          roomId: room.roomId, reason: expired ? ExitRoomReason.TokenExpired : ExitRoomReason.RejoinFailed,
+          code: expired ? ErrorCode.TokenExpired : ErrorCode.ReconnectFailed,
+          message: `rejoining after a reconnection was refused: ${error.message}`, rejoinFailed: true, error,
         });
         continue;
       }
-      report.rooms.push(room.roomId);
-      // Users that left while the connection was down.
-      for (const [userId] of joined.previous) {
-        if (!room.remoteUsers.has(userId)) this._emit('onUserLeave', {roomId: room.roomId, userId, reason: LeaveReason.Dropped});
+      if (left()) {
+        // Left while the rejoin was on its way: the relay has us in the room again, so leave it.
+        room._joined = false;
+        await this._request('leaveRoom', {roomId: room.roomId}).catch(() => {});
+        continue;
       }
-      for (const pub of room.publications.values()) {
+      report.rooms.push(room.roomId);
+      // Users that left while the connection was down, and streams that ended meanwhile of users
+      // still there. Why they ended is unknown here, so the unpublish reason is Other (5); a
+      // user still publishing is replayed by the relay (onUserPublishStream).
+      for (const [userId, streams] of joined.previousStreams) {
+        const user = room.remoteUsers.get(userId);
+        if (!user) {
+          this._emit('onUserLeave', {roomId: room.roomId, userId, reason: LeaveReason.Dropped});
+          continue;
+        }
+        for (const [streamIndex, stream] of streams) {
+          if (user.streams.has(streamIndex)) continue;
+          this._emit('onUserUnpublishStream', {
+            roomId: room.roomId, userId, streamIndex, mediaType: stream.mediaType, reason: UnpublishReason.Other,
+          });
+        }
+      }
+      for (const pub of [...room.publications.values()]) {
+        if (left()) break;
         try {
           await pub._publish();
         } catch (error) {
           note('publication', room.roomId, error, {streamIndex: pub.streamIndex});
-          pub._setState('failed');
+          if (!pub._closed) pub._setState('failed');
         }
       }
-      for (const sub of room._subscriptions.values()) {
+      for (const sub of [...room._subscriptions.values()]) {
+        if (left()) break;
         try {
           await room._subscribe(sub);
         } catch (error) {
           note('subscription', room.roomId, error, {userId: sub.userId, streamIndex: sub.streamIndex});
         }
       }
-      for (const [key, streamType] of room._layerChoices) {
+      for (const [key, streamType] of [...room._layerChoices]) {
         const [userId, streamIndex] = key.split('|');
+        if (left()) break;
         if (!room.remoteUsers.has(userId)) continue;
         try {
-          await this.request('setRemoteVideoStreamType', {roomId: room.roomId, userId, streamIndex, streamType});
+          await this._request('setRemoteVideoStreamType', {roomId: room.roomId, userId, streamIndex, streamType});
         } catch (error) {
           note('videoStreamType', room.roomId, error, {userId, streamIndex});
         }
       }
-      if (room._audioReport) {
+      if (room._audioReport && !left()) {
         try {
-          await this.request('enableAudioPropertiesReport', room._audioReport);
+          await this._request('enableAudioPropertiesReport', room._audioReport);
         } catch (error) {
           note('audioPropertiesReport', room.roomId, error);
         }
       }
-      if (room._forward) {
+      if (room._forward && !left()) {
         const forward = room._forward;
         try {
-          await this.request('startForwardStreamToRooms', {roomId: room.roomId, targets: forward.targets});
-          if (forward.paused) await this.request('pauseForwardStreamToAllRooms', {roomId: room.roomId});
+          await this._request('startForwardStreamToRooms', {roomId: room.roomId, targets: forward.targets});
+          if (forward.paused) await this._request('pauseForwardStreamToAllRooms', {roomId: room.roomId});
         } catch (error) {
           note('forward', room.roomId, error);
         }
       }
       for (const link of [...room._links.values()]) {
+        if (left()) break;
+        // Only the anchor that made a link makes it again; the other waits for the relay's
+        // onConnectOtherRoom. Were both to call, the second would be refused as already linked.
+        if (!link.caller) continue;
         try {
-          await this.request('connectOtherRoom', {roomId: link.peerRoomId, userId: link.peerUserId, localRoomId: room.roomId});
+          await this._request('connectOtherRoom', {roomId: link.peerRoomId, userId: link.peerUserId, localRoomId: room.roomId});
         } catch (error) {
+          // -3328 here means the two are linked already (the peer called first): the link is up.
+          if (error.code === ErrorCode.LinkInvalidParameter || left()) continue;
           note('link', room.roomId, error, {peerRoomId: link.peerRoomId, peerUserId: link.peerUserId});
           // The relay ended the link when the connection dropped; tell the app it stays down.
+          // errorCode is always 0 in this event (PROTOCOL.md section 4); the refusal is in `error`.
           room._links.delete(`${link.peerRoomId}|${link.peerUserId}`);
           this._emit('onDisconnectOtherRoom', {
-            roomId: room.roomId, peerRoomId: link.peerRoomId, peerUserId: link.peerUserId, reason: 'reconnectFailed', errorCode: error.code,
+            roomId: room.roomId, peerRoomId: link.peerRoomId, peerUserId: link.peerUserId, reason: 'reconnectFailed', errorCode: 0, error,
           });
         }
       }
     }
+    // Rooms the app left during the restore are not reported as restored.
+    report.rooms = report.rooms.filter((roomId) => this.rooms.has(roomId));
     return report;
   }
 
@@ -1524,7 +1823,7 @@ export class PKRelayClient extends Emitter {
       return await room._join();
     } catch (error) {
       if (error.code === ErrorCode.TokenExpired && this._tokenProvider) {
-        room.token = await this._tokenProvider({roomId: room.roomId, userId: room.userId});
+        room.token = await this._askTokenProvider({roomId: room.roomId, userId: room.userId});
         return room._join();
       }
       throw error;
