@@ -14,7 +14,6 @@ struct AdminRoutes: Sendable {
     let ports: PortWaiter
     let logger: Logger
 
-    /// The largest request body accepted.
     /// At most this many users per kick call.
     static let maximumKickUsers = 100
 
