@@ -99,8 +99,6 @@ extension SRTPSession {
         return finish(status, octets: octets, length: &length)
     }
 
-    /// Publishes libsrtp's new length only on success, so callers never see a half-updated one.
-    @inline(__always)
     /// `unprotectRTP` on OpenSSL, in libsrtp's order and with its statuses: the header must fit
     /// the packet, then the replay window is checked (a new SSRC has none yet), then the header
     /// and the tag must fit, then the tag must verify; only an authentic packet moves the window.
@@ -123,6 +121,8 @@ extension SRTPSession {
         return status
     }
 
+    /// Publishes libsrtp's new length only on success, so callers never see a half-updated one.
+    @inline(__always)
     private func finish(_ status: srtp_err_status_t, octets: Int32, length: inout Int) -> SRTPStatus {
         guard status.rawValue == srtp_err_status_ok.rawValue else {
             return SRTPStatus(libraryStatus: status)
