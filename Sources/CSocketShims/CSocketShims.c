@@ -39,6 +39,8 @@ struct pkr_msg_batch {
     unsigned buffer_size;
     uint8_t *buffers;
     struct mmsghdr *headers;
+    /* Two per message: a message's bytes in its own buffer, then, for a message prepared with
+     * pkr_batch_prepare_split, the rest of its bytes where they already lie (else empty). */
     struct iovec *vectors;
     struct sockaddr_in *addresses;
     /* Segmented sending: one message per run of datagrams to one destination, with a control
@@ -63,7 +65,7 @@ pkr_msg_batch *pkr_batch_create(unsigned count, unsigned buffer_size) {
     batch->buffer_size = buffer_size;
     batch->buffers = calloc(count, buffer_size);
     batch->headers = calloc(count, sizeof(struct mmsghdr));
-    batch->vectors = calloc(count, sizeof(struct iovec));
+    batch->vectors = calloc((size_t)count * 2, sizeof(struct iovec));
     batch->addresses = calloc(count, sizeof(struct sockaddr_in));
     batch->run_headers = calloc(count, sizeof(struct mmsghdr));
     batch->run_controls = calloc(count, PKR_RUN_CONTROL_SIZE);
@@ -102,10 +104,10 @@ uint8_t *pkr_batch_buffer(pkr_msg_batch *batch, unsigned index) {
 
 int pkr_batch_receive(int fd, pkr_msg_batch *batch) {
     for (unsigned i = 0; i < batch->count; i++) {
-        batch->vectors[i].iov_base = pkr_batch_buffer(batch, i);
-        batch->vectors[i].iov_len = batch->buffer_size;
+        batch->vectors[2 * i].iov_base = pkr_batch_buffer(batch, i);
+        batch->vectors[2 * i].iov_len = batch->buffer_size;
         memset(&batch->headers[i].msg_hdr, 0, sizeof(struct msghdr));
-        batch->headers[i].msg_hdr.msg_iov = &batch->vectors[i];
+        batch->headers[i].msg_hdr.msg_iov = &batch->vectors[2 * i];
         batch->headers[i].msg_hdr.msg_iovlen = 1;
         batch->headers[i].msg_hdr.msg_name = &batch->addresses[i];
         batch->headers[i].msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
@@ -135,7 +137,9 @@ int pkr_batch_receive(int fd, pkr_msg_batch *batch) {
 }
 
 unsigned pkr_batch_length(const pkr_msg_batch *batch, unsigned index) { return batch->headers[index].msg_len; }
-unsigned pkr_batch_prepared_length(const pkr_msg_batch *batch, unsigned index) { return (unsigned)batch->vectors[index].iov_len; }
+unsigned pkr_batch_prepared_length(const pkr_msg_batch *batch, unsigned index) {
+    return (unsigned)(batch->vectors[2 * index].iov_len + batch->vectors[2 * index + 1].iov_len);
+}
 uint32_t pkr_batch_source_ip(const pkr_msg_batch *batch, unsigned index) {
     return ntohl(batch->addresses[index].sin_addr.s_addr);
 }
@@ -143,17 +147,50 @@ uint16_t pkr_batch_source_port(const pkr_msg_batch *batch, unsigned index) {
     return ntohs(batch->addresses[index].sin_port);
 }
 
-void pkr_batch_prepare(pkr_msg_batch *batch, unsigned index, unsigned length, uint32_t ip, uint16_t port) {
+static inline void pkr_batch_prepare_message(pkr_msg_batch *batch, unsigned index, size_t iov_count, uint32_t ip, uint16_t port) {
     batch->addresses[index].sin_family = AF_INET;
     batch->addresses[index].sin_addr.s_addr = htonl(ip);
     batch->addresses[index].sin_port = htons(port);
-    batch->vectors[index].iov_base = pkr_batch_buffer(batch, index);
-    batch->vectors[index].iov_len = length;
-    memset(&batch->headers[index].msg_hdr, 0, sizeof(struct msghdr));
-    batch->headers[index].msg_hdr.msg_iov = &batch->vectors[index];
-    batch->headers[index].msg_hdr.msg_iovlen = 1;
-    batch->headers[index].msg_hdr.msg_name = &batch->addresses[index];
-    batch->headers[index].msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
+    struct msghdr *message = &batch->headers[index].msg_hdr;
+    message->msg_name = &batch->addresses[index];
+    message->msg_namelen = sizeof(struct sockaddr_in);
+    message->msg_iov = &batch->vectors[2 * index];
+    message->msg_iovlen = iov_count;
+    message->msg_control = NULL;
+    message->msg_controllen = 0;
+    message->msg_flags = 0;
+}
+
+void pkr_batch_prepare(pkr_msg_batch *batch, unsigned index, unsigned length, uint32_t ip, uint16_t port) {
+    struct iovec *vectors = &batch->vectors[2 * index];
+    vectors[0].iov_base = pkr_batch_buffer(batch, index);
+    vectors[0].iov_len = length;
+    /* Empty, but where a segmented run's iovec array expects the message's second part. */
+    vectors[1].iov_base = (uint8_t *)vectors[0].iov_base + length;
+    vectors[1].iov_len = 0;
+    pkr_batch_prepare_message(batch, index, 1, ip, port);
+}
+
+void pkr_batch_prepare_split(pkr_msg_batch *batch, unsigned index, unsigned head_length, const void *tail, unsigned tail_length,
+                             uint32_t ip, uint16_t port) {
+    struct iovec *vectors = &batch->vectors[2 * index];
+    vectors[0].iov_base = pkr_batch_buffer(batch, index);
+    vectors[0].iov_len = head_length;
+    vectors[1].iov_base = (void *)tail;
+    vectors[1].iov_len = tail_length;
+    pkr_batch_prepare_message(batch, index, 2, ip, port);
+}
+
+unsigned pkr_batch_copy_prepared(const pkr_msg_batch *batch, unsigned index, void *destination, unsigned capacity) {
+    unsigned copied = 0;
+    for (unsigned part = 0; part < 2; part++) {
+        const struct iovec *vector = &batch->vectors[2 * index + part];
+        size_t length = vector->iov_len;
+        if (length > capacity - copied) length = capacity - copied;
+        if (length > 0) memcpy((uint8_t *)destination + copied, vector->iov_base, length);
+        copied += (unsigned)length;
+    }
+    return copied;
 }
 
 /* Sends `count` prepared messages from `headers`; returns how many were sent. Counts the
@@ -196,12 +233,12 @@ int pkr_batch_send_segmented(int fd, pkr_msg_batch *batch, unsigned count, pkr_s
     unsigned index = 0;
     while (index < count) {
         unsigned first = index;
-        size_t size = batch->vectors[first].iov_len;
+        size_t size = pkr_batch_prepared_length(batch, first);
         size_t total = size;
         index++;
         if (size <= PKR_MAX_SEGMENT_SIZE) {
             while (index < count && index - first < PKR_MAX_SEGMENTS) {
-                size_t next = batch->vectors[index].iov_len;
+                size_t next = pkr_batch_prepared_length(batch, index);
                 if (next > size || next == 0 || total + next > PKR_MAX_SEGMENTED_BYTES) break;
                 if (!pkr_same_destination(&batch->addresses[index], &batch->addresses[first])) break;
                 total += next;
@@ -214,8 +251,10 @@ int pkr_batch_send_segmented(int fd, pkr_msg_batch *batch, unsigned count, pkr_s
         memset(message, 0, sizeof(struct msghdr));
         message->msg_name = &batch->addresses[first];
         message->msg_namelen = sizeof(struct sockaddr_in);
-        message->msg_iov = &batch->vectors[first];
-        message->msg_iovlen = length;
+        /* Both parts of every message of the run, in order: the segments are cut from the
+         * run's bytes by size, wherever each part lies. */
+        message->msg_iov = &batch->vectors[2 * first];
+        message->msg_iovlen = (size_t)length * 2;
         if (length > 1) {
             uint8_t *control = batch->run_controls + (size_t)runs * PKR_RUN_CONTROL_SIZE;
             memset(control, 0, PKR_RUN_CONTROL_SIZE);

@@ -138,7 +138,17 @@ extension MediaCore {
             if sink.rtxSSRC != 0 {
                 return sendRTX(stored, header: header, to: sink, originalSequenceNumber: outputSequenceNumber, timestamp: timestamp)
             }
-            return send(stored, header: header, audioLevel: nil, to: sink, on: sink.transport, sequenceNumber: outputSequenceNumber, timestamp: timestamp)
+            // The stored copy lies in the retransmission buffer, which a later packet of this
+            // batch may overwrite: it is copied whole, never sent from where it lies.
+            let handlingBatch = handlesReceiveBatch
+            handlesReceiveBatch = false
+            defer { handlesReceiveBatch = handlingBatch }
+            let vp8Fields = sink.sendPath.rewritesVP8 && header.payloadLength > 0
+                ? VP8DescriptorRewriter.locate(in: UnsafeRawBufferPointer(rebasing: stored[header.payloadOffset..<(header.payloadOffset + header.payloadLength)]))
+                : nil
+            return send(
+                stored, header: header, audioLevel: nil, vp8Fields: vp8Fields, to: sink, on: sink.transport, sequenceNumber: outputSequenceNumber,
+                timestamp: timestamp)
         }
         if sent == true {
             counters.retransmissionsSent &+= 1

@@ -128,9 +128,13 @@ extension MediaCore {
         }
         // Through the buffer of a copy of the array (one retain for all of it): iterating the
         // array itself retains and releases every sink, two atomics per egress packet.
+        // Located once here, not once per subscriber: every copy has the same descriptor.
+        let vp8Fields = source.codec == .vp8 && header.payloadLength > 0
+            ? VP8DescriptorRewriter.locate(in: UnsafeRawBufferPointer(rebasing: packet[header.payloadOffset..<(header.payloadOffset + header.payloadLength)]))
+            : nil
         let sinks = source.sinks
         sinks.withUnsafeBufferPointer { sinks in
-            for sink in sinks { forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, to: sink) }
+            for sink in sinks { forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, to: sink) }
         }
         if !source.outlets.isEmpty {
             let tag = PipeTag.make(PipeTag.media, source: source.id)
@@ -139,7 +143,10 @@ extension MediaCore {
     }
 
     /// Sends one packet to one sink with the sink's SSRC, sequence number and timestamp.
-    func forward(_ packet: UnsafeRawBufferPointer, header: RTPHeader, keyframe: Bool, audioLevel: (level: UInt8, voiceActivity: Bool)?, to sink: SinkState) {
+    func forward(
+        _ packet: UnsafeRawBufferPointer, header: RTPHeader, keyframe: Bool, audioLevel: (level: UInt8, voiceActivity: Bool)?, vp8Fields: VP8DescriptorFields?,
+        to sink: SinkState
+    ) {
         // Read once: every read of an `unowned` reference is an atomic retain and release.
         let transport = sink.transport
         // Checked first, so that a keyframe is not spent on a subscriber that cannot receive it yet.
@@ -156,7 +163,9 @@ extension MediaCore {
         }
         // The sender restarted its numbering: its decoder state is gone, ask for a fresh start.
         if numbers.resynchronized, sink.isVideo, let source = sink.source { startKeyframeRequests(for: source) }
-        let sent = send(packet, header: header, audioLevel: audioLevel, to: sink, on: transport, sequenceNumber: numbers.sequenceNumber, timestamp: numbers.timestamp)
+        let sent = send(
+            packet, header: header, audioLevel: audioLevel, vp8Fields: vp8Fields, to: sink, on: transport, sequenceNumber: numbers.sequenceNumber,
+            timestamp: numbers.timestamp)
         if sent {
             sink.rewriter.recordSent(payloadBytes: header.payloadLength)
             sink.report.packets &+= 1
@@ -196,8 +205,8 @@ extension MediaCore {
     /// Writes one packet for a sink along the send path chosen when it was bound.
     @inline(__always)
     func send(
-        _ packet: UnsafeRawBufferPointer, header: RTPHeader, audioLevel: (level: UInt8, voiceActivity: Bool)?, to sink: SinkState,
-        on transport: TransportState, sequenceNumber: UInt16, timestamp: UInt32
+        _ packet: UnsafeRawBufferPointer, header: RTPHeader, audioLevel: (level: UInt8, voiceActivity: Bool)?, vp8Fields: VP8DescriptorFields?,
+        to sink: SinkState, on transport: TransportState, sequenceNumber: UInt16, timestamp: UInt32
     ) -> Bool {
         let ssrc = sink.rewriter.outputSSRC
         switch sink.sendPath {
@@ -206,7 +215,7 @@ extension MediaCore {
         case .copyRewritingVP8:
             return sendRTP(
                 packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType,
-                vp8: sink, payloadOffset: header.payloadOffset)
+                vp8: sink, fields: vp8Fields, payloadOffset: header.payloadOffset)
         case .rewriteExtensions:
             return sendRTPRewritingExtensions(
                 packet, header: header, audioLevel: audioLevel, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp,
@@ -214,7 +223,7 @@ extension MediaCore {
         case .rewriteExtensionsAndVP8:
             return sendRTPRewritingExtensions(
                 packet, header: header, audioLevel: audioLevel, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp,
-                payloadType: sink.outputPayloadType, vp8: sink)
+                payloadType: sink.outputPayloadType, vp8: sink, fields: vp8Fields)
         }
     }
 }

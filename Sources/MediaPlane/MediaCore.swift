@@ -20,6 +20,14 @@ final class MediaCore {
     var sinks: [UInt32: SinkState] = [:]
     var counters = DataPlaneCounters()
     var flushList: [TransportState] = []
+    /// Whether the packets being handled lie in the shell's receive batch, which nothing
+    /// overwrites before the shell's next read: a plain subscriber's datagram may then leave
+    /// with its payload taken from there instead of copied into a send slot. False for packets
+    /// from links and timers, whose buffers are reused sooner.
+    var handlesReceiveBatch = false
+    /// Whether queued datagrams take bytes from the receive batch: the shell sends them before
+    /// it reads into that batch again.
+    var queuedFromReceiveBatch = false
     /// Links to the other cores, by peer.
     var links: [Int: PipeLink] = [:]
     /// A small buffer for what the core writes to a link itself (sender reports).

@@ -148,11 +148,19 @@ final class MediaShell {
     /// another read would and spares the read that finds a socket empty after a full batch
     /// (a burst of exactly one batch took four system calls, now three). Every ready socket
     /// gets its turn before any gets a second.
+    ///
+    /// Plain subscribers' datagrams may take their payloads from the batch (see
+    /// ``MediaCore/handlesReceiveBatch``), so whatever is queued goes out before the batch is
+    /// read into again: with one publisher socket ready per turn, as usual, that is never
+    /// earlier than the turn's own flush.
     func receive(fd: Int32, on transport: TransportState?) {
+        if core.queuedFromReceiveBatch { core.flushAll() }
         let received = pkr_batch_receive(fd, receiveBatch)
         if received <= 0 { return }
         core.counters.receiveBatches &+= 1
         core.counters.receiveMessages &+= UInt64(received)
+        core.handlesReceiveBatch = true
+        defer { core.handlesReceiveBatch = false }
         for index in 0..<UInt32(received) {
             let length = Int(pkr_batch_length(receiveBatch, index))
             let endpoint = IPv4Endpoint(ip: pkr_batch_source_ip(receiveBatch, index), port: pkr_batch_source_port(receiveBatch, index))

@@ -24,6 +24,14 @@ public struct VP8DescriptorRewriter: Sendable {
     /// of source generation `generation`; packets without the fields are left alone.
     public mutating func rewrite(generation: UInt32, payload: UnsafeMutableRawBufferPointer) {
         guard let fields = Self.locate(in: UnsafeRawBufferPointer(payload)) else { return }
+        rewrite(generation: generation, payload: payload, fields: fields)
+    }
+
+    /// ``rewrite(generation:payload:)`` with the fields already located in this packet's
+    /// descriptor (``locate(in:)``): a packet sent to many subscribers is parsed once. A
+    /// `payload` shorter than the fields' span is left alone.
+    public mutating func rewrite(generation: UInt32, payload: UnsafeMutableRawBufferPointer, fields: VP8DescriptorFields) {
+        guard payload.count >= fields.span else { return }
         let sourcePictureId: UInt16? = fields.pictureIdOffset.map { offset in
             fields.pictureIdIsLong
                 ? (UInt16(payload[offset] & 0x7F) << 8) | UInt16(payload[offset + 1])
@@ -59,8 +67,9 @@ public struct VP8DescriptorRewriter: Sendable {
         }
     }
 
-    /// Where the PictureID and TL0PICIDX fields lie in a VP8 payload descriptor (RFC 7741 4.2).
-    static func locate(in payload: UnsafeRawBufferPointer) -> (pictureIdOffset: Int?, pictureIdIsLong: Bool, tl0Offset: Int?)? {
+    /// Where the PictureID and TL0PICIDX fields lie in a VP8 payload descriptor (RFC 7741 4.2);
+    /// nil when the payload is too short for the descriptor it announces.
+    public static func locate(in payload: UnsafeRawBufferPointer) -> VP8DescriptorFields? {
         guard payload.count >= 2, payload[0] & 0x80 != 0 else { return nil }
         let extensions = payload[1]
         var index = 2
@@ -80,6 +89,6 @@ public struct VP8DescriptorRewriter: Sendable {
         }
         guard payload.count >= index else { return nil }
         if let pictureIdOffset, isLong, pictureIdOffset + 1 >= payload.count { return nil }
-        return (pictureIdOffset, isLong, tl0Offset)
+        return VP8DescriptorFields(pictureIdOffset: pictureIdOffset, pictureIdIsLong: isLong, tl0Offset: tl0Offset)
     }
 }

@@ -34,6 +34,30 @@ import Testing
         #expect(h.rtpSent(on: 2, since: mark).count == 1)
     }
 
+    /// A NACK read from the receive batch is answered from the retransmission buffer, which
+    /// later packets of the batch may overwrite: the answer is copied whole, even to a plain
+    /// subscriber whose live packets leave from the batch.
+    @Test func aRetransmissionIsCopiedWholeWhileTheReceiveBatchIsHandled() throws {
+        let h = MediaCoreForwardingTests.pair()
+        for offset in 0..<2 {
+            let payload = ScriptedPacket.vp8Payload(keyframe: offset == 0, size: 1100)
+            h.receive(ScriptedPacket.rtp(ssrc: Self.ssrc, sequenceNumber: 100 + UInt16(offset), timestamp: 3000 * UInt32(offset), marker: true, payload: payload),
+                      on: 1, from: Self.publisher)
+        }
+        let sent = h.rtpSent(on: 2)
+        #expect(sent.count == 2)
+        let mark = h.mark
+        var nack = ScriptedPacket.nack(mediaSSRC: Self.output, packetID: sent[0].sequenceNumber) + [UInt8](repeating: 0, count: 64)
+        h.core.handlesReceiveBatch = true
+        nack.withUnsafeMutableBytes { h.core.handleDatagram(on: h.core.transports[2]!, buffer: $0.baseAddress!, length: $0.count - 64, from: Self.subscriber) }
+        #expect(!h.core.queuedFromReceiveBatch, "nothing of the answer is left to be read from elsewhere")
+        #expect(h.core.handlesReceiveBatch)
+        h.core.handlesReceiveBatch = false
+        h.core.flushAll()
+        #expect(h.rtpSent(on: 2, since: mark) == [sent[0]])
+        #expect(h.core.counters.retransmissionsSent == 1)
+    }
+
     @Test func aSinkWithAnRTXStreamGetsRetransmissionsThere() throws {
         let (h, sent) = Self.flowing()
         h.core.apply(.setSinkRetransmission(sink: 20, ssrc: 0x3333, payloadType: 97))

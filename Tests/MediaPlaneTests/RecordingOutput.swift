@@ -23,9 +23,12 @@ final class RecordingOutput: DatagramOutput {
         for index in 0..<accepted {
             let slot = UInt32(index)
             let length = Int(pkr_batch_prepared_length(transport.sendBatch, slot))
-            let base = UnsafeRawPointer(pkr_batch_buffer(transport.sendBatch, slot))!
+            // Gathered now, as the kernel would: a split message's second part lies elsewhere.
+            let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+                count = Int(pkr_batch_copy_prepared(transport.sendBatch, slot, buffer.baseAddress, UInt32(length)))
+            }
             let destination = IPv4Endpoint(ip: pkr_batch_source_ip(transport.sendBatch, slot), port: pkr_batch_source_port(transport.sendBatch, slot))
-            datagrams.append(Datagram(transportId: transport.id, destination: destination, bytes: Array(UnsafeRawBufferPointer(start: base, count: length))))
+            datagrams.append(Datagram(transportId: transport.id, destination: destination, bytes: bytes))
         }
         return accepted
     }

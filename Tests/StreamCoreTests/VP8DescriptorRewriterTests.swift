@@ -60,4 +60,27 @@ import Testing
             #expect(Self.run(&rewriter, generation: 1, payload) == payload)
         }
     }
+
+    /// Fields located once in the packet as received rewrite each subscriber's copy of just
+    /// the payload's head exactly as locating in a whole copy would, across a switch.
+    @Test func fieldsLocatedOnceRewriteAHeadLikeTheWholePayload() {
+        var whole = VP8DescriptorRewriter(), headOnly = VP8DescriptorRewriter()
+        let sources: [(UInt32, [UInt8])] = [(1, Self.payload(pictureId: 300, tl0: 7)), (1, Self.payload(pictureId: 301, tl0: 8)),
+                                            (2, Self.payload(pictureId: 20, tl0: 200, short: true)), (2, Self.payload(pictureId: 21, tl0: 201, short: true))]
+        for (generation, payload) in sources {
+            let packet = payload + [UInt8](repeating: 0x55, count: 40)
+            let fields = packet.withUnsafeBytes { VP8DescriptorRewriter.locate(in: $0) }
+            #expect(fields != nil)
+            #expect(fields.map(\.span) == (payload.count == 6 ? 4 : 5))
+            let expected = Self.run(&whole, generation: generation, packet)
+            var head = Array(packet.prefix(16))
+            head.withUnsafeMutableBytes { headOnly.rewrite(generation: generation, payload: $0, fields: fields!) }
+            #expect(head == Array(expected.prefix(16)))
+        }
+        // A copy shorter than the fields' span is left alone.
+        var short = Array(Self.payload(pictureId: 5, tl0: 1).prefix(3))
+        let fields = VP8DescriptorFields(pictureIdOffset: 2, pictureIdIsLong: true, tl0Offset: 4)
+        short.withUnsafeMutableBytes { headOnly.rewrite(generation: 3, payload: $0, fields: fields) }
+        #expect(short == Array(Self.payload(pictureId: 5, tl0: 1).prefix(3)))
+    }
 }

@@ -20,13 +20,21 @@ uint8_t *pkr_batch_buffer(pkr_msg_batch *batch, unsigned index);
  * are waiting, or -errno. Truncated datagrams are reported with length 0. */
 int pkr_batch_receive(int fd, pkr_msg_batch *batch);
 unsigned pkr_batch_length(const pkr_msg_batch *batch, unsigned index);
-/* The length a slot was prepared with for sending (before any send). */
+/* The length a slot was prepared with for sending (before any send): both parts of a split one. */
 unsigned pkr_batch_prepared_length(const pkr_msg_batch *batch, unsigned index);
 uint32_t pkr_batch_source_ip(const pkr_msg_batch *batch, unsigned index);
 uint16_t pkr_batch_source_port(const pkr_msg_batch *batch, unsigned index);
 
 /* Prepares message `index` for sending: its length and destination. */
 void pkr_batch_prepare(pkr_msg_batch *batch, unsigned index, unsigned length, uint32_t ip, uint16_t port);
+/* Prepares message `index` as the first `head_length` bytes of its buffer followed by
+ * `tail_length` bytes at `tail`, which the kernel copies from where they lie when the message is
+ * sent: `tail` must stay valid and unchanged until then. */
+void pkr_batch_prepare_split(pkr_msg_batch *batch, unsigned index, unsigned head_length, const void *tail, unsigned tail_length,
+                             uint32_t ip, uint16_t port);
+/* Copies prepared message `index` (both parts) to `destination`, at most `capacity` bytes;
+ * returns how many were copied. */
+unsigned pkr_batch_copy_prepared(const pkr_msg_batch *batch, unsigned index, void *destination, unsigned capacity);
 /* Sends messages 0..<count with as few sendmmsg calls as possible; returns how many were sent
  * (the rest are dropped when the socket buffer is full); a datagram the kernel refuses is skipped. */
 int pkr_batch_send(int fd, pkr_msg_batch *batch, unsigned count);
