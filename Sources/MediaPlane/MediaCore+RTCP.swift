@@ -140,15 +140,9 @@ extension MediaCore {
             }
             // The stored copy lies in the retransmission buffer, which a later packet of this
             // batch may overwrite: it is copied whole, never sent from where it lies.
-            let handlingBatch = handlesReceiveBatch
-            handlesReceiveBatch = false
-            defer { handlesReceiveBatch = handlingBatch }
-            let vp8Fields = sink.sendPath.rewritesVP8 && header.payloadLength > 0
-                ? VP8DescriptorRewriter.locate(in: UnsafeRawBufferPointer(rebasing: stored[header.payloadOffset..<(header.payloadOffset + header.payloadLength)]))
-                : nil
             return send(
-                stored, header: header, audioLevel: nil, vp8Fields: vp8Fields, to: sink, on: sink.transport, sequenceNumber: outputSequenceNumber,
-                timestamp: timestamp)
+                stored, header: header, audioLevel: nil, vp8Fields: sink.sendPath.rewritesVP8 ? Self.vp8Fields(in: stored, header: header) : nil,
+                to: sink, on: sink.transport, sequenceNumber: outputSequenceNumber, timestamp: timestamp, fromReceiveBatch: false)
         }
         if sent == true {
             counters.retransmissionsSent &+= 1

@@ -126,12 +126,10 @@ extension MediaCore {
             if audioLevel.voiceActivity { source.voiceActivity = true }
             source.levelSeen = true
         }
+        // Located once here, not once per subscriber: every copy has the same descriptor.
+        let vp8Fields = source.codec == .vp8 ? Self.vp8Fields(in: packet, header: header) : nil
         // Through the buffer of a copy of the array (one retain for all of it): iterating the
         // array itself retains and releases every sink, two atomics per egress packet.
-        // Located once here, not once per subscriber: every copy has the same descriptor.
-        let vp8Fields = source.codec == .vp8 && header.payloadLength > 0
-            ? VP8DescriptorRewriter.locate(in: UnsafeRawBufferPointer(rebasing: packet[header.payloadOffset..<(header.payloadOffset + header.payloadLength)]))
-            : nil
         let sinks = source.sinks
         sinks.withUnsafeBufferPointer { sinks in
             for sink in sinks { forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, to: sink) }
@@ -140,6 +138,13 @@ extension MediaCore {
             let tag = PipeTag.make(PipeTag.media, source: source.id)
             for outlet in source.outlets where !outlet.link.push(packet, tag: tag) { counters.drop(.pipeFull) }
         }
+    }
+
+    /// Where the VP8 descriptor's fields lie in a packet's payload, for every sink's rewrite.
+    @inline(__always)
+    static func vp8Fields(in packet: UnsafeRawBufferPointer, header: RTPHeader) -> VP8DescriptorFields? {
+        guard header.payloadLength > 0 else { return nil }
+        return VP8DescriptorRewriter.locate(in: UnsafeRawBufferPointer(rebasing: packet[header.payloadOffset..<(header.payloadOffset + header.payloadLength)]))
     }
 
     /// Sends one packet to one sink with the sink's SSRC, sequence number and timestamp.
@@ -165,7 +170,7 @@ extension MediaCore {
         if numbers.resynchronized, sink.isVideo, let source = sink.source { startKeyframeRequests(for: source) }
         let sent = send(
             packet, header: header, audioLevel: audioLevel, vp8Fields: vp8Fields, to: sink, on: transport, sequenceNumber: numbers.sequenceNumber,
-            timestamp: numbers.timestamp)
+            timestamp: numbers.timestamp, fromReceiveBatch: handlesReceiveBatch)
         if sent {
             sink.rewriter.recordSent(payloadBytes: header.payloadLength)
             sink.report.packets &+= 1
@@ -203,19 +208,23 @@ extension MediaCore {
     }
 
     /// Writes one packet for a sink along the send path chosen when it was bound.
+    /// `fromReceiveBatch`: the packet lies in the shell's receive batch, so a plain subscriber's
+    /// datagram may leave partly from there (``sendRTP(_:to:ssrc:sequenceNumber:timestamp:)``).
     @inline(__always)
     func send(
         _ packet: UnsafeRawBufferPointer, header: RTPHeader, audioLevel: (level: UInt8, voiceActivity: Bool)?, vp8Fields: VP8DescriptorFields?,
-        to sink: SinkState, on transport: TransportState, sequenceNumber: UInt16, timestamp: UInt32
+        to sink: SinkState, on transport: TransportState, sequenceNumber: UInt16, timestamp: UInt32, fromReceiveBatch: Bool
     ) -> Bool {
         let ssrc = sink.rewriter.outputSSRC
         switch sink.sendPath {
         case .copy:
-            return sendRTP(packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType)
+            return sendRTP(
+                packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType,
+                fromReceiveBatch: fromReceiveBatch)
         case .copyRewritingVP8:
             return sendRTP(
                 packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType,
-                vp8: sink, fields: vp8Fields, payloadOffset: header.payloadOffset)
+                vp8: sink, fields: vp8Fields, payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch)
         case .rewriteExtensions:
             return sendRTPRewritingExtensions(
                 packet, header: header, audioLevel: audioLevel, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp,

@@ -15,11 +15,7 @@ extension MediaCore {
     @inline(__always)
     func commitSlot(on transport: TransportState, length: Int) {
         pkr_batch_prepare(transport.sendBatch, UInt32(transport.pending), UInt32(length), transport.remote.ip, transport.remote.port)
-        transport.pending += 1
-        if !transport.flushListed {
-            transport.flushListed = true
-            flushList.append(transport)
-        }
+        markQueued(transport)
     }
 
     /// Queues the slot reserved last as its first `headLength` bytes followed by `tailLength`
@@ -28,8 +24,14 @@ extension MediaCore {
     func commitSplitSlot(on transport: TransportState, headLength: Int, tail: UnsafeRawPointer, tailLength: Int) {
         pkr_batch_prepare_split(
             transport.sendBatch, UInt32(transport.pending), UInt32(headLength), tail, UInt32(tailLength), transport.remote.ip, transport.remote.port)
-        transport.pending += 1
         queuedFromReceiveBatch = true
+        markQueued(transport)
+    }
+
+    /// Counts the message just prepared and lists the transport for the next flush.
+    @inline(__always)
+    func markQueued(_ transport: TransportState) {
+        transport.pending += 1
         if !transport.flushListed {
             transport.flushListed = true
             flushList.append(transport)
@@ -37,13 +39,19 @@ extension MediaCore {
     }
 
     /// Copies an RTP packet into a send slot with new numbers, protects it and queues it.
-    /// For a plain subscriber, while the packet lies in the receive batch, only its head is
-    /// copied and the rest is sent from where it lies: a 1200-byte copy per subscriber saved.
-    func sendRTP(_ packet: UnsafeRawBufferPointer, to transport: TransportState, ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32, payloadType: UInt8 = SinkState.keepPayloadType, vp8 sink: SinkState? = nil, fields: VP8DescriptorFields? = nil, payloadOffset: Int = 0) -> Bool {
+    /// For a plain subscriber, when the packet lies in the shell's receive batch
+    /// (`fromReceiveBatch`), only its head is copied and the rest is sent from where it lies: a
+    /// 1200-byte copy per subscriber saved. Packets anywhere else (a link's ring, the
+    /// retransmission buffer) may be overwritten before the flush and are copied whole.
+    func sendRTP(
+        _ packet: UnsafeRawBufferPointer, to transport: TransportState, ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32,
+        payloadType: UInt8 = SinkState.keepPayloadType, vp8 sink: SinkState? = nil, fields: VP8DescriptorFields? = nil, payloadOffset: Int = 0,
+        fromReceiveBatch: Bool = false
+    ) -> Bool {
         guard packet.count <= Self.maximumPacketSize, let base = packet.baseAddress else { counters.drop(.oversized); return false }
         guard transport.isPlain || transport.outbound != nil else { counters.drop(.sinkNotConnected); return false }
         let slot = reserveSlot(on: transport)
-        let copied = transport.outbound == nil && handlesReceiveBatch ? Self.headLength(of: packet.count, payloadOffset: payloadOffset) : packet.count
+        let copied = fromReceiveBatch && transport.outbound == nil ? Self.headLength(of: packet.count, payloadOffset: payloadOffset) : packet.count
         slot.copyMemory(from: base, byteCount: copied)
         if payloadType != SinkState.keepPayloadType { RTPHeaderWriter.setPayloadType(payloadType, in: slot) }
         if let sink, let fields, payloadOffset > 0, payloadOffset < copied {

@@ -23,7 +23,8 @@ final class MediaCore {
     /// Whether the packets being handled lie in the shell's receive batch, which nothing
     /// overwrites before the shell's next read: a plain subscriber's datagram may then leave
     /// with its payload taken from there instead of copied into a send slot. False for packets
-    /// from links and timers, whose buffers are reused sooner.
+    /// from links and timers, whose buffers are reused sooner; retransmissions, answered from
+    /// the retransmission buffer, are sent as not from the batch either.
     var handlesReceiveBatch = false
     /// Whether queued datagrams take bytes from the receive batch: the shell sends them before
     /// it reads into that batch again.

@@ -4,8 +4,10 @@ import SecureTransport
 @testable import MediaPlane
 
 /// The relay's own media core with one VP8 publisher on a plain transport and N subscribers on
-/// SRTP transports, every sink bound and past its first keyframe: what each received packet
-/// costs is `handleDatagram` as the data-plane thread runs it.
+/// SRTP transports (or plain ones), every sink bound and past its first keyframe: what each
+/// received packet costs is `handleDatagram` as the data-plane thread runs it, with the packet
+/// in a 32-slot receive batch as `recvmmsg` leaves it, so plain subscribers take their payloads
+/// from there as they do in the relay.
 public final class CoreFanOut: @unchecked Sendable {
     // Used by one benchmark at a time, on one thread.
     public let core: MediaCore
@@ -13,6 +15,7 @@ public final class CoreFanOut: @unchecked Sendable {
     let publisher: TransportState
     let publisherAddress = IPv4Endpoint(ip: 0x7F00_0001, port: 5000)
     public let template: UnsafeMutableRawBufferPointer
+    /// The receive batch: one 2 KiB slot per packet of a 32-packet batch.
     let receiveBuffer: UnsafeMutableRawPointer
     let length: Int
     var sequence: UInt16 = 1000
@@ -32,7 +35,7 @@ public final class CoreFanOut: @unchecked Sendable {
         template = .allocate(byteCount: 2048, alignment: 16)
         template.initializeMemory(as: UInt8.self, repeating: 0xA5)
         _ = RTPHeaderWriter.write(marker: true, payloadType: 96, sequenceNumber: sequence, timestamp: 90_000, ssrc: Self.ssrc, into: template)
-        receiveBuffer = .allocate(byteCount: 2048, alignment: 16)
+        receiveBuffer = .allocate(byteCount: 32 * 2048, alignment: 16)
         // A keyframe first, so every sink is past its keyframe gate: VP8 descriptor, P bit 0.
         template[12] = 0x10
         template[13] = 0x00
@@ -76,8 +79,11 @@ public final class CoreFanOut: @unchecked Sendable {
     public func deliver() {
         sequence &+= 1
         RTPHeaderWriter.setSequenceNumber(sequence, in: template.baseAddress!)
-        receiveBuffer.copyMemory(from: template.baseAddress!, byteCount: length)
-        core.handleDatagram(on: publisher, buffer: receiveBuffer, length: length, from: publisherAddress)
+        let slot = receiveBuffer + Int(sequence & 31) * 2048
+        slot.copyMemory(from: template.baseAddress!, byteCount: length)
+        core.handlesReceiveBatch = true
+        core.handleDatagram(on: publisher, buffer: slot, length: length, from: publisherAddress)
+        core.handlesReceiveBatch = false
     }
 }
 

@@ -1,0 +1,73 @@
+import CSocketShims
+import Foundation
+import Testing
+
+@testable import MediaPlane
+
+/// Plain subscribers while the core handles the shell's receive batch: each datagram leaves with
+/// its head (the rewritten header and VP8 descriptor) from the send slot and the rest of the
+/// packet from the batch, read when it is sent, and every subscriber gets every packet whole.
+@Suite(.enabled(if: pkr_udp_segmentation_supported() != 0, "the kernel does not support UDP_SEGMENT"))
+struct MediaCoreReceiveBatchTests {
+    @Test(arguments: [false, true])
+    func plainSubscribersSendTheRestOfEachPacketFromTheReceiveBatch(segmented: Bool) throws {
+        let core = MediaCoreSegmentationTests.coreWithPublisher(segmented: segmented)
+        let publisher = MediaCoreSegmentationTests.publisher
+        var receivers: [SegmentedSendTests.Receiver] = []
+        var sockets: [Int32] = []
+        defer { for fd in sockets + receivers.map(\.fd) { _ = pkr_close(fd) } }
+        for index in 0..<3 {
+            let receiver = try SegmentedSendTests.Receiver()
+            let fd = pkr_udp_open(0x7F00_0001, 0, 0, 4 << 20)
+            receivers.append(receiver)
+            sockets.append(fd)
+            let id = 2 + index
+            core.apply(.addTransport(id: id, fd: fd, port: Int(pkr_udp_local_port(fd)), profile: nil, outbound: nil))
+            core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil))
+            core.apply(.addSink(MediaSinkSpec(id: UInt32(20 + index), transportId: id, outputSSRC: 0xBBBB_0000 + UInt32(index), isVideo: true, clockRate: 90_000)))
+            core.apply(.bind(sink: UInt32(20 + index), source: 10))
+        }
+        core.flushAll()
+        let before = core.counters
+
+        // A keyframe of eight packets in one buffer, as a receive batch holds them; the last one
+        // is too short to be worth splitting and is copied whole.
+        let sizes = [1100, 1100, 1100, 1100, 1100, 1100, 400, 100]
+        var packets: [[UInt8]] = []
+        for (index, size) in sizes.enumerated() {
+            let payload = ScriptedPacket.vp8Payload(keyframe: index == 0, size: size)
+            packets.append(ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: 500 + UInt16(index), timestamp: 90_000, marker: index == 7, payload: payload))
+        }
+        let batch = UnsafeMutableRawBufferPointer.allocate(byteCount: packets.count * 2048, alignment: 16)
+        defer { batch.deallocate() }
+        core.handlesReceiveBatch = true
+        for (index, packet) in packets.enumerated() {
+            let buffer = batch.baseAddress! + index * 2048
+            packet.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            core.handleDatagram(on: core.transports[1]!, buffer: buffer, length: packet.count, from: publisher)
+        }
+        core.handlesReceiveBatch = false
+        #expect(core.queuedFromReceiveBatch)
+        // The rest of a split packet is read from the batch when the datagram is sent, not
+        // before: what lies there then is what leaves. A packet copied whole is not affected.
+        for (index, packet) in packets.enumerated() {
+            batch[index * 2048 + packet.count - 1] = 0xEE
+            if packet.count - 28 >= MediaCore.minimumBorrowedBytes { packets[index][packet.count - 1] = 0xEE }
+        }
+        #expect(packets.map { $0.last == 0xEE } == [true, true, true, true, true, true, true, false])
+        core.flushAll()
+        #expect(!core.queuedFromReceiveBatch)
+
+        #expect(core.counters.packetsOut - before.packetsOut == 24)
+        #expect(core.counters.bytesOut - before.bytesOut == UInt64(3 * packets.reduce(0) { $0 + $1.count }))
+        #expect(core.counters.sendMessages - before.sendMessages == (segmented ? 3 * 2 : 24), "runs [1112 x6, 412] [112]")
+        for (index, receiver) in receivers.enumerated() {
+            let datagrams = receiver.drain(expecting: 8)
+            #expect(datagrams.count == 8)
+            let headers = datagrams.compactMap(ScriptedPacket.header(of:))
+            #expect(headers.allSatisfy { $0.ssrc == 0xBBBB_0000 + UInt32(index) })
+            #expect(headers.map { $0.sequenceNumber &- headers[0].sequenceNumber } == Array(0..<8), "in order")
+            #expect(zip(datagrams, packets).allSatisfy { $0.0.count == $0.1.count && Array($0.0[12...]) == Array($0.1[12...]) }, "payloads as they lay when sent")
+        }
+    }
+}
