@@ -3,10 +3,12 @@ import Logging
 import MediaPlane
 import PKRelayServer
 import RoomEngine
+import SecureTransport
 
 /// Runs control-channel scripts against a real relay core: a fresh media plane (one data-plane
 /// thread, real UDP sockets on loopback, so transport ids start at 1 in every script) and a fresh
-/// core with WebRTC and webhooks on, three connected sessions and a scripted clock.
+/// core with WebRTC and webhooks on, three connected sessions and a scripted clock. Only the
+/// DTLS certificate is shared between scripts.
 ///
 /// Webhooks point at a URL nothing listens on and are never delivered (the delivery service is
 /// not started), but every event is still derived and queued, which is where bad room ids
@@ -35,6 +37,16 @@ final class ControlFuzzRelay: Sendable {
         return configuration
     }()
 
+    /// One certificate and DTLS context for every script's core: making them is most of what
+    /// starting a core costs, and nothing a script does changes them.
+    let dtlsContext: DTLSContext = {
+        do {
+            return try DTLSContext(certificate: DTLSCertificate())
+        } catch {
+            preconditionFailure("the DTLS context cannot be made: \(error)")
+        }
+    }()
+
     /// Runs `script` from async code and returns what the relay sent each connection, in the
     /// order the connections opened (a reconnected session's new connection comes last).
     @discardableResult
@@ -47,7 +59,7 @@ final class ControlFuzzRelay: Sendable {
             preconditionFailure("the media plane cannot start: \(error)")
         }
         media.start()
-        let core = RelayCore(configuration: configuration, media: media, logger: logger, nowMs: { clock.nowMs })
+        let core = RelayCore(configuration: configuration, media: media, logger: logger, nowMs: { clock.nowMs }, dtlsContext: dtlsContext)
         // Every connection's messages queue as for a client, and are read once the relay has drained.
         var connections: [(id: SessionID, stream: AsyncStream<String>)] = []
         var streams: [AsyncStream<String>] = []

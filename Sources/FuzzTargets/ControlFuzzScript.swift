@@ -1,4 +1,5 @@
 import Auth
+import Synchronization
 
 /// A fuzzer's input read as a control-channel script: one step per line.
 ///
@@ -62,11 +63,26 @@ struct ControlFuzzScript: Sendable {
             result += remaining[..<start.lowerBound]
             let room = arguments.first.map(String.init) ?? ""
             let user = arguments.count > 1 ? String(arguments[1]) : ""
-            let claims = TokenClaims(sub: user, room: room, exp: startMs / 1000 + 3_600, iat: startMs / 1000)
-            result += TokenMinter(key: SigningKey.development).mint(claims)
+            result += token(room: room, user: user, startMs: startMs)
             remaining = remaining[remaining.index(after: end)...]
             expanded += 1
         }
         return result + remaining
+    }
+
+    /// Tokens minted so far, by room, user and start: scripts name the same few pairs over and
+    /// over, and signing each again would cost more than many whole steps.
+    private static let mintedTokens = Mutex<[String: String]>([:])
+
+    private static func token(room: String, user: String, startMs: Int64) -> String {
+        let key = "\(startMs)\u{0}\(room)\u{0}\(user)"
+        if let token = mintedTokens.withLock({ $0[key] }) { return token }
+        let claims = TokenClaims(sub: user, room: room, exp: startMs / 1000 + 3_600, iat: startMs / 1000)
+        let token = TokenMinter(key: SigningKey.development).mint(claims)
+        mintedTokens.withLock { tokens in
+            if tokens.count >= 4_096 { tokens.removeAll(keepingCapacity: true) }
+            tokens[key] = token
+        }
+        return token
     }
 }

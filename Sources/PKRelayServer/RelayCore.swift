@@ -71,7 +71,20 @@ public actor RelayCore {
         self.init(configuration: configuration, media: media, logger: logger, nowMs: nowMs, cluster: nil)
     }
 
-    init(configuration: RelayConfiguration, media: MediaPlane, logger: Logger, nowMs: @escaping @Sendable () -> Int64, cluster: ClusterMembership?) {
+    /// Starts a core that presents `dtlsContext`'s certificate and offers its SRTP profiles to
+    /// WebRTC peers instead of making a certificate of its own (`srtpProfiles` of the
+    /// configuration is then not read). For processes that start many cores, such as tests and
+    /// fuzzing: making a certificate and a context costs milliseconds each time.
+    public init(
+        configuration: RelayConfiguration, media: MediaPlane, logger: Logger, nowMs: @escaping @Sendable () -> Int64, dtlsContext: DTLSContext
+    ) {
+        self.init(configuration: configuration, media: media, logger: logger, nowMs: nowMs, cluster: nil, dtlsContext: dtlsContext)
+    }
+
+    init(
+        configuration: RelayConfiguration, media: MediaPlane, logger: Logger, nowMs: @escaping @Sendable () -> Int64, cluster: ClusterMembership?,
+        dtlsContext: DTLSContext? = nil
+    ) {
         self.cluster = cluster
         if let cluster {
             let nodeId = cluster.configuration.nodeId
@@ -90,7 +103,9 @@ public actor RelayCore {
         self.webhooks = WebhookHub(configuration: configuration.webhooks, logger: logger, nowMs: nowMs)
         self.verifier = TokenVerifier(keys: configuration.verificationKeys, leewaySeconds: configuration.tokenLeewaySeconds)
         self.engine = RoomEngine(limits: configuration.rooms, ssrcSeed: UInt64(bitPattern: nowMs()) ^ 0xA5A5_5A5A_C3C3_3C3C)
-        if media.webRTCPort != nil {
+        if media.webRTCPort != nil, let dtlsContext {
+            self.dtlsContext = dtlsContext
+        } else if media.webRTCPort != nil {
             do {
                 self.dtlsContext = try DTLSContext(certificate: DTLSCertificate(), srtpProfiles: configuration.srtpProfiles)
             } catch {
