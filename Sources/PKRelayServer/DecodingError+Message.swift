@@ -2,10 +2,11 @@
 extension DecodingError {
     var parameterMessage: String { message(root: "params") }
 
-    /// The message, with paths written from `root` (`params` for a request, `body` for an admin call).
-    func message(root: String) -> String {
+    /// The message, with paths written from `root` (`params` for a request, `body` for an admin call)
+    /// after leaving out the first `droppingFirst` keys of each path (those that lead to the root).
+    func message(root: String, droppingFirst: Int = 0) -> String {
         func path(_ context: DecodingError.Context, _ last: (any CodingKey)? = nil) -> String {
-            var keys = context.codingPath
+            var keys = Array(context.codingPath.dropFirst(droppingFirst))
             if let last { keys.append(last) }
             let rendered = keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
             return root + rendered

@@ -11,8 +11,8 @@ extension RelayCore {
     /// Routes a join through the cluster; false when the join was answered here (a redirect, or
     /// the cluster unavailable). Parameters that do not even name a valid room go on to the
     /// usual checks, which answer them.
-    func admitToCluster(_ cluster: ClusterMembership, id: RequestID?, params: Data, session: SessionID) async -> Bool {
-        guard case .success(let join) = decode(JoinRoomParams.self, from: params), RelayIdentifier.isValid(join.roomId) else { return true }
+    func admitToCluster(_ cluster: ClusterMembership, id: RequestID?, request: Data, session: SessionID) async -> Bool {
+        guard case .success(let join) = decode(JoinRoomParams.self, from: request), RelayIdentifier.isValid(join.roomId) else { return true }
         let refusal: RelayError
         switch await cluster.route(roomId: join.roomId) {
         case .local:
@@ -33,8 +33,8 @@ extension RelayCore {
     /// Finds each forward target's node (claiming unplaced target rooms here). A target room on
     /// another node is verified there (its token, and whether the room can show the user); the
     /// answer, success or the target's error, replaces the local check.
-    func routeForwardTargets(_ cluster: ClusterMembership, params: Data, session: SessionID) async -> [String: ForwardTargetRequest] {
-        guard case .success(let forward) = decode(StartForwardParams.self, from: params),
+    func routeForwardTargets(_ cluster: ClusterMembership, request: Data, session: SessionID) async -> [String: ForwardTargetRequest] {
+        guard case .success(let forward) = decode(StartForwardParams.self, from: request),
               let userId = engine.userId(of: session, roomId: forward.roomId)
         else { return [:] }
         var resolved: [String: ForwardTargetRequest] = [:]

@@ -13,29 +13,31 @@ extension RelayCore {
             respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.messageTooLarge, "message is \(text.utf8.count) bytes; the limit is \(configuration.maxMessageBytes)")), to: session)
             return
         }
-        let data = Data(text.utf8)
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+        // One pass reads the frame's shape; the params are decoded from the same bytes later.
+        let message = Data(text.utf8)
+        let envelope: RequestEnvelope
+        do {
+            envelope = try JSONDecoder().decode(RequestEnvelope.self, from: message)
+        } catch DecodingError.typeMismatch {
+            respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.invalidRequest, "a request is a JSON object with id, method and params")), to: session)
+            return
+        } catch {
             respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.parseError, "message is not valid JSON")), to: session)
             return
         }
-        guard let request = object as? [String: Any] else {
-            respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.invalidRequest, "a request is a JSON object with id, method and params")), to: session)
-            return
-        }
         let id: RequestID?
-        if request["id"] == nil || request["id"] is NSNull {
-            id = nil
-        } else if let envelope = try? JSONDecoder().decode(RequestEnvelope.self, from: data), let decoded = envelope.id {
-            id = decoded
-        } else {
+        switch envelope.id {
+        case .absent: id = nil
+        case .valid(let valid): id = valid
+        case .invalid:
             respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.invalidRequest, "id must be a whole number or a string")), to: session)
             return
         }
-        guard let method = request["method"] as? String else {
+        guard let method = envelope.method else {
             respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.invalidRequest, "method must be a string")), to: session)
             return
         }
-        if let params = request["params"], !(params is [String: Any]) && !(params is NSNull) {
+        if envelope.params == .other {
             respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.invalidParams, "params must be an object")), to: session)
             return
         }
@@ -43,7 +45,6 @@ extension RelayCore {
             respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.rateLimited, "more than \(configuration.requestsPerSecond) requests per second; slow down")), to: session)
             return
         }
-        let paramsData = (try? JSONSerialization.data(withJSONObject: (request["params"] as? [String: Any]) ?? [:])) ?? Data("{}".utf8)
         guard let known = Method(rawValue: method) else {
             respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.methodNotFound, "unknown method '\(method)'")), to: session)
             return
@@ -52,24 +53,24 @@ extension RelayCore {
         if known == .joinRoom, let cluster {
             // In a cluster a join first finds its room's node (claiming the room here when nobody
             // serves it); the session may have gone while the database answered.
-            guard await admitToCluster(cluster, id: id, params: paramsData, session: session), sessions[session] != nil else { return }
+            guard await admitToCluster(cluster, id: id, request: message, session: session), sessions[session] != nil else { return }
         }
         if known == .invite, let cluster {
             // An invitee whose room is on another node: invited through that node.
-            guard await inviteAcrossNodes(cluster, id: id, params: paramsData, session: session) else { return }
+            guard await inviteAcrossNodes(cluster, id: id, request: message, session: session) else { return }
         }
         if known == .connectOtherRoom, let cluster {
             // A peer room on another node: linked through that node.
-            guard await connectAcrossNodes(cluster, id: id, params: paramsData, session: session) else { return }
+            guard await connectAcrossNodes(cluster, id: id, request: message, session: session) else { return }
         }
         if known == .startForwardStreamToRooms || known == .updateForwardStreamToRooms, let cluster {
-            let resolved = await routeForwardTargets(cluster, params: paramsData, session: session)
+            let resolved = await routeForwardTargets(cluster, request: message, session: session)
             guard sessions[session] != nil else { return }
             resolvedTargets = resolved
         }
         defer { resolvedTargets = [:] }
         let started = ContinuousClock.now
-        dispatch(known, id: id, params: paramsData, session: session)
+        dispatch(known, id: id, request: message, session: session)
         let elapsed = ContinuousClock.now - started
         metrics.requestHandled(method: method, nanoseconds: elapsed.components.seconds &* 1_000_000_000 &+ elapsed.components.attoseconds / 1_000_000_000)
     }
@@ -97,9 +98,19 @@ extension RelayCore {
     }
 
 
-    func decode<Params: Decodable>(_ type: Params.Type, from data: Data) -> Result<Params, RelayError> {
+    /// Decodes the `params` of `request` (a whole request message that passed the frame checks)
+    /// as `type`; missing or `null` params are decoded as an empty object.
+    func decode<Params: Decodable>(_ type: Params.Type, from request: Data) -> Result<Params, RelayError> {
         do {
-            return .success(try JSONDecoder().decode(type, from: data))
+            if let params = try JSONDecoder().decode(RequestParams<Params>.self, from: request).params { return .success(params) }
+        } catch let error as DecodingError {
+            // Paths inside the message start with `params`, which the message names as its root.
+            return .failure(RelayError(.invalidParams, error.message(root: "params", droppingFirst: 1)))
+        } catch {
+            return .failure(RelayError(.invalidParams, "params are invalid"))
+        }
+        do {
+            return .success(try JSONDecoder().decode(type, from: Data("{}".utf8)))
         } catch let error as DecodingError {
             return .failure(RelayError(.invalidParams, error.parameterMessage))
         } catch {
@@ -107,9 +118,9 @@ extension RelayCore {
         }
     }
 
-    func dispatch(_ method: Method, id: RequestID?, params: Data, session: SessionID) {
+    func dispatch(_ method: Method, id: RequestID?, request: Data, session: SessionID) {
         func run<Params: Decodable, Success: Encodable & Sendable>(_ type: Params.Type, _ body: (Params) -> EngineOutcome<Success>) {
-            switch decode(type, from: params) {
+            switch decode(type, from: request) {
             case .failure(let error):
                 respond(id, Result<EmptyResult, RelayError>.failure(error), to: session)
             case .success(let decoded):

@@ -9,8 +9,8 @@ import RoomEngine
 extension RelayCore {
     /// Invites across nodes when the invitee's room lives on another node; false when the
     /// request was answered here, true when it should go on to the usual (local) handling.
-    func inviteAcrossNodes(_ cluster: ClusterMembership, id: RequestID?, params: Data, session: SessionID) async -> Bool {
-        guard case .success(let invite) = decode(InviteParams.self, from: params), RelayIdentifier.isValid(invite.roomId),
+    func inviteAcrossNodes(_ cluster: ClusterMembership, id: RequestID?, request: Data, session: SessionID) async -> Bool {
+        guard case .success(let invite) = decode(InviteParams.self, from: request), RelayIdentifier.isValid(invite.roomId),
               engine.memberCount(roomId: invite.roomId) == nil
         else { return true }
         func refuse(_ error: RelayError) -> Bool {

@@ -9,8 +9,8 @@ import RoomEngine
 extension RelayCore {
     /// Links across nodes when the peer room lives on another node; false when the request was
     /// answered here, true when it should go on to the usual (local) handling.
-    func connectAcrossNodes(_ cluster: ClusterMembership, id: RequestID?, params: Data, session: SessionID) async -> Bool {
-        guard case .success(let link) = decode(ConnectOtherRoomParams.self, from: params), RelayIdentifier.isValid(link.roomId),
+    func connectAcrossNodes(_ cluster: ClusterMembership, id: RequestID?, request: Data, session: SessionID) async -> Bool {
+        guard case .success(let link) = decode(ConnectOtherRoomParams.self, from: request), RelayIdentifier.isValid(link.roomId),
               engine.memberCount(roomId: link.roomId) == nil
         else { return true }
         return await linkAcrossNodes(cluster, id: id, link: link, session: session, answering: true)

@@ -80,6 +80,39 @@ struct ControlChannelBadInputTests {
         }
     }
 
+    @Test("the nesting limit is 512 levels with the message object, and params errors name their full path")
+    func nestingAndPaths() async throws {
+        try await TestRelay.with { relay in
+            let client = try await relay.join(room: "r1", user: "nester")
+            func nested(_ levels: Int) -> String {
+                String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+            }
+            // The message object is level 1 and params level 2: 510 arrays inside params is the deepest accepted.
+            let deepest = try await client.exchangeRaw(#"{"id": "d510", "method": "getStats", "params": {"pad": \#(nested(510))}}"#)
+            #expect(deepest.error == nil && deepest.hasResult, "\(deepest.text.prefix(200))")
+            let tooDeep = try await client.exchangeRaw(#"{"id": "d511", "method": "getStats", "params": {"pad": \#(nested(511))}}"#)
+            #expect(tooDeep.error?.code == .parseError && tooDeep.id == nil, "\(tooDeep.text.prefix(200))")
+            #expect(tooDeep.error?.message == "message is not valid JSON")
+            try await Self.assertStillWorks(client, "JSON nested too deep")
+
+            let cases: [(text: String, message: String)] = [
+                (
+                    #"{"id": 1, "method": "publishStream", "params": {"roomId": "r1", "transportId": 1, "tracks": [{"kind": "video", "ssrc": "five", "payloadType": 96, "codec": "VP8", "clockRate": 90000}]}}"#,
+                    "params.tracks[0].ssrc must be a whole number in range"
+                ),
+                (#"{"id": 2, "method": "connectTransport"}"#, "params.transportId is required"),
+                (#"{"id": 3, "method": "connectTransport", "params": null}"#, "params.transportId is required"),
+                (#"{"id": 4, "method": "connectTransport", "params": {"transportId": null}}"#, "params.transportId must be a whole number in range, not null"),
+            ]
+            for (text, message) in cases {
+                let reply = try await client.exchangeRaw(text)
+                #expect(reply.error?.code == .invalidParams, "\(text) -> \(reply.text)")
+                #expect(reply.error?.message == message, "\(text) -> \(reply.text)")
+            }
+            await client.close()
+        }
+    }
+
     @Test("calls in the wrong state: not joined, connected twice, another connection's transport")
     func wrongState() async throws {
         try await TestRelay.with { relay in
