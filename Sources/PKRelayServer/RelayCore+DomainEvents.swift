@@ -12,36 +12,38 @@ extension RelayCore {
         switch event {
         case .roomCreated(let roomId):
             logger.info("room created", metadata: ["room": "\(roomId)"])
-            postWebhook("room.created", roomId: roomId, ["roomId": roomId])
+            postWebhook("room.created", roomId: roomId, ["roomId": .string(roomId)])
         case .roomDismissed(let roomId, let reason):
-            var data: [String: Any] = ["roomId": roomId]
-            if let reason { data["reason"] = reason }
+            var data: [String: WebhookValue] = ["roomId": .string(roomId)]
+            if let reason { data["reason"] = .string(reason) }
             postWebhook("room.dismissed", roomId: roomId, data)
         case .roomEnded(let roomId):
             logger.info("room ended", metadata: ["room": "\(roomId)"])
             cluster?.roomEnded(roomId: roomId)
-            postWebhook("room.ended", roomId: roomId, ["roomId": roomId])
+            postWebhook("room.ended", roomId: roomId, ["roomId": .string(roomId)])
         case .userJoined(let roomId, let userId, let session, let role, let visible, let replaced):
             var metadata: Logger.Metadata = ["room": "\(roomId)", "user": "\(userId)", "session": "\(session)", "role": "\(role.rawValue)", "visible": "\(visible)"]
             if let replaced { metadata["replacedSession"] = "\(replaced)" }
             logger.info("user joined", metadata: metadata)
-            postWebhook("user.joined", roomId: roomId, ["roomId": roomId, "userId": userId, "role": role.rawValue, "visible": visible])
+            postWebhook("user.joined", roomId: roomId, ["roomId": .string(roomId), "userId": .string(userId), "role": .string(role.rawValue), "visible": .bool(visible)])
         case .userLeft(let roomId, let userId, let session, let reason):
             logger.info("user left", metadata: ["room": "\(roomId)", "user": "\(userId)", "session": "\(session)", "reason": "\(reason.rawValue)"])
-            postWebhook("user.left", roomId: roomId, ["roomId": roomId, "userId": userId, "reason": reason.rawValue])
+            postWebhook("user.left", roomId: roomId, ["roomId": .string(roomId), "userId": .string(userId), "reason": .string(reason.rawValue)])
         case .userRoleChanged(let roomId, let userId, let role, let previousRole):
             logger.info("user switched role", metadata: ["room": "\(roomId)", "user": "\(userId)", "role": "\(role.rawValue)"])
-            postWebhook("user.role_changed", roomId: roomId, ["roomId": roomId, "userId": userId, "role": role.rawValue, "previousRole": previousRole.rawValue])
+            postWebhook("user.role_changed", roomId: roomId, ["roomId": .string(roomId), "userId": .string(userId), "role": .string(role.rawValue), "previousRole": .string(previousRole.rawValue)])
         case .streamPublished(let change):
             logger.debug("stream published", metadata: ["room": "\(change.roomId)", "user": "\(change.userId)", "stream": "\(change.streamIndex.rawValue)"])
             postWebhook("stream.published", roomId: change.roomId, [
-                "roomId": change.roomId, "userId": change.userId, "streamIndex": change.streamIndex.rawValue, "mediaType": change.mediaType,
+                "roomId": .string(change.roomId), "userId": .string(change.userId), "streamIndex": .string(change.streamIndex.rawValue),
+                "mediaType": .number(change.mediaType),
             ])
         case .streamUnpublished(let change):
             let reason = change.departure == .serverShutdown ? "serverShutdown" : Self.reasonName(change.reason ?? .other)
             logger.debug("stream unpublished", metadata: ["room": "\(change.roomId)", "user": "\(change.userId)", "stream": "\(change.streamIndex.rawValue)", "reason": "\(reason)"])
             postWebhook("stream.unpublished", roomId: change.roomId, [
-                "roomId": change.roomId, "userId": change.userId, "streamIndex": change.streamIndex.rawValue, "mediaType": change.mediaType, "reason": reason,
+                "roomId": .string(change.roomId), "userId": .string(change.userId), "streamIndex": .string(change.streamIndex.rawValue),
+                "mediaType": .number(change.mediaType), "reason": .string(reason),
             ])
         case .forwardStateChanged(let change):
             recordForwardState(change)
@@ -53,7 +55,7 @@ extension RelayCore {
             metadata["reason"] = "\(reason)"
             logger.info("link ended", metadata: metadata)
             var data = Self.linkData(link)
-            data["reason"] = reason
+            data["reason"] = .string(reason)
             postWebhook("link.disconnected", roomId: link.callerRoomId, data)
         case .invitationEnded(let outcome):
             let name = Self.outcomeName(outcome.state)
@@ -61,18 +63,19 @@ extension RelayCore {
                 "invite": "\(outcome.inviteId)", "room": "\(outcome.callerRoomId)", "user": "\(outcome.callerUserId)",
                 "peerRoom": "\(outcome.calleeRoomId)", "peerUser": "\(outcome.calleeUserId)", "outcome": "\(name)", "reason": "\(outcome.reason ?? "-")",
             ])
-            var data: [String: Any] = [
-                "inviteId": outcome.inviteId, "outcome": name, "roomId": outcome.callerRoomId, "userId": outcome.callerUserId,
-                "peerRoomId": outcome.calleeRoomId, "peerUserId": outcome.calleeUserId,
+            var data: [String: WebhookValue] = [
+                "inviteId": .string(outcome.inviteId), "outcome": .string(name), "roomId": .string(outcome.callerRoomId),
+                "userId": .string(outcome.callerUserId), "peerRoomId": .string(outcome.calleeRoomId), "peerUserId": .string(outcome.calleeUserId),
             ]
-            if let reason = outcome.reason { data["reason"] = reason }
+            if let reason = outcome.reason { data["reason"] = .string(reason) }
             postWebhook("invitation.outcome", roomId: outcome.callerRoomId, data)
         case .firstKeyframe(let watch, let elapsedMs):
             logger.info("forward watchable", metadata: [
                 "room": "\(watch.sourceRoomId)", "user": "\(watch.userId)", "target": "\(watch.targetRoomId)", "via": "\(watch.via)", "elapsedMs": "\(elapsedMs)",
             ])
             postWebhook("forward.first_keyframe", roomId: watch.sourceRoomId, [
-                "roomId": watch.sourceRoomId, "userId": watch.userId, "targetRoomId": watch.targetRoomId, "via": watch.via, "elapsedMs": Int(clamping: elapsedMs),
+                "roomId": .string(watch.sourceRoomId), "userId": .string(watch.userId), "targetRoomId": .string(watch.targetRoomId), "via": .string(watch.via),
+                "elapsedMs": .number(elapsedMs),
             ])
         }
     }
@@ -89,21 +92,27 @@ extension RelayCore {
         if let message = change.message { metadata["message"] = "\(message)" }
         if let departure = change.departure { metadata["reason"] = "\(departure.rawValue)" }
         logger.info("forward state changed", metadata: metadata)
-        var data: [String: Any] = ["roomId": change.sourceRoomId, "userId": change.userId, "targetRoomId": change.targetRoomId, "state": state, "error": change.error]
-        if let message = change.message { data["message"] = message }
-        if let departure = change.departure { data["reason"] = departure.rawValue }
+        var data: [String: WebhookValue] = [
+            "roomId": .string(change.sourceRoomId), "userId": .string(change.userId), "targetRoomId": .string(change.targetRoomId), "state": .string(state),
+            "error": .number(change.error),
+        ]
+        if let message = change.message { data["message"] = .string(message) }
+        if let departure = change.departure { data["reason"] = .string(departure.rawValue) }
         postWebhook("forward.state_changed", roomId: change.sourceRoomId, data)
     }
 
     /// Queues one webhook event in relay-wide sequence.
-    func postWebhook(_ type: String, roomId: String, _ data: [String: Any]) {
+    func postWebhook(_ type: String, roomId: String, _ data: [String: WebhookValue]) {
         guard webhooks.isEnabled else { return }
         webhookSequence &+= 1
         webhooks.post(type: type, roomId: roomId, sequence: webhookSequence, data: data)
     }
 
-    static func linkData(_ link: LinkSnapshot) -> [String: Any] {
-        ["roomId": link.callerRoomId, "userId": link.callerUserId, "peerRoomId": link.peerRoomId, "peerUserId": link.peerUserId, "linkId": Int(clamping: link.id)]
+    static func linkData(_ link: LinkSnapshot) -> [String: WebhookValue] {
+        [
+            "roomId": .string(link.callerRoomId), "userId": .string(link.callerUserId), "peerRoomId": .string(link.peerRoomId),
+            "peerUserId": .string(link.peerUserId), "linkId": .number(link.id),
+        ]
     }
 
     static func linkMetadata(_ link: LinkSnapshot) -> Logger.Metadata {

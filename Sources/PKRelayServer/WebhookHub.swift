@@ -15,13 +15,12 @@ final class WebhookHub: Sendable {
 
     var stats: WebhookStats { endpoints.reduce(WebhookStats()) { $0 + $1.stats } }
 
-    /// Encodes and queues one event. `data` holds JSON-compatible values.
-    func post(type: String, roomId: String, sequence: UInt64, data: [String: Any]) {
+    /// Encodes and queues one event.
+    func post(type: String, roomId: String, sequence: UInt64, data: [String: WebhookValue]) {
         guard isEnabled else { return }
         let id = UUID().uuidString.lowercased()
-        let object: [String: Any] = ["id": id, "type": type, "timestamp": nowMs(), "sequence": Int(clamping: sequence), "roomId": roomId, "data": data]
-        guard let body = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        let event = WebhookEvent(id: id, type: type, roomId: roomId, body: body)
+        let body = WebhookBody.encode(id: id, type: type, timestampMs: nowMs(), sequence: sequence, roomId: roomId, data: data)
+        let event = WebhookEvent(id: id, type: type, roomId: roomId, body: Data(body))
         for endpoint in endpoints { endpoint.enqueue(event) }
     }
 
