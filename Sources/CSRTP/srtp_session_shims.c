@@ -6,9 +6,23 @@
 static pthread_once_t pkr_srtp_once = PTHREAD_ONCE_INIT;
 static srtp_err_status_t pkr_srtp_init_status = srtp_err_status_init_fail;
 
+/* Held for the life of the process; see pkr_srtp_run_init. */
+static srtp_t pkr_srtp_nss_keeper = NULL;
+
 static void pkr_srtp_run_init(void)
 {
     pkr_srtp_init_status = srtp_init();
+    if (pkr_srtp_init_status != srtp_err_status_ok) {
+        return;
+    }
+    /* Debian's libsrtp takes its ciphers from NSS: each cipher opens an NSS context and
+     * closes it when freed. When the last context closes NSS unloads its soft token, and the
+     * next session loads it again (a dlopen, most of what creating a session costs). One
+     * session kept open for good keeps NSS loaded, so a relay that goes idle and gets its
+     * next transport does not pay that again. Failing to make it costs only that time. */
+    uint8_t material[SRTP_AES_GCM_128_KEY_LEN_WSALT] = {0};
+    (void)pkr_srtp_session_create(&pkr_srtp_nss_keeper, PKR_SRTP_PROFILE_AEAD_AES_128_GCM, material, sizeof(material),
+                                  PKR_SRTP_DIRECTION_RECEIVER, 64);
 }
 
 srtp_err_status_t pkr_srtp_initialize(void)
