@@ -1,6 +1,7 @@
 #include "COpenSSLShims.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <stdlib.h>
@@ -154,4 +155,42 @@ long pkr_srtp_gcm_seal(pkr_srtp_gcm_context *gcm, uint8_t *packet, size_t length
         return -1;
     }
     return (long)(length + PKR_GCM_TAG_LENGTH);
+}
+
+long pkr_srtp_gcm_seal_split(pkr_srtp_gcm_context *gcm, uint8_t *packet, size_t head_length, const uint8_t *tail, size_t tail_length,
+                             size_t capacity, uint32_t rollover_counter)
+{
+    if (gcm == NULL || !gcm->sealing || packet == NULL || (tail == NULL && tail_length > 0) || head_length < 12
+        || head_length > (size_t)INT_MAX || tail_length > (size_t)INT_MAX - PKR_GCM_TAG_LENGTH - head_length
+        || capacity < head_length + tail_length + PKR_GCM_TAG_LENGTH) {
+        return -1;
+    }
+    size_t header_length = pkr_srtp_header_length(packet, head_length);
+    if (header_length == 0) {
+        return -1;
+    }
+    /* The tail must not overlap where its ciphertext goes: OpenSSL encrypts in place or into
+     * separate memory, never into a shifted copy of its input. */
+    uint8_t *tail_out = packet + head_length;
+    uintptr_t tail_start = (uintptr_t)tail;
+    uintptr_t out_start = (uintptr_t)tail_out;
+    if (tail_length > 0 && tail_start < out_start + tail_length + PKR_GCM_TAG_LENGTH && out_start < tail_start + tail_length) {
+        return -1;
+    }
+    size_t head_payload_length = head_length - header_length;
+    uint8_t iv[12];
+    pkr_srtp_gcm_iv(gcm, packet, rollover_counter, iv);
+    int written = 0;
+    int final_written = 0;
+    uint8_t *payload = packet + header_length;
+    /* GCM is a stream mode: the head's payload and the tail are encrypted as one run. */
+    if (EVP_EncryptInit_ex2(gcm->cipher, NULL, NULL, iv, NULL) != 1
+        || EVP_EncryptUpdate(gcm->cipher, NULL, &written, packet, (int)header_length) != 1
+        || (head_payload_length > 0 && EVP_EncryptUpdate(gcm->cipher, payload, &written, payload, (int)head_payload_length) != 1)
+        || (tail_length > 0 && EVP_EncryptUpdate(gcm->cipher, tail_out, &written, tail, (int)tail_length) != 1)
+        || EVP_EncryptFinal_ex(gcm->cipher, tail_out + tail_length, &final_written) != 1
+        || EVP_CIPHER_CTX_ctrl(gcm->cipher, EVP_CTRL_GCM_GET_TAG, PKR_GCM_TAG_LENGTH, tail_out + tail_length) != 1) {
+        return -1;
+    }
+    return (long)(head_length + tail_length + PKR_GCM_TAG_LENGTH);
 }

@@ -209,7 +209,8 @@ extension MediaCore {
 
     /// Writes one packet for a sink along the send path chosen when it was bound.
     /// `fromReceiveBatch`: the packet lies in the shell's receive batch, so a plain subscriber's
-    /// datagram may leave partly from there (``sendRTP(_:to:ssrc:sequenceNumber:timestamp:)``).
+    /// datagram may leave partly from there, and an AES-GCM subscriber's seal may read it from
+    /// there (``sendRTP(_:to:ssrc:sequenceNumber:timestamp:)``).
     @inline(__always)
     func send(
         _ packet: UnsafeRawBufferPointer, header: RTPHeader, audioLevel: (level: UInt8, voiceActivity: Bool)?, vp8Fields: VP8DescriptorFields?,
@@ -228,11 +229,11 @@ extension MediaCore {
         case .rewriteExtensions:
             return sendRTPRewritingExtensions(
                 packet, header: header, audioLevel: audioLevel, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp,
-                payloadType: sink.outputPayloadType)
+                payloadType: sink.outputPayloadType, fromReceiveBatch: fromReceiveBatch)
         case .rewriteExtensionsAndVP8:
             return sendRTPRewritingExtensions(
                 packet, header: header, audioLevel: audioLevel, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp,
-                payloadType: sink.outputPayloadType, vp8: sink, fields: vp8Fields)
+                payloadType: sink.outputPayloadType, vp8: sink, fields: vp8Fields, fromReceiveBatch: fromReceiveBatch)
         }
     }
 }

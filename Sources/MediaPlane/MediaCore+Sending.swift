@@ -39,10 +39,11 @@ extension MediaCore {
     }
 
     /// Copies an RTP packet into a send slot with new numbers, protects it and queues it.
-    /// For a plain subscriber, when the packet lies in the shell's receive batch
-    /// (`fromReceiveBatch`), only its head is copied and the rest is sent from where it lies: a
-    /// 1200-byte copy per subscriber saved. Packets anywhere else (a link's ring, the
-    /// retransmission buffer) may be overwritten before the flush and are copied whole.
+    /// When the packet lies in the shell's receive batch (`fromReceiveBatch`), only its head is
+    /// copied: a plain subscriber's datagram sends the rest from where it lies, and an AES-GCM
+    /// subscriber's seal reads the rest from there (a 1200-byte copy per subscriber saved either
+    /// way). Packets anywhere else (a link's ring, the retransmission buffer) may be overwritten
+    /// before the flush and are copied whole.
     func sendRTP(
         _ packet: UnsafeRawBufferPointer, to transport: TransportState, ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32,
         payloadType: UInt8 = SinkState.keepPayloadType, vp8 sink: SinkState? = nil, fields: VP8DescriptorFields? = nil, payloadOffset: Int = 0,
@@ -51,7 +52,7 @@ extension MediaCore {
         guard packet.count <= Self.maximumPacketSize, let base = packet.baseAddress else { counters.drop(.oversized); return false }
         guard transport.isPlain || transport.outbound != nil else { counters.drop(.sinkNotConnected); return false }
         let slot = reserveSlot(on: transport)
-        let copied = fromReceiveBatch && transport.outbound == nil ? Self.headLength(of: packet.count, payloadOffset: payloadOffset) : packet.count
+        let copied = fromReceiveBatch ? Self.headLength(of: packet, payloadOffset: payloadOffset, outbound: transport.outbound) : packet.count
         slot.copyMemory(from: base, byteCount: copied)
         if payloadType != SinkState.keepPayloadType { RTPHeaderWriter.setPayloadType(payloadType, in: slot) }
         if let sink, let fields, payloadOffset > 0, payloadOffset < copied {
@@ -61,20 +62,62 @@ extension MediaCore {
         RTPHeaderWriter.setSequenceNumber(sequenceNumber, in: slot)
         RTPHeaderWriter.setTimestamp(timestamp, in: slot)
         guard copied == packet.count else {
+            if transport.outbound != nil {
+                return commitSealedSplit(on: transport, slot: slot, headLength: copied, tail: base + copied, tailLength: packet.count - copied)
+            }
             commitSplitSlot(on: transport, headLength: copied, tail: base + copied, tailLength: packet.count - copied)
             return true
         }
         return commitRTP(on: transport, slot: slot, length: packet.count)
     }
 
-    /// How much of a packet for a plain subscriber is copied into its send slot when the rest
-    /// can be sent from the receive batch: the fixed header the relay rewrites, and for VP8 the
-    /// payload descriptor too (at most 6 bytes; 16 are taken). Packets whose rest would be short
-    /// are copied whole: a second iovec costs the kernel more than a short copy costs here.
+    /// How much of a packet from the receive batch is copied into a send slot, the rest being
+    /// sent (plain) or sealed (AES-GCM on OpenSSL) from where it lies: the header the relay
+    /// rewrites (for a sealed packet all of it, CSRCs and extension included, since it is
+    /// authenticated), and for VP8 the payload descriptor too (at most 6 bytes; 16 are taken).
+    /// Packets whose rest would be short are copied whole, as are packets for SRTP sessions on
+    /// libsrtp, which protects only in place.
     @inline(__always)
-    static func headLength(of packetLength: Int, payloadOffset: Int) -> Int {
-        let head = payloadOffset > 0 ? payloadOffset + vp8DescriptorSpan : RTPHeader.fixedHeaderLength
-        return packetLength - head >= minimumBorrowedBytes ? head : packetLength
+    static func headLength(of packet: UnsafeRawBufferPointer, payloadOffset: Int, outbound: SRTPSession?) -> Int {
+        let head: Int
+        if payloadOffset > 0 {
+            head = payloadOffset + vp8DescriptorSpan
+        } else if let outbound {
+            guard outbound.sealsTailInPlace else { return packet.count }
+            head = rtpHeaderLength(packet)
+        } else {
+            head = RTPHeader.fixedHeaderLength
+        }
+        return packet.count - head >= minimumBorrowedBytes ? head : packet.count
+    }
+
+    /// The RTP header's length with CSRCs and extension, or the packet's length when the
+    /// header says it is longer than that (such a packet is copied whole and refused later).
+    @inline(__always)
+    static func rtpHeaderLength(_ packet: UnsafeRawBufferPointer) -> Int {
+        guard packet.count >= RTPHeader.fixedHeaderLength else { return packet.count }
+        let first = packet[0]
+        var length = RTPHeader.fixedHeaderLength + 4 * Int(first & 0x0F)
+        if first & 0x10 != 0 {
+            guard length + 4 <= packet.count else { return packet.count }
+            length += 4 + 4 * (Int(packet[length + 2]) << 8 | Int(packet[length + 3]))
+        }
+        return min(length, packet.count)
+    }
+
+    /// Seals a packet whose head is in the reserved slot and whose tail lies in the receive
+    /// batch, writing the whole SRTP packet into the slot, and queues it.
+    @inline(__always)
+    func commitSealedSplit(on transport: TransportState, slot: UnsafeMutableRawPointer, headLength: Int, tail: UnsafeRawPointer, tailLength: Int) -> Bool {
+        var length = 0
+        guard let outbound = transport.outbound,
+              outbound.protectRTP(slot, headLength: headLength, tail: tail, tailLength: tailLength, length: &length, capacity: transport.slotCapacity) == .ok
+        else {
+            counters.drop(.protectFailed)
+            return false
+        }
+        commitSlot(on: transport, length: length)
+        return true
     }
 
     /// The bytes of a VP8 payload copied into the slot with the header, to hold the descriptor.
@@ -88,11 +131,11 @@ extension MediaCore {
     func sendRTPRewritingExtensions(
         _ packet: UnsafeRawBufferPointer, header: RTPHeader, audioLevel: (level: UInt8, voiceActivity: Bool)?,
         to transport: TransportState, ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32, payloadType: UInt8 = SinkState.keepPayloadType,
-        vp8 sink: SinkState? = nil, fields: VP8DescriptorFields? = nil
+        vp8 sink: SinkState? = nil, fields: VP8DescriptorFields? = nil, fromReceiveBatch: Bool = false
     ) -> Bool {
         guard header.hasExtension || audioLevel != nil else {
             return sendRTP(packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: payloadType,
-                           vp8: sink, fields: fields, payloadOffset: header.payloadOffset)
+                           vp8: sink, fields: fields, payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch)
         }
         let fixedLength = RTPHeader.fixedHeaderLength + 4 * header.csrcCount
         let extensionLength = audioLevel == nil || transport.audioLevelExtensionId == 0 ? 0 : 8
@@ -111,16 +154,27 @@ extension MediaCore {
         } else {
             slot.storeBytes(of: slot.load(fromByteOffset: 0, as: UInt8.self) & ~0x10, toByteOffset: 0, as: UInt8.self)
         }
-        if tailLength > 0 { (slot + fixedLength + extensionLength).copyMemory(from: base + header.payloadOffset, byteCount: tailLength) }
+        // From the receive batch, an AES-GCM seal reads the payload where it lies: only the VP8
+        // descriptor, which is rewritten, is copied.
+        let borrowsTail = fromReceiveBatch && transport.outbound?.sealsTailInPlace == true
+            && tailLength - (sink == nil ? 0 : Self.vp8DescriptorSpan) >= Self.minimumBorrowedBytes
+        let copiedTail = borrowsTail ? (sink == nil ? 0 : Self.vp8DescriptorSpan) : tailLength
+        let headLength = fixedLength + extensionLength + copiedTail
+        if copiedTail > 0 { (slot + fixedLength + extensionLength).copyMemory(from: base + header.payloadOffset, byteCount: copiedTail) }
         if let sink, let fields, header.payloadLength > 0 {
             sink.vp8.rewrite(
-                generation: sink.generation, payload: UnsafeMutableRawBufferPointer(start: slot + fixedLength + extensionLength, count: header.payloadLength),
+                generation: sink.generation,
+                payload: UnsafeMutableRawBufferPointer(start: slot + fixedLength + extensionLength, count: min(header.payloadLength, copiedTail)),
                 fields: fields)
         }
         if payloadType != SinkState.keepPayloadType { RTPHeaderWriter.setPayloadType(payloadType, in: slot) }
         RTPHeaderWriter.setSSRC(ssrc, in: slot)
         RTPHeaderWriter.setSequenceNumber(sequenceNumber, in: slot)
         RTPHeaderWriter.setTimestamp(timestamp, in: slot)
+        guard headLength == length else {
+            return commitSealedSplit(
+                on: transport, slot: slot, headLength: headLength, tail: base + header.payloadOffset + copiedTail, tailLength: length - headLength)
+        }
         return commitRTP(on: transport, slot: slot, length: length)
     }
 

@@ -35,4 +35,21 @@ final class SRTPGCMSender {
         length = sealed
         return true
     }
+
+    /// Seals an RTP packet whose head (the whole header, perhaps some payload) lies at `packet`
+    /// and whose tail lies elsewhere: the SRTP packet is written at `packet`, the tail's
+    /// ciphertext after the head. The same bytes as ``seal(_:length:capacity:rolloverCounter:)``
+    /// on the joined packet, without copying the tail first.
+    ///
+    /// - Returns: The SRTP packet's length, or nil when the header is not within the head, the
+    ///   tail overlaps the output, or `capacity` is short of `headLength + tailLength + 16`.
+    func seal(
+        _ packet: UnsafeMutableRawPointer, headLength: Int, tail: UnsafeRawPointer, tailLength: Int, capacity: Int, rolloverCounter: UInt32
+    ) -> Int? {
+        guard headLength > 0, tailLength >= 0, capacity >= 0 else { return nil }
+        let sealed = pkr_srtp_gcm_seal_split(
+            sealer, packet.assumingMemoryBound(to: UInt8.self), headLength, tail.assumingMemoryBound(to: UInt8.self), tailLength, capacity,
+            rolloverCounter)
+        return sealed >= 0 ? sealed : nil
+    }
 }

@@ -40,6 +40,50 @@ extension SRTPSession {
         return finish(status, octets: octets, length: &length)
     }
 
+    /// Whether ``protectRTP(_:headLength:tail:tailLength:length:capacity:)`` reads the tail
+    /// where it lies (AES-GCM on OpenSSL) rather than copying it after the head first.
+    public var sealsTailInPlace: Bool { gcmSender != nil }
+
+    /// Encrypts and authenticates an RTP packet whose head lies at `packet` and whose tail lies
+    /// elsewhere: the protected packet is written at `packet`. Gives the same bytes and status as
+    /// ``protectRTP(_:length:capacity:)`` on the joined packet; an AES-GCM session on OpenSSL
+    /// encrypts the tail from where it lies instead of copying it first.
+    ///
+    /// - Parameters:
+    ///   - packet: The packet's head: its whole RTP header (CSRCs and extension included) and
+    ///     perhaps the start of its payload.
+    ///   - headLength: The head's length.
+    ///   - tail: The rest of the packet; must not overlap the `capacity` bytes at `packet`.
+    ///   - tailLength: The rest's length.
+    ///   - length: On `.ok`, the protected length.
+    ///   - capacity: Bytes writable at `packet`; must be at least
+    ///     `headLength + tailLength + profile.rtpTrailerLength`, otherwise the result is `.malformed`.
+    /// - Returns: `.ok`, or why the packet was not protected (then `length` is unchanged).
+    public func protectRTP(
+        _ packet: UnsafeMutableRawPointer, headLength: Int, tail: UnsafeRawPointer, tailLength: Int, length: inout Int, capacity: Int
+    ) -> SRTPStatus {
+        guard headLength >= Self.rtpFixedHeaderLength, tailLength >= 0, headLength <= Self.largestLibraryLength - rtpTrailerLength - tailLength,
+            capacity >= headLength + tailLength + rtpTrailerLength
+        else {
+            return .malformed
+        }
+        guard let gcmSender else {
+            (packet + headLength).copyMemory(from: tail, byteCount: tailLength)
+            var joined = headLength + tailLength
+            let status = protectRTP(packet, length: &joined, capacity: capacity)
+            if status == .ok { length = joined }
+            return status
+        }
+        let ssrc = packet.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
+        let sequenceNumber = packet.loadUnaligned(fromByteOffset: 2, as: UInt16.self).bigEndian
+        guard let index = sendIndices.index(ssrc: ssrc, sequenceNumber: sequenceNumber) else { return .replayed }
+        guard let sealed = gcmSender.seal(
+            packet, headLength: headLength, tail: tail, tailLength: tailLength, capacity: capacity, rolloverCounter: UInt32(truncatingIfNeeded: index >> 16))
+        else { return .malformed }
+        length = sealed
+        return .ok
+    }
+
     /// Verifies and decrypts an SRTP packet in place.
     ///
     /// - Parameters:

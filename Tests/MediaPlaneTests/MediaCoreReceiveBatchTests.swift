@@ -1,12 +1,14 @@
 import CSocketShims
 import Foundation
+import SecureTransport
 import Testing
 
 @testable import MediaPlane
 
-/// Plain subscribers while the core handles the shell's receive batch: each datagram leaves with
-/// its head (the rewritten header and VP8 descriptor) from the send slot and the rest of the
-/// packet from the batch, read when it is sent, and every subscriber gets every packet whole.
+/// Subscribers while the core handles the shell's receive batch. A plain subscriber's datagram
+/// leaves with its head (the rewritten header and VP8 descriptor) from the send slot and the rest
+/// of the packet from the batch, read when it is sent; an SRTP subscriber's packet is sealed
+/// from the batch into the slot at once. Every subscriber gets every packet whole.
 @Suite(.enabled(if: pkr_udp_segmentation_supported() != 0, "the kernel does not support UDP_SEGMENT"))
 struct MediaCoreReceiveBatchTests {
     @Test(arguments: [false, true])
@@ -68,6 +70,82 @@ struct MediaCoreReceiveBatchTests {
             #expect(headers.allSatisfy { $0.ssrc == 0xBBBB_0000 + UInt32(index) })
             #expect(headers.map { $0.sequenceNumber &- headers[0].sequenceNumber } == Array(0..<8), "in order")
             #expect(zip(datagrams, packets).allSatisfy { $0.0.count == $0.1.count && Array($0.0[12...]) == Array($0.1[12...]) }, "payloads as they lay when sent")
+        }
+    }
+
+    /// `packet` with a one-byte-form header extension of one word (abs-send-time's shape).
+    static func withExtension(_ packet: [UInt8]) -> [UInt8] {
+        var bytes = Array(packet.prefix(12)) + [0xBE, 0xDE, 0x00, 0x01, 0x32, 0x01, 0x02, 0x03] + packet.dropFirst(12)
+        bytes[0] |= 0x10
+        return bytes
+    }
+
+    @Test(arguments: [SRTPProfile.aeadAES128GCM, .aesCM128HMACSHA1_80], [false, true])
+    func srtpSubscribersSealEachPacketFromTheReceiveBatch(profile: SRTPProfile, rewritesExtensions: Bool) throws {
+        let core = MediaCoreSegmentationTests.coreWithPublisher(segmented: false)
+        let publisher = MediaCoreSegmentationTests.publisher
+        var receivers: [SegmentedSendTests.Receiver] = []
+        var decryptors: [SRTPSession] = []
+        var sockets: [Int32] = []
+        defer { for fd in sockets + receivers.map(\.fd) { _ = pkr_close(fd) } }
+        for index in 0..<2 {
+            let receiver = try SegmentedSendTests.Receiver()
+            let fd = pkr_udp_open(0x7F00_0001, 0, 0, 4 << 20)
+            receivers.append(receiver)
+            sockets.append(fd)
+            let keys = (0..<profile.keyingMaterialLength).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ index) }
+            decryptors.append(try SRTPSession(profile: profile, keyingMaterial: keys, direction: .receiver))
+            let outbound = try SRTPSession(profile: profile, keyingMaterial: keys, direction: .sender)
+            let id = 2 + index
+            core.apply(.addTransport(id: id, fd: fd, port: Int(pkr_udp_local_port(fd)), profile: profile, outbound: SRTPSessionHandoff(outbound)))
+            core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil))
+            // As for a WebRTC subscriber: the publisher's header extensions are left out.
+            core.transports[id]!.rewritesExtensions = rewritesExtensions
+            core.apply(.addSink(MediaSinkSpec(id: UInt32(20 + index), transportId: id, outputSSRC: 0xBBBB_0000 + UInt32(index), isVideo: true, clockRate: 90_000)))
+            core.apply(.bind(sink: UInt32(20 + index), source: 10))
+        }
+        core.flushAll()
+        let before = core.counters
+
+        let sizes = [1100, 1100, 1100, 700, 400, 100]
+        var packets: [[UInt8]] = []
+        for (index, size) in sizes.enumerated() {
+            let payload = ScriptedPacket.vp8Payload(keyframe: index == 0, size: size)
+            packets.append(Self.withExtension(
+                ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: 500 + UInt16(index), timestamp: 90_000, marker: index == 5, payload: payload)))
+        }
+        let batch = UnsafeMutableRawBufferPointer.allocate(byteCount: packets.count * 2048, alignment: 16)
+        defer { batch.deallocate() }
+        core.handlesReceiveBatch = true
+        for (index, packet) in packets.enumerated() {
+            let buffer = batch.baseAddress! + index * 2048
+            packet.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            core.handleDatagram(on: core.transports[1]!, buffer: buffer, length: packet.count, from: publisher)
+        }
+        core.handlesReceiveBatch = false
+        // Sealed packets are whole in their slots already: nothing waits on the batch, and
+        // overwriting it before the flush changes nothing that leaves.
+        #expect(!core.queuedFromReceiveBatch)
+        for index in 0..<batch.count { batch[index] = 0xEE }
+        core.flushAll()
+
+        #expect(core.counters.packetsOut - before.packetsOut == UInt64(2 * packets.count))
+        #expect(core.counters.drops(.protectFailed) == before.drops(.protectFailed))
+        for (index, receiver) in receivers.enumerated() {
+            var decrypted: [[UInt8]] = []
+            for var datagram in receiver.drain(expecting: packets.count) {
+                var length = datagram.count
+                let status = datagram.withUnsafeMutableBytes { decryptors[index].unprotectRTP($0.baseAddress!, length: &length) }
+                #expect(status == .ok)
+                decrypted.append(Array(datagram[0..<length]))
+            }
+            #expect(decrypted.count == packets.count)
+            let headers = decrypted.compactMap(ScriptedPacket.header(of:))
+            #expect(headers.allSatisfy { $0.ssrc == 0xBBBB_0000 + UInt32(index) })
+            #expect(headers.map { $0.sequenceNumber &- headers[0].sequenceNumber } == Array(0..<UInt16(packets.count)), "in order")
+            // With extensions rewritten the header is the fixed 12 bytes; otherwise the publisher's 20.
+            let outputHeader = rewritesExtensions ? 12 : 20
+            #expect(zip(decrypted, packets).allSatisfy { Array($0.0[outputHeader...]) == Array($0.1[20...]) }, "payloads as received")
         }
     }
 }

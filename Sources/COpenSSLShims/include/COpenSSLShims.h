@@ -62,6 +62,14 @@ long pkr_srtp_gcm_open(pkr_srtp_gcm_context *gcm, uint8_t *packet, size_t length
 /* Encrypts an RTP packet in place and appends the 16-byte tag; returns the SRTP packet's
  * length, or -1 when it is malformed or capacity is short of length + 16. Allocates nothing. */
 long pkr_srtp_gcm_seal(pkr_srtp_gcm_context *gcm, uint8_t *packet, size_t length, size_t capacity, uint32_t rollover_counter);
+/* Seals an RTP packet whose first head_length bytes (the whole RTP header and possibly some
+ * payload) lie at packet and whose remaining tail_length bytes lie at tail, elsewhere: the
+ * SRTP packet is written at packet, the tail's ciphertext after the head, then the tag. The
+ * same bytes as pkr_srtp_gcm_seal on the joined packet, without joining it first. Returns
+ * the SRTP packet's length, or -1 when the header is not within the head, the tail overlaps
+ * its output, or capacity is short of head_length + tail_length + 16. Allocates nothing. */
+long pkr_srtp_gcm_seal_split(pkr_srtp_gcm_context *gcm, uint8_t *packet, size_t head_length, const uint8_t *tail, size_t tail_length,
+                             size_t capacity, uint32_t rollover_counter);
 
 /*
  * DTLS 1.2 with DTLS-SRTP keying (RFC 5764), driven without sockets: the
