@@ -27,8 +27,8 @@ struct AdminAPITests {
             return reply
         }
 
-        func check() throws {
-            let problems = try AdminOpenAPICheck.problems(lock.withLock { observations })
+        func check() async throws {
+            let problems = try await AdminOpenAPICheck.problems(lock.withLock { observations })
             #expect(problems.isEmpty, "answers that do not match docs/openapi.yaml:\n\(problems.joined(separator: "\n"))")
         }
     }
@@ -49,7 +49,7 @@ struct AdminAPITests {
             #expect((forbidden.json?["error"] as? [String: Any])?["code"] as? String == "forbidden")
             let kick = try await api.call("POST", "/admin/v1/rooms/r1/kick", template: "/admin/v1/rooms/{roomId}/kick", token: roomToken, body: #"{"userIds":["alice"]}"#)
             #expect(kick.status == 403)
-            try api.check()
+            try await api.check()
         }
     }
 
@@ -150,7 +150,7 @@ struct AdminAPITests {
             let huge = #"{"reason":""# + String(repeating: "x", count: 70_000) + #""}"#
             #expect(try await api.call("POST", "/admin/v1/rooms/adm-d/dismiss", template: "/admin/v1/rooms/{roomId}/dismiss", body: huge).status == 413)
             #expect(try await api.call("GET", "/admin/v1/rooms/adm-d", template: "/admin/v1/rooms/{roomId}").status == 200)
-            try api.check()
+            try await api.check()
         }
     }
 
@@ -181,7 +181,7 @@ struct AdminAPITests {
             for key in ["rooms", "users", "streams", "subscriptions", "connections", "transports", "udpPorts"] {
                 #expect(released[key] as? Int == 0, "\(key) still held: \(released)")
             }
-            try api.check()
+            try await api.check()
         }
     }
 
@@ -218,7 +218,7 @@ struct AdminAPITests {
             #expect(limited.allSatisfy { $0.headers["retry-after"] == "1" })
             // Health and metrics are not limited.
             #expect(try await AdminHTTPClient.text(port: relay.ports.admin, path: "/healthz") == "ok\n")
-            try api.check()
+            try await api.check()
         }
     }
 }

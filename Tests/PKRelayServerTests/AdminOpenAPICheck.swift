@@ -48,8 +48,8 @@ enum AdminOpenAPICheck {
     """#
 
     /// Validates every observation; returns the problems found (empty when all match).
-    static func problems(_ observations: [Observation]) throws -> [String] {
-        let outcome = try PythonProcess.run(["-c", script, specURL.path], input: try JSONEncoder().encode(observations))
+    static func problems(_ observations: [Observation]) async throws -> [String] {
+        let outcome = try await PythonProcess.run(["-c", script, specURL.path], input: try JSONEncoder().encode(observations))
         if outcome.status != 0 && outcome.output.isEmpty { return ["validator failed: \(outcome.errors)"] }
         return outcome.output.split(separator: "\n").map(String.init)
     }

@@ -73,12 +73,12 @@ struct AdminSchemaTests {
     print("\n".join(problems))
     """#
 
-    @Test func everyObjectSchemaHasAModelAndEveryModelMatchesItsSchema() throws {
+    @Test func everyObjectSchemaHasAModelAndEveryModelMatchesItsSchema() async throws {
         let encoder = JSONEncoder()
         var encoded: [String: String] = [:]
         for (name, sample) in Self.samples { encoded[name] = String(decoding: try encoder.encode(sample), as: UTF8.self) }
         let document = "{" + encoded.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
-        let outcome = try PythonProcess.run(["-c", Self.modelCheck, AdminOpenAPICheck.specURL.path], input: Data(document.utf8))
+        let outcome = try await PythonProcess.run(["-c", Self.modelCheck, AdminOpenAPICheck.specURL.path], input: Data(document.utf8))
         #expect(outcome.status == 0 && outcome.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(outcome.output)\(outcome.errors)")
     }
 
@@ -124,7 +124,7 @@ struct AdminSchemaTests {
     @Test func schemathesisFindsNoAnswerOutsideTheDocument() async throws {
         try await TestRelay.with({ $0.adminRequestsPerSecond = 100_000 }) { relay in
             let clients = try await Self.seed(relay)
-            let outcome = try PythonProcess.run(
+            let outcome = try await PythonProcess.run(
                 [
                     "-m", "schemathesis.cli", "run", AdminOpenAPICheck.specURL.path, "--url", "http://127.0.0.1:\(relay.ports.admin)",
                     "-H", "Authorization: Bearer \(AdminAPITests.adminToken())", "--checks", "all",

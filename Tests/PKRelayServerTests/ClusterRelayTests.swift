@@ -152,7 +152,7 @@ struct ClusterRelayTests {
 
             // PostgreSQL goes away for about three renewal intervals (well under the 20 s lease)
             // while media flows at 20 frames a second.
-            try database.pause()
+            try await database.pause()
             let baseline = subscriber.receivedCount
             for index in 0..<60 {
                 try publisher.sendFrame(keyframe: index == 0)
@@ -171,7 +171,7 @@ struct ClusterRelayTests {
                 #expect(error.code == .clusterUnavailable && error.message.contains("timed out"), "\(error)")
             }
             await early.close()
-            try database.resume()
+            try await database.resume()
             #expect(await subscriber.client.events().allSatisfy { $0.name != "onExitRoom" }, "nobody was sent out of the room")
             #expect(await publisher.client.events().allSatisfy { $0.name != "onExitRoom" })
 

@@ -131,7 +131,7 @@ struct PrometheusParserTests {
             await #expect(throws: ControlClientError.self) {
                 let _: EmptyResult = try await bob.request("launchRocket", EmptyResult())
             }
-            let parsed = try PrometheusTextCheck.parse(try await relay.metrics())
+            let parsed = try await PrometheusTextCheck.parse(try await relay.metrics())
             #expect(parsed.problems.isEmpty, "\(parsed.problems)")
             var families: [String: PrometheusTextCheck.Family] = [:]
             for family in parsed.families { families[family.name] = family }
@@ -163,7 +163,7 @@ struct PrometheusParserTests {
             #expect(value("pkrelay_forward_first_keyframe_seconds_count") == 0)
             await bob.close()
             try await AdminHTTPClient.waitForMetric(port: relay.ports.admin, "pkrelay_users") { $0 == 1 }
-            let after = try PrometheusTextCheck.parse(try await relay.metrics())
+            let after = try await PrometheusTextCheck.parse(try await relay.metrics())
             let left = after.families.first { $0.name == "pkrelay_users_left" }?.samples.reduce(0) { $0 + $1.value }
             #expect(left == 1)
             await alice.close()

@@ -48,8 +48,8 @@ enum PrometheusTextCheck {
     """#
 
     /// Parses `text`; throws when the parser refused it.
-    static func parse(_ text: String) throws -> Parsed {
-        let outcome = try PythonProcess.run(["-c", script], input: Data(text.utf8))
+    static func parse(_ text: String) async throws -> Parsed {
+        let outcome = try await PythonProcess.run(["-c", script], input: Data(text.utf8))
         guard outcome.status == 0 else { throw ParseFailure(message: outcome.errors) }
         return try JSONDecoder().decode(Parsed.self, from: Data(outcome.output.utf8))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 
 /// Runs `python3` for the checks that use Python's real validators and parsers (installed by
 /// `Tools/scripts/install-deps.sh test`).
@@ -9,9 +10,14 @@ enum PythonProcess {
         var errors: String
     }
 
-    /// `python3 ARGUMENTS` with `input` on its standard input, from the temporary directory.
+    /// `python3 ARGUMENTS` with `input` on its standard input, from the temporary directory,
+    /// waited for on a thread of its own (see `BlockingWork`).
+    static func run(_ arguments: [String], input: Data) async throws -> Outcome {
+        try await BlockingWork.run { try runBlocking(arguments, input: input) }
+    }
+
     /// Standard error goes to a file, so that neither stream can fill up and stall the child.
-    static func run(_ arguments: [String], input: Data) throws -> Outcome {
+    private static func runBlocking(_ arguments: [String], input: Data) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments

@@ -43,47 +43,47 @@ public final class PostgresTestServer: Sendable {
 
     /// Runs `body` with a fresh instance and always stops it afterwards.
     public static func with<T: Sendable>(_ body: (PostgresTestServer) async throws -> T) async throws -> T {
-        let server = try start()
+        let server = try await start()
         do {
             let result = try await body(server)
-            server.stop()
+            await server.stop()
             return result
         } catch {
-            server.stop()
+            await server.stop()
             throw error
         }
     }
 
-    public static func start() throws -> PostgresTestServer {
+    public static func start() async throws -> PostgresTestServer {
         guard let binaries = installedBinaries else { throw Failure(reason: "PostgreSQL is not installed (apt-get install postgresql)") }
         let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("pkrelay-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let asUser: String? = getuid() == 0 ? "postgres" : nil
-        if asUser != nil { _ = try run("/bin/chown", ["postgres", directory.path]) }
+        if asUser != nil { _ = try await BlockingWork.run { try run("/bin/chown", ["postgres", directory.path]) } }
         let server = PostgresTestServer(directory: directory, binaries: binaries, asUser: asUser)
         let data = directory.appendingPathComponent("data").path
-        try server.runServerTool("initdb", ["-D", data, "-A", "trust", "-U", username, "-E", "UTF8", "--no-sync"])
-        try server.resume()
+        try await server.runServerTool("initdb", ["-D", data, "-A", "trust", "-U", username, "-E", "UTF8", "--no-sync"])
+        try await server.resume()
         return server
     }
 
     /// Stops the server (fast shutdown: clients are disconnected) and keeps its data, as an
     /// outage of the database would; ``resume()`` starts it again.
-    public func pause() throws {
-        try runServerTool("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"])
+    public func pause() async throws {
+        try await runServerTool("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"])
     }
 
     /// Starts the server again after ``pause()``.
-    public func resume() throws {
-        try runServerTool("pg_ctl", [
+    public func resume() async throws {
+        try await runServerTool("pg_ctl", [
             "-D", directory.appendingPathComponent("data").path, "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "30",
             "-o", "-k \(directory.path) -c listen_addresses= -F", "start",
         ])
     }
 
     /// Stops the server at once (the data is thrown away) and removes its directory.
-    public func stop() {
-        _ = try? runServerTool("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"])
+    public func stop() async {
+        _ = try? await runServerTool("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"])
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -102,12 +102,16 @@ public final class PostgresTestServer: Sendable {
         try await connection.close()
     }
 
-    private func runServerTool(_ tool: String, _ arguments: [String]) throws {
+    /// Runs one of PostgreSQL's tools to completion on a thread of its own (see ``BlockingWork``).
+    private func runServerTool(_ tool: String, _ arguments: [String]) async throws {
         let path = binaries.appendingPathComponent(tool).path
-        if let asUser {
-            _ = try Self.run("/usr/sbin/runuser", ["-u", asUser, "--", path] + arguments)
-        } else {
-            _ = try Self.run(path, arguments)
+        let asUser = asUser
+        _ = try await BlockingWork.run {
+            if let asUser {
+                try Self.run("/usr/sbin/runuser", ["-u", asUser, "--", path] + arguments)
+            } else {
+                try Self.run(path, arguments)
+            }
         }
     }
 
