@@ -223,10 +223,18 @@ public actor RelayCore {
 
     /// Applies engine actions in order.
     func apply(_ actions: [EngineAction]) {
+        // The engine tells a room about a change with one action per member, all with the same
+        // event: it is encoded once for the run, not once per member.
+        var encoded: (event: ServerEvent, text: String)?
         for action in actions {
             switch action {
             case .event(let session, let event):
-                send(event, to: session)
+                if let encoded, encoded.event == event {
+                    send(encoded.text, to: session)
+                } else if let data = try? encoder.encode(event), let text = String(data: data, encoding: .utf8) {
+                    encoded = (event, text)
+                    send(text, to: session)
+                }
             case .media(let change):
                 applyMedia(change)
             case .domain(let event):
