@@ -196,10 +196,12 @@ public actor RelayCore {
 
     /// Queues one encoded message for a session; a reader too slow to keep up is disconnected.
     func send(_ text: String, to session: SessionID) {
-        guard let state = sessions[session] else { return }
-        if case .dropped = state.outbound.yield(text) {
+        // Only the queue is read: copying the whole session would retain every field of it, once
+        // per message and member when a room is told something.
+        guard let outbound = sessions[session]?.outbound else { return }
+        if case .dropped = outbound.yield(text) {
             refusals.count(.slowReader)
-            logger.warning("client reads too slowly; closing its connection", metadata: ["session": "\(session)", "user": "\(state.userId ?? "-")"])
+            logger.warning("client reads too slowly; closing its connection", metadata: ["session": "\(session)", "user": "\(sessions[session]?.userId ?? "-")"])
             disconnect(session, close: .policyViolation("the client read too slowly: \(Self.outboundQueueLimit) messages were waiting"), cutting: true)
         }
     }
