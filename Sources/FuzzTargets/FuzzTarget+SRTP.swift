@@ -8,12 +8,14 @@ extension FuzzTarget {
     /// four bytes picks an SSRC, moves its sequence number by a signed amount and says what
     /// becomes of the packet: delivered, delivered twice, altered at a byte, truncated, or
     /// replaced by the step's own bytes. The OpenSSL sender must seal every packet as libsrtp's
-    /// sender does, and the OpenSSL receiver must give libsrtp's status, and its bytes when it
-    /// opens, for every delivery.
+    /// sender does, also when the payload after a head of the step's choosing lies elsewhere, and
+    /// the OpenSSL receiver must give libsrtp's status, and its bytes when it opens, for every
+    /// delivery.
     static func runSRTP(_ script: UnsafeRawBufferPointer) {
         guard let first = script.first else { return }
         let window = 64 + Int(first) * 16
         guard let fastSender = try? SRTPSession(profile: .aeadAES128GCM, keyingMaterial: srtpMaterial, direction: .sender),
+              let splitSender = try? SRTPSession(profile: .aeadAES128GCM, keyingMaterial: srtpMaterial, direction: .sender),
               let referenceSender = try? SRTPSession(
                   profile: .aeadAES128GCM, keyingMaterial: srtpMaterial, direction: .sender, replayWindowSize: 1024, gcmOnOpenSSL: false),
               let fastReceiver = try? SRTPSession(profile: .aeadAES128GCM, keyingMaterial: srtpMaterial, direction: .receiver, replayWindowSize: window),
@@ -34,6 +36,8 @@ extension FuzzTarget {
             let fast = protect(fastSender, plain)
             let reference = protect(referenceSender, plain)
             precondition(fast.status == reference.status && fast.packet == reference.packet, "the OpenSSL sender differs from libsrtp's")
+            let split = protect(splitSender, plain, headLength: 12 + Int(step.2) % (plain.count - 11))
+            precondition(split.status == reference.status && split.packet == reference.packet, "sealing the payload from elsewhere differs from libsrtp's")
             guard reference.status == .ok else { continue }
             var deliveries = [reference.packet]
             switch step.3 % 6 {
@@ -62,6 +66,18 @@ extension FuzzTarget {
         var buffer = plain + [UInt8](repeating: 0, count: 32)
         var length = plain.count
         let status = buffer.withUnsafeMutableBytes { session.protectRTP($0.baseAddress!, length: &length, capacity: $0.count) }
+        return (status, status == .ok ? Array(buffer.prefix(length)) : [])
+    }
+
+    /// Seals `plain` with its first `headLength` bytes in the output buffer and the rest read
+    /// from a buffer of its own.
+    private static func protect(_ session: SRTPSession, _ plain: [UInt8], headLength: Int) -> (status: SRTPStatus, packet: [UInt8]) {
+        var buffer = Array(plain.prefix(headLength)) + [UInt8](repeating: 0, count: plain.count - headLength + 32)
+        let tail = Array(plain.dropFirst(headLength)) + [0]
+        var length = 0
+        let status = buffer.withUnsafeMutableBytes { out in
+            tail.withUnsafeBytes { session.protectRTP(out.baseAddress!, headLength: headLength, tail: $0.baseAddress!, tailLength: plain.count - headLength, length: &length, capacity: out.count) }
+        }
         return (status, status == .ok ? Array(buffer.prefix(length)) : [])
     }
 
