@@ -45,7 +45,8 @@ actor ClusterPeers {
     /// When each peer whose connection ended was last heard from.
     private var lastHeard: [String: ContinuousClock.Instant] = [:]
     private var readyWaiters: [String: [CheckedContinuation<Bool, Never>]] = [:]
-    private var pending: [Int: (node: String, answer: CheckedContinuation<PeerMessage?, Never>)] = [:]
+    /// Requests waiting for their answers, with the connection each went on.
+    private var pending: [Int: (generation: UInt64, answer: CheckedContinuation<PeerMessage?, Never>)] = [:]
     private var nextRequestId = 1
 
     static let pingInterval: Duration = .seconds(1)
@@ -73,12 +74,12 @@ actor ClusterPeers {
         nextRequestId += 1
         var message = message
         message.id = id
-        guard outbox.send(message, to: node.id) else { return nil }
+        guard let generation = outbox.send(message, to: node.id) else { return nil }
         Task { [weak self] in
             try? await Task.sleep(for: Self.requestTimeout)
             await self?.answer(id, with: nil)
         }
-        return await withCheckedContinuation { answer in pending[id] = (node.id, answer) }
+        return await withCheckedContinuation { answer in pending[id] = (generation, answer) }
     }
 
     private func answer(_ id: Int, with message: PeerMessage?) {
@@ -383,7 +384,10 @@ actor ClusterPeers {
         guard let node = connection.node else { return }
         lastHeard[node] = connection.lastHeard
         outbox.close(node: node, generation: generation, wasReady: connection.ready)
-        for (id, request) in pending where request.node == node {
+        // Only the requests this connection carried are lost with it. When both nodes dial at
+        // once, the connection that is dropped may end after the kept one has carried requests:
+        // those are still answered.
+        for (id, request) in pending where request.generation == generation {
             pending[id] = nil
             request.answer.resume(returning: nil)
         }

@@ -51,17 +51,18 @@ final class PeerOutbox: Sendable {
     /// Whether a ready connection to `node` is up.
     func isReady(_ node: String) -> Bool { entries.withLock { $0[node]?.ready ?? false } }
 
-    /// Queues `message` for `node`; false when no ready connection is up.
+    /// Queues `message` for `node`; returns the generation of the connection it went on, or nil
+    /// when no ready connection is up.
     @discardableResult
-    func send(_ message: PeerMessage, to node: String) -> Bool {
-        guard let text = encode(message) else { return false }
-        let queue = entries.withLock { entries -> AsyncStream<String>.Continuation? in
+    func send(_ message: PeerMessage, to node: String) -> UInt64? {
+        guard let text = encode(message) else { return nil }
+        let ready = entries.withLock { entries -> (generation: UInt64, queue: AsyncStream<String>.Continuation)? in
             guard let entry = entries[node], entry.ready else { return nil }
-            return entry.queue
+            return (entry.generation, entry.queue)
         }
-        guard let queue else { return false }
-        if case .enqueued = queue.yield(text) { return true }
-        return false
+        guard let ready else { return nil }
+        if case .enqueued = ready.queue.yield(text) { return ready.generation }
+        return nil
     }
 
     func encode(_ message: PeerMessage) -> String? {

@@ -176,15 +176,7 @@ extension RelayCore {
     /// for the former.
     func ask(_ request: PeerMessage, at placement: RoomPlacement, unreachable: ErrorCode) async -> Result<(answer: PeerMessage, remote: RemoteTarget), RelayError> {
         guard let peers else { return .failure(RelayError(unreachable, "this relay is not part of a cluster")) }
-        let started = ContinuousClock.now
-        var reply = await peers.request(request, to: placement.node)
-        // When both nodes dial at once, one connection is kept and the other dropped with the
-        // requests it carried. A verify that failed at once that way is asked again: it changes
-        // nothing on the far node. (A timeout is not retried.)
-        if reply == nil, request.kind == .verify, ContinuousClock.now - started < .seconds(1) {
-            reply = await peers.request(request, to: placement.node)
-        }
-        guard let answer = reply else {
+        guard let answer = await peers.request(request, to: placement.node) else {
             return .failure(RelayError(unreachable, "room '\(placement.roomId)' lives on node \(placement.node.id), which cannot be reached now"))
         }
         if let error = answer.error { return .failure(error) }
