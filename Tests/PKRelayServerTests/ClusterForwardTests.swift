@@ -716,6 +716,71 @@ struct ClusterForwardTests {
         }
     }
 
+    @Test("a link asked from one node while a forward leaves the other, at the same moment: both nodes dial at once, and both requests are answered",
+          arguments: 0..<3)
+    func simultaneousLinkAndForward(round: Int) async throws {
+        try await Self.withTwoNodes { relayA, relayB in
+            let a = try await TestPublisher.start(relayA, room: "r1", user: "A", profile: Self.profile, videoSSRC: 0x6A6A_0001, audioSSRC: 0x6A6A_0002)
+            let c = try await TestPublisher.start(relayA, room: "r3", user: "C", profile: Self.profile, videoSSRC: 0x6C6C_0001, audioSSRC: 0x6C6C_0002)
+            let b = try await TestPublisher.start(relayB, room: "r2", user: "B", profile: Self.profile, videoSSRC: 0x6B6B_0001, audioSSRC: 0x6B6B_0002)
+            let cMark = await c.client.eventCount
+            let (clientA, clientB) = (a.client, b.client)
+            // a asks b to verify a forward into r2 while b asks a to link B with C in r3: the first
+            // request each way dials the other node.
+            async let forward: ForwardStreamResult = clientA.request("startForwardStreamToRooms", StartForwardParams(roomId: "r1", targets: [ForwardingRelayTests.target("r2", user: "A")]))
+            async let link: ConnectOtherRoomEvent = clientB.request("connectOtherRoom", ConnectOtherRoomParams(roomId: "r3", userId: "C"))
+            let (forwarded, linked) = try await (forward, link)
+            #expect(forwarded.infos.first?.state == ForwardState.success.rawValue, "round \(round): \(forwarded)")
+            #expect(linked.errorCode == 0 && linked.peerRoomId == "r3" && linked.peerUserId == "C", "round \(round): \(linked)")
+            let cLinked = try await ForwardingHelpers.waitForSequence(c.client, from: cMark, "C: onConnectOtherRoom", [{ $0.connectOtherRoom != nil }])[0].connectOtherRoom!
+            #expect(cLinked.errorCode == 0 && cLinked.peerRoomId == "r2" && cLinked.peerUserId == "B", "round \(round): \(cLinked)")
+            let peers = (try await relayA.metric("pkrelay_cluster_peers"), try await relayB.metric("pkrelay_cluster_peers"))
+            #expect(peers.0 == 1 && peers.1 == 1, "one connection between the nodes: \(peers)")
+            for anchor in [a, b, c] {
+                anchor.endpoint.close()
+                await anchor.client.close()
+            }
+        }
+    }
+
+    @Test("a viewer on the target node NACKs forwarded video: its node answers from its own copy of what crossed the pipe")
+    func nackAnsweredOnTheTargetNode() async throws {
+        try await Self.withTwoNodes { relayA, relayB in
+            let anchor = try await TestPublisher.start(relayA, room: "home", user: "A", profile: Self.profile, videoSSRC: 0x7C7C_0001, audioSSRC: 0x7C7C_0002)
+            let viewer = try await Viewer.join(relayB, room: "away", user: "viewer")
+            let mark = await viewer.mark()
+            let _: ForwardStreamResult = try await anchor.client.request("startForwardStreamToRooms", StartForwardParams(roomId: "home", targets: [
+                ForwardingRelayTests.target("away", user: "A"),
+            ]))
+            let tracks = try await viewer.subscription(of: "A", after: mark)
+            let video = try #require(tracks.video)
+            try await Self.warmUp(anchor, [(viewer, video)])
+            try await anchor.sendFrames(10, keyframes: [0])
+            try await viewer.endpoint.waitForRTP(timeout: .seconds(5), "viewer: the frames crossed") { packets in
+                packets.contains { $0.ssrc == video && $0.payload == anchor.sentVideo.last!.payload }
+            }
+            let retransmittedBefore = (try await relayA.metric("pkrelay_retransmissions_total"), try await relayB.metric("pkrelay_retransmissions_total"))
+
+            let originals = Array(viewer.received(video).suffix(8).prefix(5))
+            try viewer.endpoint.sendGenericNACK(senderSSRC: 0x5EED_0002, mediaSSRC: video, sequenceNumbers: originals.map(\.sequenceNumber))
+            let repeats = try await viewer.endpoint.waitForRTP(timeout: .seconds(5), "5 retransmissions") { packets in
+                packets.filter { $0.isRetransmission && $0.ssrc == video }.count >= 5
+            }.filter { $0.isRetransmission && $0.ssrc == video }
+            #expect(repeats.count == 5)
+            for original in originals {
+                let again = repeats.first { $0.sequenceNumber == original.sequenceNumber }
+                #expect(again?.payload == original.payload && again?.timestamp == original.timestamp, "retransmission of \(original.sequenceNumber)")
+            }
+            // Answered on b from the remote source's buffer: a is not asked for anything.
+            _ = try await AdminHTTPClient.waitForMetric(port: relayB.ports.admin, "pkrelay_retransmissions_total") { $0 >= retransmittedBefore.1 + 5 }
+            #expect(try await relayB.metric("pkrelay_retransmissions_total") == retransmittedBefore.1 + 5)
+            #expect(try await relayA.metric("pkrelay_retransmissions_total") == retransmittedBefore.0)
+            await viewer.close()
+            anchor.endpoint.close()
+            await anchor.client.close()
+        }
+    }
+
     @Test("two anchors on two nodes forward into each other's room at the same moment: both nodes dial at once, and both forwards hold")
     func simultaneousForwardsBothWays() async throws {
         try await Self.withTwoNodes { relayA, relayB in
