@@ -9,6 +9,9 @@ public enum SDPParseError: Error, Sendable, Hashable, CustomStringConvertible {
     case unsupportedVersion(line: Int)
     /// The line is not `<letter>=<value>`.
     case malformedLine(line: Int)
+    /// A carriage return or NUL byte inside a line, which SDP's text cannot hold (RFC 8866
+    /// section 9); a carriage return is allowed only right before the line feed.
+    case forbiddenCharacter(line: Int)
     /// A session-level line (`v=`, `o=`, `s=`, `t=`) appears inside a media section.
     case lineOutOfPlace(line: Int, type: String)
     /// A line that may appear once (`o=`, `s=`) appears again.
@@ -33,6 +36,8 @@ public enum SDPParseError: Error, Sendable, Hashable, CustomStringConvertible {
             "line \(line): only SDP version 0 exists; expected 'v=0'"
         case .malformedLine(let line):
             "line \(line): expected '<type letter>=<value>'"
+        case .forbiddenCharacter(let line):
+            "line \(line): a carriage return or NUL byte inside the line; lines end with CRLF or LF"
         case .lineOutOfPlace(let line, let type):
             "line \(line): '\(type)=' belongs to the session part, before the first 'm=' line"
         case .duplicateLine(let line, let type):

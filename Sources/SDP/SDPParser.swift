@@ -22,6 +22,9 @@ struct SDPParser {
         for rawLine in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
             guard let line = Self.trimmedLine(rawLine) else { continue }
+            // A carriage return inside a line would end it for the next reader of what the
+            // relay writes back (an answer echoes the offer's formats and tokens).
+            guard !line.utf8.contains(where: { $0 == 0x0D || $0 == 0x00 }) else { throw .forbiddenCharacter(line: lineNumber) }
             guard let type = line.first, type.isASCII, type.isLowercase, line.dropFirst().first == "=" else {
                 throw .malformedLine(line: lineNumber)
             }

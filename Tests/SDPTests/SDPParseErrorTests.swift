@@ -27,6 +27,8 @@ struct SDPParseErrorTests {
         ParseErrorCase(name: "not type=value", text: "v=0\nhello world", expected: .malformedLine(line: 2)),
         ParseErrorCase(name: "uppercase type", text: "v=0\nO=- 1 1 IN IP4 0.0.0.0", expected: .malformedLine(line: 2)),
         ParseErrorCase(name: "no origin", text: "v=0\ns=-\nt=0 0", expected: .missingOrigin),
+        ParseErrorCase(name: "carriage return inside a line", text: session + "\r\nm=video 9 UDP/TLS/RTP/SAVPF 120\r 121\r\n", expected: .forbiddenCharacter(line: 5)),
+        ParseErrorCase(name: "NUL inside a line", text: session + "\ns=a\u{0}b", expected: .forbiddenCharacter(line: 5)),
         ParseErrorCase(name: "origin id not a number", text: "v=0\n\no=- abc 1 IN IP4 0.0.0.0", expected: .invalidLine(line: 3, type: "o")),
         ParseErrorCase(name: "origin too short", text: "v=0\no=- 1 1 IN IP4", expected: .invalidLine(line: 2, type: "o")),
         ParseErrorCase(name: "two origins", text: session + "\no=- 2 2 IN IP4 0.0.0.0", expected: .duplicateLine(line: 5, type: "o")),
