@@ -20,6 +20,9 @@ BIN="$(PKRELAY_FUZZ=1 "$SWIFT" build "${BUILD[@]}" --show-bin-path)/pkrelay-fuzz
 # The Swift runtime keeps allocations alive until exit on purpose, which LeakSanitizer would
 # report as leaks; the media plane's threads do the same. Leak checking is off for that reason.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}"
+# Swift's own crash handler reads the crashed process's memory in ways AddressSanitizer reports
+# as a second error, and can hang doing so; libFuzzer's handler prints the trap's stack instead.
+export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 
 failed=""
 summary="$(mktemp)"
