@@ -133,35 +133,15 @@ long pkr_srtp_gcm_open(pkr_srtp_gcm_context *gcm, uint8_t *packet, size_t length
 
 long pkr_srtp_gcm_seal(pkr_srtp_gcm_context *gcm, uint8_t *packet, size_t length, size_t capacity, uint32_t rollover_counter)
 {
-    if (gcm == NULL || !gcm->sealing || packet == NULL || length < 12 || length > (size_t)INT_MAX - PKR_GCM_TAG_LENGTH
-        || capacity < length + PKR_GCM_TAG_LENGTH) {
-        return -1;
-    }
-    size_t header_length = pkr_srtp_header_length(packet, length);
-    if (header_length == 0) {
-        return -1;
-    }
-    size_t plain_length = length - header_length;
-    uint8_t iv[12];
-    pkr_srtp_gcm_iv(gcm, packet, rollover_counter, iv);
-    int written = 0;
-    int final_written = 0;
-    uint8_t *payload = packet + header_length;
-    if (EVP_EncryptInit_ex2(gcm->cipher, NULL, NULL, iv, NULL) != 1
-        || EVP_EncryptUpdate(gcm->cipher, NULL, &written, packet, (int)header_length) != 1
-        || (plain_length > 0 && EVP_EncryptUpdate(gcm->cipher, payload, &written, payload, (int)plain_length) != 1)
-        || EVP_EncryptFinal_ex(gcm->cipher, payload + (plain_length > 0 ? written : 0), &final_written) != 1
-        || EVP_CIPHER_CTX_ctrl(gcm->cipher, EVP_CTRL_GCM_GET_TAG, PKR_GCM_TAG_LENGTH, packet + length) != 1) {
-        return -1;
-    }
-    return (long)(length + PKR_GCM_TAG_LENGTH);
+    /* The whole packet is the head: nothing lies elsewhere. */
+    return pkr_srtp_gcm_seal_split(gcm, packet, length, NULL, 0, capacity, rollover_counter);
 }
 
 long pkr_srtp_gcm_seal_split(pkr_srtp_gcm_context *gcm, uint8_t *packet, size_t head_length, const uint8_t *tail, size_t tail_length,
                              size_t capacity, uint32_t rollover_counter)
 {
     if (gcm == NULL || !gcm->sealing || packet == NULL || (tail == NULL && tail_length > 0) || head_length < 12
-        || head_length > (size_t)INT_MAX || tail_length > (size_t)INT_MAX - PKR_GCM_TAG_LENGTH - head_length
+        || head_length > (size_t)INT_MAX - PKR_GCM_TAG_LENGTH || tail_length > (size_t)INT_MAX - PKR_GCM_TAG_LENGTH - head_length
         || capacity < head_length + tail_length + PKR_GCM_TAG_LENGTH) {
         return -1;
     }

@@ -40,15 +40,8 @@ struct MediaCoreReceiveBatchTests {
             let payload = ScriptedPacket.vp8Payload(keyframe: index == 0, size: size)
             packets.append(ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: 500 + UInt16(index), timestamp: 90_000, marker: index == 7, payload: payload))
         }
-        let batch = UnsafeMutableRawBufferPointer.allocate(byteCount: packets.count * 2048, alignment: 16)
+        let batch = Self.handleAsOneBatch(packets, core: core, from: publisher)
         defer { batch.deallocate() }
-        core.handlesReceiveBatch = true
-        for (index, packet) in packets.enumerated() {
-            let buffer = batch.baseAddress! + index * 2048
-            packet.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            core.handleDatagram(on: core.transports[1]!, buffer: buffer, length: packet.count, from: publisher)
-        }
-        core.handlesReceiveBatch = false
         #expect(core.queuedFromReceiveBatch)
         // The rest of a split packet is read from the batch when the datagram is sent, not
         // before: what lies there then is what leaves. A packet copied whole is not affected.
@@ -71,6 +64,20 @@ struct MediaCoreReceiveBatchTests {
             #expect(headers.map { $0.sequenceNumber &- headers[0].sequenceNumber } == Array(0..<8), "in order")
             #expect(zip(datagrams, packets).allSatisfy { $0.0.count == $0.1.count && Array($0.0[12...]) == Array($0.1[12...]) }, "payloads as they lay when sent")
         }
+    }
+
+    /// Hands `packets` to the core from one buffer, 2 KiB apart, as a receive batch holds them
+    /// (publisher transport 1); the caller deallocates the batch.
+    static func handleAsOneBatch(_ packets: [[UInt8]], core: MediaCore, from publisher: IPv4Endpoint) -> UnsafeMutableRawBufferPointer {
+        let batch = UnsafeMutableRawBufferPointer.allocate(byteCount: packets.count * 2048, alignment: 16)
+        core.handlesReceiveBatch = true
+        for (index, packet) in packets.enumerated() {
+            let buffer = batch.baseAddress! + index * 2048
+            packet.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            core.handleDatagram(on: core.transports[1]!, buffer: buffer, length: packet.count, from: publisher)
+        }
+        core.handlesReceiveBatch = false
+        return batch
     }
 
     /// `packet` with a one-byte-form header extension of one word (abs-send-time's shape).
@@ -114,15 +121,8 @@ struct MediaCoreReceiveBatchTests {
             packets.append(Self.withExtension(
                 ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: 500 + UInt16(index), timestamp: 90_000, marker: index == 5, payload: payload)))
         }
-        let batch = UnsafeMutableRawBufferPointer.allocate(byteCount: packets.count * 2048, alignment: 16)
+        let batch = Self.handleAsOneBatch(packets, core: core, from: publisher)
         defer { batch.deallocate() }
-        core.handlesReceiveBatch = true
-        for (index, packet) in packets.enumerated() {
-            let buffer = batch.baseAddress! + index * 2048
-            packet.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            core.handleDatagram(on: core.transports[1]!, buffer: buffer, length: packet.count, from: publisher)
-        }
-        core.handlesReceiveBatch = false
         // Sealed packets are whole in their slots already: nothing waits on the batch, and
         // overwriting it before the flush changes nothing that leaves.
         #expect(!core.queuedFromReceiveBatch)
