@@ -18,7 +18,8 @@ extension RelayCore {
         let envelope: RequestEnvelope
         do {
             envelope = try JSONDecoder().decode(RequestEnvelope.self, from: message)
-        } catch DecodingError.typeMismatch {
+        } catch DecodingError.typeMismatch, DecodingError.valueNotFound {
+            // Valid JSON, but not an object (`null` among them).
             respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.invalidRequest, "a request is a JSON object with id, method and params")), to: session)
             return
         } catch {

@@ -2,8 +2,8 @@ import Protocol
 
 /// A request's frame as read before its method is known: whether the message is an object, and
 /// the kind of its `id`, `method` and `params`. Decoding fails only when the message is not valid
-/// JSON (`DecodingError.dataCorrupted`) or not an object (`typeMismatch`); the params themselves
-/// are decoded later, from the same message, by ``RequestParams``.
+/// JSON (`DecodingError.dataCorrupted`) or not an object (`typeMismatch`, or `valueNotFound` for
+/// `null`); the params themselves are decoded later, from the same message, by ``RequestParams``.
 struct RequestEnvelope: Decodable {
     /// What the `id` member holds.
     enum Identifier: Equatable {

@@ -36,6 +36,8 @@ struct ControlChannelBadInputTests {
                 ("[1, 2, 3]", .invalidRequest, nil, nil),
                 (#""just a string""#, .invalidRequest, nil, nil),
                 ("42", .invalidRequest, nil, nil),
+                ("null", .invalidRequest, nil, nil),
+                ("true", .invalidRequest, nil, nil),
                 (#"{"id": "m1", "params": {}}"#, .invalidRequest, .string("m1"), "method"),
                 (#"{"id": "m2", "method": 17}"#, .invalidRequest, .string("m2"), "method"),
                 (#"{"id": {"nested": true}, "method": "getStats"}"#, .invalidRequest, nil, "id"),
