@@ -17,68 +17,74 @@ struct AdminRoutes: Sendable {
     /// At most this many users per kick call.
     static let maximumKickUsers = 100
 
+    /// One admin path, the method it answers and what it does.
+    typealias Route = (path: String, method: HTTPRequest.Method, handler: @Sendable (Request, BasicRequestContext) async -> Response)
+
     func register(on router: Router<BasicRequestContext>) {
         let group = router.group("admin/v1")
-        group.get("rooms") { request, _ in await self.guarded(request) { await core.adminRooms() } }
-        group.get("rooms/:roomId") { request, context in
-            await self.guarded(request) {
-                guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
-                return await core.adminRoom(roomId)
-            }
+        for route in routes {
+            group.on(RouterPath(route.path), method: route.method, use: route.handler)
+            Self.refuseOtherMethods(on: group, path: route.path, allowed: route.method)
         }
-        group.post("rooms/:roomId/dismiss") { request, context in
-            await self.guarded(request) {
-                guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
-                let body: AdminDismissRequest?
-                switch await self.decodeBody(request, as: AdminDismissRequest.self, fields: ["reason"], required: false) {
-                case .success(let decoded): body = decoded
-                case .failure(let rejection): return rejection.response
-                }
-                if let reason = body?.reason, reason.utf8.count > 256 { return .error(.badRequest, "reason must be a string of at most 256 bytes") }
-                return await core.adminDismiss(roomId: roomId, reason: body?.reason)
-            }
-        }
-        group.post("rooms/:roomId/kick") { request, context in
-            await self.guarded(request) {
-                guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
-                let body: AdminKickRequest?
-                switch await self.decodeBody(request, as: AdminKickRequest.self, fields: ["userIds"], required: true) {
-                case .success(let decoded): body = decoded
-                case .failure(let rejection): return rejection.response
-                }
-                guard let list = body?.userIds, (1...Self.maximumKickUsers).contains(list.count) else {
-                    return .error(.badRequest, "userIds must be a list of 1 to \(Self.maximumKickUsers) user ids")
-                }
-                var userIds: [String] = []
-                for item in list {
-                    guard let userId = Self.identifier(item) else { return .error(.badRequest, "userIds must hold user ids (1-128 letters, digits and . _ - @ :)") }
-                    if !userIds.contains(userId) { userIds.append(userId) }
-                }
-                return await core.adminKick(roomId: roomId, userIds: userIds)
-            }
-        }
-        group.post("rooms/:roomId/users/:userId/stop-forwarding") { request, context in
-            await self.guarded(request) {
-                guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
-                guard let userId = Self.identifier(context.parameters.get("userId")) else { return Self.badIdentifier("userId") }
-                return await core.adminStopForwarding(roomId: roomId, userId: userId)
-            }
-        }
-        group.post("rooms/:roomId/placement") { request, context in
-            await self.guarded(request) {
-                guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
-                return await core.adminPlacement(roomId, controlURL: await self.localControlURL())
-            }
-        }
-        group.get("stats") { request, _ in await self.guarded(request) { await core.adminStats() } }
-        for (path, allowed) in Self.routes { Self.refuseOtherMethods(on: group, path: path, allowed: allowed) }
     }
 
-    /// Every admin path and the method it answers.
-    static let routes: [(String, HTTPRequest.Method)] = [
-        ("rooms", .get), ("rooms/:roomId", .get), ("rooms/:roomId/dismiss", .post), ("rooms/:roomId/kick", .post),
-        ("rooms/:roomId/users/:userId/stop-forwarding", .post), ("rooms/:roomId/placement", .post), ("stats", .get),
-    ]
+    /// Every admin path, in the order docs/openapi.yaml lists them.
+    var routes: [Route] {
+        [
+            ("rooms", .get, { request, _ in await self.guarded(request) { await core.adminRooms() } }),
+            ("rooms/:roomId", .get, { request, context in
+                await self.guarded(request) {
+                    guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
+                    return await core.adminRoom(roomId)
+                }
+            }),
+            ("rooms/:roomId/dismiss", .post, { request, context in
+                await self.guarded(request) {
+                    guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
+                    let body: AdminDismissRequest?
+                    switch await self.decodeBody(request, as: AdminDismissRequest.self, fields: ["reason"], required: false) {
+                    case .success(let decoded): body = decoded
+                    case .failure(let rejection): return rejection.response
+                    }
+                    if let reason = body?.reason, reason.utf8.count > 256 { return .error(.badRequest, "reason must be a string of at most 256 bytes") }
+                    return await core.adminDismiss(roomId: roomId, reason: body?.reason)
+                }
+            }),
+            ("rooms/:roomId/kick", .post, { request, context in
+                await self.guarded(request) {
+                    guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
+                    let body: AdminKickRequest?
+                    switch await self.decodeBody(request, as: AdminKickRequest.self, fields: ["userIds"], required: true) {
+                    case .success(let decoded): body = decoded
+                    case .failure(let rejection): return rejection.response
+                    }
+                    guard let list = body?.userIds, (1...Self.maximumKickUsers).contains(list.count) else {
+                        return .error(.badRequest, "userIds must be a list of 1 to \(Self.maximumKickUsers) user ids")
+                    }
+                    var userIds: [String] = []
+                    for item in list {
+                        guard let userId = Self.identifier(item) else { return .error(.badRequest, "userIds must hold user ids (1-128 letters, digits and . _ - @ :)") }
+                        if !userIds.contains(userId) { userIds.append(userId) }
+                    }
+                    return await core.adminKick(roomId: roomId, userIds: userIds)
+                }
+            }),
+            ("rooms/:roomId/users/:userId/stop-forwarding", .post, { request, context in
+                await self.guarded(request) {
+                    guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
+                    guard let userId = Self.identifier(context.parameters.get("userId")) else { return Self.badIdentifier("userId") }
+                    return await core.adminStopForwarding(roomId: roomId, userId: userId)
+                }
+            }),
+            ("rooms/:roomId/placement", .post, { request, context in
+                await self.guarded(request) {
+                    guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
+                    return await core.adminPlacement(roomId, controlURL: await self.localControlURL())
+                }
+            }),
+            ("stats", .get, { request, _ in await self.guarded(request) { await core.adminStats() } }),
+        ]
+    }
 
     /// A method the path does not answer gets 405 with `Allow`, not 404: the path exists.
     static func refuseOtherMethods(on group: RouterGroup<BasicRequestContext>, path: String, allowed: HTTPRequest.Method) {
