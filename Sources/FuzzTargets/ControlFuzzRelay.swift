@@ -32,6 +32,14 @@ final class ControlFuzzRelay: Sendable {
         configuration.media.portRange = 61_000...61_999
         configuration.media.receiveBufferBytes = 64 << 10
         configuration.media.sendBufferBytes = 64 << 10
+        // Scripts carry control frames, not media: small batches and buffers, no offloads (a GRO
+        // receive batch and a full retransmission buffer per source are megabytes that the
+        // sanitizer's allocator would poison and free for every input).
+        configuration.media.receiveBatchSize = 4
+        configuration.media.sendBatchSize = 4
+        configuration.media.receiveOffload = .off
+        configuration.media.segmentationOffload = .off
+        configuration.media.retransmissionBufferPackets = 16
         configuration.webhooks.urls = ["http://127.0.0.1:9/pkrelay-hooks"]
         configuration.webhooks.secret = "fuzz-webhook-secret"
         return configuration
