@@ -221,7 +221,7 @@ extension MediaCore {
         case .copy:
             return sendRTP(
                 packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType,
-                fromReceiveBatch: fromReceiveBatch)
+                payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch)
         case .copyRewritingVP8:
             return sendRTP(
                 packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType,

@@ -52,7 +52,8 @@ extension MediaCore {
         guard packet.count <= Self.maximumPacketSize, let base = packet.baseAddress else { counters.drop(.oversized); return false }
         guard transport.isPlain || transport.outbound != nil else { counters.drop(.sinkNotConnected); return false }
         let slot = reserveSlot(on: transport)
-        let copied = fromReceiveBatch ? Self.headLength(of: packet, payloadOffset: payloadOffset, outbound: transport.outbound) : packet.count
+        let copied = fromReceiveBatch
+            ? Self.headLength(of: packet.count, payloadOffset: payloadOffset, rewritesVP8: sink != nil, outbound: transport.outbound) : packet.count
         slot.copyMemory(from: base, byteCount: copied)
         if payloadType != SinkState.keepPayloadType { RTPHeaderWriter.setPayloadType(payloadType, in: slot) }
         if let sink, let fields, payloadOffset > 0, payloadOffset < copied {
@@ -73,36 +74,21 @@ extension MediaCore {
 
     /// How much of a packet from the receive batch is copied into a send slot, the rest being
     /// sent (plain) or sealed (AES-GCM on OpenSSL) from where it lies: the header the relay
-    /// rewrites (for a sealed packet all of it, CSRCs and extension included, since it is
-    /// authenticated), and for VP8 the payload descriptor too (at most 6 bytes; 16 are taken).
-    /// Packets whose rest would be short are copied whole, as are packets for SRTP sessions on
-    /// libsrtp, which protects only in place.
+    /// rewrites (the fixed 12 bytes for a plain packet; for a sealed one all of it, CSRCs and
+    /// extension included, since it is authenticated: `payloadOffset`), and for VP8 the payload
+    /// descriptor too (at most 6 bytes; 16 are taken). Packets whose rest would be short are
+    /// copied whole, as are packets for SRTP sessions on libsrtp, which protects only in place,
+    /// and sealed packets whose header length the caller did not give.
     @inline(__always)
-    static func headLength(of packet: UnsafeRawBufferPointer, payloadOffset: Int, outbound: SRTPSession?) -> Int {
+    static func headLength(of packetLength: Int, payloadOffset: Int, rewritesVP8: Bool, outbound: SRTPSession?) -> Int {
         let head: Int
-        if payloadOffset > 0 {
-            head = payloadOffset + vp8DescriptorSpan
-        } else if let outbound {
-            guard outbound.sealsTailInPlace else { return packet.count }
-            head = rtpHeaderLength(packet)
+        if let outbound {
+            guard outbound.sealsTailInPlace, payloadOffset > 0 else { return packetLength }
+            head = payloadOffset + (rewritesVP8 ? vp8DescriptorSpan : 0)
         } else {
-            head = RTPHeader.fixedHeaderLength
+            head = rewritesVP8 ? payloadOffset + vp8DescriptorSpan : RTPHeader.fixedHeaderLength
         }
-        return packet.count - head >= minimumBorrowedBytes ? head : packet.count
-    }
-
-    /// The RTP header's length with CSRCs and extension, or the packet's length when the
-    /// header says it is longer than that (such a packet is copied whole and refused later).
-    @inline(__always)
-    static func rtpHeaderLength(_ packet: UnsafeRawBufferPointer) -> Int {
-        guard packet.count >= RTPHeader.fixedHeaderLength else { return packet.count }
-        let first = packet[0]
-        var length = RTPHeader.fixedHeaderLength + 4 * Int(first & 0x0F)
-        if first & 0x10 != 0 {
-            guard length + 4 <= packet.count else { return packet.count }
-            length += 4 + 4 * (Int(packet[length + 2]) << 8 | Int(packet[length + 3]))
-        }
-        return min(length, packet.count)
+        return packetLength - head >= minimumBorrowedBytes ? head : packetLength
     }
 
     /// Seals a packet whose head is in the reserved slot and whose tail lies in the receive

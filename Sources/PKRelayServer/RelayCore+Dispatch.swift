@@ -38,7 +38,7 @@ extension RelayCore {
             respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.invalidRequest, "method must be a string")), to: session)
             return
         }
-        if envelope.params == .other {
+        if !envelope.paramsIsObject {
             respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.invalidParams, "params must be an object")), to: session)
             return
         }

@@ -207,8 +207,14 @@ public actor RelayCore {
     }
 
     func send(_ event: ServerEvent, to session: SessionID) {
-        guard let data = try? encoder.encode(event), let text = String(data: data, encoding: .utf8) else { return }
+        guard let text = text(of: event) else { return }
         send(text, to: session)
+    }
+
+    /// An event as the JSON text a client receives.
+    func text(of event: ServerEvent) -> String? {
+        guard let data = try? encoder.encode(event) else { return nil }
+        return String(data: data, encoding: .utf8)
     }
 
     func respond<Result: Encodable>(_ id: RequestID?, _ outcome: Swift.Result<Result, RelayError>, to session: SessionID) {
@@ -233,7 +239,7 @@ public actor RelayCore {
             case .event(let session, let event):
                 if let encoded, encoded.event == event {
                     send(encoded.text, to: session)
-                } else if let data = try? encoder.encode(event), let text = String(data: data, encoding: .utf8) {
+                } else if let text = text(of: event) {
                     encoded = (event, text)
                     send(text, to: session)
                 }

@@ -14,19 +14,11 @@ struct RequestEnvelope: Decodable {
         case invalid
     }
 
-    /// What the `params` member holds.
-    enum ParamsKind: Equatable {
-        /// Missing or `null`: decoded as an empty object.
-        case absent
-        case object
-        /// Neither an object nor `null`.
-        case other
-    }
-
     var id: Identifier
     /// The method's name, or nil when it is missing or not a string.
     var method: String?
-    var params: ParamsKind
+    /// Whether `params` is missing, `null` (both read as an empty object) or an object.
+    var paramsIsObject: Bool
 
     private enum Member: String, CodingKey {
         case id, method, params
@@ -50,12 +42,7 @@ struct RequestEnvelope: Decodable {
             id = .invalid
         }
         method = try? message.decode(String.self, forKey: .method)
-        if try !message.contains(.params) || message.decodeNil(forKey: .params) {
-            params = .absent
-        } else if (try? message.nestedContainer(keyedBy: AnyKey.self, forKey: .params)) != nil {
-            params = .object
-        } else {
-            params = .other
-        }
+        paramsIsObject = try !message.contains(.params) || message.decodeNil(forKey: .params)
+            || (try? message.nestedContainer(keyedBy: AnyKey.self, forKey: .params)) != nil
     }
 }

@@ -28,12 +28,10 @@ extension SRTPSession {
         else {
             return .malformed
         }
-        if let gcmSender {
-            let ssrc = packet.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
-            let sequenceNumber = packet.loadUnaligned(fromByteOffset: 2, as: UInt16.self).bigEndian
-            guard let index = sendIndices.index(ssrc: ssrc, sequenceNumber: sequenceNumber) else { return .replayed }
-            let sealed = gcmSender.seal(packet, length: &length, capacity: capacity, rolloverCounter: UInt32(truncatingIfNeeded: index >> 16))
-            return sealed ? .ok : .malformed
+        if gcmSender != nil {
+            // The whole packet is the head: nothing lies elsewhere.
+            let plainLength = length
+            return protectRTP(packet, headLength: plainLength, tail: UnsafeRawPointer(packet), tailLength: 0, length: &length, capacity: capacity)
         }
         var octets = Int32(truncatingIfNeeded: length)
         let status = srtp_protect(context, packet, &octets)
