@@ -23,7 +23,7 @@ public struct SDPFingerprint: Sendable, Hashable {
     /// The hash bytes, or nil when `value` is not colon-separated hexadecimal pairs.
     public var bytes: [UInt8]? {
         var result: [UInt8] = []
-        for pair in value.split(separator: ":", omittingEmptySubsequences: false) {
+        for pair in SDPText.split(Substring(value), at: ":", omittingEmptySubsequences: false) {
             guard pair.utf8.count == 2, pair.allSatisfy(\.isHexDigit), let byte = UInt8(pair, radix: 16) else { return nil }
             result.append(byte)
         }

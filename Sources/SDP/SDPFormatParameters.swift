@@ -35,9 +35,9 @@ public struct SDPFormatParameters: Sendable, Hashable {
     /// parameters may be empty.
     init?(sdpValue: Substring) {
         let trimmed = SDPText.trimmed(sdpValue)
-        let end = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) ?? trimmed.endIndex
-        guard let payloadType = SDPText.payloadType(trimmed[..<end]) else { return nil }
-        self.init(payloadType: payloadType, value: String(SDPText.trimmed(trimmed[end...])))
+        let (format, parameters) = SDPText.splitAtFirstBlank(trimmed)
+        guard let payloadType = SDPText.payloadType(format) else { return nil }
+        self.init(payloadType: payloadType, value: String(SDPText.trimmed(parameters)))
     }
 
     /// The value written after `a=fmtp:`.

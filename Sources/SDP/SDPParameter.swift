@@ -15,7 +15,7 @@ public struct SDPParameter: Sendable, Hashable {
     /// Parses a `;`-separated list of `name=value` items; blank items are skipped and items
     /// without `=` become parameters without a value.
     static func list(_ text: Substring) -> [SDPParameter] {
-        text.split(separator: ";").compactMap { item in
+        SDPText.split(text, at: ";").compactMap { item in
             let trimmed = SDPText.trimmed(item)
             guard !trimmed.isEmpty else { return nil }
             let (name, value) = SDPText.splitOnce(trimmed, at: "=")

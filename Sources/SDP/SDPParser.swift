@@ -25,10 +25,14 @@ struct SDPParser {
             // A carriage return inside a line would end it for the next reader of what the
             // relay writes back (an answer echoes the offer's formats and tokens).
             guard !line.utf8.contains(where: { $0 == 0x0D || $0 == 0x00 }) else { throw .forbiddenCharacter(line: lineNumber) }
-            guard let type = line.first, type.isASCII, type.isLowercase, line.dropFirst().first == "=" else {
+            // The type letter and `=` are read as bytes: read as characters, a combining mark
+            // after the `=` would join it (see SDPText).
+            let bytes = line.utf8
+            guard let letter = bytes.first, (0x61...0x7A).contains(letter), bytes.dropFirst().first == UInt8(ascii: "=") else {
                 throw .malformedLine(line: lineNumber)
             }
-            let value = line.dropFirst(2)
+            let type = Character(Unicode.Scalar(letter))
+            let value = SDPText.droppingASCII(2, from: line)
             guard sawVersion else {
                 guard type == "v" else { throw .missingVersion(line: lineNumber) }
                 guard SDPText.trimmed(value) == "0" else { throw .unsupportedVersion(line: lineNumber) }

@@ -39,7 +39,7 @@ public struct SDPRID: Sendable, Hashable {
         var restrictions: [SDPParameter] = []
         for parameter in SDPParameter.list(Substring(fields.dropFirst(2).joined(separator: " "))) {
             if parameter.name == "pt" {
-                for item in (parameter.value ?? "").split(separator: ",") {
+                for item in SDPText.split(Substring(parameter.value ?? ""), at: ",") {
                     guard let payloadType = SDPText.payloadType(SDPText.trimmed(item)) else { return nil }
                     payloadTypes.append(payloadType)
                 }

@@ -27,7 +27,7 @@ public struct SDPRTPMap: Sendable, Hashable {
     init?(sdpValue: Substring) {
         let fields = SDPText.fields(sdpValue)
         guard fields.count == 2, let payloadType = SDPText.payloadType(fields[0]) else { return nil }
-        let parts = fields[1].split(separator: "/", omittingEmptySubsequences: false)
+        let parts = SDPText.split(fields[1], at: "/", omittingEmptySubsequences: false)
         guard (2...3).contains(parts.count), SDPText.isToken(parts[0]),
               let clockRate = SDPText.unsigned(parts[1], as: UInt32.self), clockRate > 0
         else { return nil }

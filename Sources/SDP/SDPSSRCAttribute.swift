@@ -20,10 +20,9 @@ public struct SDPSSRCAttribute: Sendable, Hashable {
     /// Parses the value of an `a=ssrc` attribute.
     init?(sdpValue: Substring) {
         let trimmed = SDPText.trimmed(sdpValue)
-        guard let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }),
-              let ssrc = SDPText.unsigned(trimmed[..<space], as: UInt32.self)
-        else { return nil }
-        let (name, value) = SDPText.splitOnce(SDPText.trimmed(trimmed[space...]), at: ":")
+        let (number, attribute) = SDPText.splitAtFirstBlank(trimmed)
+        guard !attribute.isEmpty, let ssrc = SDPText.unsigned(number, as: UInt32.self) else { return nil }
+        let (name, value) = SDPText.splitOnce(SDPText.trimmed(attribute), at: ":")
         guard SDPText.isToken(name) else { return nil }
         self.init(ssrc: ssrc, name: String(name), value: value.map(String.init))
     }

@@ -39,13 +39,13 @@ public struct SDPSimulcast: Sendable, Hashable {
     /// Parses `h;m,m2;~l` into streams of alternatives; nil when an entry is not a valid rid.
     private static func streamList(_ text: Substring) -> [[SDPSimulcastStream]]? {
         var list = text
-        if list.hasPrefix("rid=") { list = list.dropFirst(4) }
+        if SDPText.hasPrefix(list, "rid=") { list = SDPText.droppingASCII(4, from: list) }
         var streams: [[SDPSimulcastStream]] = []
-        for stream in list.split(separator: ";", omittingEmptySubsequences: false) {
+        for stream in SDPText.split(list, at: ";", omittingEmptySubsequences: false) {
             var alternatives: [SDPSimulcastStream] = []
-            for entry in stream.split(separator: ",", omittingEmptySubsequences: false) {
-                let isPaused = entry.hasPrefix("~")
-                let rid = isPaused ? entry.dropFirst() : entry
+            for entry in SDPText.split(stream, at: ",", omittingEmptySubsequences: false) {
+                let isPaused = SDPText.hasPrefix(entry, "~")
+                let rid = isPaused ? SDPText.droppingASCII(1, from: entry) : entry
                 guard SDPRID.isValidIdentifier(rid) else { return nil }
                 alternatives.append(SDPSimulcastStream(rid: String(rid), isPaused: isPaused))
             }

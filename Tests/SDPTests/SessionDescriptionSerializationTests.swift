@@ -114,3 +114,30 @@ struct SessionDescriptionSerializationTests {
         ])
     }
 }
+
+extension SessionDescriptionSerializationTests {
+    /// A combining mark after a tab, `=` or `:` joins it into one Swift character; text is
+    /// split at the separators' bytes, so what was read is written and read back the same.
+    @Test("a combining mark after a separator is read the same after writing", arguments: [
+        "a=\t\u{5B7}\t\u{FFFD}l\t\t:3:",
+        "a=\u{301}tool:x",
+        "a=tool:\u{301}x y",
+        "a=ssrc:1 cname:\u{301}x",
+        "a=fmtp:96 \u{301}profile=1",
+    ])
+    func combiningMarkAfterSeparator(_ line: String) throws {
+        let text = "v=0\no=- 2630 2 IN IP4 0.0.0.0\ns=-\nt=0 0\n" + (line.hasPrefix("a=ssrc") || line.hasPrefix("a=fmtp") ? "m=video 9 UDP/TLS/RTP/SAVPF 96\n" : "") + line + "\n"
+        let first = try SessionDescription(parsing: text)
+        let written = first.serialized()
+        let reread = try SessionDescription(parsing: written)
+        #expect(reread == first)
+        #expect(reread.serialized() == written)
+    }
+
+    @Test("an attribute splits at its first colon even when a combining mark follows it")
+    func colonBeforeCombiningMark() throws {
+        let text = "v=0\no=- 1 2 IN IP4 0.0.0.0\ns=-\nt=0 0\na=tool:\u{301}x\n"
+        let description = try SessionDescription(parsing: text)
+        #expect(description.otherAttributes == [SDPAttribute(name: "tool", value: "\u{301}x")])
+    }
+}
