@@ -15,11 +15,13 @@ public enum UDPOffload: String, Sendable, Hashable, CaseIterable {
 
 extension UDPOffload {
     /// `on` or `off` for a kernel that does or does not support the offload; nil when the
-    /// offload is required (`on`) but not supported.
-    func resolved(supported: Bool) -> UDPOffload? {
+    /// offload is required (`on`) but not supported. `supported` is asked only when the answer
+    /// depends on it: probing the kernel for UDP_GRO flips a kernel-wide switch twice (enabling it
+    /// and closing the probe socket), which stalls every CPU, so `off` skips the probe.
+    func resolved(supported: @autoclosure () -> Bool) -> UDPOffload? {
         switch self {
-        case .auto: supported ? .on : .off
-        case .on: supported ? .on : nil
+        case .auto: supported() ? .on : .off
+        case .on: supported() ? .on : nil
         case .off: .off
         }
     }

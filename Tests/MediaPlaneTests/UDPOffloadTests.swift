@@ -13,4 +13,17 @@ struct UDPOffloadTests {
     func resolvesAgainstTheKernel(setting: UDPOffload, supported: Bool, expected: UDPOffload?) {
         #expect(setting.resolved(supported: supported) == expected)
     }
+
+    /// Probing the kernel for UDP_GRO stalls every CPU, so `off` must not probe.
+    @Test func offDoesNotAskTheKernel() {
+        var asked = false
+        func probe() -> Bool {
+            asked = true
+            return true
+        }
+        #expect(UDPOffload.off.resolved(supported: probe()) == .off)
+        #expect(!asked)
+        #expect(UDPOffload.auto.resolved(supported: probe()) == .on)
+        #expect(asked)
+    }
 }
