@@ -87,9 +87,18 @@ struct MediaCoreReceiveBatchTests {
         return bytes
     }
 
-    @Test(arguments: [SRTPProfile.aeadAES128GCM, .aesCM128HMACSHA1_80], [false, true])
-    func srtpSubscribersSealEachPacketFromTheReceiveBatch(profile: SRTPProfile, rewritesExtensions: Bool) throws {
-        let core = MediaCoreSegmentationTests.coreWithPublisher(segmented: false)
+    /// One fragment of an H.264 IDR slice (RFC 6184 FU-A) of `size` bytes.
+    static func h264Payload(first: Bool, last: Bool, size: Int) -> [UInt8] {
+        let fragmentHeader: UInt8 = (first ? 0x80 : 0) | (last ? 0x40 : 0) | 5
+        return [0x7C, fragmentHeader] + (0..<max(0, size - 2)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+    }
+
+    /// VP8 sinks rewrite picture IDs; every other codec takes the plain copy path, which seals
+    /// from the batch the same way.
+    @Test(arguments: [SRTPProfile.aeadAES128GCM, .aesCM128HMACSHA1_80], [(false, "VP8"), (true, "VP8"), (false, "H264"), (true, "H264")])
+    func srtpSubscribersSealEachPacketFromTheReceiveBatch(profile: SRTPProfile, path: (rewritesExtensions: Bool, codec: String)) throws {
+        let rewritesExtensions = path.rewritesExtensions
+        let core = MediaCoreSegmentationTests.coreWithPublisher(segmented: false, codec: path.codec)
         let publisher = MediaCoreSegmentationTests.publisher
         var receivers: [SegmentedSendTests.Receiver] = []
         var decryptors: [SRTPSession] = []
@@ -110,6 +119,7 @@ struct MediaCoreReceiveBatchTests {
             core.transports[id]!.rewritesExtensions = rewritesExtensions
             core.apply(.addSink(MediaSinkSpec(id: UInt32(20 + index), transportId: id, outputSSRC: 0xBBBB_0000 + UInt32(index), isVideo: true, clockRate: 90_000)))
             core.apply(.bind(sink: UInt32(20 + index), source: 10))
+            #expect(core.sinks[UInt32(20 + index)]?.sendPath.rewritesVP8 == (path.codec == "VP8"))
         }
         core.flushAll()
         let before = core.counters
@@ -117,7 +127,9 @@ struct MediaCoreReceiveBatchTests {
         let sizes = [1100, 1100, 1100, 700, 400, 100]
         var packets: [[UInt8]] = []
         for (index, size) in sizes.enumerated() {
-            let payload = ScriptedPacket.vp8Payload(keyframe: index == 0, size: size)
+            let payload = path.codec == "VP8"
+                ? ScriptedPacket.vp8Payload(keyframe: index == 0, size: size)
+                : Self.h264Payload(first: index == 0, last: index == sizes.count - 1, size: size)
             packets.append(Self.withExtension(
                 ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: 500 + UInt16(index), timestamp: 90_000, marker: index == 5, payload: payload)))
         }

@@ -207,7 +207,7 @@ struct MediaCoreSegmentationTests {
 
     /// A core sending through real sockets, with a plain VP8 publisher on transport 1 (source
     /// 10, SSRC 0xAAAA0001) sending from ``publisher``.
-    static func coreWithPublisher(segmented: Bool) -> MediaCore {
+    static func coreWithPublisher(segmented: Bool, codec: String = "VP8") -> MediaCore {
         let (_, continuation) = AsyncStream.makeStream(of: MediaPlaneEvent.self)
         let core = MediaCore(
             configuration: MediaPlaneConfiguration(), reports: ReportStore(), output: SocketDatagramOutput(webRTCFD: -1, segmented: segmented),
@@ -215,7 +215,7 @@ struct MediaCoreSegmentationTests {
         core.advanceClock(monotonicMs: 1_000_000, unixMs: 1_700_001_000_000)
         core.apply(.addTransport(id: 1, fd: -1, port: 40_001, profile: nil, outbound: nil))
         core.apply(.connectTransport(id: 1, remote: publisher, inbound: nil))
-        core.apply(.addSource(MediaSourceSpec(id: 10, transportId: 1, ssrc: 0xAAAA_0001, isVideo: true, codec: "VP8", clockRate: 90_000)))
+        core.apply(.addSource(MediaSourceSpec(id: 10, transportId: 1, ssrc: 0xAAAA_0001, isVideo: true, codec: codec, clockRate: 90_000)))
         return core
     }
 
