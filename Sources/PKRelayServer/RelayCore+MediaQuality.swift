@@ -103,8 +103,10 @@ extension RelayCore {
         var tracker = mediaQuality.speakers[roomId] ?? ActiveSpeakerTracker()
         if let current = tracker.current, !sources.values.contains(where: { $0.userId == current }) { tracker.remove(current) }
         let loudest = AudioLevelRanking.loudest(byUser, count: 1).first
-        if let speaker = tracker.update(loudest: loudest?.key, level: loudest?.level ?? 127) {
-            for session in sessions { send(.activeSpeaker(ActiveSpeakerEvent(roomId: roomId, userId: speaker)), to: session) }
+        if let speaker = tracker.update(loudest: loudest?.key, level: loudest?.level ?? 127),
+           let text = text(of: .activeSpeaker(ActiveSpeakerEvent(roomId: roomId, userId: speaker))) {
+            // The same event for every subscriber: encoded once.
+            for session in sessions { send(text, to: session) }
         }
         mediaQuality.speakers[roomId] = tracker
     }
