@@ -33,53 +33,39 @@ struct AdminRoutes: Sendable {
         [
             ("rooms", .get, { request, _ in await self.guarded(request) { await core.adminRooms() } }),
             ("rooms/:roomId", .get, { request, context in
-                await self.guarded(request) {
-                    guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
-                    return await core.adminRoom(roomId)
-                }
+                await self.guarded(request) { () async throws(AdminRefusal) in try await core.adminRoom(Self.identifier("roomId", in: context)) }
             }),
             ("rooms/:roomId/dismiss", .post, { request, context in
-                await self.guarded(request) {
-                    guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
-                    let body: AdminDismissRequest?
-                    switch await self.decodeBody(request, as: AdminDismissRequest.self, fields: ["reason"], required: false) {
-                    case .success(let decoded): body = decoded
-                    case .failure(let rejection): return rejection.response
-                    }
+                await self.guarded(request) { () async throws(AdminRefusal) in
+                    let roomId = try Self.identifier("roomId", in: context)
+                    let body = try await self.decodeBody(request, as: AdminDismissRequest.self, fields: ["reason"], required: false)
                     if let reason = body?.reason, reason.utf8.count > 256 { return .error(.badRequest, "reason must be a string of at most 256 bytes") }
                     return await core.adminDismiss(roomId: roomId, reason: body?.reason)
                 }
             }),
             ("rooms/:roomId/kick", .post, { request, context in
-                await self.guarded(request) {
-                    guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
-                    let body: AdminKickRequest?
-                    switch await self.decodeBody(request, as: AdminKickRequest.self, fields: ["userIds"], required: true) {
-                    case .success(let decoded): body = decoded
-                    case .failure(let rejection): return rejection.response
-                    }
+                await self.guarded(request) { () async throws(AdminRefusal) in
+                    let roomId = try Self.identifier("roomId", in: context)
+                    let body = try await self.decodeBody(request, as: AdminKickRequest.self, fields: ["userIds"], required: true)
                     guard let list = body?.userIds, (1...Self.maximumKickUsers).contains(list.count) else {
                         return .error(.badRequest, "userIds must be a list of 1 to \(Self.maximumKickUsers) user ids")
                     }
                     var userIds: [String] = []
                     for item in list {
-                        guard let userId = Self.identifier(item) else { return .error(.badRequest, "userIds must hold user ids (1-128 letters, digits and . _ - @ :)") }
+                        guard let userId = Self.identifier(item) else { return .error(.badRequest, "userIds must hold user ids (\(Self.identifierRule))") }
                         if !userIds.contains(userId) { userIds.append(userId) }
                     }
                     return await core.adminKick(roomId: roomId, userIds: userIds)
                 }
             }),
             ("rooms/:roomId/users/:userId/stop-forwarding", .post, { request, context in
-                await self.guarded(request) {
-                    guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
-                    guard let userId = Self.identifier(context.parameters.get("userId")) else { return Self.badIdentifier("userId") }
-                    return await core.adminStopForwarding(roomId: roomId, userId: userId)
+                await self.guarded(request) { () async throws(AdminRefusal) in
+                    try await core.adminStopForwarding(roomId: Self.identifier("roomId", in: context), userId: Self.identifier("userId", in: context))
                 }
             }),
             ("rooms/:roomId/placement", .post, { request, context in
-                await self.guarded(request) {
-                    guard let roomId = Self.identifier(context.parameters.get("roomId")) else { return Self.badIdentifier("roomId") }
-                    return await core.adminPlacement(roomId, controlURL: await self.localControlURL())
+                await self.guarded(request) { () async throws(AdminRefusal) in
+                    try await core.adminPlacement(Self.identifier("roomId", in: context), controlURL: await self.localControlURL())
                 }
             }),
             ("stats", .get, { request, _ in await self.guarded(request) { await core.adminStats() } }),
@@ -106,8 +92,9 @@ struct AdminRoutes: Sendable {
         return "ws://\(configuration.controlHost):\(await ports.wait().control)/rtc"
     }
 
-    /// Rate limit, then authorisation, then the operation; the answer as an HTTP response.
-    func guarded(_ request: Request, _ operation: () async -> AdminResponse) async -> Response {
+    /// Rate limit, then authorisation, then the operation; the answer as an HTTP response (a
+    /// refused path id or body answers with its refusal).
+    func guarded(_ request: Request, _ operation: () async throws(AdminRefusal) -> AdminResponse) async -> Response {
         let nowMs = core.nowMs()
         guard gate.allow(nowMs: nowMs) else {
             core.refusals.count(.adminRate)
@@ -126,7 +113,11 @@ struct AdminRoutes: Sendable {
             logger.notice("admin API call without the admin grant", metadata: ["user": "\(claims.sub)", "path": "\(request.uri.path)"])
             return Self.response(.error(.forbidden, "the token has no admin grant"))
         case .success:
-            return Self.response(await operation())
+            do {
+                return Self.response(try await operation())
+            } catch {
+                return Self.response(error.response)
+            }
         }
     }
 
@@ -150,48 +141,51 @@ struct AdminRoutes: Sendable {
         return decoded
     }
 
-    static func badIdentifier(_ name: String) -> AdminResponse {
-        .error(.badRequest, "\(name) must be 1-128 letters, digits and . _ - @ :")
-    }
+    /// The id rule as the admin API's refusals word it.
+    static let identifierRule = "1-128 letters, digits and . _ - @ :"
 
-    /// Why a body was refused, as the answer to send.
-    struct BodyRejection: Error {
-        let response: AdminResponse
+    /// The path parameter `name` as a room or user id, or a refusal naming it.
+    static func identifier(_ name: String, in context: BasicRequestContext) throws(AdminRefusal) -> String {
+        guard let id = identifier(context.parameters.get(name)) else {
+            throw AdminRefusal(response: .error(.badRequest, "\(name) must be \(identifierRule)"))
+        }
+        return id
     }
 
     /// Reads the body as `Body`: nil for an empty body unless `required`; a refusal naming the
     /// problem for a body that is too large, not a JSON object, has a field other than
     /// `fields` or a null, or does not decode.
-    func decodeBody<Body: Decodable>(_ request: Request, as type: Body.Type, fields: Set<String>, required: Bool) async -> Result<Body?, BodyRejection> {
+    func decodeBody<Body: Decodable>(_ request: Request, as type: Body.Type, fields: Set<String>, required: Bool) async throws(AdminRefusal) -> Body? {
         let buffer: ByteBuffer
         let limit = core.configuration.adminMaxBodyBytes
         do {
             buffer = try await request.body.collect(upTo: limit)
         } catch {
             core.refusals.count(.adminBody)
-            return .failure(BodyRejection(response: .error(.payloadTooLarge, "the body is larger than \(limit) bytes (admin.maxBodyBytes)")))
+            throw AdminRefusal(response: .error(.payloadTooLarge, "the body is larger than \(limit) bytes (admin.maxBodyBytes)"))
         }
         if buffer.readableBytes == 0 {
-            return required ? .failure(BodyRejection(response: .error(.badRequest, "a JSON object body is required"))) : .success(nil)
+            guard !required else { throw AdminRefusal(response: .error(.badRequest, "a JSON object body is required")) }
+            return nil
         }
         let data = Data(buffer.readableBytesView)
         guard let object = try? JSONSerialization.jsonObject(with: data) else {
-            return .failure(BodyRejection(response: .error(.badRequest, "the body is not valid JSON")))
+            throw AdminRefusal(response: .error(.badRequest, "the body is not valid JSON"))
         }
-        guard let mapping = object as? [String: Any] else { return .failure(BodyRejection(response: .error(.badRequest, "the body must be a JSON object"))) }
+        guard let mapping = object as? [String: Any] else { throw AdminRefusal(response: .error(.badRequest, "the body must be a JSON object")) }
         if let unknown = mapping.keys.sorted().first(where: { !fields.contains($0) }) {
-            return .failure(BodyRejection(response: .error(.badRequest, "unknown field '\(unknown)'")))
+            throw AdminRefusal(response: .error(.badRequest, "unknown field '\(unknown)'"))
         }
         // Codable reads null as an absent optional; the document allows no nulls.
         if let null = mapping.keys.sorted().first(where: { mapping[$0] is NSNull }) {
-            return .failure(BodyRejection(response: .error(.badRequest, "\(null) must not be null; leave it out instead")))
+            throw AdminRefusal(response: .error(.badRequest, "\(null) must not be null; leave it out instead"))
         }
         do {
-            return .success(try JSONDecoder().decode(Body.self, from: data))
+            return try JSONDecoder().decode(Body.self, from: data)
         } catch let error as DecodingError {
-            return .failure(BodyRejection(response: .error(.badRequest, error.message(root: "body"))))
+            throw AdminRefusal(response: .error(.badRequest, error.message(root: "body")))
         } catch {
-            return .failure(BodyRejection(response: .error(.badRequest, "the body is invalid")))
+            throw AdminRefusal(response: .error(.badRequest, "the body is invalid"))
         }
     }
 }
