@@ -2,9 +2,12 @@ import SecureTransport
 
 extension FuzzTarget {
     /// Keying material for the `srtp` target: the input is a script of packets, not keys.
-    private static let srtpMaterial: [UInt8] = (0..<28).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 7) }
+    private static func srtpMaterial(_ profile: SRTPProfile) -> [UInt8] {
+        (0..<profile.keyingMaterialLength).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 7) }
+    }
 
-    /// The input is a script. Its first byte sets the receivers' replay window; then each step of
+    /// The input is a script. Its first byte picks the profile (its low bit: AES-GCM or AES-CM)
+    /// and sets the receivers' replay window (the other seven bits); then each step of
     /// four bytes picks an SSRC, moves its sequence number by a signed amount and says what
     /// becomes of the packet: delivered, delivered twice, altered at a byte, truncated, or
     /// replaced by the step's own bytes. The OpenSSL sender must seal every packet as libsrtp's
@@ -13,14 +16,16 @@ extension FuzzTarget {
     /// delivery.
     static func runSRTP(_ script: UnsafeRawBufferPointer) {
         guard let first = script.first else { return }
-        let window = 64 + Int(first) * 16
-        guard let fastSender = try? SRTPSession(profile: .aeadAES128GCM, keyingMaterial: srtpMaterial, direction: .sender),
-              let splitSender = try? SRTPSession(profile: .aeadAES128GCM, keyingMaterial: srtpMaterial, direction: .sender),
+        let profile: SRTPProfile = first & 1 == 0 ? .aeadAES128GCM : .aesCM128HMACSHA1_80
+        let material = srtpMaterial(profile)
+        let window = 64 + Int(first >> 1) * 32
+        guard let fastSender = try? SRTPSession(profile: profile, keyingMaterial: material, direction: .sender),
+              let splitSender = try? SRTPSession(profile: profile, keyingMaterial: material, direction: .sender),
               let referenceSender = try? SRTPSession(
-                  profile: .aeadAES128GCM, keyingMaterial: srtpMaterial, direction: .sender, replayWindowSize: 1024, gcmOnOpenSSL: false),
-              let fastReceiver = try? SRTPSession(profile: .aeadAES128GCM, keyingMaterial: srtpMaterial, direction: .receiver, replayWindowSize: window),
+                  profile: profile, keyingMaterial: material, direction: .sender, replayWindowSize: 1024, rtpOnOpenSSL: false),
+              let fastReceiver = try? SRTPSession(profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: window),
               let referenceReceiver = try? SRTPSession(
-                  profile: .aeadAES128GCM, keyingMaterial: srtpMaterial, direction: .receiver, replayWindowSize: window, gcmOnOpenSSL: false)
+                  profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: window, rtpOnOpenSSL: false)
         else { preconditionFailure("SRTP sessions could not be created") }
         var sequences: [UInt16] = [0, 60_000, 65_530, 1000]
         var delivered: [[UInt8]] = []

@@ -209,7 +209,7 @@ extension MediaCore {
 
     /// Writes one packet for a sink along the send path chosen when it was bound.
     /// `fromReceiveBatch`: the packet lies in the shell's receive batch, so a plain subscriber's
-    /// datagram may leave partly from there, and an AES-GCM subscriber's seal may read it from
+    /// datagram may leave partly from there, and an SRTP subscriber's seal may read it from
     /// there (``sendRTP(_:to:ssrc:sequenceNumber:timestamp:)``).
     @inline(__always)
     func send(

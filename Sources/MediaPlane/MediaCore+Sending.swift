@@ -40,8 +40,8 @@ extension MediaCore {
 
     /// Copies an RTP packet into a send slot with new numbers, protects it and queues it.
     /// When the packet lies in the shell's receive batch (`fromReceiveBatch`), only its head is
-    /// copied: a plain subscriber's datagram sends the rest from where it lies, and an AES-GCM
-    /// subscriber's seal reads the rest from there (a 1200-byte copy per subscriber saved either
+    /// copied: a plain subscriber's datagram sends the rest from where it lies, and an SRTP
+    /// subscriber's seal (on OpenSSL) reads the rest from there (a 1200-byte copy per subscriber saved either
     /// way). Packets anywhere else (a link's ring, the retransmission buffer) may be overwritten
     /// before the flush and are copied whole.
     func sendRTP(
@@ -73,11 +73,11 @@ extension MediaCore {
     }
 
     /// How much of a packet from the receive batch is copied into a send slot, the rest being
-    /// sent (plain) or sealed (AES-GCM on OpenSSL) from where it lies: the header the relay
+    /// sent (plain) or sealed (SRTP on OpenSSL) from where it lies: the header the relay
     /// rewrites (the fixed 12 bytes for a plain packet; for a sealed one all of it, CSRCs and
     /// extension included, since it is authenticated: `payloadOffset`), and for VP8 the payload
     /// descriptor too (at most 6 bytes; 16 are taken). Packets whose rest would be short are
-    /// copied whole, as are packets for SRTP sessions on libsrtp, which protects only in place,
+    /// copied whole, as are packets for SRTP sessions on libsrtp (which protects only in place),
     /// and sealed packets whose header length the caller did not give.
     @inline(__always)
     static func headLength(of packetLength: Int, payloadOffset: Int, rewritesVP8: Bool, outbound: SRTPSession?) -> Int {
@@ -140,7 +140,7 @@ extension MediaCore {
         } else {
             slot.storeBytes(of: slot.load(fromByteOffset: 0, as: UInt8.self) & ~0x10, toByteOffset: 0, as: UInt8.self)
         }
-        // From the receive batch, an AES-GCM seal reads the payload where it lies: only the VP8
+        // From the receive batch, a seal on OpenSSL reads the payload where it lies: only the VP8
         // descriptor, which is rewritten, is copied.
         let borrowsTail = fromReceiveBatch && transport.outbound?.sealsTailInPlace == true
             && tailLength - (sink == nil ? 0 : Self.vp8DescriptorSpan) >= Self.minimumBorrowedBytes

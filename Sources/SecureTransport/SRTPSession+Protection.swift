@@ -28,7 +28,7 @@ extension SRTPSession {
         else {
             return .malformed
         }
-        if gcmSender != nil {
+        if rtpSealer != nil {
             // The whole packet is the head: nothing lies elsewhere.
             let plainLength = length
             return protectRTP(packet, headLength: plainLength, tail: UnsafeRawPointer(packet), tailLength: 0, length: &length, capacity: capacity)
@@ -39,12 +39,12 @@ extension SRTPSession {
     }
 
     /// Whether ``protectRTP(_:headLength:tail:tailLength:length:capacity:)`` reads the tail
-    /// where it lies (AES-GCM on OpenSSL) rather than copying it after the head first.
-    public var sealsTailInPlace: Bool { gcmSender != nil }
+    /// where it lies (RTP on OpenSSL) rather than copying it after the head first.
+    public var sealsTailInPlace: Bool { rtpSealer != nil }
 
     /// Encrypts and authenticates an RTP packet whose head lies at `packet` and whose tail lies
     /// elsewhere: the protected packet is written at `packet`. Gives the same bytes and status as
-    /// ``protectRTP(_:length:capacity:)`` on the joined packet; an AES-GCM session on OpenSSL
+    /// ``protectRTP(_:length:capacity:)`` on the joined packet; a session with RTP on OpenSSL
     /// encrypts the tail from where it lies instead of copying it first.
     ///
     /// - Parameters:
@@ -65,7 +65,7 @@ extension SRTPSession {
         else {
             return .malformed
         }
-        guard let gcmSender else {
+        guard let rtpSealer else {
             (packet + headLength).copyMemory(from: tail, byteCount: tailLength)
             var joined = headLength + tailLength
             let status = protectRTP(packet, length: &joined, capacity: capacity)
@@ -75,7 +75,7 @@ extension SRTPSession {
         let ssrc = packet.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
         let sequenceNumber = packet.loadUnaligned(fromByteOffset: 2, as: UInt16.self).bigEndian
         guard let index = sendIndices.index(ssrc: ssrc, sequenceNumber: sequenceNumber) else { return .replayed }
-        guard let sealed = gcmSender.seal(
+        guard let sealed = rtpSealer.seal(
             packet, headLength: headLength, tail: tail, tailLength: tailLength, capacity: capacity, rolloverCounter: UInt32(truncatingIfNeeded: index >> 16))
         else { return .malformed }
         length = sealed
@@ -95,7 +95,7 @@ extension SRTPSession {
         else {
             return .malformed
         }
-        if let gcmReceiver { return openRTP(packet, length: &length, with: gcmReceiver) }
+        if let rtpOpener { return openRTP(packet, length: &length, with: rtpOpener) }
         var octets = Int32(truncatingIfNeeded: length)
         let status = srtp_unprotect(context, packet, &octets)
         return finish(status, octets: octets, length: &length)
@@ -144,7 +144,7 @@ extension SRTPSession {
     /// `unprotectRTP` on OpenSSL, in libsrtp's order and with its statuses: the header must fit
     /// the packet, then the replay window is checked (a new SSRC has none yet), then the header
     /// and the tag must fit, then the tag must verify; only an authentic packet moves the window.
-    private func openRTP(_ packet: UnsafeMutableRawPointer, length: inout Int, with receiver: SRTPGCMReceiver) -> SRTPStatus {
+    private func openRTP(_ packet: UnsafeMutableRawPointer, length: inout Int, with receiver: SRTPRTPOpener) -> SRTPStatus {
         let headerLength = pkr_srtp_header_length(packet.assumingMemoryBound(to: UInt8.self), length)
         guard headerLength > 0 else { return .malformed }
         let ssrc = packet.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian

@@ -10,7 +10,7 @@ import CSRTP
 /// once, to the data-plane thread with ``SRTPSessionHandoff``; from then on only that
 /// thread uses it, and the creating thread keeps no reference. The per-packet methods
 /// neither lock nor allocate, except for the first packet of an SSRC (libsrtp clones a
-/// stream, and a GCM sender records the SSRC's packet index).
+/// stream, and a sender on OpenSSL records the SSRC's packet index).
 public final class SRTPSession {
     /// The protection profile the session was created with.
     public let profile: SRTPProfile
@@ -22,16 +22,16 @@ public final class SRTPSession {
     let rtpTrailerLength: Int
     /// Bytes an RTCP packet grows by when protected.
     let rtcpTrailerLength: Int
-    /// For AEAD_AES_128_GCM, RTP is sealed and opened on OpenSSL with the cipher context kept
-    /// between packets: libsrtp over NSS set up a context per packet (five allocations and
-    /// about 9 600 instructions), ten times the rest of the relay's work per egress packet.
-    /// Packet indices and replay windows follow libsrtp's, so output and statuses are byte for
-    /// byte libsrtp's; RTCP still goes through `context`.
-    let gcmSender: SRTPGCMSender?
-    let gcmReceiver: SRTPGCMReceiver?
-    /// The per-SSRC packet indices ``gcmSender`` protects under.
+    /// RTP is sealed and opened on OpenSSL with the cipher context kept between packets: libsrtp
+    /// over NSS sets up a context per packet (for AES-GCM five allocations and about 9 600
+    /// instructions, ten times the rest of the relay's work per egress packet; AES-CM with
+    /// HMAC-SHA1 costs more still). Packet indices and replay windows follow libsrtp's, so output
+    /// and statuses are byte for byte libsrtp's; RTCP still goes through `context`.
+    let rtpSealer: SRTPRTPSealer?
+    let rtpOpener: SRTPRTPOpener?
+    /// The per-SSRC packet indices ``rtpSealer`` protects under.
     var sendIndices: SRTPSendIndices
-    /// The per-SSRC replay windows of ``gcmReceiver``, and their length.
+    /// The per-SSRC replay windows of ``rtpOpener``, and their length.
     var receiveWindows: [UInt32: SRTPReceiveWindow] = [:]
     let replayWindowLength: Int64
 
@@ -57,17 +57,17 @@ public final class SRTPSession {
         direction: SRTPDirection,
         replayWindowSize: Int = 1024
     ) throws(SRTPSessionError) {
-        try self.init(profile: profile, keyingMaterial: keyingMaterial, direction: direction, replayWindowSize: replayWindowSize, gcmOnOpenSSL: true)
+        try self.init(profile: profile, keyingMaterial: keyingMaterial, direction: direction, replayWindowSize: replayWindowSize, rtpOnOpenSSL: true)
     }
 
-    /// The designated initializer; `gcmOnOpenSSL: false` keeps a GCM session's RTP on libsrtp,
+    /// The designated initializer; `rtpOnOpenSSL: false` keeps the session's RTP on libsrtp,
     /// which the tests and the `srtp` fuzz target compare the OpenSSL path against.
     package init(
         profile: SRTPProfile,
         keyingMaterial: [UInt8],
         direction: SRTPDirection,
         replayWindowSize: Int,
-        gcmOnOpenSSL: Bool
+        rtpOnOpenSSL: Bool
     ) throws(SRTPSessionError) {
         guard keyingMaterial.count == profile.keyingMaterialLength else {
             throw .invalidKeyingMaterialLength(
@@ -78,9 +78,8 @@ public final class SRTPSession {
             throw .replayWindowSizeOutOfRange(replayWindowSize)
         }
         // Made before libsrtp's session, so that a failure here leaves nothing to free.
-        let onOpenSSL = gcmOnOpenSSL && profile == .aeadAES128GCM
-        let gcmSender = onOpenSSL && direction == .sender ? try SRTPGCMSender(keyingMaterial: keyingMaterial) : nil
-        let gcmReceiver = onOpenSSL && direction == .receiver ? try SRTPGCMReceiver(keyingMaterial: keyingMaterial) : nil
+        let rtpSealer = rtpOnOpenSSL && direction == .sender ? try SRTPRTPSealer(profile: profile, keyingMaterial: keyingMaterial) : nil
+        let rtpOpener = rtpOnOpenSSL && direction == .receiver ? try SRTPRTPOpener(profile: profile, keyingMaterial: keyingMaterial) : nil
         let initialization = SRTPLibrary.initialize()
         guard initialization == .ok else {
             throw .srtpInitializationFailed(initialization)
@@ -110,8 +109,8 @@ public final class SRTPSession {
         self.context = created
         self.rtpTrailerLength = profile.rtpTrailerLength
         self.rtcpTrailerLength = profile.rtcpTrailerLength
-        self.gcmSender = gcmSender
-        self.gcmReceiver = gcmReceiver
+        self.rtpSealer = rtpSealer
+        self.rtpOpener = rtpOpener
         sendIndices = SRTPSendIndices(replayWindowSize: replayWindowSize)
         replayWindowLength = SRTPPacketIndex.windowLength(replayWindowSize)
     }

@@ -2,7 +2,7 @@ import SecureTransport
 import Testing
 
 /// Protecting a packet whose head and tail lie apart gives the bytes and status of protecting
-/// the joined packet: AES-GCM on OpenSSL reads the tail where it lies, other sessions join first.
+/// the joined packet: a session with RTP on OpenSSL reads the tail where it lies.
 @Suite("SRTP: sealing a packet in two parts")
 struct SRTPSplitSealTests {
     static let profiles: [SRTPProfile] = [.aeadAES128GCM, .aesCM128HMACSHA1_80]
@@ -48,7 +48,7 @@ struct SRTPSplitSealTests {
         let joined = try SRTPSession(profile: profile, keyingMaterial: Self.keys(profile), direction: .sender)
         let split = try SRTPSession(profile: profile, keyingMaterial: Self.keys(profile), direction: .sender)
         let receiver = try SRTPSession(profile: profile, keyingMaterial: Self.keys(profile), direction: .receiver)
-        #expect(split.sealsTailInPlace == (profile == .aeadAES128GCM))
+        #expect(split.sealsTailInPlace)
         var sequenceNumber: UInt16 = 65_530
         for (csrcs, extensionWords) in [(0, nil), (2, nil), (0, 1), (3, 4)] as [(Int, Int?)] {
             for payload in [0, 1, 15, 16, 17, 300, 1200] {

@@ -42,33 +42,38 @@ int pkr_aes128_gcm_seal(const uint8_t *key, const uint8_t *iv,
                         uint8_t *ciphertext, uint8_t *tag);
 
 /*
- * SRTP for AEAD_AES_128_GCM (RFC 7714) with the cipher context kept between packets: the
- * session key and salt are derived once (key derivation rate zero, no MKI), and each packet
- * only sets its IV. The caller tracks the rollover counter and any replay detection.
+ * SRTP for RTP packets on OpenSSL, with the cipher context kept between packets: the session
+ * keys and salt are derived once (key derivation rate zero, no MKI), and each packet only sets
+ * its IV. The caller tracks the rollover counter and any replay detection. RTCP is not here.
  */
-typedef struct pkr_srtp_gcm_context pkr_srtp_gcm_context;
+/* AEAD_AES_128_GCM (RFC 7714): a 16-byte tag, a 12-byte master salt. */
+#define PKR_SRTP_RTP_AEAD_AES_128_GCM 1
+/* AES_CM_128_HMAC_SHA1_80 (RFC 3711): a 10-byte tag, a 14-byte master salt. */
+#define PKR_SRTP_RTP_AES_CM_128_HMAC_SHA1_80 2
 
-/* From the 16-byte master key and 12-byte master salt, to seal (sealing != 0) or to open;
- * NULL when OpenSSL fails. */
-pkr_srtp_gcm_context *pkr_srtp_gcm_create(const uint8_t *master_key, const uint8_t *master_salt, int sealing);
-void pkr_srtp_gcm_destroy(pkr_srtp_gcm_context *gcm);
+typedef struct pkr_srtp_rtp_context pkr_srtp_rtp_context;
+
+/* For one of the profiles above, from the 16-byte master key and the profile's master salt, to
+ * seal (sealing != 0) or to open; NULL for an unknown profile or when OpenSSL fails. */
+pkr_srtp_rtp_context *pkr_srtp_rtp_create(int profile, const uint8_t *master_key, const uint8_t *master_salt, int sealing);
+void pkr_srtp_rtp_destroy(pkr_srtp_rtp_context *context);
 /* The RTP header's length (CSRCs and extension included) within the first length bytes, or 0
  * when they cannot hold it. The version bits are not checked, as libsrtp does not. */
 size_t pkr_srtp_header_length(const uint8_t *packet, size_t length);
 /* Verifies and decrypts an SRTP packet in place; returns the RTP packet's length, -1 when it
  * is malformed, or -2 when it fails authentication (the payload is then unspecified).
  * Allocates nothing. */
-long pkr_srtp_gcm_open(pkr_srtp_gcm_context *gcm, uint8_t *packet, size_t length, uint32_t rollover_counter);
-/* Encrypts an RTP packet in place and appends the 16-byte tag; returns the SRTP packet's
- * length, or -1 when it is malformed or capacity is short of length + 16. Allocates nothing. */
-long pkr_srtp_gcm_seal(pkr_srtp_gcm_context *gcm, uint8_t *packet, size_t length, size_t capacity, uint32_t rollover_counter);
+long pkr_srtp_rtp_open(pkr_srtp_rtp_context *context, uint8_t *packet, size_t length, uint32_t rollover_counter);
+/* Encrypts an RTP packet in place and appends the tag; returns the SRTP packet's length, or -1
+ * when it is malformed or capacity is short of length plus the tag. Allocates nothing. */
+long pkr_srtp_rtp_seal(pkr_srtp_rtp_context *context, uint8_t *packet, size_t length, size_t capacity, uint32_t rollover_counter);
 /* Seals an RTP packet whose first head_length bytes (the whole RTP header and possibly some
  * payload) lie at packet and whose remaining tail_length bytes lie at tail, elsewhere: the
  * SRTP packet is written at packet, the tail's ciphertext after the head, then the tag. The
- * same bytes as pkr_srtp_gcm_seal on the joined packet, without joining it first. Returns
+ * same bytes as pkr_srtp_rtp_seal on the joined packet, without joining it first. Returns
  * the SRTP packet's length, or -1 when the header is not within the head, the tail overlaps
- * its output, or capacity is short of head_length + tail_length + 16. Allocates nothing. */
-long pkr_srtp_gcm_seal_split(pkr_srtp_gcm_context *gcm, uint8_t *packet, size_t head_length, const uint8_t *tail, size_t tail_length,
+ * its output, or capacity is short of head_length + tail_length plus the tag. Allocates nothing. */
+long pkr_srtp_rtp_seal_split(pkr_srtp_rtp_context *context, uint8_t *packet, size_t head_length, const uint8_t *tail, size_t tail_length,
                              size_t capacity, uint32_t rollover_counter);
 
 /*

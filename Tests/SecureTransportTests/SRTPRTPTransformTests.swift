@@ -1,24 +1,29 @@
 import Testing
 @testable import SecureTransport
 
-/// The OpenSSL GCM receiver opens what libsrtp protected, and nothing else; the sender seals
-/// what libsrtp opens.
-@Suite("SRTPGCMReceiver and SRTPGCMSender against libsrtp")
-struct SRTPGCMTransformTests {
-    static let material: [UInt8] = (0..<28).map { UInt8(($0 * 37 + 11) & 0xFF) }
+/// For each profile, the OpenSSL opener opens what libsrtp protected, and nothing else; the
+/// sealer seals what libsrtp opens; and sessions on OpenSSL give libsrtp's bytes and statuses.
+@Suite("SRTP on OpenSSL against libsrtp")
+struct SRTPRTPTransformTests {
+    static let profiles: [SRTPProfile] = [.aeadAES128GCM, .aesCM128HMACSHA1_80]
+
+    static func material(_ profile: SRTPProfile) -> [UInt8] {
+        (0..<profile.keyingMaterialLength).map { UInt8(($0 * 37 + 11) & 0xFF) }
+    }
 
     /// Opens `protected` with the receiver; nil when it refuses.
-    static func open(_ receiver: SRTPGCMReceiver, _ protected: [UInt8], rolloverCounter: UInt32) -> [UInt8]? {
+    static func open(_ receiver: SRTPRTPOpener, _ protected: [UInt8], rolloverCounter: UInt32) -> [UInt8]? {
         var buffer = protected
         var length = buffer.count
         let opened = buffer.withUnsafeMutableBytes { receiver.open($0.baseAddress!, length: &length, rolloverCounter: rolloverCounter) }
         return opened == .ok ? Array(buffer[0..<length]) : nil
     }
 
-    @Test("every packet libsrtp protects opens to the original, across a sequence wrap, with CSRCs and extensions")
-    func opensWhatLibSRTPProtected() throws {
-        let sender = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .sender)
-        let receiver = try SRTPGCMReceiver(keyingMaterial: Self.material)
+    @Test("every packet libsrtp protects opens to the original, across a sequence wrap, with CSRCs and extensions", arguments: profiles)
+    func opensWhatLibSRTPProtected(profile: SRTPProfile) throws {
+        let sender = try SRTPSession(
+            profile: profile, keyingMaterial: Self.material(profile), direction: .sender, replayWindowSize: 1024, rtpOnOpenSSL: false)
+        let receiver = try SRTPRTPOpener(profile: profile, keyingMaterial: Self.material(profile))
         var extended: Int64 = 65_530
         for round in 0..<12 {
             let sequence = UInt16(truncatingIfNeeded: extended)
@@ -35,10 +40,10 @@ struct SRTPGCMTransformTests {
         }
     }
 
-    @Test("altered, truncated, foreign-key and non-RTP packets are refused")
-    func refusesWhatIsNotAuthentic() throws {
-        let sender = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .sender)
-        let receiver = try SRTPGCMReceiver(keyingMaterial: Self.material)
+    @Test("altered, truncated, foreign-key and non-RTP packets are refused", arguments: profiles)
+    func refusesWhatIsNotAuthentic(profile: SRTPProfile) throws {
+        let sender = try SRTPSession(profile: profile, keyingMaterial: Self.material(profile), direction: .sender)
+        let receiver = try SRTPRTPOpener(profile: profile, keyingMaterial: Self.material(profile))
         let (_, protected) = sender.protectRTP(TestPackets.rtp(ssrc: 9, sequenceNumber: 100))
         for index in [1, 5, 12, protected.count / 2, protected.count - 1] {
             var altered = protected
@@ -52,29 +57,30 @@ struct SRTPGCMTransformTests {
         var runaway = protected
         runaway[0] |= 0x10
         #expect(Self.open(receiver, runaway, rolloverCounter: 0) == nil)
-        var otherMaterial = Self.material
+        var otherMaterial = Self.material(profile)
         otherMaterial[3] ^= 0xFF
-        let stranger = try SRTPGCMReceiver(keyingMaterial: otherMaterial)
+        let stranger = try SRTPRTPOpener(profile: profile, keyingMaterial: otherMaterial)
         #expect(Self.open(stranger, protected, rolloverCounter: 0) == nil)
         // The same receiver still opens the genuine packet after all that.
         #expect(Self.open(receiver, protected, rolloverCounter: 0) != nil)
-        #expect(throws: SRTPSessionError.self) { try SRTPGCMReceiver(keyingMaterial: [1, 2, 3]) }
+        #expect(throws: SRTPSessionError.self) { try SRTPRTPOpener(profile: profile, keyingMaterial: [1, 2, 3]) }
     }
 
-    @Test("libsrtp opens what the sender sealed, across a sequence wrap; a short buffer is refused")
-    func libSRTPOpensWhatTheSenderSealed() throws {
-        let sender = try SRTPGCMSender(keyingMaterial: Self.material)
-        let receiver = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .receiver)
+    @Test("libsrtp opens what the sealer sealed, across a sequence wrap; a short buffer is refused", arguments: profiles)
+    func libSRTPOpensWhatTheSealerSealed(profile: SRTPProfile) throws {
+        let sender = try SRTPRTPSealer(profile: profile, keyingMaterial: Self.material(profile))
+        let receiver = try SRTPSession(
+            profile: profile, keyingMaterial: Self.material(profile), direction: .receiver, replayWindowSize: 1024, rtpOnOpenSSL: false)
         var extended: Int64 = 65_533
         for round in 0..<8 {
             let payload = (0..<(round * 151 % 1200)).map { UInt8(truncatingIfNeeded: $0 &+ round) }
             let plain = TestPackets.rtp(ssrc: 0xBEEF, sequenceNumber: UInt16(truncatingIfNeeded: extended), payload: payload, withExtension: round % 2 == 1)
-            var buffer = plain + [UInt8](repeating: 0, count: 16)
+            var buffer = plain + [UInt8](repeating: 0, count: profile.rtpTrailerLength)
             var length = plain.count
             let sealed = buffer.withUnsafeMutableBytes {
                 sender.seal($0.baseAddress!, length: &length, capacity: $0.count, rolloverCounter: UInt32(extended >> 16))
             }
-            #expect(sealed && length == plain.count + 16)
+            #expect(sealed && length == plain.count + profile.rtpTrailerLength)
             let (status, opened) = receiver.unprotectRTP(Array(buffer[0..<length]))
             #expect(status == .ok, "round \(round)")
             #expect(opened == plain)
@@ -86,9 +92,9 @@ struct SRTPGCMTransformTests {
         #expect(length == tight.count)
     }
 
-    @Test("random bytes of any length are refused, never read past their end")
-    func randomInputIsRefused() throws {
-        let receiver = try SRTPGCMReceiver(keyingMaterial: Self.material)
+    @Test("random bytes of any length are refused, never read past their end", arguments: profiles)
+    func randomInputIsRefused(profile: SRTPProfile) throws {
+        let receiver = try SRTPRTPOpener(profile: profile, keyingMaterial: Self.material(profile))
         var generator = SystemRandomNumberGenerator()
         for round in 0..<3000 {
             let length = round < 64 ? round : Int.random(in: 0...1500, using: &generator)
@@ -102,12 +108,12 @@ struct SRTPGCMTransformTests {
     /// What a sender does to sequence numbers: runs, wraps, NACK resends, losses, jumps both
     /// ways (a republish, a resynchronised rewriter). The relay's OpenSSL path must give the
     /// same bytes as libsrtp for every packet, or a libsrtp receiver derives another IV.
-    @Test("an SRTPSession sender seals every packet exactly as libsrtp would, whatever the sequence does")
-    func sessionSenderMatchesLibSRTPByteForByte() throws {
-        let fast = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .sender)
+    @Test("an SRTPSession sender seals every packet exactly as libsrtp would, whatever the sequence does", arguments: profiles)
+    func sessionSenderMatchesLibSRTPByteForByte(profile: SRTPProfile) throws {
+        let fast = try SRTPSession(profile: profile, keyingMaterial: Self.material(profile), direction: .sender)
         let reference = try SRTPSession(
-            profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .sender, replayWindowSize: 1024, gcmOnOpenSSL: false)
-        #expect(fast.gcmSender != nil && reference.gcmSender == nil)
+            profile: profile, keyingMaterial: Self.material(profile), direction: .sender, replayWindowSize: 1024, rtpOnOpenSSL: false)
+        #expect(fast.rtpSealer != nil && reference.rtpSealer == nil)
         var sequences: [(UInt32, UInt16)] = []
         var sequence: UInt16 = 65_000
         for step in 0..<6000 {
@@ -136,14 +142,15 @@ struct SRTPGCMTransformTests {
 
     /// What a receiver meets: runs and wraps, duplicates, late and very late packets, jumps,
     /// altered and truncated packets, new SSRCs. Status and bytes must be libsrtp's each time.
-    @Test("an SRTPSession receiver opens, refuses and replays exactly as libsrtp does")
-    func sessionReceiverMatchesLibSRTP() throws {
+    @Test("an SRTPSession receiver opens, refuses and replays exactly as libsrtp does", arguments: profiles)
+    func sessionReceiverMatchesLibSRTP(profile: SRTPProfile) throws {
+        let material = Self.material(profile)
         let sender = try SRTPSession(
-            profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .sender, replayWindowSize: 0x7FFF, gcmOnOpenSSL: false)
-        let fast = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .receiver, replayWindowSize: 100)
+            profile: profile, keyingMaterial: material, direction: .sender, replayWindowSize: 0x7FFF, rtpOnOpenSSL: false)
+        let fast = try SRTPSession(profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: 100)
         let reference = try SRTPSession(
-            profile: .aeadAES128GCM, keyingMaterial: Self.material, direction: .receiver, replayWindowSize: 100, gcmOnOpenSSL: false)
-        #expect(fast.gcmReceiver != nil && reference.gcmReceiver == nil)
+            profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: 100, rtpOnOpenSSL: false)
+        #expect(fast.rtpOpener != nil && reference.rtpOpener == nil)
         var protected: [[UInt8]] = []
         var sequence: UInt16 = 64_000
         for step in 0..<5000 {

@@ -1,24 +1,24 @@
 import COpenSSLShims
 
-/// A receive-only SRTP transform for `AEAD_AES_128_GCM` (RFC 7714) on OpenSSL, for receivers
-/// that count packets themselves: it verifies and decrypts each packet with the cipher
-/// context kept between packets, and leaves the rollover counter and duplicate detection to
-/// the caller (``SRTPSession`` keeps libsrtp's replay windows around it). It costs far less
-/// per packet than a libsrtp session built on NSS.
+/// A receive-only SRTP transform for RTP on OpenSSL (AEAD_AES_128_GCM, RFC 7714, or
+/// AES_CM_128_HMAC_SHA1_80, RFC 3711), for receivers that count packets themselves: it
+/// verifies and decrypts each packet with the cipher context kept between packets, and leaves
+/// the rollover counter and duplicate detection to the caller (``SRTPSession`` keeps libsrtp's
+/// replay windows around it). It costs far less per packet than a libsrtp session built on NSS.
 ///
 /// Not thread-safe and not `Sendable`: one thread uses it. The per-packet method neither locks
 /// nor allocates.
-final class SRTPGCMReceiver {
+final class SRTPRTPOpener {
     private let opener: OpaquePointer
 
     /// Creates the receiver from SDES or DTLS-SRTP keying material: the 16-byte master key
-    /// followed by the 12-byte master salt.
-    init(keyingMaterial: [UInt8]) throws(SRTPSessionError) {
-        opener = try SRTPGCMContext.create(keyingMaterial: keyingMaterial, sealing: false)
+    /// followed by the profile's master salt.
+    init(profile: SRTPProfile, keyingMaterial: [UInt8]) throws(SRTPSessionError) {
+        opener = try SRTPRTPContext.create(profile: profile, keyingMaterial: keyingMaterial, sealing: false)
     }
 
     deinit {
-        pkr_srtp_gcm_destroy(opener)
+        pkr_srtp_rtp_destroy(opener)
     }
 
     /// Verifies and decrypts an SRTP packet in place.
@@ -33,7 +33,7 @@ final class SRTPGCMReceiver {
     ///   unspecified.
     func open(_ packet: UnsafeMutableRawPointer, length: inout Int, rolloverCounter: UInt32) -> SRTPStatus {
         guard length > 0 else { return .malformed }
-        let opened = pkr_srtp_gcm_open(opener, packet.assumingMemoryBound(to: UInt8.self), length, rolloverCounter)
+        let opened = pkr_srtp_rtp_open(opener, packet.assumingMemoryBound(to: UInt8.self), length, rolloverCounter)
         switch opened {
         case -2: return .authenticationFailed
         case ..<0: return .malformed

@@ -1,0 +1,329 @@
+// SRTP for RTP packets on OpenSSL, with the cipher context kept between packets.
+//
+// SHA1_Init/Update/Final are deprecated in OpenSSL 3 in favour of EVP, but their state lives in
+// the caller's memory: AES-CM's HMAC copies two precomputed states per packet, where an EVP MAC
+// context would be set up (and allocate) for every packet.
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include "COpenSSLShims.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* RFC 7714: a 16-byte tag after the encrypted payload, a 12-byte IV and salt. */
+#define PKR_GCM_TAG_LENGTH 16
+#define PKR_GCM_SALT_LENGTH 12
+/* RFC 3711: an 80-bit HMAC-SHA1 tag, a 112-bit salt and a 160-bit authentication key. */
+#define PKR_CM_TAG_LENGTH 10
+#define PKR_CM_SALT_LENGTH 14
+#define PKR_CM_AUTH_KEY_LENGTH 20
+/* The label of each session key (RFC 3711 section 4.3.2). */
+#define PKR_LABEL_ENCRYPTION 0x00
+#define PKR_LABEL_AUTHENTICATION 0x01
+#define PKR_LABEL_SALT 0x02
+
+struct pkr_srtp_rtp_context {
+    int profile;
+    int sealing;
+    size_t tag_length;
+    EVP_CIPHER_CTX *cipher;
+    /* The session salt: 12 bytes for GCM, 14 for AES-CM. */
+    uint8_t salt[PKR_CM_SALT_LENGTH];
+    /* AES-CM's HMAC-SHA1 with the key's inner and outer pads already absorbed: each packet
+     * starts from copies of these instead of hashing two blocks of pad. */
+    SHA_CTX inner;
+    SHA_CTX outer;
+};
+
+/* The AES-CM PRF of RFC 3711 section 4.3.3 for packet index 0 (key derivation rate zero): block
+ * block_index of the keystream from x * 2^16, with x the master salt (a 96-bit GCM salt is
+ * extended with zero bits to 112, as RFC 7714's errata says) XORed with the label in byte 7. */
+static int pkr_srtp_derive(const uint8_t *master_key, const uint8_t *master_salt, size_t salt_length, uint8_t label, uint8_t block_index,
+                           uint8_t *block)
+{
+    uint8_t counter[16] = {0};
+    memcpy(counter, master_salt, salt_length);
+    counter[7] ^= label;
+    counter[15] = block_index;
+    return pkr_aes128_encrypt_block(master_key, counter, block);
+}
+
+/* Absorbs the HMAC key's inner and outer pads (RFC 2104) into the context's two states. */
+static int pkr_srtp_cm_absorb_pads(pkr_srtp_rtp_context *context, const uint8_t *auth_key)
+{
+    uint8_t pad[SHA_CBLOCK];
+    memset(pad, 0x36, sizeof pad);
+    for (size_t index = 0; index < PKR_CM_AUTH_KEY_LENGTH; index++) {
+        pad[index] ^= auth_key[index];
+    }
+    int ok = SHA1_Init(&context->inner) && SHA1_Update(&context->inner, pad, sizeof pad);
+    memset(pad, 0x5c, sizeof pad);
+    for (size_t index = 0; index < PKR_CM_AUTH_KEY_LENGTH; index++) {
+        pad[index] ^= auth_key[index];
+    }
+    ok = ok && SHA1_Init(&context->outer) && SHA1_Update(&context->outer, pad, sizeof pad);
+    OPENSSL_cleanse(pad, sizeof pad);
+    return ok;
+}
+
+pkr_srtp_rtp_context *pkr_srtp_rtp_create(int profile, const uint8_t *master_key, const uint8_t *master_salt, int sealing)
+{
+    if (master_key == NULL || master_salt == NULL
+        || (profile != PKR_SRTP_RTP_AEAD_AES_128_GCM && profile != PKR_SRTP_RTP_AES_CM_128_HMAC_SHA1_80)) {
+        return NULL;
+    }
+    int gcm = profile == PKR_SRTP_RTP_AEAD_AES_128_GCM;
+    size_t salt_length = gcm ? PKR_GCM_SALT_LENGTH : PKR_CM_SALT_LENGTH;
+    uint8_t session_key[16];
+    uint8_t session_salt[16];
+    uint8_t auth_key[32];
+    int ok = pkr_srtp_derive(master_key, master_salt, salt_length, PKR_LABEL_ENCRYPTION, 0, session_key) == 1
+        && pkr_srtp_derive(master_key, master_salt, salt_length, PKR_LABEL_SALT, 0, session_salt) == 1
+        && (gcm
+            || (pkr_srtp_derive(master_key, master_salt, salt_length, PKR_LABEL_AUTHENTICATION, 0, auth_key) == 1
+                && pkr_srtp_derive(master_key, master_salt, salt_length, PKR_LABEL_AUTHENTICATION, 1, auth_key + 16) == 1));
+    pkr_srtp_rtp_context *context = ok ? calloc(1, sizeof(*context)) : NULL;
+    if (context != NULL) {
+        context->profile = profile;
+        context->sealing = sealing != 0;
+        context->tag_length = gcm ? PKR_GCM_TAG_LENGTH : PKR_CM_TAG_LENGTH;
+        context->cipher = EVP_CIPHER_CTX_new();
+        memcpy(context->salt, session_salt, salt_length);
+        if (gcm) {
+            ok = context->cipher != NULL
+                && EVP_CipherInit_ex(context->cipher, EVP_aes_128_gcm(), NULL, NULL, NULL, context->sealing) == 1
+                && EVP_CIPHER_CTX_ctrl(context->cipher, EVP_CTRL_GCM_SET_IVLEN, 12, NULL) == 1
+                && EVP_CipherInit_ex(context->cipher, NULL, NULL, session_key, NULL, context->sealing) == 1;
+        } else {
+            /* Counter mode decrypts by encrypting: one direction serves both. */
+            ok = context->cipher != NULL
+                && EVP_EncryptInit_ex(context->cipher, EVP_aes_128_ctr(), NULL, session_key, NULL) == 1
+                && pkr_srtp_cm_absorb_pads(context, auth_key);
+        }
+    }
+    OPENSSL_cleanse(session_key, sizeof(session_key));
+    OPENSSL_cleanse(session_salt, sizeof(session_salt));
+    OPENSSL_cleanse(auth_key, sizeof(auth_key));
+    if (context != NULL && !ok) {
+        pkr_srtp_rtp_destroy(context);
+        return NULL;
+    }
+    return context;
+}
+
+void pkr_srtp_rtp_destroy(pkr_srtp_rtp_context *context)
+{
+    if (context == NULL) {
+        return;
+    }
+    EVP_CIPHER_CTX_free(context->cipher);
+    OPENSSL_cleanse(context, sizeof(*context));
+    free(context);
+}
+
+size_t pkr_srtp_header_length(const uint8_t *packet, size_t length)
+{
+    if (packet == NULL) {
+        return 0;
+    }
+    /* As libsrtp does, the version is not checked: callers classify packets first. */
+    if (length < 12) {
+        return 0;
+    }
+    size_t header_length = 12 + 4 * (size_t)(packet[0] & 0x0F);
+    if (packet[0] & 0x10) {
+        if (header_length + 4 > length) {
+            return 0;
+        }
+        size_t words = ((size_t)packet[header_length + 2] << 8) | packet[header_length + 3];
+        header_length += 4 + 4 * words;
+    }
+    return header_length <= length ? header_length : 0;
+}
+
+/* GCM: IV = (0x0000 || SSRC || ROC || SEQ) XOR session salt (RFC 7714 section 8.1). */
+static void pkr_srtp_gcm_iv(const pkr_srtp_rtp_context *context, const uint8_t *packet, uint32_t rollover_counter, uint8_t *iv)
+{
+    memset(iv, 0, 12);
+    memcpy(iv + 2, packet + 8, 4);
+    iv[6] = (uint8_t)(rollover_counter >> 24);
+    iv[7] = (uint8_t)(rollover_counter >> 16);
+    iv[8] = (uint8_t)(rollover_counter >> 8);
+    iv[9] = (uint8_t)rollover_counter;
+    iv[10] = packet[2];
+    iv[11] = packet[3];
+    for (int index = 0; index < 12; index++) {
+        iv[index] ^= context->salt[index];
+    }
+}
+
+/* AES-CM: IV = (salt * 2^16) XOR (SSRC * 2^64) XOR (index * 2^16), where the 48-bit packet
+ * index is ROC || SEQ (RFC 3711 section 4.1.1). */
+static void pkr_srtp_cm_iv(const pkr_srtp_rtp_context *context, const uint8_t *packet, uint32_t rollover_counter, uint8_t *iv)
+{
+    memset(iv, 0, 16);
+    memcpy(iv + 4, packet + 8, 4);
+    iv[8] = (uint8_t)(rollover_counter >> 24);
+    iv[9] = (uint8_t)(rollover_counter >> 16);
+    iv[10] = (uint8_t)(rollover_counter >> 8);
+    iv[11] = (uint8_t)rollover_counter;
+    iv[12] = packet[2];
+    iv[13] = packet[3];
+    for (int index = 0; index < PKR_CM_SALT_LENGTH; index++) {
+        iv[index] ^= context->salt[index];
+    }
+}
+
+/* AES-CM's tag: HMAC-SHA1 over the authenticated portion (header and encrypted payload) and
+ * the rollover counter (RFC 3711 section 4.2), the whole 20-byte code into code. */
+static int pkr_srtp_cm_code(const pkr_srtp_rtp_context *context, const uint8_t *portion, size_t length, uint32_t rollover_counter,
+                            uint8_t *code)
+{
+    uint8_t counter[4] = {
+        (uint8_t)(rollover_counter >> 24), (uint8_t)(rollover_counter >> 16), (uint8_t)(rollover_counter >> 8), (uint8_t)rollover_counter,
+    };
+    uint8_t inner_digest[SHA_DIGEST_LENGTH];
+    SHA_CTX hash = context->inner;
+    int ok = SHA1_Update(&hash, portion, length) && SHA1_Update(&hash, counter, sizeof counter) && SHA1_Final(inner_digest, &hash);
+    hash = context->outer;
+    ok = ok && SHA1_Update(&hash, inner_digest, sizeof inner_digest) && SHA1_Final(code, &hash);
+    OPENSSL_cleanse(&hash, sizeof hash);
+    return ok;
+}
+
+static long pkr_srtp_gcm_open(pkr_srtp_rtp_context *context, uint8_t *packet, size_t length, size_t header_length, uint32_t rollover_counter)
+{
+    size_t encrypted_length = length - PKR_GCM_TAG_LENGTH - header_length;
+    uint8_t iv[12];
+    pkr_srtp_gcm_iv(context, packet, rollover_counter, iv);
+    int written = 0;
+    int final_written = 0;
+    uint8_t *payload = packet + header_length;
+    if (EVP_DecryptInit_ex2(context->cipher, NULL, NULL, iv, NULL) != 1
+        || EVP_DecryptUpdate(context->cipher, NULL, &written, packet, (int)header_length) != 1
+        || (encrypted_length > 0
+            && EVP_DecryptUpdate(context->cipher, payload, &written, payload, (int)encrypted_length) != 1)
+        || EVP_CIPHER_CTX_ctrl(context->cipher, EVP_CTRL_GCM_SET_TAG, PKR_GCM_TAG_LENGTH, packet + length - PKR_GCM_TAG_LENGTH) != 1
+        || EVP_DecryptFinal_ex(context->cipher, payload + (encrypted_length > 0 ? written : 0), &final_written) != 1) {
+        return -2;
+    }
+    return (long)(length - PKR_GCM_TAG_LENGTH);
+}
+
+/* As libsrtp does: the tag is verified before anything is decrypted. */
+static long pkr_srtp_cm_open(pkr_srtp_rtp_context *context, uint8_t *packet, size_t length, size_t header_length, uint32_t rollover_counter)
+{
+    size_t authenticated_length = length - PKR_CM_TAG_LENGTH;
+    uint8_t code[SHA_DIGEST_LENGTH];
+    if (!pkr_srtp_cm_code(context, packet, authenticated_length, rollover_counter, code)) {
+        return -1;
+    }
+    if (CRYPTO_memcmp(code, packet + authenticated_length, PKR_CM_TAG_LENGTH) != 0) {
+        return -2;
+    }
+    size_t encrypted_length = authenticated_length - header_length;
+    uint8_t iv[16];
+    pkr_srtp_cm_iv(context, packet, rollover_counter, iv);
+    int written = 0;
+    uint8_t *payload = packet + header_length;
+    if (EVP_EncryptInit_ex2(context->cipher, NULL, NULL, iv, NULL) != 1
+        || (encrypted_length > 0 && EVP_EncryptUpdate(context->cipher, payload, &written, payload, (int)encrypted_length) != 1)) {
+        return -1;
+    }
+    return (long)authenticated_length;
+}
+
+long pkr_srtp_rtp_open(pkr_srtp_rtp_context *context, uint8_t *packet, size_t length, uint32_t rollover_counter)
+{
+    if (context == NULL || context->sealing || packet == NULL || length < 12 + context->tag_length || length > (size_t)INT_MAX) {
+        return -1;
+    }
+    size_t header_length = pkr_srtp_header_length(packet, length - context->tag_length);
+    if (header_length == 0) {
+        return -1;
+    }
+    if (context->profile == PKR_SRTP_RTP_AEAD_AES_128_GCM) {
+        return pkr_srtp_gcm_open(context, packet, length, header_length, rollover_counter);
+    }
+    return pkr_srtp_cm_open(context, packet, length, header_length, rollover_counter);
+}
+
+long pkr_srtp_rtp_seal(pkr_srtp_rtp_context *context, uint8_t *packet, size_t length, size_t capacity, uint32_t rollover_counter)
+{
+    /* The whole packet is the head: nothing lies elsewhere. */
+    return pkr_srtp_rtp_seal_split(context, packet, length, NULL, 0, capacity, rollover_counter);
+}
+
+/* GCM is a stream mode: the head's payload and the tail are encrypted as one run, the header
+ * authenticated as additional data. */
+static long pkr_srtp_gcm_seal_split(pkr_srtp_rtp_context *context, uint8_t *packet, size_t header_length, size_t head_length,
+                                    const uint8_t *tail, size_t tail_length, uint32_t rollover_counter)
+{
+    size_t head_payload_length = head_length - header_length;
+    uint8_t *tail_out = packet + head_length;
+    uint8_t iv[12];
+    pkr_srtp_gcm_iv(context, packet, rollover_counter, iv);
+    int written = 0;
+    int final_written = 0;
+    uint8_t *payload = packet + header_length;
+    if (EVP_EncryptInit_ex2(context->cipher, NULL, NULL, iv, NULL) != 1
+        || EVP_EncryptUpdate(context->cipher, NULL, &written, packet, (int)header_length) != 1
+        || (head_payload_length > 0 && EVP_EncryptUpdate(context->cipher, payload, &written, payload, (int)head_payload_length) != 1)
+        || (tail_length > 0 && EVP_EncryptUpdate(context->cipher, tail_out, &written, tail, (int)tail_length) != 1)
+        || EVP_EncryptFinal_ex(context->cipher, tail_out + tail_length, &final_written) != 1
+        || EVP_CIPHER_CTX_ctrl(context->cipher, EVP_CTRL_GCM_GET_TAG, PKR_GCM_TAG_LENGTH, tail_out + tail_length) != 1) {
+        return -1;
+    }
+    return (long)(head_length + tail_length + PKR_GCM_TAG_LENGTH);
+}
+
+/* Counter mode is a stream mode too; once encrypted, header and ciphertext lie together and
+ * are authenticated in one run. */
+static long pkr_srtp_cm_seal_split(pkr_srtp_rtp_context *context, uint8_t *packet, size_t header_length, size_t head_length,
+                                   const uint8_t *tail, size_t tail_length, uint32_t rollover_counter)
+{
+    size_t head_payload_length = head_length - header_length;
+    uint8_t *tail_out = packet + head_length;
+    uint8_t iv[16];
+    pkr_srtp_cm_iv(context, packet, rollover_counter, iv);
+    int written = 0;
+    uint8_t *payload = packet + header_length;
+    uint8_t code[SHA_DIGEST_LENGTH];
+    if (EVP_EncryptInit_ex2(context->cipher, NULL, NULL, iv, NULL) != 1
+        || (head_payload_length > 0 && EVP_EncryptUpdate(context->cipher, payload, &written, payload, (int)head_payload_length) != 1)
+        || (tail_length > 0 && EVP_EncryptUpdate(context->cipher, tail_out, &written, tail, (int)tail_length) != 1)
+        || !pkr_srtp_cm_code(context, packet, head_length + tail_length, rollover_counter, code)) {
+        return -1;
+    }
+    memcpy(tail_out + tail_length, code, PKR_CM_TAG_LENGTH);
+    return (long)(head_length + tail_length + PKR_CM_TAG_LENGTH);
+}
+
+long pkr_srtp_rtp_seal_split(pkr_srtp_rtp_context *context, uint8_t *packet, size_t head_length, const uint8_t *tail, size_t tail_length,
+                             size_t capacity, uint32_t rollover_counter)
+{
+    if (context == NULL || !context->sealing || packet == NULL || (tail == NULL && tail_length > 0) || head_length < 12
+        || head_length > (size_t)INT_MAX - context->tag_length || tail_length > (size_t)INT_MAX - context->tag_length - head_length
+        || capacity < head_length + tail_length + context->tag_length) {
+        return -1;
+    }
+    size_t header_length = pkr_srtp_header_length(packet, head_length);
+    if (header_length == 0) {
+        return -1;
+    }
+    /* The tail must not overlap where its ciphertext goes: OpenSSL encrypts in place or into
+     * separate memory, never into a shifted copy of its input. */
+    uintptr_t tail_start = (uintptr_t)tail;
+    uintptr_t out_start = (uintptr_t)(packet + head_length);
+    if (tail_length > 0 && tail_start < out_start + tail_length + context->tag_length && out_start < tail_start + tail_length) {
+        return -1;
+    }
+    if (context->profile == PKR_SRTP_RTP_AEAD_AES_128_GCM) {
+        return pkr_srtp_gcm_seal_split(context, packet, header_length, head_length, tail, tail_length, rollover_counter);
+    }
+    return pkr_srtp_cm_seal_split(context, packet, header_length, head_length, tail, tail_length, rollover_counter);
+}
