@@ -315,11 +315,12 @@ long pkr_srtp_rtp_seal_split(pkr_srtp_rtp_context *context, uint8_t *packet, siz
     if (header_length == 0) {
         return -1;
     }
-    /* The tail must not overlap where its ciphertext goes: OpenSSL encrypts in place or into
-     * separate memory, never into a shifted copy of its input. */
+    /* The tail must lie outside the capacity bytes at packet: the head's payload is encrypted in
+     * place before the tail is read, and the tail's ciphertext is written after the head, so a
+     * tail within that memory would be read after parts of it were overwritten. */
     uintptr_t tail_start = (uintptr_t)tail;
-    uintptr_t out_start = (uintptr_t)(packet + head_length);
-    if (tail_length > 0 && tail_start < out_start + tail_length + context->tag_length && out_start < tail_start + tail_length) {
+    uintptr_t packet_start = (uintptr_t)packet;
+    if (tail_length > 0 && tail_start < packet_start + capacity && packet_start < tail_start + tail_length) {
         return -1;
     }
     if (context->profile == PKR_SRTP_RTP_AEAD_AES_128_GCM) {

@@ -42,7 +42,7 @@ final class SRTPRTPSealer {
     /// on the joined packet, without copying the tail first.
     ///
     /// - Returns: The SRTP packet's length, or nil when the header is not within the head, the
-    ///   tail overlaps the output, or `capacity` is short of `headLength + tailLength` plus
+    ///   tail overlaps the `capacity` bytes at `packet`, or `capacity` is short of `headLength + tailLength` plus
     ///   the profile's tag.
     func seal(
         _ packet: UnsafeMutableRawPointer, headLength: Int, tail: UnsafeRawPointer, tailLength: Int, capacity: Int, rolloverCounter: UInt32

@@ -72,23 +72,30 @@ struct SRTPSplitSealTests {
         }
     }
 
-    @Test("refused without writing: a head shorter than the header, short capacity, a tail over the output")
-    func refusals() throws {
-        let session = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: Self.keys(.aeadAES128GCM), direction: .sender)
+    @Test("refused without writing: a head shorter than the header, short capacity, a tail within the output", arguments: profiles)
+    func refusals(profile: SRTPProfile) throws {
+        let session = try SRTPSession(profile: profile, keyingMaterial: Self.keys(profile), direction: .sender)
+        let tag = profile.rtpTrailerLength
         let packet = Self.packet(sequenceNumber: 1, csrcs: 1, extensionWords: 2, payload: 500)
         #expect(Self.protectSplit(session, packet, headLength: 12).0 == .malformed, "the extension is in the tail")
         #expect(Self.protectSplit(session, packet, headLength: 11).0 == .malformed)
-        #expect(Self.protectSplit(session, packet, headLength: 40, capacity: packet.count + 15).0 == .malformed)
-        #expect(Self.protectSplit(session, packet, headLength: 40, capacity: packet.count + 16).0 == .ok)
+        #expect(Self.protectSplit(session, packet, headLength: 40, capacity: packet.count + tag - 1).0 == .malformed)
+        #expect(Self.protectSplit(session, packet, headLength: 40, capacity: packet.count + tag).0 == .ok)
 
-        // The tail inside the output region, where its own ciphertext would overwrite it.
-        var buffer = packet + [UInt8](repeating: 0, count: 600)
-        var length = -1
-        let status = buffer.withUnsafeMutableBytes { out in
-            session.protectRTP(
-                out.baseAddress!, headLength: 40, tail: UnsafeRawPointer(out.baseAddress! + 60), tailLength: packet.count - 40, length: &length,
-                capacity: out.count)
+        // The tail where its own ciphertext would overwrite it, and the tail inside the head's
+        // payload, which is encrypted before the tail is read.
+        for (tailOffset, tailLength) in [(60, packet.count - 40), (16, 20)] {
+            var buffer = packet + [UInt8](repeating: 0, count: 600)
+            let original = buffer
+            var length = -1
+            let status = buffer.withUnsafeMutableBytes { out in
+                session.protectRTP(
+                    out.baseAddress!, headLength: 40, tail: UnsafeRawPointer(out.baseAddress! + tailOffset), tailLength: tailLength,
+                    length: &length, capacity: out.count)
+            }
+            #expect(status == .malformed && length == -1, "tail at \(tailOffset)")
+            let untouched = buffer == original
+            #expect(untouched, "tail at \(tailOffset): nothing written")
         }
-        #expect(status == .malformed && length == -1)
     }
 }

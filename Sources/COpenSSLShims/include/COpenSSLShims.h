@@ -72,7 +72,7 @@ long pkr_srtp_rtp_seal(pkr_srtp_rtp_context *context, uint8_t *packet, size_t le
  * SRTP packet is written at packet, the tail's ciphertext after the head, then the tag. The
  * same bytes as pkr_srtp_rtp_seal on the joined packet, without joining it first. Returns
  * the SRTP packet's length, or -1 when the header is not within the head, the tail overlaps
- * its output, or capacity is short of head_length + tail_length plus the tag. Allocates nothing. */
+ * the capacity bytes at packet, or capacity is short of head_length + tail_length plus the tag. Allocates nothing. */
 long pkr_srtp_rtp_seal_split(pkr_srtp_rtp_context *context, uint8_t *packet, size_t head_length, const uint8_t *tail, size_t tail_length,
                              size_t capacity, uint32_t rollover_counter);
 
