@@ -13,7 +13,8 @@ extension FuzzTarget {
     /// replaced by the step's own bytes. The OpenSSL sender must seal every packet as libsrtp's
     /// sender does, also when the payload after a head of the step's choosing lies elsewhere, and
     /// the OpenSSL receiver must give libsrtp's status, and its bytes when it opens, for every
-    /// delivery.
+    /// delivery. Each step does the same with an RTCP packet from its SSRC; the oldest of the
+    /// last 200 delivered is the late one, which falls outside SRTCP's 128-packet window.
     static func runSRTP(_ script: UnsafeRawBufferPointer) {
         guard let first = script.first else { return }
         let profile: SRTPProfile = first & 1 == 0 ? .aeadAES128GCM : .aesCM128HMACSHA1_80
@@ -22,13 +23,14 @@ extension FuzzTarget {
         guard let fastSender = try? SRTPSession(profile: profile, keyingMaterial: material, direction: .sender),
               let splitSender = try? SRTPSession(profile: profile, keyingMaterial: material, direction: .sender),
               let referenceSender = try? SRTPSession(
-                  profile: profile, keyingMaterial: material, direction: .sender, replayWindowSize: 1024, rtpOnOpenSSL: false),
+                  profile: profile, keyingMaterial: material, direction: .sender, replayWindowSize: 1024, onOpenSSL: false),
               let fastReceiver = try? SRTPSession(profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: window),
               let referenceReceiver = try? SRTPSession(
-                  profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: window, rtpOnOpenSSL: false)
+                  profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: window, onOpenSSL: false)
         else { preconditionFailure("SRTP sessions could not be created") }
         var sequences: [UInt16] = [0, 60_000, 65_530, 1000]
         var delivered: [[UInt8]] = []
+        var deliveredRTCP: [[UInt8]] = []
         var offset = 1
         while offset + 4 <= script.count {
             let step = (script[offset], script[offset + 1], script[offset + 2], script[offset + 3])
@@ -64,7 +66,58 @@ extension FuzzTarget {
             }
             delivered.append(reference.packet)
             if delivered.count > 64 { delivered.removeFirst() }
+            checkRTCP(step, stream: stream, senders: (fastSender, referenceSender), receivers: (fastReceiver, referenceReceiver), delivered: &deliveredRTCP)
         }
+    }
+
+    /// The same step for SRTCP: an RTCP packet from the step's SSRC, sealed by both senders (the
+    /// bytes must agree), then delivered as the step says to both receivers (statuses and bytes
+    /// must agree).
+    private static func checkRTCP(
+        _ step: (UInt8, UInt8, UInt8, UInt8), stream: Int, senders: (SRTPSession, SRTPSession), receivers: (SRTPSession, SRTPSession),
+        delivered: inout [[UInt8]]
+    ) {
+        let blocks = Int(step.3 % 3)
+        var plain: [UInt8] = [0x80 | UInt8(blocks), 201, 0, UInt8(1 + 6 * blocks), 0, 0, 0, UInt8(stream + 1)]
+        plain += [UInt8](repeating: step.2, count: 24 * blocks)
+        let fast = protectRTCP(senders.0, plain)
+        let reference = protectRTCP(senders.1, plain)
+        precondition(fast.status == reference.status && fast.packet == reference.packet, "the OpenSSL SRTCP sender differs from libsrtp's")
+        guard reference.status == .ok else { return }
+        var deliveries = [reference.packet]
+        switch step.1 % 6 {
+        case 1: deliveries.append(reference.packet)
+        case 2:
+            var altered = reference.packet
+            altered[Int(step.2) % altered.count] ^= step.3 | 1
+            deliveries = [altered]
+        case 3: deliveries = [Array(reference.packet.prefix(Int(step.2) % reference.packet.count))]
+        case 4: if let earlier = delivered.first { deliveries.append(earlier) }
+        default: break
+        }
+        for packet in deliveries {
+            let opened = unprotectRTCP(receivers.0, packet)
+            let expected = unprotectRTCP(receivers.1, packet)
+            precondition(opened.status == expected.status, "the OpenSSL SRTCP receiver said \(opened.status) where libsrtp said \(expected.status)")
+            precondition(opened.status != .ok || opened.packet == expected.packet, "the OpenSSL SRTCP receiver's bytes differ from libsrtp's")
+        }
+        delivered.append(reference.packet)
+        if delivered.count > 200 { delivered.removeFirst() }
+    }
+
+    private static func protectRTCP(_ session: SRTPSession, _ plain: [UInt8]) -> (status: SRTPStatus, packet: [UInt8]) {
+        var buffer = plain + [UInt8](repeating: 0, count: 32)
+        var length = plain.count
+        let status = buffer.withUnsafeMutableBytes { session.protectRTCP($0.baseAddress!, length: &length, capacity: $0.count) }
+        return (status, status == .ok ? Array(buffer.prefix(length)) : [])
+    }
+
+    private static func unprotectRTCP(_ session: SRTPSession, _ packet: [UInt8]) -> (status: SRTPStatus, packet: [UInt8]) {
+        // Never an empty buffer: libsrtp may read the header before checking the length.
+        var buffer = packet + [0]
+        var length = packet.count
+        let status = buffer.withUnsafeMutableBytes { session.unprotectRTCP($0.baseAddress!, length: &length) }
+        return (status, status == .ok ? Array(buffer.prefix(length)) : [])
     }
 
     private static func protect(_ session: SRTPSession, _ plain: [UInt8]) -> (status: SRTPStatus, packet: [UInt8]) {

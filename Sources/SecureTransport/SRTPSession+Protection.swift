@@ -118,6 +118,7 @@ extension SRTPSession {
         else {
             return .malformed
         }
+        if let rtcpTransform { return sealRTCP(packet, length: &length, capacity: capacity, with: rtcpTransform) }
         var octets = Int32(truncatingIfNeeded: length)
         let status = srtp_protect_rtcp(context, packet, &octets)
         return finish(status, octets: octets, length: &length)
@@ -136,6 +137,7 @@ extension SRTPSession {
         else {
             return .malformed
         }
+        if let rtcpTransform { return openRTCP(packet, length: &length, with: rtcpTransform) }
         var octets = Int32(truncatingIfNeeded: length)
         let status = srtp_unprotect_rtcp(context, packet, &octets)
         return finish(status, octets: octets, length: &length)
@@ -162,6 +164,48 @@ extension SRTPSession {
         if status == .ok { receiveWindows[ssrc] = SRTPReceiveWindow(firstIndex: UInt64(sequenceNumber), size: replayWindowLength) }
         return status
     }
+
+    /// `protectRTCP` on OpenSSL, numbered as libsrtp numbers: each sender SSRC's packets from
+    /// index 1 on, until the 31-bit index would wrap, when the key has expired.
+    private func sealRTCP(_ packet: UnsafeMutableRawPointer, length: inout Int, capacity: Int, with transform: SRTCPTransform) -> SRTPStatus {
+        let ssrc = packet.loadUnaligned(fromByteOffset: 4, as: UInt32.self).bigEndian
+        let slot = rtcpSendIndices.index(forKey: ssrc)
+        let previous = slot.map { rtcpSendIndices.values[$0] } ?? 0
+        guard previous < Self.largestSRTCPIndex else { return SRTPStatus(libraryStatus: srtp_err_status_key_expired) }
+        guard let sealed = transform.seal(packet, length: length, capacity: capacity, index: previous + 1) else { return .malformed }
+        if let slot { rtcpSendIndices.values[slot] = previous + 1 } else { rtcpSendIndices[ssrc] = 1 }
+        length = sealed
+        return .ok
+    }
+
+    /// `unprotectRTCP` on OpenSSL, in libsrtp's order and with its statuses: an AES-CM packet
+    /// without the E flag cannot be checked (the session always encrypts; a GCM one is taken as
+    /// sent unencrypted, RFC 7714 section 9.3), then the replay window is checked (a new SSRC has
+    /// none yet), then the tag; only an authentic packet moves the window.
+    private func openRTCP(_ packet: UnsafeMutableRawPointer, length: inout Int, with transform: SRTCPTransform) -> SRTPStatus {
+        let word = packet.loadUnaligned(fromByteOffset: length - transform.indexOffsetFromEnd, as: UInt32.self).bigEndian
+        if profile == .aesCM128HMACSHA1_80, word & 0x8000_0000 == 0 { return SRTPStatus(libraryStatus: srtp_err_status_cant_check) }
+        let index = word & Self.largestSRTCPIndex
+        let ssrc = packet.loadUnaligned(fromByteOffset: 4, as: UInt32.self).bigEndian
+        let slot = rtcpWindows.index(forKey: ssrc)
+        if let slot {
+            let status = rtcpWindows.values[slot].check(index)
+            guard status == .ok else { return status }
+        }
+        let status = transform.open(packet, length: &length)
+        guard status == .ok else { return status }
+        if let slot {
+            rtcpWindows.values[slot].add(index)
+        } else {
+            var window = SRTCPReplayWindow()
+            window.add(index)
+            rtcpWindows[ssrc] = window
+        }
+        return .ok
+    }
+
+    /// The largest SRTCP index: 31 bits.
+    private static let largestSRTCPIndex: UInt32 = 0x7FFF_FFFF
 
     /// Publishes libsrtp's new length only on success, so callers never see a half-updated one.
     @inline(__always)

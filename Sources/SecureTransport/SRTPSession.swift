@@ -26,9 +26,16 @@ public final class SRTPSession {
     /// over NSS sets up a context per packet (for AES-GCM five allocations and about 9 600
     /// instructions, ten times the rest of the relay's work per egress packet; AES-CM with
     /// HMAC-SHA1 costs more still). Packet indices and replay windows follow libsrtp's, so output
-    /// and statuses are byte for byte libsrtp's; RTCP still goes through `context`.
+    /// and statuses are byte for byte libsrtp's.
     let rtpSealer: SRTPRTPSealer?
     let rtpOpener: SRTPRTPOpener?
+    /// SRTCP on OpenSSL too, with libsrtp's SRTCP index per SSRC (sending) and replay window
+    /// per SSRC (receiving) kept here; `context` then serves only as the reference.
+    let rtcpTransform: SRTCPTransform?
+    /// The last SRTCP index sealed per SSRC.
+    var rtcpSendIndices: [UInt32: UInt32] = [:]
+    /// The SRTCP replay window per SSRC.
+    var rtcpWindows: [UInt32: SRTCPReplayWindow] = [:]
     /// The per-SSRC packet indices ``rtpSealer`` protects under.
     var sendIndices: SRTPSendIndices
     /// The per-SSRC replay windows of ``rtpOpener``, and their length.
@@ -57,17 +64,17 @@ public final class SRTPSession {
         direction: SRTPDirection,
         replayWindowSize: Int = 1024
     ) throws(SRTPSessionError) {
-        try self.init(profile: profile, keyingMaterial: keyingMaterial, direction: direction, replayWindowSize: replayWindowSize, rtpOnOpenSSL: true)
+        try self.init(profile: profile, keyingMaterial: keyingMaterial, direction: direction, replayWindowSize: replayWindowSize, onOpenSSL: true)
     }
 
-    /// The designated initializer; `rtpOnOpenSSL: false` keeps the session's RTP on libsrtp,
+    /// The designated initializer; `onOpenSSL: false` keeps the session's RTP and RTCP on libsrtp,
     /// which the tests and the `srtp` fuzz target compare the OpenSSL path against.
     package init(
         profile: SRTPProfile,
         keyingMaterial: [UInt8],
         direction: SRTPDirection,
         replayWindowSize: Int,
-        rtpOnOpenSSL: Bool
+        onOpenSSL: Bool
     ) throws(SRTPSessionError) {
         guard keyingMaterial.count == profile.keyingMaterialLength else {
             throw .invalidKeyingMaterialLength(
@@ -78,8 +85,9 @@ public final class SRTPSession {
             throw .replayWindowSizeOutOfRange(replayWindowSize)
         }
         // Made before libsrtp's session, so that a failure here leaves nothing to free.
-        let rtpSealer = rtpOnOpenSSL && direction == .sender ? try SRTPRTPSealer(profile: profile, keyingMaterial: keyingMaterial) : nil
-        let rtpOpener = rtpOnOpenSSL && direction == .receiver ? try SRTPRTPOpener(profile: profile, keyingMaterial: keyingMaterial) : nil
+        let rtpSealer = onOpenSSL && direction == .sender ? try SRTPRTPSealer(profile: profile, keyingMaterial: keyingMaterial) : nil
+        let rtpOpener = onOpenSSL && direction == .receiver ? try SRTPRTPOpener(profile: profile, keyingMaterial: keyingMaterial) : nil
+        let rtcpTransform = onOpenSSL ? try SRTCPTransform(profile: profile, keyingMaterial: keyingMaterial, sealing: direction == .sender) : nil
         let initialization = SRTPLibrary.initialize()
         guard initialization == .ok else {
             throw .srtpInitializationFailed(initialization)
@@ -111,6 +119,7 @@ public final class SRTPSession {
         self.rtcpTrailerLength = profile.rtcpTrailerLength
         self.rtpSealer = rtpSealer
         self.rtpOpener = rtpOpener
+        self.rtcpTransform = rtcpTransform
         sendIndices = SRTPSendIndices(replayWindowSize: replayWindowSize)
         replayWindowLength = SRTPPacketIndex.windowLength(replayWindowSize)
     }

@@ -109,4 +109,31 @@ struct LibSRTPConformanceTests {
             #expect(plain == packet)
         }
     }
+
+    /// RFC 7714 section 9.3: an SRTCP packet may travel unencrypted, E flag clear, with all of
+    /// it authenticated as associated data. libsrtp accepts one under GCM; so must the session
+    /// on OpenSSL, with the same bytes, and both must refuse it altered.
+    @Test("SRTCP with GCM: an unencrypted packet is accepted as libsrtp accepts it, and refused altered")
+    func unencryptedGCMRTCP() throws {
+        let profile = SRTPProfile.aeadAES128GCM
+        let keys = Self.referenceKeys(for: profile, forRTCP: true)
+        let fast = try SRTPSession(profile: profile, keyingMaterial: Self.keyingMaterial(for: profile), direction: .receiver)
+        let reference = try SRTPSession(
+            profile: profile, keyingMaterial: Self.keyingMaterial(for: profile), direction: .receiver, replayWindowSize: 1024, onOpenSSL: false)
+        for (packet, index) in Self.rtcpSequence {
+            let trailer = SRTPReference.bigEndian(UInt64(index), count: 4)
+            let iv = SRTPReference.gcmRTCPIV(salt: keys.salt, ssrc: SRTPReference.word(packet, at: 4), index: index)
+            let tag = SRTPReference.gcmSeal(key: keys.encryptionKey, iv: iv, aad: packet + trailer, plaintext: [])
+            let unencrypted = packet + tag + trailer
+            var altered = unencrypted
+            altered[9] ^= 0x01
+            for session in [fast, reference] {
+                #expect(session.unprotectRTCP(altered).status == .authenticationFailed)
+                let (status, plain) = session.unprotectRTCP(unencrypted)
+                #expect(status == .ok)
+                #expect(plain == packet)
+            }
+        }
+    }
 }
+

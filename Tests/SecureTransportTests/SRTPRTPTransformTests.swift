@@ -22,7 +22,7 @@ struct SRTPRTPTransformTests {
     @Test("every packet libsrtp protects opens to the original, across a sequence wrap, with CSRCs and extensions", arguments: profiles)
     func opensWhatLibSRTPProtected(profile: SRTPProfile) throws {
         let sender = try SRTPSession(
-            profile: profile, keyingMaterial: Self.material(profile), direction: .sender, replayWindowSize: 1024, rtpOnOpenSSL: false)
+            profile: profile, keyingMaterial: Self.material(profile), direction: .sender, replayWindowSize: 1024, onOpenSSL: false)
         let receiver = try SRTPRTPOpener(profile: profile, keyingMaterial: Self.material(profile))
         var extended: Int64 = 65_530
         for round in 0..<12 {
@@ -70,7 +70,7 @@ struct SRTPRTPTransformTests {
     func libSRTPOpensWhatTheSealerSealed(profile: SRTPProfile) throws {
         let sender = try SRTPRTPSealer(profile: profile, keyingMaterial: Self.material(profile))
         let receiver = try SRTPSession(
-            profile: profile, keyingMaterial: Self.material(profile), direction: .receiver, replayWindowSize: 1024, rtpOnOpenSSL: false)
+            profile: profile, keyingMaterial: Self.material(profile), direction: .receiver, replayWindowSize: 1024, onOpenSSL: false)
         var extended: Int64 = 65_533
         for round in 0..<8 {
             let payload = (0..<(round * 151 % 1200)).map { UInt8(truncatingIfNeeded: $0 &+ round) }
@@ -112,7 +112,7 @@ struct SRTPRTPTransformTests {
     func sessionSenderMatchesLibSRTPByteForByte(profile: SRTPProfile) throws {
         let fast = try SRTPSession(profile: profile, keyingMaterial: Self.material(profile), direction: .sender)
         let reference = try SRTPSession(
-            profile: profile, keyingMaterial: Self.material(profile), direction: .sender, replayWindowSize: 1024, rtpOnOpenSSL: false)
+            profile: profile, keyingMaterial: Self.material(profile), direction: .sender, replayWindowSize: 1024, onOpenSSL: false)
         #expect(fast.rtpSealer != nil && reference.rtpSealer == nil)
         var sequences: [(UInt32, UInt16)] = []
         var sequence: UInt16 = 65_000
@@ -146,10 +146,10 @@ struct SRTPRTPTransformTests {
     func sessionReceiverMatchesLibSRTP(profile: SRTPProfile) throws {
         let material = Self.material(profile)
         let sender = try SRTPSession(
-            profile: profile, keyingMaterial: material, direction: .sender, replayWindowSize: 0x7FFF, rtpOnOpenSSL: false)
+            profile: profile, keyingMaterial: material, direction: .sender, replayWindowSize: 0x7FFF, onOpenSSL: false)
         let fast = try SRTPSession(profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: 100)
         let reference = try SRTPSession(
-            profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: 100, rtpOnOpenSSL: false)
+            profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: 100, onOpenSSL: false)
         #expect(fast.rtpOpener != nil && reference.rtpOpener == nil)
         var protected: [[UInt8]] = []
         var sequence: UInt16 = 64_000
@@ -198,5 +198,93 @@ struct SRTPRTPTransformTests {
         #expect((outcomes["replayed"] ?? 0) > 50)
         #expect((outcomes["authenticationFailed"] ?? 0) > 10)
         #expect((outcomes["malformed"] ?? 0) > 10)
+    }
+
+    /// An RTCP packet from `ssrc` with `blocks` report blocks whose bytes vary with `seed`.
+    static func rtcp(ssrc: UInt32, blocks: Int, seed: Int) -> [UInt8] {
+        var packet: [UInt8] = [0x80 | UInt8(blocks), 201, 0, UInt8(1 + 6 * blocks)]
+        packet += [UInt8(ssrc >> 24), UInt8(truncatingIfNeeded: ssrc >> 16), UInt8(truncatingIfNeeded: ssrc >> 8), UInt8(truncatingIfNeeded: ssrc)]
+        packet += (0..<(24 * blocks)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ seed) }
+        return packet
+    }
+
+    /// SRTCP numbers each sender SSRC on its own from 1; the bytes must be libsrtp's for every
+    /// packet, or a libsrtp receiver derives another IV.
+    @Test("an SRTPSession sender seals every RTCP packet exactly as libsrtp would", arguments: profiles)
+    func sessionRTCPSenderMatchesLibSRTP(profile: SRTPProfile) throws {
+        let fast = try SRTPSession(profile: profile, keyingMaterial: Self.material(profile), direction: .sender)
+        let reference = try SRTPSession(
+            profile: profile, keyingMaterial: Self.material(profile), direction: .sender, replayWindowSize: 1024, onOpenSSL: false)
+        #expect(fast.rtcpTransform != nil && reference.rtcpTransform == nil)
+        for number in 0..<700 {
+            let ssrc: UInt32 = number % 5 == 0 ? 0xBEEF : (number % 3 == 0 ? 0x1234_5678 : 7)
+            let packet = Self.rtcp(ssrc: ssrc, blocks: number % 4, seed: number)
+            let (fastStatus, fastPacket) = fast.protectRTCP(packet)
+            let (referenceStatus, referencePacket) = reference.protectRTCP(packet)
+            #expect(fastStatus == .ok && referenceStatus == .ok)
+            if fastPacket != referencePacket {
+                Issue.record("RTCP packet \(number) (SSRC \(ssrc)) differs from libsrtp's")
+                return
+            }
+        }
+    }
+
+    /// What an SRTCP receiver meets: duplicates, late packets inside and outside libsrtp's
+    /// 128-packet window, altered and truncated packets, a cleared E flag, new SSRCs. Status and
+    /// bytes must be libsrtp's each time.
+    @Test("an SRTPSession receiver opens, refuses and replays RTCP exactly as libsrtp does", arguments: profiles)
+    func sessionRTCPReceiverMatchesLibSRTP(profile: SRTPProfile) throws {
+        let material = Self.material(profile)
+        let sender = try SRTPSession(profile: profile, keyingMaterial: material, direction: .sender, replayWindowSize: 1024, onOpenSSL: false)
+        let fast = try SRTPSession(profile: profile, keyingMaterial: material, direction: .receiver)
+        let reference = try SRTPSession(profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: 1024, onOpenSSL: false)
+        #expect(fast.rtcpTransform != nil && reference.rtcpTransform == nil)
+        var protected: [[UInt8]] = []
+        for number in 0..<1500 {
+            let ssrc: UInt32 = number % 11 == 4 ? 0xA0 + UInt32(number % 3) : 0x55
+            let (status, packet) = sender.protectRTCP(Self.rtcp(ssrc: ssrc, blocks: number % 3, seed: number))
+            #expect(status == .ok)
+            protected.append(packet)
+        }
+        // Packets the sender numbered but the receiver never sees, so the window jumps.
+        protected.removeSubrange(600..<900)
+        var deliveries: [[UInt8]] = []
+        for (position, packet) in protected.enumerated() {
+            deliveries.append(packet)
+            switch position % 53 {
+            case 3: deliveries.append(packet)                                           // duplicate
+            case 9 where position > 100: deliveries.append(protected[position - 90])    // late, inside 128
+            case 15 where position > 300: deliveries.append(protected[position - 250])  // too late
+            case 21:
+                var altered = packet
+                altered[altered.count / 2] ^= 0x10
+                deliveries[deliveries.count - 1] = altered                              // not authentic
+            case 27: deliveries.append(Array(packet.prefix(10)))                        // truncated
+            case 33:
+                var cleared = packet
+                let flag = profile == .aeadAES128GCM ? cleared.count - 4 : cleared.count - profile.rtcpTrailerLength
+                cleared[flag] &= 0x7F
+                deliveries[deliveries.count - 1] = cleared                              // no E flag
+            default: break
+            }
+        }
+        var outcomes: [String: Int] = [:]
+        for (number, packet) in deliveries.enumerated() {
+            let (fastStatus, fastPlain) = fast.unprotectRTCP(packet)
+            let (referenceStatus, referencePlain) = reference.unprotectRTCP(packet)
+            if fastStatus != referenceStatus || (fastStatus == .ok && fastPlain != referencePlain) {
+                Issue.record("RTCP delivery \(number): \(fastStatus) against libsrtp's \(referenceStatus)")
+                return
+            }
+            outcomes["\(fastStatus)", default: 0] += 1
+        }
+        // Every kind of outcome happened, so the comparison covered each of them.
+        #expect((outcomes["ok"] ?? 0) > 1000, "\(outcomes)")
+        #expect((outcomes["replayed"] ?? 0) > 20, "\(outcomes)")
+        #expect((outcomes["authenticationFailed"] ?? 0) > 10, "\(outcomes)")
+        #expect((outcomes["malformed"] ?? 0) > 10, "\(outcomes)")
+        // AES-CM refuses a cleared E flag with a status of its own; GCM takes the packet as sent
+        // unencrypted, and its tag then fails.
+        #expect(outcomes.count == (profile == .aesCM128HMACSHA1_80 ? 5 : 4), "\(outcomes)")
     }
 }

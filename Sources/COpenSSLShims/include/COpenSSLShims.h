@@ -77,6 +77,22 @@ long pkr_srtp_rtp_seal_split(pkr_srtp_rtp_context *context, uint8_t *packet, siz
                              size_t capacity, uint32_t rollover_counter);
 
 /*
+ * SRTCP (RFC 3711 section 3.4; for GCM, RFC 7714 section 9) on a context made with
+ * pkr_srtcp_create, whose keys are derived with SRTCP's labels. Packets are always encrypted (the
+ * E flag is set). The caller keeps each SSRC's SRTCP index and replay window.
+ */
+pkr_srtp_rtp_context *pkr_srtcp_create(int profile, const uint8_t *master_key, const uint8_t *master_salt, int sealing);
+/* Encrypts a compound RTCP packet in place after its first 8 bytes and appends the E flag with
+ * the 31-bit index and the tag (for GCM the tag comes first); returns the SRTCP packet's length,
+ * or -1 when it is shorter than 8 bytes, capacity is short, or index exceeds 31 bits. */
+long pkr_srtcp_seal(pkr_srtp_rtp_context *context, uint8_t *packet, size_t length, size_t capacity, uint32_t index);
+/* Verifies and decrypts an SRTCP packet in place (the caller checks its index first, and for
+ * AES-CM its E flag, which libsrtp requires; a GCM packet without it was sent unencrypted and is
+ * only verified); returns the RTCP packet's length, -1 when it is malformed, or -2 when
+ * it fails authentication. */
+long pkr_srtcp_open(pkr_srtp_rtp_context *context, uint8_t *packet, size_t length);
+
+/*
  * DTLS 1.2 with DTLS-SRTP keying (RFC 5764), driven without sockets: the
  * caller hands in received datagrams and collects the datagrams to send.
  *

@@ -1,4 +1,4 @@
-// SRTP for RTP packets on OpenSSL, with the cipher context kept between packets.
+// SRTP and SRTCP on OpenSSL, with the cipher context kept between packets.
 //
 // SHA1_Init/Update/Final are deprecated in OpenSSL 3 in favour of EVP, but their state lives in
 // the caller's memory: AES-CM's HMAC copies two precomputed states per packet, where an EVP MAC
@@ -21,14 +21,22 @@
 #define PKR_CM_TAG_LENGTH 10
 #define PKR_CM_SALT_LENGTH 14
 #define PKR_CM_AUTH_KEY_LENGTH 20
-/* The label of each session key (RFC 3711 section 4.3.2). */
+/* The label of each session key (RFC 3711 section 4.3.2); SRTCP's are three higher. */
 #define PKR_LABEL_ENCRYPTION 0x00
 #define PKR_LABEL_AUTHENTICATION 0x01
 #define PKR_LABEL_SALT 0x02
+#define PKR_LABEL_RTCP_OFFSET 0x03
+/* SRTCP: the fixed header and sender SSRC stay in the clear; the E flag and 31-bit index follow. */
+#define PKR_SRTCP_HEADER_LENGTH 8
+#define PKR_SRTCP_TRAILER_LENGTH 4
+#define PKR_SRTCP_E_FLAG 0x80000000u
+#define PKR_SRTCP_INDEX_MASK 0x7FFFFFFFu
 
 struct pkr_srtp_rtp_context {
     int profile;
     int sealing;
+    /* Keys derived for SRTCP (labels 3-5) rather than SRTP. */
+    int rtcp;
     size_t tag_length;
     EVP_CIPHER_CTX *cipher;
     /* The session salt: 12 bytes for GCM, 14 for AES-CM. */
@@ -70,7 +78,7 @@ static int pkr_srtp_cm_absorb_pads(pkr_srtp_rtp_context *context, const uint8_t 
     return ok;
 }
 
-pkr_srtp_rtp_context *pkr_srtp_rtp_create(int profile, const uint8_t *master_key, const uint8_t *master_salt, int sealing)
+static pkr_srtp_rtp_context *pkr_srtp_create(int profile, const uint8_t *master_key, const uint8_t *master_salt, int sealing, uint8_t label_offset)
 {
     if (master_key == NULL || master_salt == NULL
         || (profile != PKR_SRTP_RTP_AEAD_AES_128_GCM && profile != PKR_SRTP_RTP_AES_CM_128_HMAC_SHA1_80)) {
@@ -81,15 +89,16 @@ pkr_srtp_rtp_context *pkr_srtp_rtp_create(int profile, const uint8_t *master_key
     uint8_t session_key[16];
     uint8_t session_salt[16];
     uint8_t auth_key[32];
-    int ok = pkr_srtp_derive(master_key, master_salt, salt_length, PKR_LABEL_ENCRYPTION, 0, session_key) == 1
-        && pkr_srtp_derive(master_key, master_salt, salt_length, PKR_LABEL_SALT, 0, session_salt) == 1
+    int ok = pkr_srtp_derive(master_key, master_salt, salt_length, PKR_LABEL_ENCRYPTION + label_offset, 0, session_key) == 1
+        && pkr_srtp_derive(master_key, master_salt, salt_length, PKR_LABEL_SALT + label_offset, 0, session_salt) == 1
         && (gcm
-            || (pkr_srtp_derive(master_key, master_salt, salt_length, PKR_LABEL_AUTHENTICATION, 0, auth_key) == 1
-                && pkr_srtp_derive(master_key, master_salt, salt_length, PKR_LABEL_AUTHENTICATION, 1, auth_key + 16) == 1));
+            || (pkr_srtp_derive(master_key, master_salt, salt_length, PKR_LABEL_AUTHENTICATION + label_offset, 0, auth_key) == 1
+                && pkr_srtp_derive(master_key, master_salt, salt_length, PKR_LABEL_AUTHENTICATION + label_offset, 1, auth_key + 16) == 1));
     pkr_srtp_rtp_context *context = ok ? calloc(1, sizeof(*context)) : NULL;
     if (context != NULL) {
         context->profile = profile;
         context->sealing = sealing != 0;
+        context->rtcp = label_offset != 0;
         context->tag_length = gcm ? PKR_GCM_TAG_LENGTH : PKR_CM_TAG_LENGTH;
         context->cipher = EVP_CIPHER_CTX_new();
         memcpy(context->salt, session_salt, salt_length);
@@ -113,6 +122,16 @@ pkr_srtp_rtp_context *pkr_srtp_rtp_create(int profile, const uint8_t *master_key
         return NULL;
     }
     return context;
+}
+
+pkr_srtp_rtp_context *pkr_srtp_rtp_create(int profile, const uint8_t *master_key, const uint8_t *master_salt, int sealing)
+{
+    return pkr_srtp_create(profile, master_key, master_salt, sealing, 0);
+}
+
+pkr_srtp_rtp_context *pkr_srtcp_create(int profile, const uint8_t *master_key, const uint8_t *master_salt, int sealing)
+{
+    return pkr_srtp_create(profile, master_key, master_salt, sealing, PKR_LABEL_RTCP_OFFSET);
 }
 
 void pkr_srtp_rtp_destroy(pkr_srtp_rtp_context *context)
@@ -162,37 +181,48 @@ static void pkr_srtp_gcm_iv(const pkr_srtp_rtp_context *context, const uint8_t *
 }
 
 /* AES-CM: IV = (salt * 2^16) XOR (SSRC * 2^64) XOR (index * 2^16), where the 48-bit packet
- * index is ROC || SEQ (RFC 3711 section 4.1.1). */
-static void pkr_srtp_cm_iv(const pkr_srtp_rtp_context *context, const uint8_t *packet, uint32_t rollover_counter, uint8_t *iv)
+ * index is ROC || SEQ for RTP (RFC 3711 section 4.1.1) and the SRTCP index for RTCP. */
+static void pkr_srtp_cm_iv(const pkr_srtp_rtp_context *context, const uint8_t *ssrc, uint64_t index, uint8_t *iv)
 {
     memset(iv, 0, 16);
-    memcpy(iv + 4, packet + 8, 4);
-    iv[8] = (uint8_t)(rollover_counter >> 24);
-    iv[9] = (uint8_t)(rollover_counter >> 16);
-    iv[10] = (uint8_t)(rollover_counter >> 8);
-    iv[11] = (uint8_t)rollover_counter;
-    iv[12] = packet[2];
-    iv[13] = packet[3];
-    for (int index = 0; index < PKR_CM_SALT_LENGTH; index++) {
-        iv[index] ^= context->salt[index];
+    memcpy(iv + 4, ssrc, 4);
+    for (int byte = 0; byte < 6; byte++) {
+        iv[8 + byte] = (uint8_t)(index >> (8 * (5 - byte)));
+    }
+    for (int index_byte = 0; index_byte < PKR_CM_SALT_LENGTH; index_byte++) {
+        iv[index_byte] ^= context->salt[index_byte];
     }
 }
 
-/* AES-CM's tag: HMAC-SHA1 over the authenticated portion (header and encrypted payload) and
- * the rollover counter (RFC 3711 section 4.2), the whole 20-byte code into code. */
-static int pkr_srtp_cm_code(const pkr_srtp_rtp_context *context, const uint8_t *portion, size_t length, uint32_t rollover_counter,
-                            uint8_t *code)
+/* The 48-bit index of an RTP packet: its rollover counter, then its sequence number. */
+static uint64_t pkr_srtp_rtp_index(const uint8_t *packet, uint32_t rollover_counter)
 {
-    uint8_t counter[4] = {
-        (uint8_t)(rollover_counter >> 24), (uint8_t)(rollover_counter >> 16), (uint8_t)(rollover_counter >> 8), (uint8_t)rollover_counter,
-    };
+    return ((uint64_t)rollover_counter << 16) | ((uint64_t)packet[2] << 8) | packet[3];
+}
+
+/* AES-CM's tag: HMAC-SHA1 over the authenticated portion and a suffix (RFC 3711 section 4.2):
+ * for RTP the header, encrypted payload and rollover counter, for RTCP the packet and its E
+ * flag and index, already in place. The whole 20-byte code goes into code. */
+static int pkr_srtp_cm_code(const pkr_srtp_rtp_context *context, const uint8_t *portion, size_t length, const uint8_t *suffix,
+                            size_t suffix_length, uint8_t *code)
+{
     uint8_t inner_digest[SHA_DIGEST_LENGTH];
     SHA_CTX hash = context->inner;
-    int ok = SHA1_Update(&hash, portion, length) && SHA1_Update(&hash, counter, sizeof counter) && SHA1_Final(inner_digest, &hash);
+    int ok = SHA1_Update(&hash, portion, length) && (suffix_length == 0 || SHA1_Update(&hash, suffix, suffix_length))
+        && SHA1_Final(inner_digest, &hash);
     hash = context->outer;
     ok = ok && SHA1_Update(&hash, inner_digest, sizeof inner_digest) && SHA1_Final(code, &hash);
     OPENSSL_cleanse(&hash, sizeof hash);
     return ok;
+}
+
+/* The rollover counter as RTP's authenticated suffix. */
+static void pkr_srtp_counter_bytes(uint32_t rollover_counter, uint8_t *bytes)
+{
+    bytes[0] = (uint8_t)(rollover_counter >> 24);
+    bytes[1] = (uint8_t)(rollover_counter >> 16);
+    bytes[2] = (uint8_t)(rollover_counter >> 8);
+    bytes[3] = (uint8_t)rollover_counter;
 }
 
 static long pkr_srtp_gcm_open(pkr_srtp_rtp_context *context, uint8_t *packet, size_t length, size_t header_length, uint32_t rollover_counter)
@@ -219,7 +249,9 @@ static long pkr_srtp_cm_open(pkr_srtp_rtp_context *context, uint8_t *packet, siz
 {
     size_t authenticated_length = length - PKR_CM_TAG_LENGTH;
     uint8_t code[SHA_DIGEST_LENGTH];
-    if (!pkr_srtp_cm_code(context, packet, authenticated_length, rollover_counter, code)) {
+    uint8_t counter[4];
+    pkr_srtp_counter_bytes(rollover_counter, counter);
+    if (!pkr_srtp_cm_code(context, packet, authenticated_length, counter, sizeof counter, code)) {
         return -1;
     }
     if (CRYPTO_memcmp(code, packet + authenticated_length, PKR_CM_TAG_LENGTH) != 0) {
@@ -227,7 +259,7 @@ static long pkr_srtp_cm_open(pkr_srtp_rtp_context *context, uint8_t *packet, siz
     }
     size_t encrypted_length = authenticated_length - header_length;
     uint8_t iv[16];
-    pkr_srtp_cm_iv(context, packet, rollover_counter, iv);
+    pkr_srtp_cm_iv(context, packet + 8, pkr_srtp_rtp_index(packet, rollover_counter), iv);
     int written = 0;
     uint8_t *payload = packet + header_length;
     if (EVP_EncryptInit_ex2(context->cipher, NULL, NULL, iv, NULL) != 1
@@ -239,7 +271,8 @@ static long pkr_srtp_cm_open(pkr_srtp_rtp_context *context, uint8_t *packet, siz
 
 long pkr_srtp_rtp_open(pkr_srtp_rtp_context *context, uint8_t *packet, size_t length, uint32_t rollover_counter)
 {
-    if (context == NULL || context->sealing || packet == NULL || length < 12 + context->tag_length || length > (size_t)INT_MAX) {
+    if (context == NULL || context->rtcp || context->sealing || packet == NULL || length < 12 + context->tag_length
+        || length > (size_t)INT_MAX) {
         return -1;
     }
     size_t header_length = pkr_srtp_header_length(packet, length - context->tag_length);
@@ -289,14 +322,16 @@ static long pkr_srtp_cm_seal_split(pkr_srtp_rtp_context *context, uint8_t *packe
     size_t head_payload_length = head_length - header_length;
     uint8_t *tail_out = packet + head_length;
     uint8_t iv[16];
-    pkr_srtp_cm_iv(context, packet, rollover_counter, iv);
+    pkr_srtp_cm_iv(context, packet + 8, pkr_srtp_rtp_index(packet, rollover_counter), iv);
     int written = 0;
     uint8_t *payload = packet + header_length;
     uint8_t code[SHA_DIGEST_LENGTH];
+    uint8_t counter[4];
+    pkr_srtp_counter_bytes(rollover_counter, counter);
     if (EVP_EncryptInit_ex2(context->cipher, NULL, NULL, iv, NULL) != 1
         || (head_payload_length > 0 && EVP_EncryptUpdate(context->cipher, payload, &written, payload, (int)head_payload_length) != 1)
         || (tail_length > 0 && EVP_EncryptUpdate(context->cipher, tail_out, &written, tail, (int)tail_length) != 1)
-        || !pkr_srtp_cm_code(context, packet, head_length + tail_length, rollover_counter, code)) {
+        || !pkr_srtp_cm_code(context, packet, head_length + tail_length, counter, sizeof counter, code)) {
         return -1;
     }
     memcpy(tail_out + tail_length, code, PKR_CM_TAG_LENGTH);
@@ -306,7 +341,7 @@ static long pkr_srtp_cm_seal_split(pkr_srtp_rtp_context *context, uint8_t *packe
 long pkr_srtp_rtp_seal_split(pkr_srtp_rtp_context *context, uint8_t *packet, size_t head_length, const uint8_t *tail, size_t tail_length,
                              size_t capacity, uint32_t rollover_counter)
 {
-    if (context == NULL || !context->sealing || packet == NULL || (tail == NULL && tail_length > 0) || head_length < 12
+    if (context == NULL || context->rtcp || !context->sealing || packet == NULL || (tail == NULL && tail_length > 0) || head_length < 12
         || head_length > (size_t)INT_MAX - context->tag_length || tail_length > (size_t)INT_MAX - context->tag_length - head_length
         || capacity < head_length + tail_length + context->tag_length) {
         return -1;
@@ -327,4 +362,127 @@ long pkr_srtp_rtp_seal_split(pkr_srtp_rtp_context *context, uint8_t *packet, siz
         return pkr_srtp_gcm_seal_split(context, packet, header_length, head_length, tail, tail_length, rollover_counter);
     }
     return pkr_srtp_cm_seal_split(context, packet, header_length, head_length, tail, tail_length, rollover_counter);
+}
+
+/* GCM SRTCP: IV = (0x0000 || SSRC || 0x0000 || SRTCP index) XOR session salt (RFC 7714 section 9.1). */
+static void pkr_srtcp_gcm_iv(const pkr_srtp_rtp_context *context, const uint8_t *packet, uint32_t index, uint8_t *iv)
+{
+    memset(iv, 0, 12);
+    memcpy(iv + 2, packet + 4, 4);
+    iv[8] = (uint8_t)(index >> 24);
+    iv[9] = (uint8_t)(index >> 16);
+    iv[10] = (uint8_t)(index >> 8);
+    iv[11] = (uint8_t)index;
+    for (int byte = 0; byte < 12; byte++) {
+        iv[byte] ^= context->salt[byte];
+    }
+}
+
+static void pkr_srtcp_write_trailer(uint8_t *trailer, uint32_t index)
+{
+    uint32_t word = PKR_SRTCP_E_FLAG | (index & PKR_SRTCP_INDEX_MASK);
+    trailer[0] = (uint8_t)(word >> 24);
+    trailer[1] = (uint8_t)(word >> 16);
+    trailer[2] = (uint8_t)(word >> 8);
+    trailer[3] = (uint8_t)word;
+}
+
+static uint32_t pkr_srtcp_read_index(const uint8_t *trailer)
+{
+    uint32_t word = ((uint32_t)trailer[0] << 24) | ((uint32_t)trailer[1] << 16) | ((uint32_t)trailer[2] << 8) | trailer[3];
+    return word & PKR_SRTCP_INDEX_MASK;
+}
+
+long pkr_srtcp_seal(pkr_srtp_rtp_context *context, uint8_t *packet, size_t length, size_t capacity, uint32_t index)
+{
+    if (context == NULL || !context->rtcp || !context->sealing || packet == NULL || length < PKR_SRTCP_HEADER_LENGTH
+        || length > (size_t)INT_MAX - PKR_SRTCP_TRAILER_LENGTH - context->tag_length
+        || capacity < length + PKR_SRTCP_TRAILER_LENGTH + context->tag_length || index > PKR_SRTCP_INDEX_MASK) {
+        return -1;
+    }
+    uint8_t *payload = packet + PKR_SRTCP_HEADER_LENGTH;
+    size_t payload_length = length - PKR_SRTCP_HEADER_LENGTH;
+    int written = 0;
+    if (context->profile == PKR_SRTP_RTP_AEAD_AES_128_GCM) {
+        /* header | ciphertext | tag | E flag and index; the header and the trailer word are the
+         * associated data. */
+        uint8_t *tag = packet + length;
+        uint8_t *trailer = tag + PKR_GCM_TAG_LENGTH;
+        pkr_srtcp_write_trailer(trailer, index);
+        uint8_t iv[12];
+        pkr_srtcp_gcm_iv(context, packet, index, iv);
+        int final_written = 0;
+        if (EVP_EncryptInit_ex2(context->cipher, NULL, NULL, iv, NULL) != 1
+            || EVP_EncryptUpdate(context->cipher, NULL, &written, packet, PKR_SRTCP_HEADER_LENGTH) != 1
+            || EVP_EncryptUpdate(context->cipher, NULL, &written, trailer, PKR_SRTCP_TRAILER_LENGTH) != 1
+            || (payload_length > 0 && EVP_EncryptUpdate(context->cipher, payload, &written, payload, (int)payload_length) != 1)
+            || EVP_EncryptFinal_ex(context->cipher, tag, &final_written) != 1
+            || EVP_CIPHER_CTX_ctrl(context->cipher, EVP_CTRL_GCM_GET_TAG, PKR_GCM_TAG_LENGTH, tag) != 1) {
+            return -1;
+        }
+    } else {
+        /* header | ciphertext | E flag and index | tag over all that before it. */
+        uint8_t *trailer = packet + length;
+        pkr_srtcp_write_trailer(trailer, index);
+        uint8_t iv[16];
+        pkr_srtp_cm_iv(context, packet + 4, index, iv);
+        uint8_t code[SHA_DIGEST_LENGTH];
+        if (EVP_EncryptInit_ex2(context->cipher, NULL, NULL, iv, NULL) != 1
+            || (payload_length > 0 && EVP_EncryptUpdate(context->cipher, payload, &written, payload, (int)payload_length) != 1)
+            || !pkr_srtp_cm_code(context, packet, length + PKR_SRTCP_TRAILER_LENGTH, NULL, 0, code)) {
+            return -1;
+        }
+        memcpy(trailer + PKR_SRTCP_TRAILER_LENGTH, code, PKR_CM_TAG_LENGTH);
+    }
+    return (long)(length + PKR_SRTCP_TRAILER_LENGTH + context->tag_length);
+}
+
+long pkr_srtcp_open(pkr_srtp_rtp_context *context, uint8_t *packet, size_t length)
+{
+    if (context == NULL || !context->rtcp || context->sealing || packet == NULL
+        || length < PKR_SRTCP_HEADER_LENGTH + PKR_SRTCP_TRAILER_LENGTH + context->tag_length || length > (size_t)INT_MAX) {
+        return -1;
+    }
+    size_t plain_length = length - PKR_SRTCP_TRAILER_LENGTH - context->tag_length;
+    uint8_t *payload = packet + PKR_SRTCP_HEADER_LENGTH;
+    size_t payload_length = plain_length - PKR_SRTCP_HEADER_LENGTH;
+    int written = 0;
+    if (context->profile == PKR_SRTP_RTP_AEAD_AES_128_GCM) {
+        uint8_t *tag = packet + plain_length;
+        uint8_t *trailer = tag + PKR_GCM_TAG_LENGTH;
+        uint32_t index = pkr_srtcp_read_index(trailer);
+        /* Without the E flag the packet was sent unencrypted (RFC 7714 section 9.3): all of it is
+         * associated data, as libsrtp takes it. */
+        int encrypted = (trailer[0] & 0x80) != 0;
+        size_t associated_length = encrypted ? PKR_SRTCP_HEADER_LENGTH : plain_length;
+        size_t encrypted_length = encrypted ? payload_length : 0;
+        uint8_t iv[12];
+        pkr_srtcp_gcm_iv(context, packet, index, iv);
+        int final_written = 0;
+        if (EVP_DecryptInit_ex2(context->cipher, NULL, NULL, iv, NULL) != 1
+            || EVP_DecryptUpdate(context->cipher, NULL, &written, packet, (int)associated_length) != 1
+            || EVP_DecryptUpdate(context->cipher, NULL, &written, trailer, PKR_SRTCP_TRAILER_LENGTH) != 1
+            || (encrypted_length > 0 && EVP_DecryptUpdate(context->cipher, payload, &written, payload, (int)encrypted_length) != 1)
+            || EVP_CIPHER_CTX_ctrl(context->cipher, EVP_CTRL_GCM_SET_TAG, PKR_GCM_TAG_LENGTH, tag) != 1
+            || EVP_DecryptFinal_ex(context->cipher, payload + (encrypted_length > 0 ? written : 0), &final_written) != 1) {
+            return -2;
+        }
+        return (long)plain_length;
+    }
+    /* As libsrtp does: the tag is verified before anything is decrypted. */
+    size_t authenticated_length = length - PKR_CM_TAG_LENGTH;
+    uint8_t code[SHA_DIGEST_LENGTH];
+    if (!pkr_srtp_cm_code(context, packet, authenticated_length, NULL, 0, code)) {
+        return -1;
+    }
+    if (CRYPTO_memcmp(code, packet + authenticated_length, PKR_CM_TAG_LENGTH) != 0) {
+        return -2;
+    }
+    uint8_t iv[16];
+    pkr_srtp_cm_iv(context, packet + 4, pkr_srtcp_read_index(packet + plain_length), iv);
+    if (EVP_EncryptInit_ex2(context->cipher, NULL, NULL, iv, NULL) != 1
+        || (payload_length > 0 && EVP_EncryptUpdate(context->cipher, payload, &written, payload, (int)payload_length) != 1)) {
+        return -1;
+    }
+    return (long)plain_length;
 }
