@@ -38,13 +38,6 @@ final class SRTCPTransform {
     /// packet's. The caller has checked its E flag and index.
     func open(_ packet: UnsafeMutableRawPointer, length: inout Int) -> SRTPStatus {
         guard length >= 0 else { return .malformed }
-        let opened = pkr_srtcp_open(context, packet.assumingMemoryBound(to: UInt8.self), length)
-        switch opened {
-        case -2: return .authenticationFailed
-        case ..<0: return .malformed
-        default:
-            length = opened
-            return .ok
-        }
+        return .opening(pkr_srtcp_open(context, packet.assumingMemoryBound(to: UInt8.self), length), length: &length)
     }
 }

@@ -33,13 +33,6 @@ final class SRTPRTPOpener {
     ///   unspecified.
     func open(_ packet: UnsafeMutableRawPointer, length: inout Int, rolloverCounter: UInt32) -> SRTPStatus {
         guard length > 0 else { return .malformed }
-        let opened = pkr_srtp_rtp_open(opener, packet.assumingMemoryBound(to: UInt8.self), length, rolloverCounter)
-        switch opened {
-        case -2: return .authenticationFailed
-        case ..<0: return .malformed
-        default:
-            length = opened
-            return .ok
-        }
+        return .opening(pkr_srtp_rtp_open(opener, packet.assumingMemoryBound(to: UInt8.self), length, rolloverCounter), length: &length)
     }
 }

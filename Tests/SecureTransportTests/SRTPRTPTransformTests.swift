@@ -287,4 +287,40 @@ struct SRTPRTPTransformTests {
         // unencrypted, and its tag then fails.
         #expect(outcomes.count == (profile == .aesCM128HMACSHA1_80 ? 5 : 4), "\(outcomes)")
     }
+
+    /// The SRTCP window slides by the jump past its end: jumps of every size around its 128
+    /// packets and its two 64-bit halves, each followed by late packets at every distance around
+    /// the same edges, must get libsrtp's statuses.
+    @Test("the SRTCP replay window slides as libsrtp's does, for jumps and late packets around every edge", arguments: profiles)
+    func rtcpWindowEdges(profile: SRTPProfile) throws {
+        let material = Self.material(profile)
+        let sender = try SRTPSession(profile: profile, keyingMaterial: material, direction: .sender, replayWindowSize: 1024, onOpenSSL: false)
+        let fast = try SRTPSession(profile: profile, keyingMaterial: material, direction: .receiver)
+        let reference = try SRTPSession(profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: 1024, onOpenSSL: false)
+        var sent: [[UInt8]] = []
+        var compared = 0
+        func deliver(_ packet: [UInt8]) -> Bool {
+            let (fastStatus, fastPlain) = fast.unprotectRTCP(packet)
+            let (referenceStatus, referencePlain) = reference.unprotectRTCP(packet)
+            compared += 1
+            guard fastStatus == referenceStatus, fastStatus != .ok || fastPlain == referencePlain else {
+                Issue.record("delivery \(compared): \(fastStatus) against libsrtp's \(referenceStatus)")
+                return false
+            }
+            return true
+        }
+        for jump in [1, 2, 63, 64, 65, 100, 126, 127, 128, 129, 130, 191, 192, 193, 255, 256, 257, 300] {
+            for _ in 0..<jump {
+                let (status, packet) = sender.protectRTCP(Self.rtcp(ssrc: 0x77, blocks: 1, seed: sent.count))
+                #expect(status == .ok)
+                sent.append(packet)
+            }
+            guard deliver(sent[sent.count - 1]) else { return }
+            for distance in [1, 2, 63, 64, 65, 126, 127, 128, 129, 200] where distance < sent.count {
+                guard deliver(sent[sent.count - 1 - distance]) else { return }
+            }
+        }
+        #expect(compared > 150)
+    }
 }
+
