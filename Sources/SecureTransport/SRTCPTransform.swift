@@ -8,8 +8,6 @@ import COpenSSLShims
 /// nor allocate.
 final class SRTCPTransform {
     private let context: OpaquePointer
-    /// Bytes after the RTCP packet: the E flag and index word, and the tag.
-    let trailerLength: Int
     /// Where the E flag and index word starts, counted back from the end of an SRTCP packet:
     /// GCM puts it after the tag, AES-CM before.
     let indexOffsetFromEnd: Int
@@ -18,7 +16,6 @@ final class SRTCPTransform {
     /// followed by the profile's master salt), to seal (`sealing`) or to open.
     init(profile: SRTPProfile, keyingMaterial: [UInt8], sealing: Bool) throws(SRTPSessionError) {
         context = try SRTPRTPContext.create(profile: profile, keyingMaterial: keyingMaterial, sealing: sealing, rtcp: true)
-        trailerLength = profile.rtcpTrailerLength
         indexOffsetFromEnd = profile == .aeadAES128GCM ? 4 : profile.rtcpTrailerLength
     }
 
