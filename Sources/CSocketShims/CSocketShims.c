@@ -2,6 +2,8 @@
 #include "CSocketShims.h"
 
 #include <arpa/inet.h>
+#include <linux/filter.h>
+#include <poll.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
@@ -348,6 +350,82 @@ int pkr_udp_open(uint32_t ip, uint16_t port, int receive_buffer, int send_buffer
         return -error;
     }
     return fd;
+}
+
+int pkr_udp_open_send_twin(int fd, int send_buffer) {
+    struct sockaddr_in address;
+    socklen_t length = sizeof(address);
+    if (getsockname(fd, (struct sockaddr *)&address, &length) != 0) return -errno;
+    /* `fd` was bound alone, so the port was free; the flag lets the twin join it now. A later
+     * bind on the port still fails unless it asks for SO_REUSEPORT as the same user, and such a
+     * socket joins the group behind the twin, where the program sends it nothing. */
+    int on = 1, off = 0;
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on)) != 0) return -errno;
+    int error = 0;
+    int twin = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (twin < 0) {
+        error = errno;
+        goto fail;
+    }
+    if (setsockopt(twin, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on)) != 0) {
+        error = errno;
+        goto fail;
+    }
+    if (send_buffer > 0) {
+        if (setsockopt(twin, SOL_SOCKET, SO_SNDBUFFORCE, &send_buffer, sizeof(int)) != 0)
+            setsockopt(twin, SOL_SOCKET, SO_SNDBUF, &send_buffer, sizeof(int));
+    }
+    if (bind(twin, (struct sockaddr *)&address, length) != 0) {
+        error = errno;
+        goto fail;
+    }
+    /* The group's sockets in joining order are `fd`, then the twin: index 0 takes everything. */
+    struct sock_filter code[] = {BPF_STMT(BPF_RET | BPF_K, 0)};
+    struct sock_fprog program = {.len = 1, .filter = code};
+    if (setsockopt(twin, SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &program, sizeof(program)) != 0) {
+        error = errno;
+        goto fail;
+    }
+    return twin;
+fail:
+    if (twin >= 0) close(twin);
+    setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &off, sizeof(off));
+    return -error;
+}
+
+int pkr_udp_send_twin_supported(void) {
+    uint32_t loopback = 0x7f000001;
+    int fd = pkr_udp_open(loopback, 0, 0, 0);
+    if (fd < 0) return 0;
+    int twin = pkr_udp_open_send_twin(fd, 0);
+    int port = pkr_udp_local_port(fd);
+    int supported = 0;
+    if (twin >= 0 && port > 0) {
+        int sender = pkr_udp_open(loopback, 0, 0, 0);
+        int third = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (sender >= 0 && third >= 0) {
+            struct sockaddr_in address;
+            memset(&address, 0, sizeof(address));
+            address.sin_family = AF_INET;
+            address.sin_addr.s_addr = htonl(loopback);
+            address.sin_port = htons((uint16_t)port);
+            int refused = bind(third, (struct sockaddr *)&address, sizeof(address)) != 0 && errno == EADDRINUSE;
+            int arrived = 0, strayed = 0;
+            for (int probe = 0; probe < 4; probe++) {
+                if (pkr_udp_send(sender, "pkrelay", 7, loopback, (uint16_t)port) != 7) break;
+                struct pollfd ready = {.fd = fd, .events = POLLIN};
+                char byte[8];
+                if (poll(&ready, 1, 200) == 1 && recv(fd, byte, sizeof(byte), MSG_DONTWAIT) == 7) arrived++;
+                if (recv(twin, byte, sizeof(byte), MSG_DONTWAIT) >= 0) strayed++;
+            }
+            supported = refused && arrived == 4 && strayed == 0;
+        }
+        if (sender >= 0) close(sender);
+        if (third >= 0) close(third);
+    }
+    if (twin >= 0) close(twin);
+    close(fd);
+    return supported;
 }
 
 int pkr_udp_local_port(int fd) {

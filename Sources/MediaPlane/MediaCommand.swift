@@ -3,7 +3,9 @@ import SecureTransport
 
 /// A change the control plane posts to the data-plane thread's mailbox.
 enum MediaCommand: Sendable {
-    case addTransport(id: Int, fd: Int32, port: Int, profile: SRTPProfile?, outbound: SRTPSessionHandoff?)
+    /// `fd` is the socket the transport's datagrams arrive on; `sendFD` its send-only twin, or
+    /// -1 to send on `fd` as well.
+    case addTransport(id: Int, fd: Int32, port: Int, profile: SRTPProfile?, outbound: SRTPSessionHandoff?, sendFD: Int32 = -1)
     case connectTransport(id: Int, remote: IPv4Endpoint?, inbound: SRTPSessionHandoff?)
     case removeTransport(id: Int)
     case addWebRTCTransport(id: Int, agent: ICELiteAgent, audioLevelExtensionId: UInt8)

@@ -5,9 +5,9 @@ extension MediaCore {
     /// transport's socket before this and closes a removed one after.
     func apply(_ command: MediaCommand) {
         switch command {
-        case .addTransport(let id, let fd, _, let profile, let outbound):
+        case .addTransport(let id, let fd, _, let profile, let outbound, let sendFD):
             let transport = TransportState(
-                id: id, fd: fd, profile: profile, outbound: outbound?.take(), rtcpSSRC: nextRandom() | 1,
+                id: id, fd: fd, sendFD: sendFD, profile: profile, outbound: outbound?.take(), rtcpSSRC: nextRandom() | 1,
                 slotCount: max(1, configuration.sendBatchSize), slotCapacity: Self.sendSlotCapacity)
             transports[id] = transport
         case .connectTransport(let id, let remote, let inbound):

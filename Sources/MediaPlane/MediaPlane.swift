@@ -16,6 +16,8 @@ public final class MediaPlane: Sendable {
     let lifecycle = Mutex<Lifecycle>(.created)
     /// The shared WebRTC socket, read by shard 0, or -1 when WebRTC is off.
     let webRTCFD: Int32
+    /// The shared WebRTC socket's send-only twin, or -1 (then it sends on `webRTCFD`).
+    let webRTCSendFD: Int32
     /// The port of the shared WebRTC socket (the configured one, or the one the system chose for 0).
     public let webRTCPort: Int?
     /// Handshake and liveness events of WebRTC transports, for the control plane to consume.
@@ -49,6 +51,7 @@ public final class MediaPlane: Sendable {
         guard let receive = configuration.receiveOffload.resolved(supported: pkr_udp_receive_offload_supported() != 0) else {
             throw .receiveOffloadUnsupported
         }
+        configuration.sendOnlySockets = configuration.sendOnlySockets && pkr_udp_send_twin_supported() != 0
         configuration.segmentationOffload = segmentation
         configuration.receiveOffload = receive
         self.configuration = configuration
@@ -72,9 +75,11 @@ public final class MediaPlane: Sendable {
             }
             if configuration.receiveOffload == .on { _ = pkr_udp_enable_receive_offload(fd) }
             webRTCFD = fd
+            webRTCSendFD = Self.openSendTwin(of: fd, configuration: configuration)
             webRTCPort = Int(pkr_udp_local_port(fd))
         } else {
             webRTCFD = -1
+            webRTCSendFD = -1
             webRTCPort = nil
         }
         (events, eventSink) = AsyncStream.makeStream(of: MediaPlaneEvent.self, bufferingPolicy: .bufferingNewest(4096))
@@ -87,6 +92,17 @@ public final class MediaPlane: Sendable {
     /// Whether media arrives with UDP generic receive offload: `media.gro` resolved.
     public var receiveOffload: UDPOffload { configuration.receiveOffload }
 
+    /// Whether each media socket sends through a send-only twin (`media.sendOnlySockets`, on where
+    /// the kernel steers a shared port as the relay needs; see pkr_udp_open_send_twin).
+    public var sendOnlySockets: Bool { configuration.sendOnlySockets }
+
+    /// A send-only twin for a newly bound media socket, or -1 to send on the socket itself (the
+    /// setting is off, or the system refused a socket: the twin only saves work).
+    static func openSendTwin(of fd: Int32, configuration: MediaPlaneConfiguration) -> Int32 {
+        guard configuration.sendOnlySockets else { return -1 }
+        return max(-1, pkr_udp_open_send_twin(fd, Int32(clamping: configuration.sendBufferBytes)))
+    }
+
     /// The number of data-plane threads.
     public var threadCount: Int { shards.count }
 
@@ -98,7 +114,8 @@ public final class MediaPlane: Sendable {
             var started = true
             for shard in shards {
                 started = shard.start(
-                    configuration: configuration, webRTCFD: shard.index == Self.webRTCShard ? webRTCFD : -1, peerEventFDs: eventFDs,
+                    configuration: configuration, webRTCFD: shard.index == Self.webRTCShard ? webRTCFD : -1,
+                    webRTCSendFD: shard.index == Self.webRTCShard ? webRTCSendFD : -1, peerEventFDs: eventFDs,
                     events: eventSink) && started
             }
             if started { state = .running }
@@ -119,12 +136,12 @@ public final class MediaPlane: Sendable {
         }
         let unplaced = registry.withLock { registry in
             defer { registry.unplaced = [:] }
-            return registry.unplaced.values.compactMap { commands -> Int32? in
-                if case .addTransport(_, let fd, _, _, _)? = commands.first { return fd }
-                return nil
+            return registry.unplaced.values.flatMap { commands -> [Int32] in
+                if case .addTransport(_, let fd, _, _, _, let sendFD)? = commands.first { return [sendFD, fd] }
+                return []
             }
         }
-        for fd in unplaced { _ = pkr_close(fd) }
+        for fd in unplaced where fd >= 0 { _ = pkr_close(fd) }
     }
 
     /// Posts each command to its shard, keeping their order per shard.
@@ -177,7 +194,8 @@ public final class MediaPlane: Sendable {
         case .failure(let error):
             return .failure(error)
         case .success(let (id, port, fd, _)):
-            let add = MediaCommand.addTransport(id: id, fd: fd, port: port, profile: profile, outbound: outbound)
+            let add = MediaCommand.addTransport(
+                id: id, fd: fd, port: port, profile: profile, outbound: outbound, sendFD: Self.openSendTwin(of: fd, configuration: configuration))
             registry.withLock { $0.unplaced[id] = [add] }
             if let group { place(transports: [id], group: group) }
             return .success(OpenedTransport(id: id, port: port, profile: profile, relayKey: relayKey))
@@ -280,7 +298,7 @@ public final class MediaPlane: Sendable {
     public func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint) {
         guard webRTCFD >= 0 else { return }
         datagram.withUnsafeBytes { bytes in
-            _ = pkr_udp_send(webRTCFD, bytes.baseAddress, UInt32(bytes.count), remote.ip, remote.port)
+            _ = pkr_udp_send(webRTCSendFD >= 0 ? webRTCSendFD : webRTCFD, bytes.baseAddress, UInt32(bytes.count), remote.ip, remote.port)
         }
     }
 
@@ -290,8 +308,9 @@ public final class MediaPlane: Sendable {
         let posts: ShardRouting.Posts? = registry.withLock { registry in
             guard let entry = registry.transports.entries.removeValue(forKey: id) else { return nil }
             if !entry.sharesSocket { registry.transports.portsInUse.remove(entry.port) }
-            if case .addTransport(_, let fd, _, _, _)? = registry.unplaced.removeValue(forKey: id)?.first {
+            if case .addTransport(_, let fd, _, _, _, let sendFD)? = registry.unplaced.removeValue(forKey: id)?.first {
                 // No shard ever had it.
+                if sendFD >= 0 { _ = pkr_close(sendFD) }
                 _ = pkr_close(fd)
                 return []
             }

@@ -22,6 +22,10 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     /// UDP generic receive offload on the sockets media arrives on; `auto` resolves to `on` or
     /// `off` when the media plane is created (``MediaPlane/receiveOffload``).
     public var receiveOffload: UDPOffload = .auto
+    /// Whether each media socket gets a send-only twin on its port, where the kernel supports it
+    /// (resolved when the media plane is created, ``MediaPlane/sendOnlySockets``). A socket in an
+    /// epoll set is woken by every datagram it sends; its twin is in none.
+    public var sendOnlySockets = true
     /// Packets kept per video source for answering NACKs.
     public var retransmissionBufferPackets: Int = 512
     /// Oldest packet retransmitted, in milliseconds.

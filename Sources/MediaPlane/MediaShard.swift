@@ -26,13 +26,13 @@ final class MediaShard: Sendable {
     }
 
     /// Starts the thread; `webRTCFD` is the shared WebRTC socket for the shard that reads it, -1
-    /// for the others; `peerEventFDs` wake the other shards when a pipe to them has packets.
+    /// for the others, and `webRTCSendFD` its send-only twin (or -1); `peerEventFDs` wake the other shards when a pipe to them has packets.
     func start(
-        configuration: MediaPlaneConfiguration, webRTCFD: Int32, peerEventFDs: [Int32], events: AsyncStream<MediaPlaneEvent>.Continuation
+        configuration: MediaPlaneConfiguration, webRTCFD: Int32, webRTCSendFD: Int32, peerEventFDs: [Int32], events: AsyncStream<MediaPlaneEvent>.Continuation
     ) -> Bool {
         let shell = MediaShell(
             configuration: configuration, mailbox: mailbox, reports: reports, epollFD: epollFD, webRTCFD: webRTCFD,
-            peerEventFDs: peerEventFDs, events: events)
+            webRTCSendFD: webRTCSendFD, peerEventFDs: peerEventFDs, events: events)
         return thread.start(name: "pkrelay-media\(index)") { shell.run() }
     }
 

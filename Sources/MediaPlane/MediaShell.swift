@@ -10,6 +10,8 @@ final class MediaShell {
     let epollFD: Int32
     /// The one UDP socket every WebRTC transport shares; -1 when WebRTC is off.
     let webRTCFD: Int32
+    /// Its send-only twin, or `webRTCFD` itself.
+    let webRTCSendFD: Int32
     let core: MediaCore
     let receiveBatch: OpaquePointer
     let receiveBatchSize: Int
@@ -32,7 +34,7 @@ final class MediaShell {
 
     init(
         configuration: MediaPlaneConfiguration, mailbox: MediaPlaneMailbox, reports: ReportStore, epollFD: Int32, webRTCFD: Int32,
-        peerEventFDs: [Int32], events: AsyncStream<MediaPlaneEvent>.Continuation
+        webRTCSendFD: Int32, peerEventFDs: [Int32], events: AsyncStream<MediaPlaneEvent>.Continuation
     ) {
         self.mailbox = mailbox
         self.reports = reports
@@ -40,13 +42,14 @@ final class MediaShell {
         peersToWake.reserveCapacity(peerEventFDs.count)
         self.epollFD = epollFD
         self.webRTCFD = webRTCFD
+        self.webRTCSendFD = webRTCSendFD >= 0 ? webRTCSendFD : webRTCFD
         receiveBatchSize = max(1, configuration.receiveBatchSize)
         let bufferSize = configuration.receiveOffload == .on ? Self.coalescedReceiveBufferSize : Self.receiveBufferSize
         receiveBatch = pkr_batch_create(UInt32(receiveBatchSize), UInt32(bufferSize))
         readyTokens = .allocate(capacity: Int(Self.maximumReadyEvents))
         commands.reserveCapacity(256)
         core = MediaCore(
-            configuration: configuration, reports: reports, output: SocketDatagramOutput(webRTCFD: webRTCFD, segmented: configuration.segmentationOffload == .on), hasWebRTCSocket: webRTCFD >= 0, events: events,
+            configuration: configuration, reports: reports, output: SocketDatagramOutput(webRTCFD: self.webRTCSendFD, segmented: configuration.segmentationOffload == .on), hasWebRTCSocket: webRTCFD >= 0, events: events,
             randomSeed: UInt64(bitPattern: pkr_realtime_ms()))
     }
 
@@ -88,12 +91,10 @@ final class MediaShell {
             core.flushAll()
             wakePeers()
         }
-        for transport in core.transports.values where !transport.sharesSocket {
-            _ = pkr_epoll_remove(epollFD, transport.fd)
-            _ = pkr_close(transport.fd)
-        }
+        for transport in core.transports.values where !transport.sharesSocket { close(transport) }
         if webRTCFD >= 0 {
             _ = pkr_epoll_remove(epollFD, webRTCFD)
+            if webRTCSendFD != webRTCFD { _ = pkr_close(webRTCSendFD) }
             _ = pkr_close(webRTCFD)
         }
         core.shutDown()
@@ -123,16 +124,13 @@ final class MediaShell {
         mailbox.take(replacingWith: &commands)
         for command in commands {
             switch command {
-            case .addTransport(let id, let fd, _, _, _):
+            case .addTransport(let id, let fd, _, _, _, _):
                 _ = pkr_epoll_add(epollFD, fd, UInt64(id))
                 core.apply(command)
             case .removeTransport(let id):
                 let transport = core.transports[id]
                 core.apply(command)
-                if let transport, !transport.sharesSocket {
-                    _ = pkr_epoll_remove(epollFD, transport.fd)
-                    _ = pkr_close(transport.fd)
-                }
+                if let transport, !transport.sharesSocket { close(transport) }
             case .stop:
                 running = false
             default:
@@ -140,6 +138,13 @@ final class MediaShell {
             }
         }
         commands.removeAll(keepingCapacity: true)
+    }
+
+    /// Closes a transport's own socket and its send-only twin.
+    func close(_ transport: TransportState) {
+        _ = pkr_epoll_remove(epollFD, transport.fd)
+        if transport.sendFD != transport.fd { _ = pkr_close(transport.sendFD) }
+        _ = pkr_close(transport.fd)
     }
 
     /// Reads one batch from one socket: a transport's own socket, or the shared WebRTC one.

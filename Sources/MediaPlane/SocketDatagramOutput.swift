@@ -4,7 +4,8 @@ import CSocketShims
 /// socket for WebRTC transports: one `sendmmsg` per transport and batch, with each run of
 /// equal-size datagrams as one UDP_SEGMENT message when segmentation offload is on.
 final class SocketDatagramOutput: DatagramOutput {
-    /// The one UDP socket every WebRTC transport shares; -1 when WebRTC is off.
+    /// The one UDP socket every WebRTC transport shares, or its send-only twin; -1 when WebRTC
+    /// is off.
     let webRTCFD: Int32
     /// Whether batches leave with UDP generic segmentation offload.
     let segmented: Bool
@@ -15,7 +16,7 @@ final class SocketDatagramOutput: DatagramOutput {
     }
 
     func sendQueued(on transport: TransportState, count: Int, counters: inout DataPlaneCounters) -> Int {
-        let fd = transport.sharesSocket ? webRTCFD : transport.fd
+        let fd = transport.sharesSocket ? webRTCFD : transport.sendFD
         var tally = pkr_send_tally()
         let sent = segmented
             ? pkr_batch_send_segmented(fd, transport.sendBatch, UInt32(count), &tally)

@@ -6,7 +6,11 @@ import SecureTransport
 /// tracks it carries and its send queue. Only the data-plane thread touches it.
 final class TransportState {
     let id: Int
+    /// The socket the transport's datagrams arrive on (-1 for WebRTC transports, which share one).
     let fd: Int32
+    /// The socket its datagrams leave on: `fd`'s send-only twin, which is in no epoll set, so
+    /// sending wakes nothing (see pkr_udp_open_send_twin), or `fd` itself.
+    let sendFD: Int32
     let profile: SRTPProfile?
     var outbound: SRTPSession?
     var inbound: SRTPSession?
@@ -45,10 +49,11 @@ final class TransportState {
     var audioLevelExtensionId: UInt8 = 0
     var rewritesExtensions = false
 
-    init(id: Int, fd: Int32, profile: SRTPProfile?, outbound: SRTPSession?, rtcpSSRC: UInt32, slotCount: Int, slotCapacity: Int, sharesSocket: Bool = false) {
+    init(id: Int, fd: Int32, sendFD: Int32 = -1, profile: SRTPProfile?, outbound: SRTPSession?, rtcpSSRC: UInt32, slotCount: Int, slotCapacity: Int, sharesSocket: Bool = false) {
         self.id = id
         self.sharesSocket = sharesSocket
         self.fd = fd
+        self.sendFD = sendFD >= 0 ? sendFD : fd
         self.profile = profile
         self.outbound = outbound
         self.rtcpSSRC = rtcpSSRC

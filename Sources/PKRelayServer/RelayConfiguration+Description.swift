@@ -30,6 +30,7 @@ extension RelayConfiguration {
           sendBatchSize: \(media.sendBatchSize)
           gso: \(media.segmentationOffload.rawValue)
           gro: \(media.receiveOffload.rawValue)
+          sendOnlySockets: \(media.sendOnlySockets)
           retransmissionBufferPackets: \(media.retransmissionBufferPackets)
           keyframeRequestIntervalMs: \(media.keyframeRequestIntervalMs)
           webrtcEnabled: \(media.webRTCPort != nil)

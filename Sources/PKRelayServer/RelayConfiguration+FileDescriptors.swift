@@ -2,10 +2,10 @@ import CSocketShims
 
 extension RelayConfiguration {
     /// Descriptors the relay may need at its limits: every control connection, every media
-    /// port, the WebRTC port, listeners, epoll and eventfd per shard, and some headroom for
-    /// webhooks and logs.
+    /// port (two with send-only sockets), the WebRTC port, listeners, epoll and eventfd per
+    /// shard, and some headroom for webhooks and logs.
     public var fileDescriptorsNeeded: Int {
-        maxConnections + media.portRange.count + media.threads * 2 + 256
+        maxConnections + media.portRange.count * (media.sendOnlySockets ? 2 : 1) + media.threads * 2 + 256
     }
 
     /// Raises the process's soft open-file limit to its hard limit and returns the limit in

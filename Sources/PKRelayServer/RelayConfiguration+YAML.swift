@@ -68,6 +68,7 @@ extension RelayConfiguration {
         configuration.media.sendBatchSize = try media.int("sendBatchSize", default: configuration.media.sendBatchSize, in: 1...256)
         configuration.media.segmentationOffload = try media.offload("gso", default: configuration.media.segmentationOffload)
         configuration.media.receiveOffload = try media.offload("gro", default: configuration.media.receiveOffload)
+        configuration.media.sendOnlySockets = try media.bool("sendOnlySockets", default: configuration.media.sendOnlySockets)
         let retransmission = try media.int("retransmissionBufferPackets", default: configuration.media.retransmissionBufferPackets, in: 64...8192)
         guard retransmission & (retransmission - 1) == 0 else { throw ConfigurationError(key: "media.retransmissionBufferPackets", reason: "must be a power of two, got \(retransmission)") }
         configuration.media.retransmissionBufferPackets = retransmission

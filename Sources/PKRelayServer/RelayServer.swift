@@ -48,7 +48,7 @@ public final class RelayServer: Sendable {
         media.start()
         logger.notice("media plane started", metadata: [
             "threads": "\(media.threadCount)", "gso": "\(media.segmentationOffload.rawValue)",
-            "gro": "\(media.receiveOffload.rawValue)",
+            "gro": "\(media.receiveOffload.rawValue)", "sendOnlySockets": "\(media.sendOnlySockets)",
         ])
         let control = makeControlApplication()
         let admin = makeAdminApplication()

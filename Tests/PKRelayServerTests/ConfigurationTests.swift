@@ -48,6 +48,16 @@ struct ConfigurationTests {
         #expect(try RelayConfiguration.load(yaml: "").media.receiveOffload == .auto)
     }
 
+    @Test func sendOnlySocketsAreOnUnlessTurnedOff() throws {
+        #expect(try RelayConfiguration.load(yaml: "").media.sendOnlySockets)
+        #expect(try !RelayConfiguration.load(yaml: "media: {sendOnlySockets: false}").media.sendOnlySockets)
+        #expect(try !RelayConfiguration.load(yaml: "", environment: ["PKRELAY_MEDIA_SEND_ONLY_SOCKETS": "false"]).media.sendOnlySockets)
+        #expect(try RelayConfiguration.load(yaml: "media: {sendOnlySockets: false}").effectiveSettings.contains("sendOnlySockets: false"))
+        let twins = try RelayConfiguration.load(yaml: "")
+        let single = try RelayConfiguration.load(yaml: "media: {sendOnlySockets: false}")
+        #expect(twins.fileDescriptorsNeeded - single.fileDescriptorsNeeded == twins.media.portRange.count)
+    }
+
     @Test func overridesAreRead() throws {
         let configuration = try RelayConfiguration.load(yaml: """
             control: {port: 9000, maxMessageBytes: 2048}
@@ -100,6 +110,7 @@ struct ConfigurationTests {
         BadCase(yaml: "media: {gso: always}", key: "media.gso", reason: "must be one of auto, on, off, got 'always'"),
         BadCase(yaml: "media: {gso: 1}", key: "media.gso", reason: "must be one of auto, on, off"),
         BadCase(yaml: "media: {gro: sometimes}", key: "media.gro", reason: "must be one of auto, on, off, got 'sometimes'"),
+        BadCase(yaml: "media: {sendOnlySockets: auto}", key: "media.sendOnlySockets", reason: "true or false"),
         BadCase(yaml: "media: {retransmissionBufferPackets: 500}", key: "media.retransmissionBufferPackets", reason: "power of two"),
         BadCase(yaml: "auth: {keys: [{id: k, secret: short}]}", key: "auth.keys[0].secret", reason: "at least 32"),
         BadCase(yaml: "auth: {keys: [{secret: 0123456789abcdef0123456789abcdef}]}", key: "auth.keys[0].id", reason: "required"),

@@ -51,12 +51,15 @@ final class TestRelay: Sendable {
         // every end-to-end test; PKR_TEST_MEDIA_THREADS=1 runs them on one.
         configuration.media.threads = ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_THREADS"].flatMap { Int($0) } ?? 2
         // PKR_TEST_MEDIA_GSO=off and PKR_TEST_MEDIA_GRO=off run them without the UDP offloads
-        // (auto otherwise).
+        // (auto otherwise), PKR_TEST_MEDIA_SEND_ONLY_SOCKETS=false without send-only sockets.
         if let gso = ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_GSO"].flatMap(UDPOffload.init(rawValue:)) {
             configuration.media.segmentationOffload = gso
         }
         if let gro = ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_GRO"].flatMap(UDPOffload.init(rawValue:)) {
             configuration.media.receiveOffload = gro
+        }
+        if ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_SEND_ONLY_SOCKETS"] == "false" {
+            configuration.media.sendOnlySockets = false
         }
         configure(&configuration)
         var logger = Logger(label: "pkrelay.test")

@@ -68,6 +68,18 @@ unsigned pkr_batch_segment_size(const pkr_msg_batch *batch, unsigned index);
 /* A non-blocking IPv4 UDP socket bound to ip:port (port 0 = any); returns the fd or -errno. */
 int pkr_udp_open(uint32_t ip, uint16_t port, int receive_buffer, int send_buffer);
 int pkr_udp_local_port(int fd);
+/* A send-only twin of the bound socket `fd`: a second socket on the same address and port that
+ * sends what `fd` would and receives nothing. Every datagram a socket sends wakes the wait queue
+ * of that socket when the skb is freed, and a socket in an epoll set always has a waiter there,
+ * so sending on the socket the relay reads costs an epoll callback per datagram; the twin is in
+ * no epoll set. The two form a SO_REUSEPORT group whose classic BPF program hands every arriving
+ * datagram to `fd`. `fd` must have been bound without SO_REUSEPORT, so the port was free; a later
+ * bind without SO_REUSEPORT still fails. Returns the twin's fd, or -errno with `fd` as it was. */
+int pkr_udp_open_send_twin(int fd, int send_buffer);
+/* Whether send-only twins work here: opens a socket and its twin on 127.0.0.1, and checks that a
+ * datagram sent to the port reaches the first, not the twin, and that the port refuses a third
+ * socket bound the usual way. */
+int pkr_udp_send_twin_supported(void);
 int pkr_udp_send(int fd, const void *data, unsigned length, uint32_t ip, uint16_t port);
 int pkr_close(int fd);
 
