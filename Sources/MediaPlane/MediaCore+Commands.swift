@@ -20,7 +20,9 @@ extension MediaCore {
             if let inbound { transport.inbound = inbound.take() }
         case .removeTransport(let id):
             guard let transport = transports.removeValue(forKey: id) else { return }
-            for source in Array(transport.sources.values) { removeSource(source) }
+            // Every source and sink goes, simulcast layers still waiting for their SSRC included:
+            // one left behind would trap on its `unowned` transport at its next use.
+            for source in Array(transport.sources.values) + transport.ridSources { removeSource(source) }
             for sink in Array(transport.sinks.values) { removeSink(sink) }
             transport.pending = 0
             if transport.sharesSocket { forgetWebRTCRoutes(of: transport) }
@@ -54,6 +56,7 @@ extension MediaCore {
         case .addSource(let spec):
             guard let transport = transports[spec.transportId] else { return }
             let source = SourceState(spec: spec, transport: transport, nowMs: nowMs, configuration: configuration)
+            if let previous = sources[spec.id] { removeSource(previous) }
             if spec.ssrc == 0, !source.rid.isEmpty, source.ridExtensionId != 0 {
                 transport.ridSources.append(source)
             } else {
@@ -70,6 +73,8 @@ extension MediaCore {
         case .addSink(let spec):
             guard let transport = transports[spec.transportId] else { return }
             let sink = SinkState(spec: spec, transport: transport, initialSequenceNumber: UInt16(truncatingIfNeeded: nextRandom()), initialTimestamp: nextRandom())
+            if let previous = transport.sinks[spec.outputSSRC] { removeSink(previous) }
+            if let previous = sinks[spec.id] { removeSink(previous) }
             transport.sinks[spec.outputSSRC] = sink
             sinks[spec.id] = sink
         case .removeSink(let id):
