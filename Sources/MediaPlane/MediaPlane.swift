@@ -51,7 +51,7 @@ public final class MediaPlane: Sendable {
         guard let receive = configuration.receiveOffload.resolved(supported: pkr_udp_receive_offload_supported() != 0) else {
             throw .receiveOffloadUnsupported
         }
-        configuration.sendOnlySockets = configuration.sendOnlySockets && pkr_udp_send_twin_supported() != 0
+        configuration.sendOnlySockets = configuration.sendOnlySockets && Self.kernelSteersSharedPorts
         configuration.segmentationOffload = segmentation
         configuration.receiveOffload = receive
         self.configuration = configuration
@@ -95,6 +95,12 @@ public final class MediaPlane: Sendable {
     /// Whether each media socket sends through a send-only twin (`media.sendOnlySockets`, on where
     /// the kernel steers a shared port as the relay needs; see pkr_udp_open_send_twin).
     public var sendOnlySockets: Bool { configuration.sendOnlySockets }
+
+    /// Whether this kernel gives a shared port's datagrams to the socket that joined first (see
+    /// pkr_udp_send_twin_supported): probed once per process, since the probe opens four sockets
+    /// and waits for its datagrams, and every media plane (one per relay, one per fuzz input)
+    /// would otherwise pay it again.
+    static let kernelSteersSharedPorts = pkr_udp_send_twin_supported() != 0
 
     /// A send-only twin for a newly bound media socket, or -1 to send on the socket itself (the
     /// setting is off, or the system refused a socket: the twin only saves work).
