@@ -48,7 +48,7 @@ extension RelayCore {
             rooms: totals.rooms, users: totals.users, publications: totals.publications, subscriptions: totals.subscriptions,
             connections: sessions.count, transports: media.transportCount, udpPorts: media.portsInUseCount, accepting: accepting, media: media.latestReport(),
             forwardTargets: forwarding.forwardTargets, links: forwarding.links, segmentationOffload: media.segmentationOffload == .on,
-            receiveOffload: media.receiveOffload == .on,
+            receiveOffload: media.receiveOffload == .on, sendOnlySockets: media.sendOnlySockets,
             processCPUSeconds: Double(pkr_process_cpu_us()) / 1e6, cpuCores: Int(pkr_available_cpus()),
             mediaThreadCPUSeconds: media.mediaThreadCPUSeconds())
     }

@@ -43,6 +43,7 @@ extension RelayMetric {
         "Messages read from media sockets: one per datagram, or with GRO one per run of a sender's datagrams; packets_in over this is datagrams per message.")
     static let gro = gauge("pkrelay_media_gro", "1 when media arrives with UDP generic receive offload (media.gro), else 0.")
     static let gso = gauge("pkrelay_media_gso", "1 when media leaves with UDP generic segmentation offload (media.gso), else 0.")
+    static let sendOnlySockets = gauge("pkrelay_media_send_only_sockets", "1 when media sockets send through send-only twins (media.sendOnlySockets), else 0.")
     static let keyframeRequestsReceived = counter("pkrelay_keyframe_requests_received_total", "PLI/FIR received from subscribers.")
     static let keyframeRequestsSent = counter("pkrelay_keyframe_requests_sent_total", "PLI sent to publishers after throttling.")
     static let nacksReceived = counter("pkrelay_nacks_received_total", "Sequence numbers NACKed by subscribers.")
@@ -80,7 +81,7 @@ extension RelayMetric {
     static let all: [RelayMetric] = [
         rooms, users, connections, transports, streams, subscriptions, accepting, forwards, links,
         controlRequests, controlRequestSeconds, firstKeyframeSeconds, usersJoined, usersLeft, forwardStateChanges, linksConnected, linksEnded, invitations,
-        packetsIn, bytesIn, packetsOut, bytesOut, sendCalls, sendMessages, gsoFallbacks, receiveMessages, gro, gso,
+        packetsIn, bytesIn, packetsOut, bytesOut, sendCalls, sendMessages, gsoFallbacks, receiveMessages, gro, gso, sendOnlySockets,
         keyframeRequestsReceived, keyframeRequestsSent, nacksReceived, retransmissions, retransmissionsMissed, nacksSent, retransmissionsReceived,
         droppedPackets, srtpFailures, processCPUSeconds, cpuCores, mediaThreadCPUSeconds,
         webhookDeliveries, webhookFailures, webhookDropped, webhookQueueDepth, limitRefusals,

@@ -25,6 +25,7 @@ extension RelayMetrics {
         mirror(.receiveMessages, total: counters.receiveMessages)
         set(.gro, to: overview.receiveOffload ? 1 : 0)
         set(.gso, to: overview.segmentationOffload ? 1 : 0)
+        set(.sendOnlySockets, to: overview.sendOnlySockets ? 1 : 0)
         mirror(.keyframeRequestsReceived, total: counters.keyframeRequestsReceived)
         mirror(.keyframeRequestsSent, total: counters.keyframeRequestsSent)
         mirror(.nacksReceived, total: counters.nacksReceived)

@@ -18,6 +18,8 @@ public struct RelayOverview: Sendable {
     public var segmentationOffload: Bool
     /// Whether media arrives with UDP generic receive offload (`media.gro` resolved).
     public var receiveOffload: Bool
+    /// Whether media sockets send through send-only twins (`media.sendOnlySockets` resolved).
+    public var sendOnlySockets: Bool
     /// CPU seconds the process has used (every thread, user and system).
     public var processCPUSeconds: Double
     /// CPU cores the process may run on (its affinity mask).

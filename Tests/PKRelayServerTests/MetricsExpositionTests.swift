@@ -73,6 +73,7 @@ struct MetricsExpositionTests {
                 "pkrelay_media_send_calls_total": "counter", "pkrelay_media_send_messages_total": "counter",
                 "pkrelay_media_gso_fallbacks_total": "counter", "pkrelay_media_gso": "gauge",
                 "pkrelay_media_receive_messages_total": "counter", "pkrelay_media_gro": "gauge",
+                "pkrelay_media_send_only_sockets": "gauge",
                 "pkrelay_dropped_packets_total": "counter", "pkrelay_srtp_failures_total": "counter",
                 "pkrelay_keyframe_requests_received_total": "counter", "pkrelay_keyframe_requests_sent_total": "counter",
                 "pkrelay_nacks_received_total": "counter",
