@@ -26,6 +26,24 @@ import Testing
         return (Array(buffer[0..<got]), UInt16(bigEndian: address.sin_port))
     }
 
+    /// Whether a socket asking for SO_REUSEPORT may bind `port`: only a port that has a
+    /// send-only twin (a reuseport group of this user) lets it, and the group then gives it
+    /// nothing. The probe socket is closed at once.
+    static func portTakesAReusePortSocket(_ port: UInt16) -> Bool {
+        let probe = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { _ = pkr_close(probe) }
+        var on: Int32 = 1
+        _ = setsockopt(probe, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = loopback.bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
     @Test func theKernelSteersAPortToTheSocketThatReadsIt() {
         #expect(pkr_udp_send_twin_supported() == 1)
     }
@@ -93,6 +111,9 @@ import Testing
         plane.addSource(MediaSourceSpec(id: 1, transportId: publisher.id, ssrc: 0xAAAA_0001, isVideo: false, codec: "opus", clockRate: 48_000))
         let subscriber = try plane.openTransport(profile: nil, group: "room").get()
         try plane.connectTransport(id: subscriber.id, remote: IPv4Endpoint(ip: Self.loopback, port: UInt16(pkr_udp_local_port(receiver))), clientKey: nil).get()
+        // Each transport's port has its twin exactly when the setting is on.
+        #expect(Self.portTakesAReusePortSocket(UInt16(subscriber.port)) == sendOnlySockets)
+        #expect(Self.portTakesAReusePortSocket(UInt16(publisher.port)) == sendOnlySockets)
         plane.addSink(MediaSinkSpec(id: 2, transportId: subscriber.id, outputSSRC: 0xBBBB_0002, isVideo: false, clockRate: 48_000))
         plane.bind(sink: 2, source: 1)
 
