@@ -28,13 +28,8 @@
 #define SOL_UDP 17
 #endif
 
-/* The kernel's limit on segments per UDP_SEGMENT message is 64 on the kernels PKRelay supports
- * (raised to 128 later); the whole message must also fit an IPv4 datagram. */
-#define PKR_MAX_SEGMENTS 64
-#define PKR_MAX_SEGMENTED_BYTES 65000
-/* A segment must fit the path's MTU, or the kernel refuses the message: the Ethernet payload
- * less the IPv4 and UDP headers. Larger datagrams go out one by one (and fragment). */
-#define PKR_MAX_SEGMENT_SIZE 1472
+/* PKR_MAX_SEGMENTS, PKR_MAX_SEGMENTED_BYTES and PKR_MAX_SEGMENT_SIZE (the header) bound a run;
+ * larger datagrams go out one by one (and fragment). */
 
 struct pkr_msg_batch {
     unsigned count;

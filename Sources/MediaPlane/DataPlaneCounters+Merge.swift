@@ -19,6 +19,8 @@ extension DataPlaneCounters {
         sendCalls &+= other.sendCalls
         sendMessages &+= other.sendMessages
         segmentationFallbacks &+= other.segmentationFallbacks
+        paddedPackets &+= other.paddedPackets
+        paddingBytes &+= other.paddingBytes
         receiveMessages &+= other.receiveMessages
         for index in drops.indices where index < other.drops.count { drops[index] &+= other.drops[index] }
     }

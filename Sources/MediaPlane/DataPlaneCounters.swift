@@ -24,6 +24,10 @@ public struct DataPlaneCounters: Sendable, Hashable {
     public var sendMessages: UInt64 = 0
     /// Segmented messages the kernel refused, which went out again datagram by datagram.
     public var segmentationFallbacks: UInt64 = 0
+    /// Video packets padded to go on with their subscriber's run of equal-size datagrams, and
+    /// the padding bytes they carried (`media.gsoPadding`).
+    public var paddedPackets: UInt64 = 0
+    public var paddingBytes: UInt64 = 0
     /// Messages read from media sockets: one per datagram, or with receive offload one per run
     /// of a sender's datagrams that the kernel coalesced (``UDPOffload``).
     public var receiveMessages: UInt64 = 0

@@ -217,23 +217,24 @@ extension MediaCore {
         to sink: SinkState, on transport: TransportState, sequenceNumber: UInt16, timestamp: UInt32, fromReceiveBatch: Bool
     ) -> Bool {
         let ssrc = sink.rewriter.outputSSRC
+        let pads = segmentPaddingLimit > 0 && sink.isVideo
         switch sink.sendPath {
         case .copy:
             return sendRTP(
                 packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType,
-                payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch)
+                payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch, pads: pads)
         case .copyRewritingVP8:
             return sendRTP(
                 packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType,
-                vp8: sink, fields: vp8Fields, payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch)
+                vp8: sink, fields: vp8Fields, payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch, pads: pads)
         case .rewriteExtensions:
             return sendRTPRewritingExtensions(
                 packet, header: header, audioLevel: audioLevel, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp,
-                payloadType: sink.outputPayloadType, fromReceiveBatch: fromReceiveBatch)
+                payloadType: sink.outputPayloadType, fromReceiveBatch: fromReceiveBatch, pads: pads)
         case .rewriteExtensionsAndVP8:
             return sendRTPRewritingExtensions(
                 packet, header: header, audioLevel: audioLevel, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp,
-                payloadType: sink.outputPayloadType, vp8: sink, fields: vp8Fields, fromReceiveBatch: fromReceiveBatch)
+                payloadType: sink.outputPayloadType, vp8: sink, fields: vp8Fields, fromReceiveBatch: fromReceiveBatch, pads: pads)
         }
     }
 }

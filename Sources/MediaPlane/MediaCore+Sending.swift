@@ -15,6 +15,7 @@ extension MediaCore {
     @inline(__always)
     func commitSlot(on transport: TransportState, length: Int) {
         pkr_batch_prepare(transport.sendBatch, UInt32(transport.pending), UInt32(length), transport.remote.ip, transport.remote.port)
+        noteQueued(length: length, on: transport)
         markQueued(transport)
     }
 
@@ -25,6 +26,7 @@ extension MediaCore {
         pkr_batch_prepare_split(
             transport.sendBatch, UInt32(transport.pending), UInt32(headLength), tail, UInt32(tailLength), transport.remote.ip, transport.remote.port)
         queuedFromReceiveBatch = true
+        noteQueued(length: headLength + tailLength, on: transport)
         markQueued(transport)
     }
 
@@ -47,12 +49,14 @@ extension MediaCore {
     func sendRTP(
         _ packet: UnsafeRawBufferPointer, to transport: TransportState, ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32,
         payloadType: UInt8 = SinkState.keepPayloadType, vp8 sink: SinkState? = nil, fields: VP8DescriptorFields? = nil, payloadOffset: Int = 0,
-        fromReceiveBatch: Bool = false
+        fromReceiveBatch: Bool = false, pads: Bool = false
     ) -> Bool {
         guard packet.count <= Self.maximumPacketSize, let base = packet.baseAddress else { counters.drop(.oversized); return false }
         guard transport.isPlain || transport.outbound != nil else { counters.drop(.sinkNotConnected); return false }
         let slot = reserveSlot(on: transport)
-        let copied = fromReceiveBatch
+        // A padded packet is copied whole: its padding follows the payload in the slot.
+        let padding = pads ? segmentPadding(plainLength: packet.count, firstByte: base.load(as: UInt8.self), on: transport) : 0
+        let copied = fromReceiveBatch && padding == 0
             ? Self.headLength(of: packet.count, payloadOffset: payloadOffset, rewritesVP8: sink != nil, outbound: transport.outbound) : packet.count
         slot.copyMemory(from: base, byteCount: copied)
         if payloadType != SinkState.keepPayloadType { RTPHeaderWriter.setPayloadType(payloadType, in: slot) }
@@ -69,6 +73,7 @@ extension MediaCore {
             commitSplitSlot(on: transport, headLength: copied, tail: base + copied, tailLength: packet.count - copied)
             return true
         }
+        guard padding == 0 else { return commitRTP(on: transport, slot: slot, length: appendPadding(padding, to: slot, length: packet.count)) }
         return commitRTP(on: transport, slot: slot, length: packet.count)
     }
 
@@ -117,11 +122,11 @@ extension MediaCore {
     func sendRTPRewritingExtensions(
         _ packet: UnsafeRawBufferPointer, header: RTPHeader, audioLevel: (level: UInt8, voiceActivity: Bool)?,
         to transport: TransportState, ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32, payloadType: UInt8 = SinkState.keepPayloadType,
-        vp8 sink: SinkState? = nil, fields: VP8DescriptorFields? = nil, fromReceiveBatch: Bool = false
+        vp8 sink: SinkState? = nil, fields: VP8DescriptorFields? = nil, fromReceiveBatch: Bool = false, pads: Bool = false
     ) -> Bool {
         guard header.hasExtension || audioLevel != nil else {
             return sendRTP(packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: payloadType,
-                           vp8: sink, fields: fields, payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch)
+                           vp8: sink, fields: fields, payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch, pads: pads)
         }
         let fixedLength = RTPHeader.fixedHeaderLength + 4 * header.csrcCount
         let extensionLength = audioLevel == nil || transport.audioLevelExtensionId == 0 ? 0 : 8
@@ -130,6 +135,7 @@ extension MediaCore {
         guard length <= Self.maximumPacketSize, tailLength >= 0, let base = packet.baseAddress else { counters.drop(.oversized); return false }
         guard transport.isPlain || transport.outbound != nil else { counters.drop(.sinkNotConnected); return false }
         let slot = reserveSlot(on: transport)
+        let padding = pads ? segmentPadding(plainLength: length, firstByte: base.load(as: UInt8.self), on: transport) : 0
         slot.copyMemory(from: base, byteCount: fixedLength)
         if extensionLength > 0, let audioLevel {
             // RFC 8285 one-byte form: 0xBEDE, one 32-bit word: id/length, the level, padding.
@@ -142,7 +148,7 @@ extension MediaCore {
         }
         // From the receive batch, a seal on OpenSSL reads the payload where it lies: only the VP8
         // descriptor, which is rewritten, is copied.
-        let borrowsTail = fromReceiveBatch && transport.outbound?.sealsTailInPlace == true
+        let borrowsTail = fromReceiveBatch && padding == 0 && transport.outbound?.sealsTailInPlace == true
             && tailLength - (sink == nil ? 0 : Self.vp8DescriptorSpan) >= Self.minimumBorrowedBytes
         let copiedTail = borrowsTail ? (sink == nil ? 0 : Self.vp8DescriptorSpan) : tailLength
         let headLength = fixedLength + extensionLength + copiedTail
@@ -161,6 +167,7 @@ extension MediaCore {
             return commitSealedSplit(
                 on: transport, slot: slot, headLength: headLength, tail: base + header.payloadOffset + copiedTail, tailLength: length - headLength)
         }
+        guard padding == 0 else { return commitRTP(on: transport, slot: slot, length: appendPadding(padding, to: slot, length: length)) }
         return commitRTP(on: transport, slot: slot, length: length)
     }
 
@@ -237,6 +244,7 @@ extension MediaCore {
         let count = transport.pending
         guard count > 0 else { return }
         transport.pending = 0
+        transport.runSegmentSize = 0
         let sent = output.sendQueued(on: transport, count: count, counters: &counters)
         counters.sendBatches &+= 1
         let delivered = max(0, sent)

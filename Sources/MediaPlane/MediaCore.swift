@@ -15,6 +15,9 @@ final class MediaCore {
     let reports: ReportStore
     /// Where queued datagrams leave.
     let output: any DatagramOutput
+    /// The most bytes a video packet is padded by to go on with its subscriber's run of
+    /// equal-size datagrams (`segmentPaddingBytes`); 0 when padding or segmentation is off.
+    let segmentPaddingLimit: Int
     var transports: [Int: TransportState] = [:]
     var sources: [UInt32: SourceState] = [:]
     var sinks: [UInt32: SinkState] = [:]
@@ -76,6 +79,7 @@ final class MediaCore {
         self.configuration = configuration
         self.reports = reports
         self.output = output
+        segmentPaddingLimit = configuration.segmentationOffload == .on ? min(255, max(0, configuration.segmentPaddingBytes)) : 0
         self.hasWebRTCSocket = hasWebRTCSocket
         self.events = events
         stunResponse = .allocate(byteCount: Self.stunResponseCapacity, alignment: 8)

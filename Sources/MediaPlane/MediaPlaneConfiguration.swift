@@ -19,6 +19,12 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     /// UDP generic segmentation offload for what a transport's batch carries; `auto` resolves
     /// to `on` or `off` when the media plane is created (``MediaPlane/segmentationOffload``).
     public var segmentationOffload: UDPOffload = .auto
+    /// With segmentation offload on, a video packet shorter by at most this many bytes than the
+    /// run of equal-size datagrams queued before it for the same subscriber is padded to that
+    /// size (RFC 3550 §5.1, which every receiver strips), so the run goes on in one message
+    /// instead of ending; 0 turns padding off, 255 is the most one RTP packet can carry. Audio is
+    /// never padded.
+    public var segmentPaddingBytes: Int = 0
     /// UDP generic receive offload on the sockets media arrives on; `auto` resolves to `on` or
     /// `off` when the media plane is created (``MediaPlane/receiveOffload``).
     public var receiveOffload: UDPOffload = .auto

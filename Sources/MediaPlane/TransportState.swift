@@ -36,6 +36,15 @@ final class TransportState {
     let slotCount: Int
     var pending = 0
     var flushListed = false
+    /// Bytes sealing adds to an RTP packet (0 on plain transports).
+    let rtpTrailerLength: Int
+    /// The run of the send queue that would leave as one UDP_SEGMENT message so far, as
+    /// pkr_batch_send_segmented will cut it: its segment size (0 when no run is open: the queue
+    /// is empty, or its last datagram was shorter and closed the run), datagrams and bytes. Kept
+    /// only while segment padding is on (``MediaCore/segmentPaddingLimit``).
+    var runSegmentSize = 0
+    var runSegments = 0
+    var runBytes = 0
     var report = TransportReport()
     /// WebRTC transports share the relay's one WebRTC socket, so removing one must not close it.
     let sharesSocket: Bool
@@ -55,6 +64,7 @@ final class TransportState {
         self.fd = fd
         self.sendFD = sendFD >= 0 ? sendFD : fd
         self.profile = profile
+        rtpTrailerLength = profile?.rtpTrailerLength ?? 0
         self.outbound = outbound
         self.rtcpSSRC = rtcpSSRC
         self.slotCount = slotCount

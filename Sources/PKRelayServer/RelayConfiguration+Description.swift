@@ -29,6 +29,7 @@ extension RelayConfiguration {
           receiveBatchSize: \(media.receiveBatchSize)
           sendBatchSize: \(media.sendBatchSize)
           gso: \(media.segmentationOffload.rawValue)
+          gsoPadding: \(media.segmentPaddingBytes)
           gro: \(media.receiveOffload.rawValue)
           sendOnlySockets: \(media.sendOnlySockets)
           retransmissionBufferPackets: \(media.retransmissionBufferPackets)

@@ -67,6 +67,7 @@ extension RelayConfiguration {
         configuration.media.receiveBatchSize = try media.int("receiveBatchSize", default: configuration.media.receiveBatchSize, in: 1...256)
         configuration.media.sendBatchSize = try media.int("sendBatchSize", default: configuration.media.sendBatchSize, in: 1...256)
         configuration.media.segmentationOffload = try media.offload("gso", default: configuration.media.segmentationOffload)
+        configuration.media.segmentPaddingBytes = try media.int("gsoPadding", default: configuration.media.segmentPaddingBytes, in: 0...255)
         configuration.media.receiveOffload = try media.offload("gro", default: configuration.media.receiveOffload)
         configuration.media.sendOnlySockets = try media.bool("sendOnlySockets", default: configuration.media.sendOnlySockets)
         let retransmission = try media.int("retransmissionBufferPackets", default: configuration.media.retransmissionBufferPackets, in: 64...8192)

@@ -42,6 +42,8 @@ extension RelayMetric {
         "pkrelay_media_receive_messages_total",
         "Messages read from media sockets: one per datagram, or with GRO one per run of a sender's datagrams; packets_in over this is datagrams per message.")
     static let gro = gauge("pkrelay_media_gro", "1 when media arrives with UDP generic receive offload (media.gro), else 0.")
+    static let paddedPackets = counter("pkrelay_media_padded_packets_total", "Video packets padded to go on with a subscriber's run of equal-size datagrams (media.gsoPadding).")
+    static let paddingBytes = counter("pkrelay_media_padding_bytes_total", "Padding bytes those packets carried.")
     static let gso = gauge("pkrelay_media_gso", "1 when media leaves with UDP generic segmentation offload (media.gso), else 0.")
     static let sendOnlySockets = gauge("pkrelay_media_send_only_sockets", "1 when media sockets send through send-only twins (media.sendOnlySockets), else 0.")
     static let keyframeRequestsReceived = counter("pkrelay_keyframe_requests_received_total", "PLI/FIR received from subscribers.")
@@ -81,7 +83,7 @@ extension RelayMetric {
     static let all: [RelayMetric] = [
         rooms, users, connections, transports, streams, subscriptions, accepting, forwards, links,
         controlRequests, controlRequestSeconds, firstKeyframeSeconds, usersJoined, usersLeft, forwardStateChanges, linksConnected, linksEnded, invitations,
-        packetsIn, bytesIn, packetsOut, bytesOut, sendCalls, sendMessages, gsoFallbacks, receiveMessages, gro, gso, sendOnlySockets,
+        packetsIn, bytesIn, packetsOut, bytesOut, sendCalls, sendMessages, gsoFallbacks, paddedPackets, paddingBytes, receiveMessages, gro, gso, sendOnlySockets,
         keyframeRequestsReceived, keyframeRequestsSent, nacksReceived, retransmissions, retransmissionsMissed, nacksSent, retransmissionsReceived,
         droppedPackets, srtpFailures, processCPUSeconds, cpuCores, mediaThreadCPUSeconds,
         webhookDeliveries, webhookFailures, webhookDropped, webhookQueueDepth, limitRefusals,

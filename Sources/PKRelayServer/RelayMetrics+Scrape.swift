@@ -22,6 +22,8 @@ extension RelayMetrics {
         mirror(.sendCalls, total: counters.sendCalls)
         mirror(.sendMessages, total: counters.sendMessages)
         mirror(.gsoFallbacks, total: counters.segmentationFallbacks)
+        mirror(.paddedPackets, total: counters.paddedPackets)
+        mirror(.paddingBytes, total: counters.paddingBytes)
         mirror(.receiveMessages, total: counters.receiveMessages)
         set(.gro, to: overview.receiveOffload ? 1 : 0)
         set(.gso, to: overview.segmentationOffload ? 1 : 0)

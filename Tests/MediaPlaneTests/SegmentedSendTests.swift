@@ -207,10 +207,14 @@ struct MediaCoreSegmentationTests {
 
     /// A core sending through real sockets, with a plain VP8 publisher on transport 1 (source
     /// 10, SSRC 0xAAAA0001) sending from ``publisher``.
-    static func coreWithPublisher(segmented: Bool, codec: String = "VP8") -> MediaCore {
+    /// `segmentPadding`: `media.gsoPadding`.
+    static func coreWithPublisher(segmented: Bool, codec: String = "VP8", segmentPadding: Int = 0) -> MediaCore {
         let (_, continuation) = AsyncStream.makeStream(of: MediaPlaneEvent.self)
+        var configuration = MediaPlaneConfiguration()
+        configuration.segmentationOffload = segmented ? .on : .off
+        configuration.segmentPaddingBytes = segmentPadding
         let core = MediaCore(
-            configuration: MediaPlaneConfiguration(), reports: ReportStore(), output: SocketDatagramOutput(webRTCFD: -1, segmented: segmented),
+            configuration: configuration, reports: ReportStore(), output: SocketDatagramOutput(webRTCFD: -1, segmented: segmented),
             hasWebRTCSocket: false, events: continuation, randomSeed: 7)
         core.advanceClock(monotonicMs: 1_000_000, unixMs: 1_700_001_000_000)
         core.apply(.addTransport(id: 1, fd: -1, port: 40_001, profile: nil, outbound: nil))

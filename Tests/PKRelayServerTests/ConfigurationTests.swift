@@ -48,6 +48,13 @@ struct ConfigurationTests {
         #expect(try RelayConfiguration.load(yaml: "").media.receiveOffload == .auto)
     }
 
+    @Test func segmentPaddingIsOffUnlessSet() throws {
+        #expect(try RelayConfiguration.load(yaml: "").media.segmentPaddingBytes == 0)
+        #expect(try RelayConfiguration.load(yaml: "media: {gsoPadding: 32}").media.segmentPaddingBytes == 32)
+        #expect(try RelayConfiguration.load(yaml: "", environment: ["PKRELAY_MEDIA_GSO_PADDING": "255"]).media.segmentPaddingBytes == 255)
+        #expect(try RelayConfiguration.load(yaml: "media: {gsoPadding: 7}").effectiveSettings.contains("gsoPadding: 7"))
+    }
+
     @Test func sendOnlySocketsAreOnUnlessTurnedOff() throws {
         #expect(try RelayConfiguration.load(yaml: "").media.sendOnlySockets)
         #expect(try !RelayConfiguration.load(yaml: "media: {sendOnlySockets: false}").media.sendOnlySockets)
@@ -109,6 +116,8 @@ struct ConfigurationTests {
         BadCase(yaml: "media: {srtpProfiles: [AES_256]}", key: "media.srtpProfiles[0]", reason: "must be one of"),
         BadCase(yaml: "media: {gso: always}", key: "media.gso", reason: "must be one of auto, on, off, got 'always'"),
         BadCase(yaml: "media: {gso: 1}", key: "media.gso", reason: "must be one of auto, on, off"),
+        BadCase(yaml: "media: {gsoPadding: 256}", key: "media.gsoPadding", reason: "between 0 and 255"),
+        BadCase(yaml: "media: {gsoPadding: -1}", key: "media.gsoPadding", reason: "between 0 and 255"),
         BadCase(yaml: "media: {gro: sometimes}", key: "media.gro", reason: "must be one of auto, on, off, got 'sometimes'"),
         BadCase(yaml: "media: {sendOnlySockets: auto}", key: "media.sendOnlySockets", reason: "true or false"),
         BadCase(yaml: "media: {retransmissionBufferPackets: 500}", key: "media.retransmissionBufferPackets", reason: "power of two"),

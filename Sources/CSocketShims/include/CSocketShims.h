@@ -47,6 +47,14 @@ typedef struct pkr_send_tally {
     uint32_t fallbacks;
 } pkr_send_tally;
 
+/* The limits of one UDP_SEGMENT message: segments (the kernel's limit on the kernels PKRelay
+ * supports; raised to 128 later), bytes (the whole message must fit an IPv4 datagram), and the
+ * segment size (an Ethernet payload less the IPv4 and UDP headers: a larger segment would not fit
+ * the path's MTU, and the kernel refuses the message). */
+#define PKR_MAX_SEGMENTS 64
+#define PKR_MAX_SEGMENTED_BYTES 65000
+#define PKR_MAX_SEGMENT_SIZE 1472
+
 /* pkr_batch_send, adding what it took to `tally`. */
 int pkr_batch_send_tallied(int fd, pkr_msg_batch *batch, unsigned count, pkr_send_tally *tally);
 /* Sends messages 0..<count with UDP generic segmentation offload: each run of consecutive
