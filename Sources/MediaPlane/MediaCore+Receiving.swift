@@ -148,12 +148,21 @@ extension MediaCore {
     }
 
     /// Sends one packet to one sink with the sink's SSRC, sequence number and timestamp.
+    @inline(__always)
     func forward(
         _ packet: UnsafeRawBufferPointer, header: RTPHeader, keyframe: Bool, audioLevel: (level: UInt8, voiceActivity: Bool)?, vp8Fields: VP8DescriptorFields?,
         to sink: SinkState
     ) {
-        // Read once: every read of an `unowned` reference is an atomic retain and release.
-        let transport = sink.transport
+        sink.transportReference._withUnsafeGuaranteedRef { transport in
+            forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, to: sink, on: transport)
+        }
+    }
+
+    /// ``forward(_:header:keyframe:audioLevel:vp8Fields:to:)`` with the sink's transport at hand.
+    func forward(
+        _ packet: UnsafeRawBufferPointer, header: RTPHeader, keyframe: Bool, audioLevel: (level: UInt8, voiceActivity: Bool)?, vp8Fields: VP8DescriptorFields?,
+        to sink: SinkState, on transport: TransportState
+    ) {
         // Checked first, so that a keyframe is not spent on a subscriber that cannot receive it yet.
         guard transport.canSend else { counters.drop(.sinkNotConnected); return }
         if sink.waitingForKeyframe {

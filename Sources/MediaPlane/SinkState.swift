@@ -5,6 +5,10 @@ import StreamCore
 final class SinkState {
     let id: UInt32
     unowned let transport: TransportState
+    /// The same transport without reference counting, for the per-packet path: every read of
+    /// an `unowned` reference is an atomic retain and release, and `unowned(unsafe)` still gets
+    /// a retain. Valid exactly as long as `transport`: a transport's sinks are removed with it.
+    let transportReference: Unmanaged<TransportState>
     let isVideo: Bool
     var rewriter: TrackRewriter
     /// The source feeding this sink; setting it chooses the send path.
@@ -35,6 +39,7 @@ final class SinkState {
     init(spec: MediaSinkSpec, transport: TransportState, initialSequenceNumber: UInt16, initialTimestamp: UInt32) {
         id = spec.id
         self.transport = transport
+        transportReference = Unmanaged.passUnretained(transport)
         isVideo = spec.isVideo
         rewriter = TrackRewriter(outputSSRC: spec.outputSSRC, initialSequenceNumber: initialSequenceNumber, initialTimestamp: initialTimestamp, clockRate: spec.clockRate)
     }
