@@ -112,4 +112,14 @@ let benchmarks: @Sendable () -> Void = {
     } setup: {
         CoreFanOut(subscribers: 8, profile: nil)
     }
+
+    // With GSO padding: every other packet 20 bytes shorter, padded to the run's size for every
+    // subscriber (a whole copy into the slot, then the padding).
+    for profile in [SRTPProfile.aeadAES128GCM, nil] {
+        Benchmark("core: fan-out to 8 (\(profile == nil ? "plain RTP" : "GCM"), GSO padding)") { benchmark, fanOut in
+            runCoreFanOut(fanOut, iterations: benchmark.scaledIterations)
+        } setup: {
+            CoreFanOut(subscribers: 8, profile: profile, segmentPadding: 255, shorterEveryOther: 20)
+        }
+    }
 }

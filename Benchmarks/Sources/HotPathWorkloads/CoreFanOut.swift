@@ -18,13 +18,22 @@ public final class CoreFanOut: @unchecked Sendable {
     /// The receive batch: one 2 KiB slot per packet of a 32-packet batch.
     let receiveBuffer: UnsafeMutableRawPointer
     let length: Int
+    /// Every other packet is this many bytes shorter (0: all equal).
+    let shorterEveryOther: Int
     var sequence: UInt16 = 1000
     public static let ssrc: UInt32 = 0x1234_5678
 
-    public init(subscribers: Int, profile: SRTPProfile?, packetLength: Int = 1200) {
+    /// - Parameter segmentPadding: `media.gsoPadding` with GSO on (0: GSO off, as by default);
+    ///   with `shorterEveryOther`, every other packet is shorter and padded to its predecessor's size.
+    public init(subscribers: Int, profile: SRTPProfile?, packetLength: Int = 1200, segmentPadding: Int = 0, shorterEveryOther: Int = 0) {
         let (_, events) = AsyncStream.makeStream(of: MediaPlaneEvent.self)
+        var configuration = MediaPlaneConfiguration()
+        if segmentPadding > 0 {
+            configuration.segmentationOffload = .on
+            configuration.segmentPaddingBytes = segmentPadding
+        }
         core = MediaCore(
-            configuration: MediaPlaneConfiguration(), reports: ReportStore(), output: output, hasWebRTCSocket: false, events: events, randomSeed: 1)
+            configuration: configuration, reports: ReportStore(), output: output, hasWebRTCSocket: false, events: events, randomSeed: 1)
         core.advanceClock(monotonicMs: 1000, unixMs: 1_700_000_000_000)
         core.apply(.addTransport(id: 1, fd: -1, port: 1, profile: nil, outbound: nil))
         core.apply(.connectTransport(id: 1, remote: publisherAddress, inbound: nil))
@@ -32,6 +41,7 @@ public final class CoreFanOut: @unchecked Sendable {
         core.apply(.addSource(MediaSourceSpec(id: 1, transportId: 1, ssrc: Self.ssrc, isVideo: true, codec: "VP8", clockRate: 90_000)))
         Self.addSubscribers(to: core, count: subscribers, firstTransport: 2, source: 1, profile: profile)
         length = packetLength
+        self.shorterEveryOther = shorterEveryOther
         template = .allocate(byteCount: 2048, alignment: 16)
         template.initializeMemory(as: UInt8.self, repeating: 0xA5)
         _ = RTPHeaderWriter.write(marker: true, payloadType: 96, sequenceNumber: sequence, timestamp: 90_000, ssrc: Self.ssrc, into: template)
@@ -80,6 +90,7 @@ public final class CoreFanOut: @unchecked Sendable {
         sequence &+= 1
         RTPHeaderWriter.setSequenceNumber(sequence, in: template.baseAddress!)
         let slot = receiveBuffer + Int(sequence & 31) * 2048
+        let length = sequence & 1 == 1 ? self.length - shorterEveryOther : self.length
         slot.copyMemory(from: template.baseAddress!, byteCount: length)
         core.handlesReceiveBatch = true
         core.handleDatagram(on: publisher, buffer: slot, length: length, from: publisherAddress)
