@@ -179,9 +179,17 @@ struct ShutdownSignalTests {
                 Issue.record("no onExitRoom")
             }
         }
-        let hooks = try await receiver.waitUntil("the shutdown webhooks") { hooks in
-            let types = WebhookReceiver.delivered(hooks).map(\.type)
-            return types.filter { $0 == "room.ended" }.count >= 2 && types.filter { $0 == "user.left" }.count >= 2
+        let hooks: [WebhookReceiver.Hook]
+        do {
+            hooks = try await receiver.waitUntil("the shutdown webhooks") { hooks in
+                let types = WebhookReceiver.delivered(hooks).map(\.type)
+                return types.filter { $0 == "room.ended" }.count >= 2 && types.filter { $0 == "user.left" }.count >= 2
+            }
+        } catch {
+            // What the relay said about its webhooks is what tells a slow delivery from a lost one.
+            let received = await receiver.log.waitUntil { _ in true }
+            Issue.record("\(error); delivered: \(WebhookReceiver.delivered(received).map(\.type)); the relay's log:\n\(watcher.all.joined(separator: "\n"))")
+            throw error
         }
         let delivered = WebhookReceiver.delivered(hooks)
         #expect(delivered.first { $0.type == "link.disconnected" }?.data["reason"] as? String == "serverShutdown")
