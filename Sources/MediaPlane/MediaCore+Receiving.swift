@@ -128,11 +128,16 @@ extension MediaCore {
         }
         // Located once here, not once per subscriber: every copy has the same descriptor.
         let vp8Fields = source.codec == .vp8 ? Self.vp8Fields(in: packet, header: header) : nil
-        // Through the buffer of a copy of the array (one retain for all of it): iterating the
-        // array itself retains and releases every sink, two atomics per egress packet.
+        // Through the buffer of a copy of the array (one retain for all of it), read as
+        // unmanaged references: a sink loaded from memory is retained and released around the
+        // calls that follow (two atomics per egress packet), a borrowed one is not.
         let sinks = source.sinks
         sinks.withUnsafeBufferPointer { sinks in
-            for sink in sinks { forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, to: sink) }
+            sinks.withMemoryRebound(to: Unmanaged<SinkState>.self) { sinks in
+                for sink in sinks {
+                    sink._withUnsafeGuaranteedRef { forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, to: $0) }
+                }
+            }
         }
         if !source.outlets.isEmpty {
             let tag = PipeTag.make(PipeTag.media, source: source.id)
