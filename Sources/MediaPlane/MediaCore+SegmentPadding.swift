@@ -33,7 +33,7 @@ extension MediaCore {
     @inline(__always)
     func segmentPadding(plainLength: Int, firstByte: UInt8, on transport: TransportState) -> Int {
         let size = transport.runSegmentSize
-        guard segmentPaddingLimit > 0, size > 0, firstByte & 0x20 == 0 else { return 0 }
+        guard size > 0, firstByte & 0x20 == 0 else { return 0 }
         let padding = size - (plainLength + transport.rtpTrailerLength)
         guard padding > 0, padding <= segmentPaddingLimit, plainLength + padding <= Self.maximumPacketSize,
               transport.runSegments < Int(PKR_MAX_SEGMENTS), transport.runBytes + size <= Int(PKR_MAX_SEGMENTED_BYTES)
@@ -41,15 +41,18 @@ extension MediaCore {
         return padding
     }
 
-    /// Appends `padding` bytes of RTP padding to the packet of `length` bytes at `slot` and sets
-    /// its P bit: zeros, the last byte the count (RFC 3550 §5.1). Returns the padded length.
+    /// ``commitRTP(on:slot:length:)`` for the packet of `length` bytes at `slot` with `padding`
+    /// bytes of RTP padding appended first (none when 0): zeros, the last byte the count, and the
+    /// P bit set (RFC 3550 §5.1). Padding is counted only when the packet is queued.
     @inline(__always)
-    func appendPadding(_ padding: Int, to slot: UnsafeMutableRawPointer, length: Int) -> Int {
+    func commitRTP(on transport: TransportState, slot: UnsafeMutableRawPointer, length: Int, padding: Int) -> Bool {
+        guard padding > 0 else { return commitRTP(on: transport, slot: slot, length: length) }
         (slot + length).initializeMemory(as: UInt8.self, repeating: 0, count: padding - 1)
         slot.storeBytes(of: UInt8(truncatingIfNeeded: padding), toByteOffset: length + padding - 1, as: UInt8.self)
         slot.storeBytes(of: slot.load(as: UInt8.self) | 0x20, as: UInt8.self)
+        guard commitRTP(on: transport, slot: slot, length: length + padding) else { return false }
         counters.paddedPackets &+= 1
         counters.paddingBytes &+= UInt64(padding)
-        return length + padding
+        return true
     }
 }

@@ -73,8 +73,7 @@ extension MediaCore {
             commitSplitSlot(on: transport, headLength: copied, tail: base + copied, tailLength: packet.count - copied)
             return true
         }
-        guard padding == 0 else { return commitRTP(on: transport, slot: slot, length: appendPadding(padding, to: slot, length: packet.count)) }
-        return commitRTP(on: transport, slot: slot, length: packet.count)
+        return commitRTP(on: transport, slot: slot, length: packet.count, padding: padding)
     }
 
     /// How much of a packet from the receive batch is copied into a send slot, the rest being
@@ -167,8 +166,7 @@ extension MediaCore {
             return commitSealedSplit(
                 on: transport, slot: slot, headLength: headLength, tail: base + header.payloadOffset + copiedTail, tailLength: length - headLength)
         }
-        guard padding == 0 else { return commitRTP(on: transport, slot: slot, length: appendPadding(padding, to: slot, length: length)) }
-        return commitRTP(on: transport, slot: slot, length: length)
+        return commitRTP(on: transport, slot: slot, length: length, padding: padding)
     }
 
     /// A retransmission on the sink's RFC 4588 stream: the original's fixed header (no header
