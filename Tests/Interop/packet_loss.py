@@ -45,6 +45,10 @@ class IncomingLoss:
 
         RTCRtpReceiver._handle_rtp_packet = handle
 
+    def unrepaired(self):
+        """How many dropped packets no RTX packet has brought back yet."""
+        return len(self.dropped - self.repaired)
+
     def report(self):
         return {"dropped": len(self.dropped), "rtxPackets": self.rtx_packets,
                 "repaired": len(self.dropped & self.repaired)}

@@ -46,6 +46,8 @@ EXIT_PROTOCOL_ERROR = 2
 SUBSCRIBE_NOT_YET = {4007}
 LINK_NOT_YET = {-102046, -102048}
 RETRY_INTERVAL = 0.3
+# How long a subscriber that has seen enough waits for RTX to bring back what it dropped.
+REPAIR_GRACE = 3.0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -449,12 +451,18 @@ async def run_subscribe(args, report):
 
         # Stopping early is only sound when every expectation is a "reached at least" one.
         stop_early = args.min_video_frames is not None and expected and not absent
+        met_at = None
         while time.monotonic() < deadline:
             if failures:
                 raise ProtocolFailure(failures[0])
             session.check_alive(transport_id)
             if stop_early and expectations_met(args, peer, expected, absent, min_video):
-                break
+                # aiortc NACKs a packet again only when a later gap opens, so a drop just
+                # before the expectations were met is repaired a few packets later: wait for
+                # it, a bounded time, rather than report a repair that was still on its way.
+                met_at = met_at or time.monotonic()
+                if not loss or not loss.unrepaired() or time.monotonic() - met_at > REPAIR_GRACE:
+                    break
             await peer.counter.wait_for_change(min(0.25, max(0.0, deadline - time.monotonic())))
         if failures:
             raise ProtocolFailure(failures[0])

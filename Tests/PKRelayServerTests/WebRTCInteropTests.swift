@@ -63,6 +63,7 @@ struct WebRTCInteropTests {
                 #expect((received["repaired"] ?? 0) >= (received["dropped"] ?? 0) - 1, "RTX brought back what the viewer dropped: \(summary)")
                 // In: the relay NACKed the publisher's gaps and unwrapped its RTX packets.
                 let lost = sent["loss"] as? [String: Int] ?? [:]
+                print("aiortc RTX: viewer \(received), publisher \(lost), viewer done after \(summary["elapsedMs"] ?? "-") ms")
                 #expect((lost["dropped"] ?? 0) >= 2 && (lost["rtxPackets"] ?? 0) >= 1, "the publisher retransmitted on RTX: \(sent)")
                 let port = relay.ports.admin
                 #expect(try await AdminHTTPClient.metric(port: port, "pkrelay_nacks_sent_total") >= 1)
