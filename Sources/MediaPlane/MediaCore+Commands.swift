@@ -4,6 +4,7 @@ extension MediaCore {
     /// Applies one command of the control plane. Sockets are the shell's: it registers a new
     /// transport's socket before this and closes a removed one after.
     func apply(_ command: MediaCommand) {
+        if forwardRunCount > 0 { forwardRun() }
         switch command {
         case .addTransport(let id, let fd, _, let profile, let outbound, let sendFD):
             let transport = TransportState(

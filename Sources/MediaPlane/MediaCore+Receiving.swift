@@ -52,6 +52,8 @@ extension MediaCore {
             // second address instead, so no other sender can reuse it.
             if !fromRemote, transport.rtcpRemoteKey == 0, !transport.isPlain { transport.rtcpRemoteKey = endpoint.key }
             counters.rtcpIn &+= 1
+            // Feedback acts on sinks (retransmissions, keyframe requests): after what came before it.
+            if forwardRunCount > 0 { forwardRun() }
             handleRTCP(packet, on: transport)
         }
     }
@@ -83,7 +85,7 @@ extension MediaCore {
 
     /// An RTP packet from a publisher: find its source, then deliver it.
     func handleRTP(_ packet: UnsafeRawBufferPointer, header: RTPHeader, on transport: TransportState) {
-        guard let source = transport.sources[header.ssrc] ?? adoptSimulcastLayer(packet, header: header, on: transport) else {
+        guard let source = transport.sources[header.ssrc] ?? adoptingSimulcastLayer(packet, header: header, on: transport) else {
             counters.drop(.unknownSSRC)
             return
         }
@@ -115,7 +117,11 @@ extension MediaCore {
                 source.report.keyframes &+= 1
                 source.throttle.keyframeReceived(nowMs: nowMs)
                 source.repeater.keyframeDelivered()
-                if !source.pendingSinks.isEmpty { completePendingSwitches(to: source) }
+                if !source.pendingSinks.isEmpty {
+                    // The run's earlier packets go to the sinks bound before the switch.
+                    forwardRun()
+                    completePendingSwitches(to: source)
+                }
             }
             source.retransmissions?.store(sequenceNumber: header.sequenceNumber, packet: packet, nowMs: nowMs)
         }
@@ -128,17 +134,7 @@ extension MediaCore {
         }
         // Located once here, not once per subscriber: every copy has the same descriptor.
         let vp8Fields = source.codec == .vp8 ? Self.vp8Fields(in: packet, header: header) : nil
-        // Through the buffer of a copy of the array (one retain for all of it), read as
-        // unmanaged references: a sink loaded from memory is retained and released around the
-        // calls that follow (two atomics per egress packet), a borrowed one is not.
-        let sinks = source.sinks
-        sinks.withUnsafeBufferPointer { sinks in
-            sinks.withMemoryRebound(to: Unmanaged<SinkState>.self) { sinks in
-                for sink in sinks {
-                    sink._withUnsafeGuaranteedRef { forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, to: $0) }
-                }
-            }
-        }
+        forwardToSinks(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, from: source)
         if !source.outlets.isEmpty {
             let tag = PipeTag.make(PipeTag.media, source: source.id)
             for outlet in source.outlets where !outlet.link.push(packet, tag: tag) { counters.drop(.pipeFull) }
@@ -159,14 +155,15 @@ extension MediaCore {
         to sink: SinkState
     ) {
         sink.transportReference._withUnsafeGuaranteedRef { transport in
-            forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, to: sink, on: transport)
+            forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, to: sink, on: transport, fromReceiveBatch: handlesReceiveBatch)
         }
     }
 
-    /// ``forward(_:header:keyframe:audioLevel:vp8Fields:to:)`` with the sink's transport at hand.
+    /// ``forward(_:header:keyframe:audioLevel:vp8Fields:to:)`` with the sink's transport at hand;
+    /// `fromReceiveBatch` tells whether the packet lies in the shell's receive batch.
     func forward(
         _ packet: UnsafeRawBufferPointer, header: RTPHeader, keyframe: Bool, audioLevel: (level: UInt8, voiceActivity: Bool)?, vp8Fields: VP8DescriptorFields?,
-        to sink: SinkState, on transport: TransportState
+        to sink: SinkState, on transport: TransportState, fromReceiveBatch: Bool
     ) {
         // Checked first, so that a keyframe is not spent on a subscriber that cannot receive it yet.
         guard transport.canSend else { counters.drop(.sinkNotConnected); return }
@@ -184,7 +181,7 @@ extension MediaCore {
         if numbers.resynchronized, sink.isVideo, let source = sink.source { startKeyframeRequests(for: source) }
         let sent = send(
             packet, header: header, audioLevel: audioLevel, vp8Fields: vp8Fields, to: sink, on: transport, sequenceNumber: numbers.sequenceNumber,
-            timestamp: numbers.timestamp, fromReceiveBatch: handlesReceiveBatch)
+            timestamp: numbers.timestamp, fromReceiveBatch: fromReceiveBatch)
         if sent {
             sink.rewriter.recordSent(payloadBytes: header.payloadLength)
             sink.report.packets &+= 1
@@ -200,6 +197,13 @@ extension MediaCore {
         guard let source, source.audioLevelId != 0, header.hasExtension,
               let audio = RTPHeaderExtensions.audioLevel(in: packet, header: header, id: source.audioLevelId) else { return nil }
         return (audio.level, audio.voiceActivity)
+    }
+
+    /// ``adoptSimulcastLayer(_:header:on:)`` after the pending run, which goes to the sinks
+    /// bound before the new layer.
+    func adoptingSimulcastLayer(_ packet: UnsafeRawBufferPointer, header: RTPHeader, on transport: TransportState) -> SourceState? {
+        if forwardRunCount > 0 { forwardRun() }
+        return adoptSimulcastLayer(packet, header: header, on: transport)
     }
 
     /// A packet with an SSRC nobody announced may be the first of a simulcast layer announced

@@ -229,6 +229,7 @@ extension MediaCore {
 
     /// Sends every queued datagram, one batch per transport.
     func flushAll() {
+        if forwardRunCount > 0 { forwardRun() }
         queuedFromReceiveBatch = false
         guard !flushList.isEmpty else { return }
         for transport in flushList {

@@ -11,7 +11,10 @@ extension MediaCore {
             return
         }
         let packet = UnsafeRawBufferPointer(start: buffer, count: length)
-        switch PacketDemultiplexer.classify(packet) {
+        let kind = PacketDemultiplexer.classify(packet)
+        // Handshakes and checks change what transports can send: after what came before them.
+        if kind != .rtp, kind != .rtcp, forwardRunCount > 0 { forwardRun() }
+        switch kind {
         case .stun:
             counters.packetsIn &+= 1
             handleSTUN(packet, from: endpoint)

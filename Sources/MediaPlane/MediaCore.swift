@@ -32,6 +32,10 @@ final class MediaCore {
     /// Whether queued datagrams take bytes from the receive batch: the shell sends them before
     /// it reads into that batch again.
     var queuedFromReceiveBatch = false
+    /// The pending forward run (``forwardRun()``): its packets, how many, and their source.
+    let forwardRunEntries: UnsafeMutablePointer<ForwardRunEntry>
+    var forwardRunCount = 0
+    var forwardRunSource: SourceState?
     /// Links to the other cores, by peer.
     var links: [Int: PipeLink] = [:]
     /// A small buffer for what the core writes to a link itself (sender reports).
@@ -84,6 +88,7 @@ final class MediaCore {
         self.events = events
         stunResponse = .allocate(byteCount: Self.stunResponseCapacity, alignment: 8)
         pipeScratch = .allocate(byteCount: 64, alignment: 8)
+        forwardRunEntries = .allocate(capacity: Self.forwardRunCapacity)
         flushList.reserveCapacity(4096)
         randomState = randomSeed ^ 0x5DEE_CE66_D1CE_4E5B
     }
@@ -91,6 +96,8 @@ final class MediaCore {
     deinit {
         stunResponse.deallocate()
         pipeScratch.deallocate()
+        forwardRunEntries.deinitialize(count: forwardRunCount)
+        forwardRunEntries.deallocate()
     }
 
     /// Sets the time for what follows: packets, commands and timers.

@@ -165,7 +165,11 @@ final class MediaShell {
         core.counters.receiveBatches &+= 1
         core.counters.receiveMessages &+= UInt64(received)
         core.handlesReceiveBatch = true
-        defer { core.handlesReceiveBatch = false }
+        // The batch's buffers are read into again next time: its pending run is forwarded now.
+        defer {
+            core.forwardRun()
+            core.handlesReceiveBatch = false
+        }
         for index in 0..<UInt32(received) {
             let length = Int(pkr_batch_length(receiveBatch, index))
             let endpoint = IPv4Endpoint(ip: pkr_batch_source_ip(receiveBatch, index), port: pkr_batch_source_port(receiveBatch, index))
