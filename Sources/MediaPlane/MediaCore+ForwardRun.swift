@@ -26,19 +26,9 @@ extension MediaCore {
         _ packet: UnsafeRawBufferPointer, header: RTPHeader, keyframe: Bool, audioLevel: (level: UInt8, voiceActivity: Bool)?,
         vp8Fields: VP8DescriptorFields?, from source: SourceState
     ) {
-        let sinks = source.sinks
-        guard handlesReceiveBatch, sinks.count >= Self.forwardRunMinimumSinks else {
+        guard handlesReceiveBatch, source.sinks.count >= Self.forwardRunMinimumSinks else {
             if forwardRunCount > 0 { forwardRun() }
-            // Through the buffer of a copy of the array (one retain for all of it), read as
-            // unmanaged references: a sink loaded from memory is retained and released around
-            // the calls that follow (two atomics per egress packet), a borrowed one is not.
-            sinks.withUnsafeBufferPointer { sinks in
-                sinks.withMemoryRebound(to: Unmanaged<SinkState>.self) { sinks in
-                    for sink in sinks {
-                        sink._withUnsafeGuaranteedRef { forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, to: $0) }
-                    }
-                }
-            }
+            forEachSink(of: source) { forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, to: $0) }
             return
         }
         if forwardRunCount > 0, forwardRunSource !== source || forwardRunCount == Self.forwardRunCapacity { forwardRun() }
@@ -58,24 +48,31 @@ extension MediaCore {
         forwardRunSource = nil
         let entries = forwardRunEntries
         let sendsEarly = count >= Self.forwardRunEarlySendLength
-        let sinks = source.sinks
-        sinks.withUnsafeBufferPointer { sinks in
-            sinks.withMemoryRebound(to: Unmanaged<SinkState>.self) { sinks in
-                for sink in sinks {
-                    sink._withUnsafeGuaranteedRef { sink in
-                        sink.transportReference._withUnsafeGuaranteedRef { transport in
-                            for index in 0..<count {
-                                forward(
-                                    entries[index].packet, header: entries[index].header, keyframe: entries[index].keyframe,
-                                    audioLevel: entries[index].audioLevel, vp8Fields: entries[index].vp8Fields, to: sink, on: transport,
-                                    fromReceiveBatch: true)
-                            }
-                            if sendsEarly, transport.pending > 0 { flush(transport) }
-                        }
-                    }
+        forEachSink(of: source) { sink in
+            sink.transportReference._withUnsafeGuaranteedRef { transport in
+                for index in 0..<count {
+                    forward(
+                        entries[index].packet, header: entries[index].header, keyframe: entries[index].keyframe,
+                        audioLevel: entries[index].audioLevel, vp8Fields: entries[index].vp8Fields, to: sink, on: transport,
+                        fromReceiveBatch: true)
                 }
+                if sendsEarly, transport.pending > 0 { flush(transport) }
             }
         }
         entries.deinitialize(count: count)
+    }
+
+    /// Calls `body` with each sink of `source`, borrowed. The sinks are read through the buffer
+    /// of a copy of the array (one retain for all of it) as unmanaged references: a sink loaded
+    /// from memory is retained and released around the calls that follow (two atomics per
+    /// egress packet), a borrowed one is not.
+    @inline(__always)
+    func forEachSink(of source: SourceState, _ body: (SinkState) -> Void) {
+        let sinks = source.sinks
+        sinks.withUnsafeBufferPointer { sinks in
+            sinks.withMemoryRebound(to: Unmanaged<SinkState>.self) { sinks in
+                for sink in sinks { sink._withUnsafeGuaranteedRef(body) }
+            }
+        }
     }
 }
