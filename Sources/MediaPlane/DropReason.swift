@@ -22,6 +22,9 @@ public enum DropReason: Int, Sendable, CaseIterable {
     case stunRejected
     /// A packet for another shard's subscribers that the pipe to it could not take (full).
     case pipeFull
+    /// An RTP packet whose sequence number already arrived from its source lately (duplicated on
+    /// the way, repaired or probed over RTX after it came): not forwarded twice.
+    case duplicate
 
     /// The label used in metrics and stats.
     public var label: String {
@@ -46,6 +49,7 @@ public enum DropReason: Int, Sendable, CaseIterable {
         case .protectFailed: "protect_failed"
         case .stunRejected: "stun_rejected"
         case .pipeFull: "pipe_full"
+        case .duplicate: "duplicate"
         }
     }
 }

@@ -93,9 +93,15 @@ extension MediaCore {
     }
 
     /// A packet of a source, local or arriving over a link: statistics, retransmission buffer,
-    /// every sink, then every link whose remote source mirrors it.
+    /// every sink, then every link whose remote source mirrors it; not when it is a duplicate.
     func deliver(_ packet: UnsafeRawBufferPointer, header: RTPHeader, from source: SourceState) {
         source.lastMediaMs = nowMs
+        // A packet the relay already forwarded (duplicated on the way, or repaired over RTX
+        // after it came late, or resent as a bandwidth probe) is not forwarded twice.
+        guard source.receivedSequences.insert(header.sequenceNumber) else {
+            counters.drop(.duplicate)
+            return
+        }
         source.report.packets &+= 1
         source.report.bytes &+= UInt64(packet.count)
         if source.isVideo, source.rid.isEmpty, source.statistics.packetsReceived > 0 {

@@ -30,6 +30,8 @@ final class SourceState {
     var throttle: KeyframeRequestThrottle
     var repeater: KeyframeRequestRepeater
     var statistics: ReceptionStatistics
+    /// The sequence numbers that arrived lately, so that a packet arriving again is not forwarded again.
+    var receivedSequences = ReceivedSequenceWindow()
     /// Last sender report: its NTP middle 32 bits and arrival, for receiver-report LSR/DLSR.
     var lastSenderReportNTPMiddle: UInt32 = 0
     var lastSenderReportArrivalMs: Int64 = 0

@@ -91,4 +91,28 @@ import Testing
         h.receive(ScriptedPacket.rtp(ssrc: 0x4444, sequenceNumber: 8, timestamp: 3000, payloadType: 97, payload: [0x00]), on: 1, from: Self.publisher)
         #expect(h.sent(on: 2, since: mark).count == 1)
     }
+
+    /// A packet that arrives again is forwarded once: repeated by the network, repaired over RTX
+    /// after it had come late, or resent over RTX as a bandwidth probe. A late packet that never
+    /// came before still goes on.
+    @Test func aPacketThatArrivesAgainIsForwardedOnce() throws {
+        let h = MediaCoreForwardingTests.pair(rtx: (0x4444, 97))
+        for sequenceNumber: UInt16 in [100, 101, 103] {
+            h.receive(ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: sequenceNumber, timestamp: 0, keyframe: sequenceNumber == 100), on: 1, from: Self.publisher)
+        }
+        let mark = h.mark
+        h.receive(ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 103, timestamp: 0, keyframe: false), on: 1, from: Self.publisher)
+        h.receive(ScriptedPacket.rtp(ssrc: 0x4444, sequenceNumber: 7, timestamp: 0, payloadType: 97, payload: [0x00, 100] + ScriptedPacket.vp8Payload(keyframe: true)),
+                  on: 1, from: Self.publisher)
+        #expect(h.rtpSent(on: 2, since: mark).isEmpty)
+        #expect(h.drops(.duplicate) == 2)
+        // 102 was lost so far: its late arrival, then its repair.
+        h.receive(ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 102, timestamp: 0, keyframe: false), on: 1, from: Self.publisher)
+        h.receive(ScriptedPacket.rtp(ssrc: 0x4444, sequenceNumber: 8, timestamp: 0, payloadType: 97, payload: [0x00, 102] + ScriptedPacket.vp8Payload(keyframe: false)),
+                  on: 1, from: Self.publisher)
+        let forwarded = h.rtpSent(on: 2, since: mark)
+        #expect(forwarded.map(\.ssrc) == [Self.output], "the late packet, once")
+        #expect(h.drops(.duplicate) == 3)
+    }
 }
+
