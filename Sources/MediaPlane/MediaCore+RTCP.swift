@@ -64,7 +64,7 @@ extension MediaCore {
         }
         let ntp = NTPTime.fromUnixMilliseconds(nowUnixMs)
         for sink in source.sinks where !sink.waitingForKeyframe && sink.transport.canSend {
-            guard let timestamp = sink.rewriter.outputTimestamp(forSource: report.rtpTimestamp) else { continue }
+            guard let timestamp = sink.rewriter.outputTimestamp(forSource: report.rtpTimestamp, sourceGeneration: sink.generation) else { continue }
             let transport = sink.transport
             let slot = reserveSlot(on: transport)
             let buffer = UnsafeMutableRawBufferPointer(start: slot, count: transport.slotCapacity)
@@ -129,12 +129,12 @@ extension MediaCore {
     /// Answers one NACKed sequence number of a sink from its source's retransmission buffer.
     func retransmit(_ outputSequenceNumber: UInt16, to sink: SinkState) {
         guard let source = sink.source, let buffer = source.retransmissions,
-              let sourceSequence = sink.rewriter.sourceSequenceNumber(forOutput: outputSequenceNumber) else {
+              let sourceSequence = sink.rewriter.sourceSequenceNumber(forOutput: outputSequenceNumber, sourceGeneration: sink.generation) else {
             counters.retransmissionsMissed &+= 1
             return
         }
         let sent: Bool? = buffer.withPacket(sequenceNumber: sourceSequence, nowMs: nowMs, maximumAgeMs: configuration.retransmissionMaximumAgeMs) { stored in
-            guard let header = RTPHeader.parse(stored), let timestamp = sink.rewriter.outputTimestamp(forSource: header.timestamp) else { return false }
+            guard let header = RTPHeader.parse(stored), let timestamp = sink.rewriter.outputTimestamp(forSource: header.timestamp, sourceGeneration: sink.generation) else { return false }
             if sink.rtxSSRC != 0 {
                 return sendRTX(stored, header: header, to: sink, originalSequenceNumber: outputSequenceNumber, timestamp: timestamp)
             }

@@ -174,21 +174,24 @@ public struct TrackRewriter: Sendable {
         return RewrittenPacketNumbers(sequenceNumber: outputSequenceNumber, timestamp: outputTimestamp, resynchronized: resynchronized)
     }
 
-    /// The source sequence number behind an output sequence number, for answering NACKs.
+    /// The source sequence number behind an output sequence number, for answering NACKs from the
+    /// buffer of the source of `sourceGeneration` (the sink's current one).
     ///
-    /// - Returns: `nil` before the first packet, and for output numbers that do not belong to the
-    ///   current generation: before its first output number or after the highest one produced.
-    public func sourceSequenceNumber(forOutput outputSequenceNumber: UInt16) -> UInt16? {
-        guard hasStarted else { return nil }
+    /// - Returns: `nil` before the first packet; while `sourceGeneration` has forwarded nothing yet
+    ///   (the offsets still belong to the previous source, whose numbers would name other packets
+    ///   of this one); and for output numbers that do not belong to the current generation: before
+    ///   its first output number or after the highest one produced.
+    public func sourceSequenceNumber(forOutput outputSequenceNumber: UInt16, sourceGeneration: UInt32) -> UInt16? {
+        guard hasStarted, sourceGeneration == currentGeneration else { return nil }
         let pastHighest = Int(Int16(bitPattern: outputSequenceNumber &- lastOutputSequenceNumber))
         guard pastHighest <= 0, -pastHighest <= generationSpan else { return nil }
         return outputSequenceNumber &- sequenceNumberOffset
     }
 
-    /// The output timestamp for a source timestamp of the current generation, for translating
-    /// the RTP timestamp of a sender report; `nil` before the first packet.
-    public func outputTimestamp(forSource sourceTimestamp: UInt32) -> UInt32? {
-        guard hasStarted else { return nil }
+    /// The output timestamp for a source timestamp of `sourceGeneration`, for translating the RTP
+    /// timestamp of a sender report or a retransmission; `nil` before that generation's first packet.
+    public func outputTimestamp(forSource sourceTimestamp: UInt32, sourceGeneration: UInt32) -> UInt32? {
+        guard hasStarted, sourceGeneration == currentGeneration else { return nil }
         return sourceTimestamp &+ timestampOffset
     }
 

@@ -114,5 +114,21 @@ import Testing
         #expect(forwarded.map(\.ssrc) == [Self.output], "the late packet, once")
         #expect(h.drops(.duplicate) == 3)
     }
+
+    /// Bound to another source, a sink answers no NACK until that source's first packet reaches
+    /// it: until then the numbers it sent belong to the previous source, and the same numbers in
+    /// the new source's buffer are other packets, which would go out under an index already used.
+    @Test func aNackAfterARebindIsNotAnsweredFromTheNewSourcesBuffer() throws {
+        let (h, sent) = Self.flowing()
+        h.addVideoSource(11, transport: 1, ssrc: 0x0000_5151)
+        for offset in 0..<3 {
+            h.receive(ScriptedPacket.video(ssrc: 0x0000_5151, sequenceNumber: 100 + UInt16(offset), timestamp: 0, keyframe: false), on: 1, from: Self.publisher)
+        }
+        h.bind(sink: 20, source: 11)
+        let mark = h.mark
+        h.receive(ScriptedPacket.nack(mediaSSRC: Self.output, packetID: sent[1].sequenceNumber), on: 2, from: Self.subscriber)
+        #expect(h.rtpSent(on: 2, since: mark).isEmpty)
+        #expect(h.core.counters.retransmissionsMissed == 1)
+    }
 }
 

@@ -131,35 +131,40 @@ import Testing
     @Test func reverseMapCoversOnlyTheCurrentGeneration() {
         var rewriter = TrackRewriter(outputSSRC: 1, initialSequenceNumber: 65_530, initialTimestamp: 0,
                                      clockRate: Self.videoClockRate)
-        #expect(rewriter.sourceSequenceNumber(forOutput: 65_530) == nil)
-        #expect(rewriter.outputTimestamp(forSource: 0) == nil)
+        #expect(rewriter.sourceSequenceNumber(forOutput: 65_530, sourceGeneration: 1) == nil)
+        #expect(rewriter.outputTimestamp(forSource: 0, sourceGeneration: 1) == nil)
         for sequence in UInt16(100)...104 {
             _ = rewriter.rewrite(sourceGeneration: 1, sequenceNumber: sequence, timestamp: 0, nowMs: 0)
         }
-        #expect(rewriter.sourceSequenceNumber(forOutput: 65_532) == 102)
+        #expect(rewriter.sourceSequenceNumber(forOutput: 65_532, sourceGeneration: 1) == 102)
+        // Bound to another source (generation 2) that has sent nothing yet: the offsets are still
+        // generation 1's, and would name another packet of the new source.
+        #expect(rewriter.sourceSequenceNumber(forOutput: 65_532, sourceGeneration: 2) == nil)
 
         // Second generation starts at output 65 535 and wraps to 0, 1.
         for sequence in UInt16(7)...9 {
             _ = rewriter.rewrite(sourceGeneration: 2, sequenceNumber: sequence, timestamp: 0, nowMs: 10)
         }
-        #expect(rewriter.sourceSequenceNumber(forOutput: 65_535) == 7)
-        #expect(rewriter.sourceSequenceNumber(forOutput: 0) == 8)
-        #expect(rewriter.sourceSequenceNumber(forOutput: 1) == 9)
+        #expect(rewriter.sourceSequenceNumber(forOutput: 65_535, sourceGeneration: 2) == 7)
+        #expect(rewriter.sourceSequenceNumber(forOutput: 0, sourceGeneration: 2) == 8)
+        #expect(rewriter.sourceSequenceNumber(forOutput: 1, sourceGeneration: 2) == 9)
         // Previous generation and numbers not produced yet.
-        #expect(rewriter.sourceSequenceNumber(forOutput: 65_532) == nil)
-        #expect(rewriter.sourceSequenceNumber(forOutput: 65_534) == nil)
-        #expect(rewriter.sourceSequenceNumber(forOutput: 2) == nil)
+        #expect(rewriter.sourceSequenceNumber(forOutput: 65_532, sourceGeneration: 2) == nil)
+        #expect(rewriter.sourceSequenceNumber(forOutput: 65_534, sourceGeneration: 2) == nil)
+        #expect(rewriter.sourceSequenceNumber(forOutput: 2, sourceGeneration: 2) == nil)
     }
 
     @Test func senderReportTimestampTranslatesWithCurrentOffset() {
         var rewriter = TrackRewriter(outputSSRC: 1, initialSequenceNumber: 0, initialTimestamp: 100,
                                      clockRate: Self.videoClockRate)
         _ = rewriter.rewrite(sourceGeneration: 1, sequenceNumber: 0, timestamp: 0xFFFF_FFF0, nowMs: 0)
-        #expect(rewriter.outputTimestamp(forSource: 0xFFFF_FFF0) == 100)
-        #expect(rewriter.outputTimestamp(forSource: 0x10) == 132)
+        #expect(rewriter.outputTimestamp(forSource: 0xFFFF_FFF0, sourceGeneration: 1) == 100)
+        #expect(rewriter.outputTimestamp(forSource: 0x10, sourceGeneration: 1) == 132)
+        // Bound to another source, before its first packet: its timestamps cannot be translated yet.
+        #expect(rewriter.outputTimestamp(forSource: 0x10, sourceGeneration: 2) == nil)
         _ = rewriter.rewrite(sourceGeneration: 2, sequenceNumber: 0, timestamp: 1_000_000, nowMs: 10)
         // The new generation starts 10 ms (900 ticks) after the previous packet's timestamp.
-        let translated = rewriter.outputTimestamp(forSource: 1_000_000)
+        let translated = rewriter.outputTimestamp(forSource: 1_000_000, sourceGeneration: 2)
         #expect(translated == 1000)
     }
 
@@ -208,6 +213,6 @@ struct TrackRewriterLongGenerationTests {
         // A reordered packet just behind the highest still maps, and so does the NACK reverse map.
         let reordered = rewriter.rewrite(sourceGeneration: 1, sequenceNumber: source &- 5, timestamp: 0, nowMs: 100_000)
         #expect(reordered != nil)
-        #expect(rewriter.sourceSequenceNumber(forOutput: previousOutput! &- 3) == source &- 4)
+        #expect(rewriter.sourceSequenceNumber(forOutput: previousOutput! &- 3, sourceGeneration: 1) == source &- 4)
     }
 }
