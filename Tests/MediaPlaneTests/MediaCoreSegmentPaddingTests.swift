@@ -49,6 +49,8 @@ struct MediaCoreSegmentPaddingTests {
         core.apply(.connectTransport(id: 2, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil))
         core.transports[2]!.rewritesExtensions = subscriber == .gcmRewritingExtensions
         core.apply(.addSink(MediaSinkSpec(id: 20, transportId: 2, outputSSRC: 0xBBBB_0000, isVideo: true, clockRate: 90_000)))
+        // An SRTP subscriber is padded only with an RFC 4588 stream for its repairs (see below).
+        if profile != nil { core.apply(.setSinkRetransmission(sink: 20, ssrc: 0xBBBB_0F00, payloadType: 97)) }
         core.apply(.bind(sink: 20, source: 10))
         core.flushAll()
         let before = core.counters
@@ -135,4 +137,44 @@ struct MediaCoreSegmentPaddingTests {
         let datagrams = receiver.drain(expecting: packets.count)
         #expect(datagrams.map(\.count) == packets.map(\.count), "every datagram as long as the packet it carries")
     }
+
+    /// A subscriber without an RFC 4588 stream gets repairs on its own SSRC, under the first
+    /// copy's SRTP index. Padding is not repeated there, so an SRTP subscriber without one is not
+    /// padded at all: one index never seals two different plaintexts (with AES-GCM, one nonce).
+    @Test func anSRTPSubscriberWithoutRTXIsNotPaddedSoARepairSealsTheSameBytes() throws {
+        let core = MediaCoreSegmentationTests.coreWithPublisher(segmented: true, segmentPadding: 255)
+        let receiver = try SegmentedSendTests.Receiver()
+        let fd = pkr_udp_open(0x7F00_0001, 0, 0, 4 << 20)
+        defer { _ = pkr_close(fd); _ = pkr_close(receiver.fd) }
+        let keys = (0..<SRTPProfile.aeadAES128GCM.keyingMaterialLength).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
+        let outbound = SRTPSessionHandoff(try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: keys, direction: .sender))
+        core.apply(.addTransport(id: 2, fd: fd, port: Int(pkr_udp_local_port(fd)), profile: .aeadAES128GCM, outbound: outbound))
+        core.apply(.connectTransport(id: 2, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil))
+        core.apply(.addSink(MediaSinkSpec(id: 20, transportId: 2, outputSSRC: 0xBBBB_0000, isVideo: true, clockRate: 90_000)))
+        core.apply(.bind(sink: 20, source: 10))
+        core.flushAll()
+        let before = core.counters
+
+        let packets = Self.frameSizes.enumerated().map { index, size in
+            ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: 700 + UInt16(index), timestamp: 90_000 + 3000 * UInt32(index / 4),
+                               payload: ScriptedPacket.vp8Payload(keyframe: index == 0, size: size))
+        }
+        let batch = MediaCoreReceiveBatchTests.handleAsOneBatch(packets, core: core, from: MediaCoreSegmentationTests.publisher)
+        defer { batch.deallocate() }
+        core.flushAll()
+        #expect(core.counters.paddedPackets == before.paddedPackets)
+        let first = receiver.drain(expecting: packets.count)
+        #expect(first.count == packets.count)
+
+        // The subscriber asks again for the packet that would have been padded first (1050 bytes).
+        let sink = try #require(core.sinks[20])
+        let asked = try #require(first.dropFirst(4).first)
+        core.retransmit(UInt16(asked[2]) << 8 | UInt16(asked[3]), to: sink)
+        core.flushAll()
+        #expect(core.counters.retransmissionsSent == before.retransmissionsSent + 1)
+        let repair = receiver.drain(expecting: 1)
+        let same = repair == [asked]
+        #expect(same, "the repair is the first copy, byte for byte (\(repair.map(\.count)), \(asked.count) bytes)")
+    }
 }
+
