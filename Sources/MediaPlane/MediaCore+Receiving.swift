@@ -120,14 +120,14 @@ extension MediaCore {
                 keyframe = KeyframeDetector.isKeyframe(codec: codec, payload: payload)
             }
             if keyframe {
+                // The run's earlier packets go on first: to the sinks bound before a switch, and
+                // with the keyframe requests they may cause (a sink resynchronised by one asks
+                // for a keyframe) decided before this keyframe is noted, as packet by packet.
+                if forwardRunCount > 0 { forwardRun() }
                 source.report.keyframes &+= 1
                 source.throttle.keyframeReceived(nowMs: nowMs)
                 source.repeater.keyframeDelivered()
-                if !source.pendingSinks.isEmpty {
-                    // The run's earlier packets go to the sinks bound before the switch.
-                    forwardRun()
-                    completePendingSwitches(to: source)
-                }
+                if !source.pendingSinks.isEmpty { completePendingSwitches(to: source) }
             }
             source.retransmissions?.store(sequenceNumber: header.sequenceNumber, packet: packet, nowMs: nowMs)
         }
