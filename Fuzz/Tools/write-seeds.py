@@ -278,6 +278,45 @@ for name, lines in scripts.items():
     write("control", name, "\n".join(lines) + "\n")
 
 
+# media: a room (shape byte, subscriber kinds byte), then steps (see FuzzTarget+Media.swift and
+# MediaFuzzScript.swift): 0 RTP (stream, sequence step, timestamp step, flags, filler), 3 raw, 4 sender
+# report, 5 subscriber RTCP, 6 read the batch, 7 change, 8 advance the clock, 9 a stranger's RTP.
+def media_rtp(stream, keyframe=False, marker=False, size_index=9, extension=False, padding=False, step=1, ts_step=0, filler=0x41):
+    flags = (1 if marker else 0) | (2 if keyframe else 0) | (4 if extension else 0) | (8 if padding else 0) | (size_index << 4)
+    return bytes([0, stream, step & 0xFF, ts_step, flags, filler])
+
+
+def media_frame(stream, packets, keyframe=False, size_index=10):
+    """One frame: equal-size packets, a keyframe prefix on the first, the marker on the last."""
+    steps = b""
+    for index in range(packets):
+        steps += media_rtp(stream, keyframe=keyframe and index == 0, marker=index == packets - 1,
+                           size_index=size_index if index < packets - 1 else 7, ts_step=30 if index == 0 else 0)
+    return steps
+
+
+media_audio = lambda: media_rtp(2, size_index=2, ts_step=10, extension=True)
+media_read, media_nack = b"\x06", lambda subscriber, back: bytes([5, subscriber, 0, back, 0])
+media_pli = lambda subscriber: bytes([5, subscriber, 1, 0, 0])
+media_change = lambda kind, subscriber, argument: bytes([7, kind, subscriber, argument])
+media_advance = lambda index: bytes([8, index])
+write("media", "vp8-two-plain-subscribers",
+      bytes([0x01, 0x00]) + media_frame(0, 6, keyframe=True) + media_frame(1, 2, keyframe=True) + media_audio() + media_read
+      + media_frame(0, 12) + media_audio() + media_frame(1, 3) + media_read + media_nack(0, 3) + media_pli(1)
+      + media_change(0, 0, 0) + media_frame(0, 9) + media_frame(1, 2, keyframe=True) + media_advance(6) + media_frame(0, 4))
+write("media", "every-subscriber-kind-rtx-padding-srtp-publisher",
+      bytes([0x8F | 0x40, 0b11100100]) + media_frame(0, 8, keyframe=True) + media_frame(1, 2, keyframe=True) + media_audio()
+      + media_read + media_frame(0, 10) + media_rtp(0, step=3) + media_frame(0, 3) + media_read + media_advance(2)
+      + media_nack(1, 2) + media_nack(2, 5) + bytes([0, 3, 1, 0, 0x90, 4]) + media_read + media_advance(6)
+      + bytes([4, 0]) + media_pli(3) + media_advance(5) + media_frame(0, 7, keyframe=True))
+write("media", "h264-churn",
+      bytes([0x22, 0b00011011]) + media_frame(0, 5, keyframe=True) + media_frame(1, 2, keyframe=True) + media_read
+      + media_change(3, 1, 0) + media_frame(0, 5) + media_change(3, 1, 0) + media_change(4, 0, 1) + media_frame(1, 3)
+      + media_change(4, 0, 1) + media_change(7, 2, 0) + media_change(6, 0, 0) + media_frame(0, 5) + media_change(5, 0, 0)
+      + media_advance(4) + media_frame(0, 4, keyframe=True) + bytes([9, 0, 1, 0, 0x90, 7]) + bytes([3, 4]) + bytes(range(24))
+      + media_change(1, 0, 0) + media_frame(0, 3) + media_change(2, 0, 2) + media_frame(1, 3, keyframe=True) + media_advance(7))
+
+
 # DTLS: a client's first flight (a ClientHello), captured from openssl, as the server sees it;
 # and a server's first flight, for the target's client mode.
 def capture_dtls():

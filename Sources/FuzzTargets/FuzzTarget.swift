@@ -27,6 +27,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// AES-GCM SRTP on OpenSSL against libsrtp: scripted packets protected and delivered
     /// (duplicated, late, altered, truncated, foreign) must get libsrtp's status and bytes.
     case srtp
+    /// The media core's per-packet path in one room: publisher datagrams, subscriber feedback,
+    /// control-plane changes and time, read in batches as the shell reads them and datagram by
+    /// datagram; both must send every peer the same.
+    case media
 
     /// Runs one input. Returns for every input unless a bug is found; the control case blocks
     /// until the relay core has handled the whole script, so call it outside Swift concurrency
@@ -43,6 +47,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .config: Self.runConfig(bytes)
         case .control: ControlFuzzRelay.shared.runBlocking(ControlFuzzScript(bytes))
         case .srtp: Self.runSRTP(bytes)
+        case .media: Self.runMedia(bytes)
         }
     }
 

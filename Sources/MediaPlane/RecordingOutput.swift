@@ -1,8 +1,7 @@
 import CSocketShims
 
-@testable import MediaPlane
-
 /// Keeps every datagram the core sends, instead of a socket: what a subscriber would receive.
+/// Tests and the media fuzzing rig (``MediaCoreFuzzRig``) drive cores with it.
 final class RecordingOutput: DatagramOutput {
     struct Datagram {
         var transportId: Int
