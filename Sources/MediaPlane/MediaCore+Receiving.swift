@@ -241,11 +241,7 @@ extension MediaCore {
         to sink: SinkState, on transport: TransportState, sequenceNumber: UInt16, timestamp: UInt32, fromReceiveBatch: Bool
     ) -> Bool {
         let ssrc = sink.rewriter.outputSSRC
-        // Padding changes what is sealed. A sink without an RFC 4588 stream answers NACKs on its
-        // own SSRC, under the packet's first SRTP index, unpadded; its first copy is left unpadded
-        // too, so that an index never seals two different plaintexts (AES-GCM's nonce). Plain
-        // subscribers strip padding, whichever copy arrives.
-        let pads = segmentPaddingLimit > 0 && sink.isVideo && (transport.isPlain || sink.rtxSSRC != 0)
+        let pads = sink.padsSegments
         switch sink.sendPath {
         case .copy:
             return sendRTP(

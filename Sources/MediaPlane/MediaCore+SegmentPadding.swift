@@ -41,6 +41,16 @@ extension MediaCore {
         return padding
     }
 
+    /// Whether `sink`'s packets may be padded to their run, decided when the sink is added and
+    /// when its RFC 4588 stream changes, not per packet. Padding changes what is sealed: a sink
+    /// without an RFC 4588 stream answers NACKs on its own SSRC, under the packet's first SRTP
+    /// index, unpadded, so its first copy is left unpadded too, and an index never seals two
+    /// different plaintexts (for AES-GCM, the nonce). Plain subscribers strip padding, whichever
+    /// copy arrives. Audio is never padded.
+    func padsSegments(to sink: SinkState) -> Bool {
+        segmentPaddingLimit > 0 && sink.isVideo && (sink.transport.isPlain || sink.rtxSSRC != 0)
+    }
+
     /// ``commitRTP(on:slot:length:)`` for the packet of `length` bytes at `slot` with `padding`
     /// bytes of RTP padding appended first (none when 0): zeros, the last byte the count, and the
     /// P bit set (RFC 3550 §5.1). Padding is counted only when the packet is queued.

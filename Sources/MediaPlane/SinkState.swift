@@ -29,6 +29,8 @@ final class SinkState {
     var rtxSSRC: UInt32 = 0
     var rtxPayloadType: UInt8 = 0
     var rtxSequenceNumber: UInt16 = 0
+    /// Whether video packets may be padded to the transport's run (``MediaCore/padsSegments(to:)``).
+    var padsSegments = false
     /// Increases on every bind so the rewriter starts a new generation.
     var generation: UInt32 = 0
     /// Video sinks start at a keyframe after every bind so decoders never see a broken picture.
