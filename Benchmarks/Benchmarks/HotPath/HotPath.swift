@@ -118,6 +118,7 @@ let benchmarks: @Sendable () -> Void = {
     for profile in [SRTPProfile.aeadAES128GCM, nil] {
         Benchmark("core: fan-out to 8 (\(profile == nil ? "plain RTP" : "GCM"), GSO padding)") { benchmark, fanOut in
             runCoreFanOut(fanOut, iterations: benchmark.scaledIterations)
+            precondition(fanOut.paddedPackets > 0, "the padding path was not measured")
         } setup: {
             CoreFanOut(subscribers: 8, profile: profile, segmentPadding: 255, shorterEveryOther: 20)
         }
