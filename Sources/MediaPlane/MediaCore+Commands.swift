@@ -76,7 +76,7 @@ extension MediaCore {
             let sink = SinkState(spec: spec, transport: transport, initialSequenceNumber: UInt16(truncatingIfNeeded: nextRandom()), initialTimestamp: nextRandom())
             if let previous = transport.sinks[spec.outputSSRC] { removeSink(previous) }
             if let previous = sinks[spec.id] { removeSink(previous) }
-            sink.padsSegments = padsSegments(to: sink)
+            updateSegmentPadding(of: sink)
             transport.sinks[spec.outputSSRC] = sink
             sinks[spec.id] = sink
         case .removeSink(let id):
@@ -96,7 +96,7 @@ extension MediaCore {
             sink.rtxSSRC = ssrc
             sink.rtxPayloadType = payloadType & 0x7F
             sink.rtxSequenceNumber = UInt16(truncatingIfNeeded: nextRandom())
-            sink.padsSegments = padsSegments(to: sink)
+            updateSegmentPadding(of: sink)
         case .requestKeyframe(let sourceId):
             if let source = sources[sourceId] { requestKeyframe(from: source) }
         case .restartSinkAtKeyframe(let sinkId):

@@ -138,11 +138,19 @@ extension MediaCore {
             if sink.rtxSSRC != 0 {
                 return sendRTX(stored, header: header, to: sink, originalSequenceNumber: outputSequenceNumber, timestamp: timestamp)
             }
+            // The repair goes out under the first copy's SRTP index: with exactly its padding, or
+            // not at all when that is no longer known.
+            var exactPadding: Int?
+            if let record = sink.paddingRecord {
+                guard let recorded = Self.recordedPadding(sequenceNumber: outputSequenceNumber, in: record) else { return false }
+                exactPadding = recorded
+            }
             // The stored copy lies in the retransmission buffer, which a later packet of this
             // batch may overwrite: it is copied whole, never sent from where it lies.
             return send(
                 stored, header: header, audioLevel: nil, vp8Fields: sink.sendPath.rewritesVP8 ? Self.vp8Fields(in: stored, header: header) : nil,
-                to: sink, on: sink.transport, sequenceNumber: outputSequenceNumber, timestamp: timestamp, fromReceiveBatch: false)
+                to: sink, on: sink.transport, sequenceNumber: outputSequenceNumber, timestamp: timestamp, fromReceiveBatch: false,
+                exactPadding: exactPadding)
         }
         if sent == true {
             counters.retransmissionsSent &+= 1

@@ -189,6 +189,7 @@ extension MediaCore {
             packet, header: header, audioLevel: audioLevel, vp8Fields: vp8Fields, to: sink, on: transport, sequenceNumber: numbers.sequenceNumber,
             timestamp: numbers.timestamp, fromReceiveBatch: fromReceiveBatch)
         if sent {
+            if let record = sink.paddingRecord { Self.recordPadding(lastChosenPadding, sequenceNumber: numbers.sequenceNumber, in: record) }
             sink.rewriter.recordSent(payloadBytes: header.payloadLength)
             sink.report.packets &+= 1
             sink.report.bytes &+= UInt64(packet.count)
@@ -238,27 +239,27 @@ extension MediaCore {
     @inline(__always)
     func send(
         _ packet: UnsafeRawBufferPointer, header: RTPHeader, audioLevel: (level: UInt8, voiceActivity: Bool)?, vp8Fields: VP8DescriptorFields?,
-        to sink: SinkState, on transport: TransportState, sequenceNumber: UInt16, timestamp: UInt32, fromReceiveBatch: Bool
+        to sink: SinkState, on transport: TransportState, sequenceNumber: UInt16, timestamp: UInt32, fromReceiveBatch: Bool, exactPadding: Int? = nil
     ) -> Bool {
         let ssrc = sink.rewriter.outputSSRC
-        let pads = sink.padsSegments
+        let padding: SegmentPaddingChoice = if let exactPadding { .exactly(exactPadding) } else if sink.padsSegments { .toOpenRun } else { .none }
         switch sink.sendPath {
         case .copy:
             return sendRTP(
                 packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType,
-                payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch, pads: pads)
+                payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch, padding: padding)
         case .copyRewritingVP8:
             return sendRTP(
                 packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: sink.outputPayloadType,
-                vp8: sink, fields: vp8Fields, payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch, pads: pads)
+                vp8: sink, fields: vp8Fields, payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch, padding: padding)
         case .rewriteExtensions:
             return sendRTPRewritingExtensions(
                 packet, header: header, audioLevel: audioLevel, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp,
-                payloadType: sink.outputPayloadType, fromReceiveBatch: fromReceiveBatch, pads: pads)
+                payloadType: sink.outputPayloadType, fromReceiveBatch: fromReceiveBatch, padding: padding)
         case .rewriteExtensionsAndVP8:
             return sendRTPRewritingExtensions(
                 packet, header: header, audioLevel: audioLevel, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp,
-                payloadType: sink.outputPayloadType, vp8: sink, fields: vp8Fields, fromReceiveBatch: fromReceiveBatch, pads: pads)
+                payloadType: sink.outputPayloadType, vp8: sink, fields: vp8Fields, fromReceiveBatch: fromReceiveBatch, padding: padding)
         }
     }
 }

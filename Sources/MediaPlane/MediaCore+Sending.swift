@@ -49,13 +49,13 @@ extension MediaCore {
     func sendRTP(
         _ packet: UnsafeRawBufferPointer, to transport: TransportState, ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32,
         payloadType: UInt8 = SinkState.keepPayloadType, vp8 sink: SinkState? = nil, fields: VP8DescriptorFields? = nil, payloadOffset: Int = 0,
-        fromReceiveBatch: Bool = false, pads: Bool = false
+        fromReceiveBatch: Bool = false, padding choice: SegmentPaddingChoice = .none
     ) -> Bool {
         guard packet.count <= Self.maximumPacketSize, let base = packet.baseAddress else { counters.drop(.oversized); return false }
         guard transport.isPlain || transport.outbound != nil else { counters.drop(.sinkNotConnected); return false }
         let slot = reserveSlot(on: transport)
         // A padded packet is copied whole: its padding follows the payload in the slot.
-        let padding = pads ? segmentPadding(plainLength: packet.count, firstByte: base.load(as: UInt8.self), on: transport) : 0
+        let padding = padding(choice, plainLength: packet.count, firstByte: base.load(as: UInt8.self), on: transport)
         let copied = fromReceiveBatch && padding == 0
             ? Self.headLength(of: packet.count, payloadOffset: payloadOffset, rewritesVP8: sink != nil, outbound: transport.outbound) : packet.count
         slot.copyMemory(from: base, byteCount: copied)
@@ -121,11 +121,11 @@ extension MediaCore {
     func sendRTPRewritingExtensions(
         _ packet: UnsafeRawBufferPointer, header: RTPHeader, audioLevel: (level: UInt8, voiceActivity: Bool)?,
         to transport: TransportState, ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32, payloadType: UInt8 = SinkState.keepPayloadType,
-        vp8 sink: SinkState? = nil, fields: VP8DescriptorFields? = nil, fromReceiveBatch: Bool = false, pads: Bool = false
+        vp8 sink: SinkState? = nil, fields: VP8DescriptorFields? = nil, fromReceiveBatch: Bool = false, padding choice: SegmentPaddingChoice = .none
     ) -> Bool {
         guard header.hasExtension || audioLevel != nil else {
             return sendRTP(packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: payloadType,
-                           vp8: sink, fields: fields, payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch, pads: pads)
+                           vp8: sink, fields: fields, payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch, padding: choice)
         }
         let fixedLength = RTPHeader.fixedHeaderLength + 4 * header.csrcCount
         let extensionLength = audioLevel == nil || transport.audioLevelExtensionId == 0 ? 0 : 8
@@ -134,7 +134,7 @@ extension MediaCore {
         guard length <= Self.maximumPacketSize, tailLength >= 0, let base = packet.baseAddress else { counters.drop(.oversized); return false }
         guard transport.isPlain || transport.outbound != nil else { counters.drop(.sinkNotConnected); return false }
         let slot = reserveSlot(on: transport)
-        let padding = pads ? segmentPadding(plainLength: length, firstByte: base.load(as: UInt8.self), on: transport) : 0
+        let padding = padding(choice, plainLength: length, firstByte: base.load(as: UInt8.self), on: transport)
         slot.copyMemory(from: base, byteCount: fixedLength)
         if extensionLength > 0, let audioLevel {
             // RFC 8285 one-byte form: 0xBEDE, one 32-bit word: id/length, the level, padding.

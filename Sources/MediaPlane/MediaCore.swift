@@ -18,6 +18,9 @@ final class MediaCore {
     /// The most bytes a video packet is padded by to go on with its subscriber's run of
     /// equal-size datagrams (`segmentPaddingBytes`); 0 when padding or segmentation is off.
     let segmentPaddingLimit: Int
+    /// The padding the last packet queued with ``SegmentPaddingChoice/toOpenRun`` got, for the
+    /// sink's record (``SinkState/paddingRecord``).
+    var lastChosenPadding = 0
     var transports: [Int: TransportState] = [:]
     var sources: [UInt32: SourceState] = [:]
     var sinks: [UInt32: SinkState] = [:]

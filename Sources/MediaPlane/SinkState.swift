@@ -29,8 +29,12 @@ final class SinkState {
     var rtxSSRC: UInt32 = 0
     var rtxPayloadType: UInt8 = 0
     var rtxSequenceNumber: UInt16 = 0
-    /// Whether video packets may be padded to the transport's run (``MediaCore/padsSegments(to:)``).
+    /// Whether video packets may be padded to the transport's run (``MediaCore/updateSegmentPadding(of:)``).
     var padsSegments = false
+    /// For an SRTP sink that is padded but has no RFC 4588 stream: the padding each of its last
+    /// ``MediaCore/paddingRecordLength`` packets left with, by output sequence number, so that a
+    /// repair under the same SRTP index seals the same bytes. nil for every other sink.
+    var paddingRecord: UnsafeMutablePointer<UInt32>?
     /// Increases on every bind so the rewriter starts a new generation.
     var generation: UInt32 = 0
     /// Video sinks start at a keyframe after every bind so decoders never see a broken picture.
@@ -44,5 +48,9 @@ final class SinkState {
         transportReference = Unmanaged.passUnretained(transport)
         isVideo = spec.isVideo
         rewriter = TrackRewriter(outputSSRC: spec.outputSSRC, initialSequenceNumber: initialSequenceNumber, initialTimestamp: initialTimestamp, clockRate: spec.clockRate)
+    }
+
+    deinit {
+        paddingRecord?.deallocate()
     }
 }

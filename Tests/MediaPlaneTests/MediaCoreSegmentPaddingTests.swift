@@ -49,8 +49,6 @@ struct MediaCoreSegmentPaddingTests {
         core.apply(.connectTransport(id: 2, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil))
         core.transports[2]!.rewritesExtensions = subscriber == .gcmRewritingExtensions
         core.apply(.addSink(MediaSinkSpec(id: 20, transportId: 2, outputSSRC: 0xBBBB_0000, isVideo: true, clockRate: 90_000)))
-        // An SRTP subscriber is padded only with an RFC 4588 stream for its repairs (see below).
-        if profile != nil { core.apply(.setSinkRetransmission(sink: 20, ssrc: 0xBBBB_0F00, payloadType: 97)) }
         core.apply(.bind(sink: 20, source: 10))
         core.flushAll()
         let before = core.counters
@@ -139,9 +137,12 @@ struct MediaCoreSegmentPaddingTests {
     }
 
     /// A subscriber without an RFC 4588 stream gets repairs on its own SSRC, under the first
-    /// copy's SRTP index. Padding is not repeated there, so an SRTP subscriber without one is not
-    /// padded at all: one index never seals two different plaintexts (with AES-GCM, one nonce).
-    @Test func anSRTPSubscriberWithoutRTXIsNotPaddedSoARepairSealsTheSameBytes() throws {
+    /// copy's SRTP index: a padded packet is repaired with exactly its padding, so the index seals
+    /// the same bytes twice (with AES-GCM one nonce must never seal two plaintexts). A packet
+    /// whose padding is not recorded (sent while the sink still had an RTX stream) is not
+    /// repaired on the sink's own SSRC at all.
+    @Test(arguments: [false, true])
+    func anSRTPSubscribersRepairRepeatsItsPaddingOrIsNotSent(rtxUntilTheRepair: Bool) throws {
         let core = MediaCoreSegmentationTests.coreWithPublisher(segmented: true, segmentPadding: 255)
         let receiver = try SegmentedSendTests.Receiver()
         let fd = pkr_udp_open(0x7F00_0001, 0, 0, 4 << 20)
@@ -151,6 +152,7 @@ struct MediaCoreSegmentPaddingTests {
         core.apply(.addTransport(id: 2, fd: fd, port: Int(pkr_udp_local_port(fd)), profile: .aeadAES128GCM, outbound: outbound))
         core.apply(.connectTransport(id: 2, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil))
         core.apply(.addSink(MediaSinkSpec(id: 20, transportId: 2, outputSSRC: 0xBBBB_0000, isVideo: true, clockRate: 90_000)))
+        if rtxUntilTheRepair { core.apply(.setSinkRetransmission(sink: 20, ssrc: 0xBBBB_0F00, payloadType: 97)) }
         core.apply(.bind(sink: 20, source: 10))
         core.flushAll()
         let before = core.counters
@@ -162,19 +164,28 @@ struct MediaCoreSegmentPaddingTests {
         let batch = MediaCoreReceiveBatchTests.handleAsOneBatch(packets, core: core, from: MediaCoreSegmentationTests.publisher)
         defer { batch.deallocate() }
         core.flushAll()
-        #expect(core.counters.paddedPackets == before.paddedPackets)
+        #expect(core.counters.paddedPackets - before.paddedPackets == 5)
         let first = receiver.drain(expecting: packets.count)
         #expect(first.count == packets.count)
+        if rtxUntilTheRepair { core.apply(.setSinkRetransmission(sink: 20, ssrc: 0, payloadType: 0)) }
+        let sentBeforeRepairs = core.counters.packetsOut
 
-        // The subscriber asks again for the packet that would have been padded first (1050 bytes).
+        // The subscriber asks again for the first padded packet (1050 bytes, padded to 1101) and
+        // for the last one of the first run, which was not padded.
         let sink = try #require(core.sinks[20])
-        let asked = try #require(first.dropFirst(4).first)
-        core.retransmit(UInt16(asked[2]) << 8 | UInt16(asked[3]), to: sink)
-        core.flushAll()
-        #expect(core.counters.retransmissionsSent == before.retransmissionsSent + 1)
-        let repair = receiver.drain(expecting: 1)
-        let same = repair == [asked]
-        #expect(same, "the repair is the first copy, byte for byte (\(repair.map(\.count)), \(asked.count) bytes)")
+        for asked in [first[4], first[1]] {
+            core.retransmit(UInt16(asked[2]) << 8 | UInt16(asked[3]), to: sink)
+            core.flushAll()
+            if rtxUntilTheRepair { continue }
+            let repair = receiver.drain(expecting: 1)
+            let same = repair == [asked]
+            #expect(same, "the repair is the first copy, byte for byte (\(repair.map(\.count)), \(asked.count) bytes)")
+        }
+        if rtxUntilTheRepair {
+            #expect(core.counters.retransmissionsMissed - before.retransmissionsMissed == 2)
+            #expect(core.counters.packetsOut == sentBeforeRepairs, "nothing left on either SSRC")
+        } else {
+            #expect(core.counters.retransmissionsSent - before.retransmissionsSent == 2)
+        }
     }
 }
-

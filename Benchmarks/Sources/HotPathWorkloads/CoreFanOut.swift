@@ -39,9 +39,7 @@ public final class CoreFanOut: @unchecked Sendable {
         core.apply(.connectTransport(id: 1, remote: publisherAddress, inbound: nil))
         publisher = core.transports[1]!
         core.apply(.addSource(MediaSourceSpec(id: 1, transportId: 1, ssrc: Self.ssrc, isVideo: true, codec: "VP8", clockRate: 90_000)))
-        // With padding, subscribers have RFC 4588 streams, as browsers do: an SRTP subscriber
-        // without one is never padded (``MediaCore/padsSegments(to:)``).
-        Self.addSubscribers(to: core, count: subscribers, firstTransport: 2, source: 1, profile: profile, retransmission: segmentPadding > 0)
+        Self.addSubscribers(to: core, count: subscribers, firstTransport: 2, source: 1, profile: profile)
         length = packetLength
         self.shorterEveryOther = shorterEveryOther
         template = .allocate(byteCount: 2048, alignment: 16)
@@ -66,15 +64,14 @@ public final class CoreFanOut: @unchecked Sendable {
     }
 
     /// Gives `core` `count` subscribers on transports of their own (ids from `firstTransport`),
-    /// each with one sink bound to `source`, and an RFC 4588 stream with `retransmission`.
-    public static func addSubscribers(to core: MediaCore, count: Int, firstTransport: Int, source: UInt32, profile: SRTPProfile?, retransmission: Bool = false) {
+    /// each with one sink bound to `source`.
+    public static func addSubscribers(to core: MediaCore, count: Int, firstTransport: Int, source: UInt32, profile: SRTPProfile?) {
         for index in 0..<count {
             let id = firstTransport + index
             let outbound = profile.map { try! SRTPSession(profile: $0, keyingMaterial: SDESKeying.generateKeyingMaterial(for: $0), direction: .sender) }
             core.apply(.addTransport(id: id, fd: -1, port: id, profile: profile, outbound: outbound.map { SRTPSessionHandoff($0) }))
             core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(6000 + id)), inbound: nil))
             core.apply(.addSink(MediaSinkSpec(id: UInt32(100 + id), transportId: id, outputSSRC: UInt32(0xA000 + id), isVideo: true, clockRate: 90_000)))
-            if retransmission { core.apply(.setSinkRetransmission(sink: UInt32(100 + id), ssrc: UInt32(0xB000 + id), payloadType: 97)) }
             core.apply(.bind(sink: UInt32(100 + id), source: source))
         }
     }
