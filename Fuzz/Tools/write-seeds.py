@@ -300,16 +300,25 @@ media_read, media_nack = b"\x06", lambda subscriber, back: bytes([5, subscriber,
 media_pli = lambda subscriber: bytes([5, subscriber, 1, 0, 0])
 media_change = lambda kind, subscriber, argument: bytes([7, kind, subscriber, argument])
 media_advance = lambda index: bytes([8, index])
-write("media", "vp8-two-plain-subscribers",
+
+
+def write_media(name, data):
+    """A media script, for the media target and for the shards target (the same script with
+    odd subscribers on a second shard)."""
+    write("media", name, data)
+    write("shards", name, data)
+
+
+write_media("vp8-two-plain-subscribers",
       bytes([0x01, 0x00]) + media_frame(0, 6, keyframe=True) + media_frame(1, 2, keyframe=True) + media_audio() + media_read
       + media_frame(0, 12) + media_audio() + media_frame(1, 3) + media_read + media_nack(0, 3) + media_pli(1)
       + media_change(0, 0, 0) + media_frame(0, 9) + media_frame(1, 2, keyframe=True) + media_advance(6) + media_frame(0, 4))
-write("media", "every-subscriber-kind-rtx-padding-srtp-publisher",
+write_media("every-subscriber-kind-rtx-padding-srtp-publisher",
       bytes([0x8F | 0x40, 0b11100100]) + media_frame(0, 8, keyframe=True) + media_frame(1, 2, keyframe=True) + media_audio()
       + media_read + media_frame(0, 10) + media_rtp(0, step=3) + media_frame(0, 3) + media_read + media_advance(2)
       + media_nack(1, 2) + media_nack(2, 5) + bytes([0, 3, 1, 0, 0x90, 4]) + media_read + media_advance(6)
       + bytes([4, 0]) + media_pli(3) + media_advance(5) + media_frame(0, 7, keyframe=True))
-write("media", "h264-churn",
+write_media("h264-churn",
       bytes([0x22, 0b00011011]) + media_frame(0, 5, keyframe=True) + media_frame(1, 2, keyframe=True) + media_read
       + media_change(3, 1, 0) + media_frame(0, 5) + media_change(3, 1, 0) + media_change(4, 0, 1) + media_frame(1, 3)
       + media_change(4, 0, 1) + media_change(7, 2, 0) + media_change(6, 0, 0) + media_frame(0, 5) + media_change(5, 0, 0)

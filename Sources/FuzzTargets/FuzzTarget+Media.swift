@@ -25,14 +25,16 @@ extension FuzzTarget {
     /// segment padding, which only a batch adds); every SRTP datagram must open, or repeat one
     /// sent before byte for byte (a NACK answered on the sink's own SSRC); the publisher
     /// must get only RTCP; a subscriber only RTCP and RTP under its own sinks' SSRCs.
-    static func runMedia(_ bytes: UnsafeRawBufferPointer) {
-        _ = playMedia(bytes)
+    static func runMedia(_ bytes: UnsafeRawBufferPointer, secondShard: Bool = false) {
+        _ = playMedia(bytes, secondShard: secondShard)
     }
 
-    /// Plays a `media` input in both rigs, checks what they sent, and returns it.
-    static func playMedia(_ bytes: UnsafeRawBufferPointer) -> (batches: [MediaFuzzDelivery], packetwise: [MediaFuzzDelivery]) {
+    /// Plays a `media` input in both rigs (with odd subscribers on a second shard, for the
+    /// `shards` target), checks what they sent, and returns it.
+    static func playMedia(_ bytes: UnsafeRawBufferPointer, secondShard: Bool = false) -> (batches: [MediaFuzzDelivery], packetwise: [MediaFuzzDelivery]) {
         var input = FuzzInput(bytes)
-        let layout = mediaLayout(&input)
+        var layout = mediaLayout(&input)
+        layout.oddSubscribersOnSecondShard = secondShard
         guard let batches = try? MediaCoreFuzzRig(layout: layout, handlesBatches: true),
               let packetwise = try? MediaCoreFuzzRig(layout: layout, handlesBatches: false)
         else { preconditionFailure("the rig could not be set up") }

@@ -31,6 +31,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// control-plane changes and time, read in batches as the shell reads them and datagram by
     /// datagram; both must send every peer the same.
     case media
+    /// The `media` script with subscribers 1 and 3 on a second shard, fed over the link between
+    /// the two cores as the shell's shards are.
+    case shards
 
     /// Runs one input. Returns for every input unless a bug is found; the control case blocks
     /// until the relay core has handled the whole script, so call it outside Swift concurrency
@@ -48,6 +51,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .control: ControlFuzzRelay.shared.runBlocking(ControlFuzzScript(bytes))
         case .srtp: Self.runSRTP(bytes)
         case .media: Self.runMedia(bytes)
+        case .shards: Self.runMedia(bytes, secondShard: true)
         }
     }
 

@@ -109,10 +109,11 @@ import Testing
         #expect(Self.succeeded(3, in: transcript[0]), "\(transcript[0])")
     }
 
-    @Test("the media seed reaches every kind of subscriber, segment padding and repairs, and sends no packet twice")
-    func mediaSeedGoesDeep() throws {
+    @Test("the media seed reaches every kind of subscriber, segment padding and repairs, and sends no packet twice",
+          arguments: [false, true])
+    func mediaSeedGoesDeep(secondShard: Bool) throws {
         let bytes = try Data(contentsOf: Self.fuzzDirectory.appendingPathComponent("Corpus/media/every-subscriber-kind-rtx-padding-srtp-publisher"))
-        let (batches, packetwise) = Array(bytes).withUnsafeBytes { FuzzTarget.playMedia($0) }
+        let (batches, packetwise) = Array(bytes).withUnsafeBytes { FuzzTarget.playMedia($0, secondShard: secondShard) }
         let rtp = batches.filter { $0.status == nil || $0.status == .ok }.filter { !(192...223).contains($0.bytes[1]) }
         func ssrc(_ delivery: MediaFuzzDelivery) -> UInt32 { delivery.bytes[8...11].reduce(0) { $0 << 8 | UInt32($1) } }
         for subscriber in 0..<4 {

@@ -9,7 +9,9 @@ import SecureTransport
 /// an audio sink `40 + i`. The rig plays both peers: it protects what they send when their
 /// transport is SRTP, and opens what the relay sent them, so ``deliveries`` reads as the peers
 /// read it. Two rigs with the same layout and script differ only in ``handlesBatches``, which is
-/// what the `media` fuzz target compares.
+/// what the `media` fuzz target compares. With ``MediaFuzzLayout/oddSubscribersOnSecondShard``,
+/// subscribers 1, 3, ... live on a second core that gets the publisher's packets over a link,
+/// drained after every step as the shell drains its links once per turn.
 @_spi(Fuzzing) public final class MediaCoreFuzzRig {
     public static let maximumSubscribers = 6
     public static let publisherTransport = 1
@@ -45,6 +47,9 @@ import SecureTransport
 
     let output = RecordingOutput()
     let core: MediaCore
+    /// The second shard, when the layout has one, and what it sent.
+    let secondShard: MediaCore?
+    let secondShardOutput = RecordingOutput()
     var nowMs: Int64 = 1_000_000
     /// The peers' sessions per SRTP transport: the receiver opens what the relay sent, the sender
     /// protects what the peer sends.
@@ -65,19 +70,46 @@ import SecureTransport
         // Events nobody reads are dropped, not kept: an input must not grow the next one's memory.
         let (_, events) = AsyncStream.makeStream(of: MediaPlaneEvent.self, bufferingPolicy: .bufferingNewest(0))
         core = MediaCore(configuration: configuration, reports: ReportStore(), output: output, hasWebRTCSocket: false, events: events, randomSeed: 42)
-        core.advanceClock(monotonicMs: nowMs, unixMs: nowMs + 1_700_000_000_000)
-        core.startTimers()
+        secondShard = layout.oddSubscribersOnSecondShard
+            ? MediaCore(configuration: configuration, reports: ReportStore(), output: secondShardOutput, hasWebRTCSocket: false, events: events, randomSeed: 43)
+            : nil
+        for shard in shards {
+            shard.advanceClock(monotonicMs: nowMs, unixMs: nowMs + 1_700_000_000_000)
+            shard.startTimers()
+        }
+        if let secondShard {
+            // As ShardRouting joins two shards: a pair of rings, one each way.
+            let forward = PacketRing(slotCount: 1024, slotCapacity: MediaCore.sendSlotCapacity)
+            let backward = PacketRing(slotCount: 1024, slotCapacity: MediaCore.sendSlotCapacity)
+            core.apply(.addLink(PipeLinkHandoff(link: PipeLink(peer: 1, outbound: forward, inbound: backward))))
+            secondShard.apply(.addLink(PipeLinkHandoff(link: PipeLink(peer: 0, outbound: backward, inbound: forward))))
+        }
         try addTransport(Self.publisherTransport, remote: Self.publisherEndpoint, profile: layout.publisherUsesSRTP ? .aeadAES128GCM : nil, rewritesExtensions: false)
-        for index in 0..<3 { core.apply(.addSource(sourceSpec(index))) }
+        for index in 0..<3 { addSource(index) }
         for subscriber in layout.subscribers.indices { try setUpSubscriber(subscriber) }
-        core.flushAll()
-        collect()
+        settle()
+    }
+
+    /// Both shards, the publisher's first.
+    var shards: [MediaCore] { secondShard.map { [core, $0] } ?? [core] }
+
+    /// The core subscriber `subscriber` lives on.
+    func shard(of subscriber: Int) -> MediaCore {
+        guard let secondShard, subscriber % 2 == 1 else { return core }
+        return secondShard
+    }
+
+    /// The core that owns `transport`.
+    func shard(ofTransport transport: Int) -> MediaCore {
+        transport == Self.publisherTransport ? core : shard(of: transport - 2)
     }
 
     deinit {
         // Sources and sinks hold each other; removing their transports parts them, as the control
         // plane does, so that one input's retransmission buffers do not outlive it.
-        for id in Array(core.transports.keys) { core.apply(.removeTransport(id: id)) }
+        for shard in shards {
+            for id in Array(shard.transports.keys) { shard.apply(.removeTransport(id: id)) }
+        }
     }
 
     // MARK: Input
@@ -86,6 +118,7 @@ import SecureTransport
     /// a stranger, each protected first when the transport is SRTP (as far as it protects); then
     /// sends what the core queued.
     public func receive(_ datagrams: [[UInt8]], on transport: Int, fromPeer: Bool) {
+        let core = shard(ofTransport: transport)
         guard let state = core.transports[transport] else { return }
         let endpoint = !fromPeer ? Self.strangerEndpoint
             : transport == Self.publisherTransport ? Self.publisherEndpoint : Self.subscriberEndpoint(transport - 2)
@@ -118,55 +151,75 @@ import SecureTransport
                 buffer.deallocate()
             }
         }
-        collect()
+        settle()
     }
 
     /// Moves the clock on by `milliseconds` and runs the core's timers, as the shell does after
     /// every wake-up.
     public func advance(milliseconds: Int) {
         nowMs += Int64(max(0, milliseconds))
-        core.advanceClock(monotonicMs: nowMs, unixMs: nowMs + 1_700_000_000_000)
-        core.runTimers()
-        core.flushAll()
-        collect()
+        for shard in shards {
+            shard.advanceClock(monotonicMs: nowMs, unixMs: nowMs + 1_700_000_000_000)
+            shard.runTimers()
+            shard.flushAll()
+        }
+        settle()
     }
 
     /// Applies what the control plane does, as commands from the mailbox.
     public func apply(_ change: MediaFuzzChange) throws {
         let count = layout.subscribers.count
-        func sink(_ subscriber: Int, video: Bool) -> UInt32 { UInt32((video ? 20 : 40) + subscriber % max(1, count)) }
+        guard count > 0 else { return }
+        /// The subscriber's index, its core and its video or audio sink.
+        func target(_ subscriber: Int, video: Bool) -> (index: Int, core: MediaCore, sink: UInt32) {
+            let index = subscriber % count
+            return (index, shard(of: index), UInt32((video ? 20 : 40) + index))
+        }
         switch change {
         case .switchLayer(let subscriber):
-            guard count > 0, let current = core.sinks[sink(subscriber, video: true)]?.source else { break }
-            core.apply(.switchSource(sink: sink(subscriber, video: true), source: current.id == 10 ? 11 : 10))
+            let (_, core, sink) = target(subscriber, video: true)
+            guard let current = core.sinks[sink]?.source else { break }
+            core.apply(.switchSource(sink: sink, source: current.id == 10 ? 11 : 10))
         case .unbind(let subscriber, let video):
-            guard count > 0 else { break }
-            core.apply(.unbind(sink: sink(subscriber, video: video)))
+            let (_, core, sink) = target(subscriber, video: video)
+            core.apply(.unbind(sink: sink))
         case .bind(let subscriber, let video, let layer):
-            guard count > 0 else { break }
-            core.apply(.bind(sink: sink(subscriber, video: video), source: video ? UInt32(10 + layer % 2) : 12))
+            let (_, core, sink) = target(subscriber, video: video)
+            core.apply(.bind(sink: sink, source: video ? UInt32(10 + layer % 2) : 12))
         case .toggleSink(let subscriber, let video):
-            guard count > 0 else { break }
-            let id = sink(subscriber, video: video)
-            if core.sinks[id] != nil {
-                core.apply(.removeSink(id: id))
+            let (index, core, sink) = target(subscriber, video: video)
+            if core.sinks[sink] != nil {
+                core.apply(.removeSink(id: sink))
             } else {
-                addSinks(of: subscriber % count, video: video, audio: !video)
+                addSinks(of: index, video: video, audio: !video)
             }
         case .toggleSource(let index):
-            let id = UInt32(10 + index % 3)
-            core.apply(core.sources[id] != nil ? .removeSource(id: id) : .addSource(sourceSpec(index % 3)))
+            if core.sources[UInt32(10 + index % 3)] != nil { removeSource(index % 3) } else { addSource(index % 3) }
         case .requestKeyframe(let layer):
             core.apply(.requestKeyframe(source: UInt32(10 + layer % 2)))
         case .restartAtKeyframe(let subscriber):
-            guard count > 0 else { break }
-            core.apply(.restartSinkAtKeyframe(sink: sink(subscriber, video: true)))
+            let (_, core, sink) = target(subscriber, video: true)
+            core.apply(.restartSinkAtKeyframe(sink: sink))
         case .reconnect(let subscriber):
-            guard count > 0 else { break }
-            core.apply(.removeTransport(id: 2 + subscriber % count))
-            try setUpSubscriber(subscriber % count)
+            let (index, core, _) = target(subscriber, video: true)
+            core.apply(.removeTransport(id: 2 + index))
+            try setUpSubscriber(index)
         }
-        core.flushAll()
+        settle()
+    }
+
+    /// What the shell does after every turn: each shard takes what its links carried (the second
+    /// shard the publisher's packets, the first the keyframe requests coming back), then sends.
+    func settle() {
+        for shard in shards { shard.flushAll() }
+        if let secondShard {
+            for _ in 0..<2 {
+                secondShard.drainLinks()
+                secondShard.flushAll()
+                core.drainLinks()
+                core.flushAll()
+            }
+        }
         collect()
     }
 
@@ -188,6 +241,25 @@ import SecureTransport
         }
     }
 
+    /// Publishes source `index` on the first shard and, with a second shard, mirrors it there
+    /// over the link, as ShardRouting does for a subscriber on another shard.
+    func addSource(_ index: Int) {
+        let spec = sourceSpec(index)
+        core.apply(.addSource(spec))
+        guard let secondShard else { return }
+        secondShard.apply(.addRemoteSource(spec, peer: 0))
+        core.apply(.addPipeOutlet(source: spec.id, peer: 1))
+    }
+
+    func removeSource(_ index: Int) {
+        let id = sourceSpec(index).id
+        if let secondShard {
+            core.apply(.removePipeOutlet(source: id, peer: 1))
+            secondShard.apply(.removeSource(id: id))
+        }
+        core.apply(.removeSource(id: id))
+    }
+
     func setUpSubscriber(_ subscriber: Int) throws {
         let kind = layout.subscribers[subscriber]
         let profile: SRTPProfile? = switch kind {
@@ -201,6 +273,7 @@ import SecureTransport
 
     func addSinks(of subscriber: Int, video: Bool, audio: Bool) {
         let transport = 2 + subscriber
+        let core = shard(of: subscriber)
         if video {
             let id = UInt32(20 + subscriber)
             core.apply(.addSink(MediaSinkSpec(id: id, transportId: transport, outputSSRC: Self.videoSSRC(ofSubscriber: subscriber), isVideo: true, clockRate: 90_000)))
@@ -219,6 +292,7 @@ import SecureTransport
     /// Adds and connects a transport; an SRTP one gets the relay's sessions and its peer's
     /// mirror sessions, keyed per transport.
     func addTransport(_ id: Int, remote: IPv4Endpoint, profile: SRTPProfile?, rewritesExtensions: Bool) throws {
+        let core = shard(ofTransport: id)
         peerReceivers[id] = nil
         peerSenders[id] = nil
         sealed[id] = nil
@@ -260,6 +334,11 @@ import SecureTransport
 
     /// Moves what the core sent into ``deliveries``, opened by the receiving peer.
     func collect() {
+        collect(from: output)
+        collect(from: secondShardOutput)
+    }
+
+    func collect(from output: RecordingOutput) {
         for datagram in output.datagrams {
             let wire = datagram.bytes
             guard let receiver = peerReceivers[datagram.transportId], wire.count >= 12 else {

@@ -14,10 +14,13 @@
     /// `media.gsoPadding`: 0 leaves packets as they are; above, the core pads video packets to
     /// their subscriber's open run of equal-size datagrams.
     public var segmentPadding: Int
+    /// Whether subscribers 1, 3, ... live on a second core (another shard), fed over the link
+    /// between the two as the shell's shards are.
+    public var oddSubscribersOnSecondShard: Bool
 
     public init(
         subscribers: [MediaFuzzSubscriberKind], codec: String, retransmission: Bool, audioLevelExtensionId: UInt8?,
-        publisherUsesSRTP: Bool, segmentPadding: Int
+        publisherUsesSRTP: Bool, segmentPadding: Int, oddSubscribersOnSecondShard: Bool = false
     ) {
         self.subscribers = subscribers
         self.codec = codec
@@ -25,5 +28,6 @@
         self.audioLevelExtensionId = audioLevelExtensionId
         self.publisherUsesSRTP = publisherUsesSRTP
         self.segmentPadding = segmentPadding
+        self.oddSubscribersOnSecondShard = oddSubscribersOnSecondShard
     }
 }
