@@ -42,8 +42,8 @@ import SecureTransport
     /// buffer, as a coalesced read leaves them; forward runs; plain payloads sent from the batch),
     /// or datagram by datagram, each in a buffer of exactly its size and flushed at once.
     public let handlesBatches: Bool
-    /// What the peers received, in the order it was sent; the caller may empty it.
-    public var deliveries: [MediaFuzzDelivery] = []
+    /// What the peers received, in the order it was sent.
+    public private(set) var deliveries: [MediaFuzzDelivery] = []
 
     let output = RecordingOutput()
     let core: MediaCore
