@@ -96,11 +96,8 @@ extension FuzzTarget {
             let subscriber = delivery.transport - 2
             precondition(layout.subscribers.indices.contains(subscriber), "a datagram went to unknown transport \(delivery.transport)")
             guard !isRTCP else { continue }
-            // A repeat stays sealed (its trailer makes padding unreadable); its header is in the clear.
             let ssrc = bytes[8..<12].reduce(0) { $0 << 8 | UInt32($1) }
-            if delivery.status != .replayed {
-                precondition(RTPHeader.parse(bytes)?.ssrc == ssrc, "subscriber \(subscriber) was sent RTP that does not parse")
-            }
+            precondition(RTPHeader.parse(bytes)?.ssrc == ssrc, "subscriber \(subscriber) was sent RTP that does not parse")
             let own: Set<UInt32> = [
                 MediaCoreFuzzRig.videoSSRC(ofSubscriber: subscriber), MediaCoreFuzzRig.retransmissionSSRC(ofSubscriber: subscriber),
                 MediaCoreFuzzRig.audioSSRC(ofSubscriber: subscriber),

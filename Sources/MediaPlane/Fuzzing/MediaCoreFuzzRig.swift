@@ -55,8 +55,9 @@ import SecureTransport
     /// protects what the peer sends.
     var peerReceivers: [Int: SRTPSession] = [:]
     var peerSenders: [Int: SRTPSession] = [:]
-    /// Every SRTP RTP datagram opened, per transport, by SSRC and sequence number.
-    var sealed: [Int: [UInt64: [UInt8]]] = [:]
+    /// Every SRTP RTP datagram opened, as sent and as opened, per transport, by SSRC and
+    /// sequence number.
+    var sealed: [Int: [UInt64: (wire: [UInt8], opened: [UInt8])]] = [:]
 
     public init(layout: MediaFuzzLayout, handlesBatches: Bool) throws {
         precondition(layout.subscribers.count <= Self.maximumSubscribers, "too many subscribers")
@@ -353,16 +354,18 @@ import SecureTransport
             }
             // SSRC and sequence number travel in the clear.
             let index = wire[8...11].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } << 16 | UInt64(wire[2]) << 8 | UInt64(wire[3])
+            var opened = status == .ok ? Array(bytes[0..<length]) : wire
             var repeats = false
             if !isRTCP {
                 if status == .ok {
-                    sealed[datagram.transportId, default: [:]][index] = wire
-                } else if status == .replayed {
-                    repeats = sealed[datagram.transportId]?[index] == wire
+                    sealed[datagram.transportId, default: [:]][index] = (wire, opened)
+                } else if status == .replayed, let earlier = sealed[datagram.transportId]?[index], earlier.wire == wire {
+                    // The same bytes as before: the peer reads what it read then.
+                    repeats = true
+                    opened = earlier.opened
                 }
             }
-            deliveries.append(MediaFuzzDelivery(
-                transport: datagram.transportId, bytes: status == .ok ? Array(bytes[0..<length]) : wire, status: status, repeatsEarlierDatagram: repeats))
+            deliveries.append(MediaFuzzDelivery(transport: datagram.transportId, bytes: opened, status: status, repeatsEarlierDatagram: repeats))
         }
         output.datagrams.removeAll(keepingCapacity: true)
     }

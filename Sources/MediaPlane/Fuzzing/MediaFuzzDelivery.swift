@@ -4,7 +4,8 @@ import SecureTransport
 @_spi(Fuzzing) public struct MediaFuzzDelivery: Sendable, Equatable {
     /// The transport it left on: 1 is the publisher, 2... the subscribers.
     public var transport: Int
-    /// Its bytes, unprotected when the transport is SRTP and unprotecting succeeded.
+    /// Its bytes, unprotected when the transport is SRTP and unprotecting succeeded (for a
+    /// repeat, as the first copy opened).
     public var bytes: [UInt8]
     /// The receiver's verdict on an SRTP datagram; nil on a plain transport.
     public var status: SRTPStatus?
