@@ -86,18 +86,16 @@ extension FuzzTarget {
             // an index already used would be a second plaintext under one AES-GCM nonce.
             let opened = delivery.status == nil || delivery.status == .ok || (delivery.status == .replayed && delivery.repeatsEarlierDatagram)
             precondition(opened, "a datagram to transport \(delivery.transport) did not open (\(String(describing: delivery.status))): \(delivery.bytes.prefix(12))")
-            let bytes = delivery.bytes
-            precondition(bytes.count >= 8, "a datagram of \(bytes.count) bytes went to transport \(delivery.transport)")
-            let isRTCP = (192...223).contains(bytes[1])
+            precondition(delivery.bytes.count >= 8, "a datagram of \(delivery.bytes.count) bytes went to transport \(delivery.transport)")
             if delivery.transport == MediaCoreFuzzRig.publisherTransport {
-                precondition(isRTCP, "the publisher was sent RTP")
+                precondition(delivery.isRTCP, "the publisher was sent RTP")
                 continue
             }
             let subscriber = delivery.transport - 2
             precondition(layout.subscribers.indices.contains(subscriber), "a datagram went to unknown transport \(delivery.transport)")
-            guard !isRTCP else { continue }
-            let ssrc = bytes[8..<12].reduce(0) { $0 << 8 | UInt32($1) }
-            precondition(RTPHeader.parse(bytes)?.ssrc == ssrc, "subscriber \(subscriber) was sent RTP that does not parse")
+            guard !delivery.isRTCP else { continue }
+            let ssrc = delivery.ssrc
+            precondition(RTPHeader.parse(delivery.bytes)?.ssrc == ssrc, "subscriber \(subscriber) was sent RTP that does not parse")
             let own: Set<UInt32> = [
                 MediaCoreFuzzRig.videoSSRC(ofSubscriber: subscriber), MediaCoreFuzzRig.retransmissionSSRC(ofSubscriber: subscriber),
                 MediaCoreFuzzRig.audioSSRC(ofSubscriber: subscriber),
@@ -116,9 +114,8 @@ extension FuzzTarget {
                 // RTCP by type and the stream it is about (a sender report's sender, the media
                 // SSRC of the rest): the core's timers visit sources in dictionary order, which
                 // differs between two cores.
-                let isRTCP = (192...223).contains(bytes[1])
-                let about = isRTCP && bytes[1] == 200 || bytes.count < 12 ? bytes[4..<8] : bytes[8..<12]
-                let key = "\(delivery.transport) \(isRTCP ? "rtcp \(bytes[1]) " : "")\(about.reduce(0) { $0 << 8 | UInt32($1) })"
+                let about = MediaFuzzDelivery.word(bytes, at: delivery.isRTCP && bytes[1] == 200 || bytes.count < 12 ? 4 : 8)
+                let key = "\(delivery.transport) \(delivery.isRTCP ? "rtcp \(bytes[1]) " : "")\(about)"
                 streams[key, default: []].append(bytes)
             }
             return streams

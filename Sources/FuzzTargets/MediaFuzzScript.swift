@@ -74,9 +74,8 @@ struct MediaFuzzScript {
 
     /// Notes the sequence numbers of RTP delivered since the last call.
     mutating func noteDeliveries(_ deliveries: [MediaFuzzDelivery]) {
-        for delivery in deliveries[deliveriesSeen...] where delivery.bytes.count >= 12 && !(192...223).contains(delivery.bytes[1]) {
-            let ssrc = delivery.bytes[8...11].reduce(0) { $0 << 8 | UInt32($1) }
-            lastSent[ssrc] = UInt16(delivery.bytes[2]) << 8 | UInt16(delivery.bytes[3])
+        for delivery in deliveries[deliveriesSeen...] where delivery.bytes.count >= 12 && !delivery.isRTCP {
+            lastSent[delivery.ssrc] = delivery.sequenceNumber
         }
         deliveriesSeen = deliveries.count
     }

@@ -210,16 +210,14 @@ import SecureTransport
     }
 
     /// What the shell does after every turn: each shard takes what its links carried (the second
-    /// shard the publisher's packets, the first the keyframe requests coming back), then sends.
+    /// shard the publisher's packets, then the first the keyframe requests those caused), then sends.
     func settle() {
         for shard in shards { shard.flushAll() }
         if let secondShard {
-            for _ in 0..<2 {
-                secondShard.drainLinks()
-                secondShard.flushAll()
-                core.drainLinks()
-                core.flushAll()
-            }
+            secondShard.drainLinks()
+            secondShard.flushAll()
+            core.drainLinks()
+            core.flushAll()
         }
         collect()
     }
@@ -325,9 +323,8 @@ import SecureTransport
         guard let sender = peerSenders[transport], datagram.count >= 8 else { return datagram }
         var bytes = datagram + [UInt8](repeating: 0, count: 64)
         var length = datagram.count
-        let isRTCP = (192...223).contains(datagram[1])
         let status = bytes.withUnsafeMutableBytes { raw in
-            isRTCP ? sender.protectRTCP(raw.baseAddress!, length: &length, capacity: raw.count) : sender.protectRTP(raw.baseAddress!, length: &length, capacity: raw.count)
+            MediaFuzzDelivery.isRTCP(datagram) ? sender.protectRTCP(raw.baseAddress!, length: &length, capacity: raw.count) : sender.protectRTP(raw.baseAddress!, length: &length, capacity: raw.count)
         }
         guard status == .ok else { return datagram }
         return Array(bytes[0..<length])
@@ -348,12 +345,12 @@ import SecureTransport
             }
             var bytes = wire
             var length = bytes.count
-            let isRTCP = (192...223).contains(bytes[1])
+            let isRTCP = MediaFuzzDelivery.isRTCP(wire)
             let status = bytes.withUnsafeMutableBytes { raw in
                 isRTCP ? receiver.unprotectRTCP(raw.baseAddress!, length: &length) : receiver.unprotectRTP(raw.baseAddress!, length: &length)
             }
             // SSRC and sequence number travel in the clear.
-            let index = wire[8...11].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } << 16 | UInt64(wire[2]) << 8 | UInt64(wire[3])
+            let index = UInt64(MediaFuzzDelivery.word(wire, at: 8)) << 16 | UInt64(wire[2]) << 8 | UInt64(wire[3])
             var opened = status == .ok ? Array(bytes[0..<length]) : wire
             var repeats = false
             if !isRTCP {
