@@ -178,6 +178,21 @@ void pkr_batch_prepare_split(pkr_msg_batch *batch, unsigned index, unsigned head
     pkr_batch_prepare_message(batch, index, 2, ip, port);
 }
 
+pkr_send_layout pkr_batch_send_layout(pkr_msg_batch *batch) {
+    for (unsigned index = 0; index < batch->count; index++) {
+        memset(&batch->addresses[index], 0, sizeof(struct sockaddr_in));
+        pkr_batch_prepare(batch, index, 0, 0, 0);
+    }
+    pkr_send_layout layout;
+    layout.buffers = batch->buffers;
+    layout.buffer_size = batch->buffer_size;
+    layout.header_stride = (uint32_t)sizeof(struct mmsghdr);
+    layout.vectors = batch->vectors;
+    layout.addresses = batch->addresses;
+    layout.vector_counts = (uint8_t *)&batch->headers[0].msg_hdr.msg_iovlen;
+    return layout;
+}
+
 unsigned pkr_batch_copy_prepared(const pkr_msg_batch *batch, unsigned index, void *destination, unsigned capacity) {
     unsigned copied = 0;
     for (unsigned part = 0; part < 2; part++) {

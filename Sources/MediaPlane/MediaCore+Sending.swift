@@ -8,13 +8,13 @@ extension MediaCore {
     @inline(__always)
     func reserveSlot(on transport: TransportState) -> UnsafeMutableRawPointer {
         if transport.pending == transport.slotCount { flush(transport) }
-        return UnsafeMutableRawPointer(pkr_batch_buffer(transport.sendBatch, UInt32(transport.pending)))
+        return transport.sendLayout.buffer(at: transport.pending)
     }
 
     /// Queues the slot reserved last, `length` bytes long, for the transport's peer.
     @inline(__always)
     func commitSlot(on transport: TransportState, length: Int) {
-        pkr_batch_prepare(transport.sendBatch, UInt32(transport.pending), UInt32(length), transport.remote.ip, transport.remote.port)
+        transport.sendLayout.prepare(at: transport.pending, length: length, to: transport.remote)
         noteQueued(length: length, on: transport)
         markQueued(transport)
     }
@@ -23,8 +23,7 @@ extension MediaCore {
     /// bytes of the receive batch at `tail`, which the shell sends before it reads again.
     @inline(__always)
     func commitSplitSlot(on transport: TransportState, headLength: Int, tail: UnsafeRawPointer, tailLength: Int) {
-        pkr_batch_prepare_split(
-            transport.sendBatch, UInt32(transport.pending), UInt32(headLength), tail, UInt32(tailLength), transport.remote.ip, transport.remote.port)
+        transport.sendLayout.prepareSplit(at: transport.pending, headLength: headLength, tail: tail, tailLength: tailLength, to: transport.remote)
         queuedFromReceiveBatch = true
         noteQueued(length: headLength + tailLength, on: transport)
         markQueued(transport)
@@ -249,7 +248,7 @@ extension MediaCore {
         let delivered = max(0, sent)
         for index in 0..<delivered {
             // The prepared length: a segmented send reports lengths per message, not per datagram.
-            let bytes = UInt64(pkr_batch_prepared_length(transport.sendBatch, UInt32(index)))
+            let bytes = UInt64(transport.sendLayout.preparedLength(at: index))
             counters.bytesOut &+= bytes
             transport.report.bytesOut &+= bytes
         }

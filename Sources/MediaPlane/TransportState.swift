@@ -32,6 +32,8 @@ final class TransportState {
     /// The SSRC the relay uses in RTCP it originates on this transport.
     let rtcpSSRC: UInt32
     let sendBatch: OpaquePointer
+    /// Where queueing writes each datagram of `sendBatch`.
+    let sendLayout: SendBatchLayout
     let slotCapacity: Int
     let slotCount: Int
     var pending = 0
@@ -70,6 +72,7 @@ final class TransportState {
         self.slotCount = slotCount
         self.slotCapacity = slotCapacity
         self.sendBatch = pkr_batch_create(UInt32(slotCount), UInt32(slotCapacity))
+        sendLayout = SendBatchLayout(of: sendBatch)
     }
 
     deinit {

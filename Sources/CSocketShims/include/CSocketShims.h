@@ -32,6 +32,26 @@ void pkr_batch_prepare(pkr_msg_batch *batch, unsigned index, unsigned length, ui
  * sent: `tail` must stay valid and unchanged until then. */
 void pkr_batch_prepare_split(pkr_msg_batch *batch, unsigned index, unsigned head_length, const void *tail, unsigned tail_length,
                              uint32_t ip, uint16_t port);
+/* Where a send batch keeps what changes from message to message, for a sender that prepares its
+ * messages itself without a call per message: message i's buffer lies at buffers + i *
+ * buffer_size; its two iovecs (struct iovec) at vectors + 2 * i, prepared as by
+ * pkr_batch_prepare_split (the second one empty, starting where the first ends, when the message
+ * is whole); its destination (struct sockaddr_in, address and port in network byte order) at
+ * addresses + i; and its iovec count (a size_t, 1 or 2) at vector_counts + i * header_stride.
+ * Everything else in the message headers is set once, by pkr_batch_send_layout. */
+typedef struct pkr_send_layout {
+    uint8_t *buffers;
+    uint32_t buffer_size;
+    uint32_t header_stride;
+    void *vectors;
+    void *addresses;
+    uint8_t *vector_counts;
+} pkr_send_layout;
+
+/* Sets up every message header of `batch` for sending and returns where the rest lies. The batch
+ * is then for sending only: pkr_batch_receive would rewrite the headers for receiving. */
+pkr_send_layout pkr_batch_send_layout(pkr_msg_batch *batch);
+
 /* Copies prepared message `index` (both parts) to `destination`, at most `capacity` bytes;
  * returns how many were copied. */
 unsigned pkr_batch_copy_prepared(const pkr_msg_batch *batch, unsigned index, void *destination, unsigned capacity);
