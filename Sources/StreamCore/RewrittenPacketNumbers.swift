@@ -9,6 +9,7 @@ public struct RewrittenPacketNumbers: Sendable, Hashable {
     public var resynchronized: Bool
 
     /// Creates a pair of outgoing packet numbers.
+    @inlinable
     public init(sequenceNumber: UInt16, timestamp: UInt32, resynchronized: Bool = false) {
         self.sequenceNumber = sequenceNumber
         self.timestamp = timestamp

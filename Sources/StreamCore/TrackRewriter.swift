@@ -35,10 +35,10 @@ public struct TrackRewriter: Sendable {
 
     /// The highest output sequence number produced so far (wrap-aware), or the initial sequence
     /// number minus one before the first packet.
-    public private(set) var lastOutputSequenceNumber: UInt16
+    public var lastOutputSequenceNumber: UInt16 { highestOutputSequenceNumber }
     /// The output timestamp of the packet that carried ``lastOutputSequenceNumber``, or the
     /// initial timestamp before the first packet.
-    public private(set) var lastOutputTimestamp: UInt32
+    public var lastOutputTimestamp: UInt32 { highestOutputTimestamp }
     /// The number of packets sent to the subscriber, as reported in RTCP sender reports
     /// (wraps modulo 2^32 like the report field).
     public private(set) var packetsSent: UInt32 = 0
@@ -49,28 +49,31 @@ public struct TrackRewriter: Sendable {
     /// The timestamp given to the very first packet.
     private let initialTimestamp: UInt32
     /// Whether any packet has been rewritten yet.
-    private var hasStarted = false
+    @usableFromInline var hasStarted = false
     /// The source generation currently being forwarded.
-    private var currentGeneration: UInt32 = 0
+    @usableFromInline var currentGeneration: UInt32 = 0
     /// Added (wrapping) to source sequence numbers of the current generation.
-    private var sequenceNumberOffset: UInt16 = 0
+    @usableFromInline var sequenceNumberOffset: UInt16 = 0
     /// Added (wrapping) to source timestamps of the current generation.
-    private var timestampOffset: UInt32 = 0
+    @usableFromInline var timestampOffset: UInt32 = 0
     /// The source sequence number of the first packet of the current generation; anything
     /// before it cannot be mapped without colliding with the previous generation's numbers.
-    private var generationFirstSourceSequenceNumber: UInt16 = 0
+    @usableFromInline var generationFirstSourceSequenceNumber: UInt16 = 0
     /// The output sequence number given to the first packet of the current generation.
     private var generationFirstOutputSequenceNumber: UInt16 = 0
     /// How far the highest packet of this generation is past its first one, without wrapping, so
     /// that a generation longer than 32768 packets keeps flowing.
-    private var generationSpan = 0
+    @usableFromInline var generationSpan = 0
     /// The time at which the packet carrying ``lastOutputSequenceNumber`` was rewritten.
-    private var lastOutputMs: Int64 = 0
+    @usableFromInline var lastOutputMs: Int64 = 0
     /// After one packet far from the current numbering: the number that would confirm a
     /// restarted sender if it comes next.
-    private var restartCandidate: UInt16?
+    @usableFromInline var restartCandidate: UInt16?
     /// How many times the numbering was resynchronised within a generation.
     public private(set) var resynchronizations: UInt32 = 0
+    /// Storage of ``lastOutputSequenceNumber`` and ``lastOutputTimestamp``.
+    @usableFromInline var highestOutputSequenceNumber: UInt16
+    @usableFromInline var highestOutputTimestamp: UInt32
 
     /// Creates a rewriter whose first packet will carry the given sequence number and timestamp.
     ///
@@ -83,8 +86,8 @@ public struct TrackRewriter: Sendable {
         self.outputSSRC = outputSSRC
         self.clockRate = clockRate
         self.initialTimestamp = initialTimestamp
-        self.lastOutputSequenceNumber = initialSequenceNumber &- 1
-        self.lastOutputTimestamp = initialTimestamp
+        self.highestOutputSequenceNumber = initialSequenceNumber &- 1
+        self.highestOutputTimestamp = initialTimestamp
     }
 
     /// Maps one source packet to the numbers the subscriber sees.
@@ -97,7 +100,31 @@ public struct TrackRewriter: Sendable {
     ///   - nowMs: The current monotonic time in milliseconds.
     /// - Returns: The outgoing numbers, or `nil` when the packet must be dropped because it
     ///   belongs to an older generation or precedes the first packet of the current one.
+    @inlinable
     public mutating func rewrite(
+        sourceGeneration: UInt32,
+        sequenceNumber: UInt16,
+        timestamp: UInt32,
+        nowMs: Int64
+    ) -> RewrittenPacketNumbers? {
+        // The common case, inlined into the caller's per-packet loop: a packet of the current
+        // generation that the fixed offset maps. Everything else takes the full path below.
+        if hasStarted, sourceGeneration == currentGeneration {
+            let highestSource = generationFirstSourceSequenceNumber &+ UInt16(truncatingIfNeeded: generationSpan)
+            let delta = Int(Int16(bitPattern: sequenceNumber &- highestSource))
+            if delta >= -Self.restartDistance, delta <= Self.restartDistance, generationSpan + delta >= 0 {
+                restartCandidate = nil
+                if delta > 0 { generationSpan += delta }
+                return numbers(sequenceNumber: sequenceNumber, timestamp: timestamp, nowMs: nowMs, resynchronized: false)
+            }
+        }
+        return rewriteStartingOrResynchronizing(sourceGeneration: sourceGeneration, sequenceNumber: sequenceNumber, timestamp: timestamp, nowMs: nowMs)
+    }
+
+    /// ``rewrite(sourceGeneration:sequenceNumber:timestamp:nowMs:)`` for any packet: the first
+    /// one, a new generation's, or one the current offset cannot map.
+    @usableFromInline
+    mutating func rewriteStartingOrResynchronizing(
         sourceGeneration: UInt32,
         sequenceNumber: UInt16,
         timestamp: UInt32,
@@ -163,12 +190,13 @@ public struct TrackRewriter: Sendable {
     }
 
     /// Maps a packet by the current offsets and moves the highest output number on.
-    private mutating func numbers(sequenceNumber: UInt16, timestamp: UInt32, nowMs: Int64, resynchronized: Bool) -> RewrittenPacketNumbers {
+    @inlinable
+    mutating func numbers(sequenceNumber: UInt16, timestamp: UInt32, nowMs: Int64, resynchronized: Bool) -> RewrittenPacketNumbers {
         let outputSequenceNumber = sequenceNumber &+ sequenceNumberOffset
         let outputTimestamp = timestamp &+ timestampOffset
         if Int16(bitPattern: outputSequenceNumber &- lastOutputSequenceNumber) > 0 {
-            lastOutputSequenceNumber = outputSequenceNumber
-            lastOutputTimestamp = outputTimestamp
+            highestOutputSequenceNumber = outputSequenceNumber
+            highestOutputTimestamp = outputTimestamp
             lastOutputMs = nowMs
         }
         return RewrittenPacketNumbers(sequenceNumber: outputSequenceNumber, timestamp: outputTimestamp, resynchronized: resynchronized)
