@@ -325,6 +325,14 @@ write_media("h264-churn",
       + media_advance(4) + media_frame(0, 4, keyframe=True) + bytes([9, 0, 1, 0, 0x90, 7]) + bytes([3, 4]) + bytes(range(24))
       + media_change(1, 0, 0) + media_frame(0, 3) + media_change(2, 0, 2) + media_frame(1, 3, keyframe=True) + media_advance(7))
 
+# A stray far from the stream (sequence step 120: alone), then the last number again with other
+# bytes, NACKs for it, and later a restarted sender (step 124: for good). The publisher sends
+# plain RTP: an SRTP one's repeat would not pass the relay's replay check.
+write_media("stray-repeat-and-restart",
+      bytes([0x8F, 0b11100100]) + media_frame(0, 6, keyframe=True) + media_frame(1, 2, keyframe=True) + media_read
+      + media_frame(0, 4) + media_rtp(0, step=120) + media_rtp(0, step=0, size_index=5, filler=0x77) + media_read
+      + media_nack(1, 1) + media_nack(2, 1) + media_nack(3, 1) + media_read + media_frame(0, 3)
+      + media_rtp(0, step=124) + media_frame(0, 4) + media_read + media_nack(2, 2) + media_read)
 
 # DTLS: a client's first flight (a ClientHello), captured from openssl, as the server sees it;
 # and a server's first flight, for the target's client mode.

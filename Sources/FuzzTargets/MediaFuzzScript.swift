@@ -15,6 +15,10 @@ struct MediaFuzzScript {
     var deliveriesSeen = 0
 
     static let batchSize = 32
+    /// Sequence steps from here to ``restartStep`` send one packet far from its stream's numbers,
+    /// and from there on move the stream there.
+    static let strayStep: Int8 = 120
+    static let restartStep: Int8 = 124
     static let payloadSizes = [0, 1, 20, 100, 500, 1000, 1100, 1101, 1150, 1200, 1201, 1300, 1400, 1460, 1480, 1500]
     static let advances = [1, 5, 20, 50, 100, 300, 1000, 5000]
 
@@ -93,10 +97,16 @@ struct MediaFuzzScript {
         case 3: MediaCoreFuzzRig.retransmissionSSRC
         default: 0x5EED_0000 | UInt32(filler)
         }
-        // Mostly the next packet; a step of 0 repeats one, a negative step comes late.
-        let step: UInt16 = sequenceStep > 0 && sequenceStep < 100 ? 1 : UInt16(bitPattern: Int16(sequenceStep))
+        // Mostly the next packet; a step of 0 repeats one (with the bytes the rest of the input
+        // gives it), a negative step comes late, and the last few steps jump far away: alone (a
+        // stray, after which the stream goes on where it was) or for good (a restarted sender).
+        let step: UInt16 = switch sequenceStep {
+        case 1..<100: 1
+        case Self.strayStep...: 30_000 &+ UInt16(bitPattern: Int16(sequenceStep))
+        default: UInt16(bitPattern: Int16(sequenceStep))
+        }
         let sequenceNumber = sequenceNumbers[ssrc, default: 1000] &+ step
-        sequenceNumbers[ssrc] = sequenceNumber
+        if !(Self.strayStep..<Self.restartStep).contains(sequenceStep) { sequenceNumbers[ssrc] = sequenceNumber }
         let timestamp = timestamps[ssrc, default: 90_000] &+ timestampStep &* 100
         timestamps[ssrc] = timestamp
         var payload: [UInt8] = []

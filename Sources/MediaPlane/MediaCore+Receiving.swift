@@ -98,7 +98,7 @@ extension MediaCore {
         source.lastMediaMs = nowMs
         // A packet the relay already forwarded (duplicated on the way, or repaired over RTX
         // after it came late, or resent as a bandwidth probe) is not forwarded twice.
-        guard source.receivedSequences.insert(header.sequenceNumber) else {
+        guard source.receivedSequences.insert(header.sequenceNumber, nowMs: nowMs) else {
             counters.drop(.duplicate)
             return
         }

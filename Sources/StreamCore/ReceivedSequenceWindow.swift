@@ -1,45 +1,88 @@
-/// Which of a stream's last 1 024 sequence numbers have arrived, to recognise a packet that
-/// arrives again: the network duplicated it, or the sender repaired (or probed with) a packet the
-/// relay already had. Forwarding it again would only cost subscribers bandwidth, and an SRTP
+/// Which of a stream's recent sequence numbers have arrived, to recognise a packet that arrives
+/// again: the network duplicated it, or the sender repaired (or probed with) a packet the relay
+/// already had. Forwarding it again would only cost subscribers bandwidth, and an SRTP
 /// subscriber would drop it as a replay.
 ///
-/// The window spans as far behind the highest number as ``TrackRewriter`` still maps a late
-/// packet (``TrackRewriter/restartDistance``), so no duplicate it would forward goes unnoticed.
-/// A number further behind than the window starts the window again there (a restarted sender);
-/// one further ahead empties it. Only a number seen since then counts as a duplicate.
+/// The window places numbers as ``TrackRewriter`` does, so that it covers every number a
+/// subscriber's rewriter would still map to an output number it has used. That also makes the
+/// window a guard for SRTP: a second packet under one source number would go out sealed under
+/// an index that already sealed the first, a keystream used twice.
+/// - Numbers up to ``TrackRewriter/restartDistance`` behind the highest are late packets, and
+///   the window remembers them all.
+/// - Numbers up to that far ahead move the highest on.
+/// - A number further away either way is a restarted sender or a stray packet. It starts the
+///   window again there when it comes after ``TrackRewriter/restartSilenceMs`` in which the
+///   highest did not move, or when its predecessor came just before it, far away too. Until
+///   then it is held apart and the window keeps what it knows. One further stray must not
+///   make it forget: rewriters keep mapping by their offsets after a stray, so a repeat of an
+///   earlier packet would otherwise go out again under the same output number.
 public struct ReceivedSequenceWindow: Sendable {
     /// How many sequence numbers, up to the highest, the window remembers.
     public static let size = 1024
     /// One bit per sequence number modulo ``size``, set once it arrived.
     private var bits: InlineArray<16, UInt64> = .init(repeating: 0)
     private var highest: UInt16 = 0
+    /// When ``highest`` last moved on (or the window started).
+    private var highestMs: Int64 = 0
     private var hasStarted = false
+    /// The far number that came last, if no number the window placed came since: its successor,
+    /// coming next, starts the window again.
+    private var farCandidate: UInt16?
 
     public init() {}
 
-    /// Notes that `sequenceNumber` arrived; false when it already had within the window.
+    /// Notes that `sequenceNumber` arrived at `nowMs`; false when it already had.
     @inline(__always)
-    public mutating func insert(_ sequenceNumber: UInt16) -> Bool {
+    public mutating func insert(_ sequenceNumber: UInt16, nowMs: Int64) -> Bool {
         let ahead = Int(Int16(bitPattern: sequenceNumber &- highest))
-        if hasStarted, ahead <= 0, ahead > -Self.size {
+        guard hasStarted, ahead >= -TrackRewriter.restartDistance, ahead <= TrackRewriter.restartDistance else {
+            return insertFar(sequenceNumber, nowMs: nowMs)
+        }
+        if ahead <= 0 {
+            // A repeat reaches no rewriter, so it leaves a far candidate standing, as there.
             if contains(sequenceNumber) { return false }
+            farCandidate = nil
             set(sequenceNumber)
             return true
         }
-        if hasStarted, ahead > 0, ahead < Self.size {
-            // The numbers skipped were lost so far: their bits still hold a lap ago's arrivals.
-            var number = highest
-            for _ in 0..<ahead {
-                number &+= 1
-                clear(number)
-            }
-        } else {
-            bits = .init(repeating: 0)
-            hasStarted = true
+        farCandidate = nil
+        // The numbers skipped were lost so far: their bits still hold a lap ago's arrivals.
+        var number = highest
+        for _ in 0..<ahead {
+            number &+= 1
+            clear(number)
         }
         highest = sequenceNumber
+        highestMs = nowMs
         set(sequenceNumber)
         return true
+    }
+
+    /// A number the current window cannot place, the very first included.
+    private mutating func insertFar(_ sequenceNumber: UInt16, nowMs: Int64) -> Bool {
+        if !hasStarted || nowMs - highestMs >= TrackRewriter.restartSilenceMs {
+            start(at: sequenceNumber, nowMs: nowMs)
+            return true
+        }
+        if let candidate = farCandidate {
+            if sequenceNumber == candidate { return false }
+            if sequenceNumber == candidate &+ 1 {
+                start(at: sequenceNumber, nowMs: nowMs)
+                set(candidate)
+                return true
+            }
+        }
+        farCandidate = sequenceNumber
+        return true
+    }
+
+    private mutating func start(at sequenceNumber: UInt16, nowMs: Int64) {
+        bits = .init(repeating: 0)
+        hasStarted = true
+        highest = sequenceNumber
+        highestMs = nowMs
+        farCandidate = nil
+        set(sequenceNumber)
     }
 
     @inline(__always)

@@ -115,6 +115,29 @@ import Testing
         #expect(h.drops(.duplicate) == 3)
     }
 
+    /// A lone packet far from the stream's numbers (a stray) does not make the source forget what
+    /// it forwarded: a packet arriving again after it, even with other bytes, is still a repeat,
+    /// and a NACK is still answered with the packet first sent. The sink's rewriter drops the
+    /// stray and keeps its offset, so the repeat would otherwise go out under an output number
+    /// already used: for an SRTP subscriber, a second plaintext under one index.
+    @Test func aStrayDoesNotLetAnEarlierPacketGoOutAgain() throws {
+        let (h, sent) = Self.flowing()
+        let first = h.sent(on: 2)
+        #expect(first.count == 3)
+        let mark = h.mark
+        h.receive(ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 40_000, timestamp: 90_000, keyframe: false), on: 1, from: Self.publisher)
+        let otherBytes = ScriptedPacket.vp8Payload(keyframe: false, size: 300)
+        h.receive(ScriptedPacket.rtp(ssrc: Self.ssrc, sequenceNumber: 101, timestamp: 3000, marker: true, payload: otherBytes), on: 1, from: Self.publisher)
+        #expect(h.rtpSent(on: 2, since: mark).isEmpty)
+        #expect(h.drops(.staleSequence) == 1, "the stray, by the sink's rewriter")
+        #expect(h.drops(.duplicate) == 1)
+        h.receive(ScriptedPacket.nack(mediaSSRC: Self.output, packetID: sent[1].sequenceNumber), on: 2, from: Self.subscriber)
+        #expect(h.sent(on: 2, since: mark) == [first[1]])
+        // The stream goes on where it was.
+        h.receive(ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 103, timestamp: 9000, keyframe: false), on: 1, from: Self.publisher)
+        #expect(h.rtpSent(on: 2, since: mark).map(\.sequenceNumber) == [sent[1].sequenceNumber, sent[2].sequenceNumber &+ 1])
+    }
+
     /// Bound to another source, a sink answers no NACK until that source's first packet reaches
     /// it: until then the numbers it sent belong to the previous source, and the same numbers in
     /// the new source's buffer are other packets, which would go out under an index already used.

@@ -2,9 +2,9 @@ import StreamCore
 import Testing
 
 @Suite struct ReceivedSequenceWindowTests {
-    /// Whether each number was new, in order.
-    static func insert(_ numbers: [UInt16], into window: inout ReceivedSequenceWindow) -> [Bool] {
-        numbers.map { window.insert($0) }
+    /// Whether each number was new, in order, all arriving at `nowMs`.
+    static func insert(_ numbers: [UInt16], into window: inout ReceivedSequenceWindow, nowMs: Int64 = 0) -> [Bool] {
+        numbers.map { window.insert($0, nowMs: nowMs) }
     }
 
     @Test func aNumberIsNewOnceAndLateNumbersOnceToo() {
@@ -19,6 +19,8 @@ import Testing
         #expect(new == [true, true, true, true, false, false])
     }
 
+    /// Bits are kept modulo the window's size: a number skipped over must not read as arrived
+    /// because a number one lap earlier did.
     /// Bits are kept modulo the window's size: a number skipped over must not read as arrived
     /// because a number one lap earlier did.
     @Test func aNumberALapAfterOneThatArrivedIsNew() {
@@ -36,12 +38,34 @@ import Testing
         #expect(new == [true, true, false])
     }
 
-    /// A number further behind than the window starts it again there (a restarted sender); one
-    /// further ahead empties it.
-    @Test func farJumpsStartTheWindowAgain() {
+    /// A lone number far away (a stray) is new but held apart: the window keeps what it knows,
+    /// as the rewriters keep their offsets, so an earlier packet arriving again is still a
+    /// repeat. The same stray again is a repeat too.
+    @Test func aStrayDoesNotMakeTheWindowForget() {
         var window = ReceivedSequenceWindow()
-        let new = Self.insert([30_000, 100, 100, 101, 30_000, 30_000, 101], into: &window)
-        // 30 000 is forgotten when the window starts again at 100, and 101 when it empties at 30 000.
-        #expect(new == [true, true, false, true, true, false, true])
+        let new = Self.insert([100, 101, 30_000, 101, 30_000, 100, 40_000, 20_000, 100, 102], into: &window)
+        #expect(new == [true, true, true, false, false, false, true, true, false, true])
+    }
+
+    /// A far number followed at once by its successor is a restarted sender: the window starts
+    /// again there, with both.
+    @Test func aFarNumberAndItsSuccessorStartTheWindowAgain() {
+        var window = ReceivedSequenceWindow()
+        let new = Self.insert([100, 101, 30_000, 30_001, 30_000, 30_002, 101, 101], into: &window)
+        // 101 is now the far one, new each time it comes alone.
+        #expect(new == [true, true, true, true, false, true, true, false])
+        // Its successor must come next: a number of the current stream in between breaks the pair.
+        var other = ReceivedSequenceWindow()
+        let broken = Self.insert([100, 30_000, 101, 30_001, 100], into: &other)
+        #expect(broken == [true, true, true, true, false])
+    }
+
+    /// After a silence of the rewriters' restart time, a far number starts the window at once.
+    @Test func aFarNumberAfterASilenceStartsTheWindowAgain() {
+        var window = ReceivedSequenceWindow()
+        #expect(Self.insert([100, 101], into: &window, nowMs: 0) == [true, true])
+        #expect(Self.insert([30_000], into: &window, nowMs: TrackRewriter.restartSilenceMs - 1) == [true])
+        #expect(Self.insert([30_000, 101], into: &window, nowMs: TrackRewriter.restartSilenceMs - 1) == [false, false], "not yet")
+        #expect(Self.insert([40_000, 40_000, 40_002, 101], into: &window, nowMs: TrackRewriter.restartSilenceMs) == [true, false, true, true])
     }
 }
