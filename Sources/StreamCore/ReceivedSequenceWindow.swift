@@ -11,19 +11,24 @@
 ///   the window remembers them all.
 /// - Numbers up to that far ahead move the highest on.
 /// - A number further away either way is a restarted sender or a stray packet. It starts the
-///   window again there when it comes after ``TrackRewriter/restartSilenceMs`` in which the
-///   highest did not move, or when its predecessor came just before it, far away too. Until
+///   window again there when it comes after ``TrackRewriter/restartSilenceMs`` without a new
+///   number, or when its predecessor came just before it, far away too. Until
 ///   then it is held apart and the window keeps what it knows. One further stray must not
 ///   make it forget: rewriters keep mapping by their offsets after a stray, so a repeat of an
 ///   earlier packet would otherwise go out again under the same output number.
+///
+/// A rewriter can still restart where the window does not: one whose output stood still while
+/// the window took new late numbers sees a silence the window does not. The media core's SRTP
+/// subscribers therefore also record what went out under each output number.
 public struct ReceivedSequenceWindow: Sendable {
     /// How many sequence numbers, up to the highest, the window remembers.
     public static let size = 1024
     /// One bit per sequence number modulo ``size``, set once it arrived.
     private var bits: InlineArray<16, UInt64> = .init(repeating: 0)
     private var highest: UInt16 = 0
-    /// When ``highest`` last moved on (or the window started).
-    private var highestMs: Int64 = 0
+    /// When the window last placed a new number (or started): a rewriter's output moves on only
+    /// with a new number, so a silence here is a silence for every rewriter.
+    private var lastNewMs: Int64 = 0
     private var hasStarted = false
     /// The far number that came last, if no number the window placed came since: its successor,
     /// coming next, starts the window again.
@@ -42,6 +47,7 @@ public struct ReceivedSequenceWindow: Sendable {
             // A repeat reaches no rewriter, so it leaves a far candidate standing, as there.
             if contains(sequenceNumber) { return false }
             farCandidate = nil
+            lastNewMs = nowMs
             set(sequenceNumber)
             return true
         }
@@ -53,14 +59,14 @@ public struct ReceivedSequenceWindow: Sendable {
             clear(number)
         }
         highest = sequenceNumber
-        highestMs = nowMs
+        lastNewMs = nowMs
         set(sequenceNumber)
         return true
     }
 
     /// A number the current window cannot place, the very first included.
     private mutating func insertFar(_ sequenceNumber: UInt16, nowMs: Int64) -> Bool {
-        if !hasStarted || nowMs - highestMs >= TrackRewriter.restartSilenceMs {
+        if !hasStarted || nowMs - lastNewMs >= TrackRewriter.restartSilenceMs {
             start(at: sequenceNumber, nowMs: nowMs)
             return true
         }
@@ -80,7 +86,7 @@ public struct ReceivedSequenceWindow: Sendable {
         bits = .init(repeating: 0)
         hasStarted = true
         highest = sequenceNumber
-        highestMs = nowMs
+        lastNewMs = nowMs
         farCandidate = nil
         set(sequenceNumber)
     }

@@ -68,4 +68,16 @@ import Testing
         #expect(Self.insert([30_000, 101], into: &window, nowMs: TrackRewriter.restartSilenceMs - 1) == [false, false], "not yet")
         #expect(Self.insert([40_000, 40_000, 40_002, 101], into: &window, nowMs: TrackRewriter.restartSilenceMs) == [true, false, true, true])
     }
+
+    /// A late number that is new counts against the silence, though the highest stays: a
+    /// subscriber's rewriter may have restarted there (a packet from before its generation, after
+    /// a silence), so its output moved on and a stray is a stray to it.
+    @Test func aNewLateNumberEndsTheSilence() {
+        var window = ReceivedSequenceWindow()
+        let silence = TrackRewriter.restartSilenceMs
+        #expect(Self.insert([1000, 1001], into: &window, nowMs: 0) == [true, true])
+        #expect(Self.insert([900, 901], into: &window, nowMs: silence) == [true, true])
+        #expect(Self.insert([1001], into: &window, nowMs: silence + 100) == [false], "a repeat is no new number")
+        #expect(Self.insert([31_000, 901, 1001], into: &window, nowMs: silence + 500) == [true, false, false])
+    }
 }
