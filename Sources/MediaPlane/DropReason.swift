@@ -23,7 +23,8 @@ public enum DropReason: Int, Sendable, CaseIterable {
     /// A packet for another shard's subscribers that the pipe to it could not take (full).
     case pipeFull
     /// An RTP packet whose sequence number already arrived from its source lately (duplicated on
-    /// the way, repaired or probed over RTX after it came): not forwarded twice.
+    /// the way, repaired or probed over RTX after it came): not forwarded twice. Also, once per
+    /// SRTP subscriber, a packet that would go out under an output number already used.
     case duplicate
 
     /// The label used in metrics and stats.

@@ -9,4 +9,6 @@ struct ForwardRunEntry {
     var keyframe: Bool
     var audioLevel: (level: UInt8, voiceActivity: Bool)?
     var vp8Fields: VP8DescriptorFields?
+    /// The packet's serial in its source's retransmission buffer, for SRTP sinks' records.
+    var serial: UInt32
 }

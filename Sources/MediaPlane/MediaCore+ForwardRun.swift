@@ -26,15 +26,18 @@ extension MediaCore {
         _ packet: UnsafeRawBufferPointer, header: RTPHeader, keyframe: Bool, audioLevel: (level: UInt8, voiceActivity: Bool)?,
         vp8Fields: VP8DescriptorFields?, from source: SourceState
     ) {
+        let serial = source.retransmissions?.serial(of: header.sequenceNumber) ?? 0
         guard handlesReceiveBatch, source.sinks.count >= Self.forwardRunMinimumSinks else {
             if forwardRunCount > 0 { forwardRun() }
-            forEachSink(of: source) { forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, to: $0) }
+            forEachSink(of: source) {
+                forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, serial: serial, to: $0)
+            }
             return
         }
         if forwardRunCount > 0, forwardRunSource !== source || forwardRunCount == Self.forwardRunCapacity { forwardRun() }
         if forwardRunCount == 0 { forwardRunSource = source }
         (forwardRunEntries + forwardRunCount).initialize(
-            to: ForwardRunEntry(packet: packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields))
+            to: ForwardRunEntry(packet: packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, serial: serial))
         forwardRunCount += 1
     }
 
@@ -53,8 +56,8 @@ extension MediaCore {
                 for index in 0..<count {
                     forward(
                         entries[index].packet, header: entries[index].header, keyframe: entries[index].keyframe,
-                        audioLevel: entries[index].audioLevel, vp8Fields: entries[index].vp8Fields, to: sink, on: transport,
-                        fromReceiveBatch: true)
+                        audioLevel: entries[index].audioLevel, vp8Fields: entries[index].vp8Fields, serial: entries[index].serial, to: sink,
+                        on: transport, fromReceiveBatch: true)
                 }
                 if sendsEarly, transport.pending > 0 { flush(transport) }
             }

@@ -138,12 +138,13 @@ extension MediaCore {
             if sink.rtxSSRC != 0 {
                 return sendRTX(stored, header: header, to: sink, originalSequenceNumber: outputSequenceNumber, timestamp: timestamp)
             }
-            // The repair goes out under the first copy's SRTP index: with exactly its padding, or
-            // not at all when that is no longer known.
+            // The repair goes out under the first copy's SRTP index: as the same stored packet
+            // with exactly its padding, or not at all when that is no longer known (or the buffer
+            // now holds another packet under the number).
             var exactPadding: Int?
-            if let record = sink.paddingRecord {
-                guard let recorded = Self.recordedPadding(sequenceNumber: outputSequenceNumber, in: record) else { return false }
-                exactPadding = recorded
+            if let record = sink.sentRecord {
+                guard let first = Self.sentPacket(outputSequenceNumber, in: record), first.serial == buffer.serial(of: sourceSequence) else { return false }
+                exactPadding = first.padding
             }
             // The stored copy lies in the retransmission buffer, which a later packet of this
             // batch may overwrite: it is copied whole, never sent from where it lies.

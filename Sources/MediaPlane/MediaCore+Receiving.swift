@@ -154,22 +154,25 @@ extension MediaCore {
         return VP8DescriptorRewriter.locate(in: UnsafeRawBufferPointer(rebasing: packet[header.payloadOffset..<(header.payloadOffset + header.payloadLength)]))
     }
 
-    /// Sends one packet to one sink with the sink's SSRC, sequence number and timestamp.
+    /// Sends one packet to one sink with the sink's SSRC, sequence number and timestamp;
+    /// `serial` is the packet's in its source's retransmission buffer (0 when not stored).
     @inline(__always)
     func forward(
         _ packet: UnsafeRawBufferPointer, header: RTPHeader, keyframe: Bool, audioLevel: (level: UInt8, voiceActivity: Bool)?, vp8Fields: VP8DescriptorFields?,
-        to sink: SinkState
+        serial: UInt32, to sink: SinkState
     ) {
         sink.transportReference._withUnsafeGuaranteedRef { transport in
-            forward(packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, to: sink, on: transport, fromReceiveBatch: handlesReceiveBatch)
+            forward(
+                packet, header: header, keyframe: keyframe, audioLevel: audioLevel, vp8Fields: vp8Fields, serial: serial, to: sink, on: transport,
+                fromReceiveBatch: handlesReceiveBatch)
         }
     }
 
-    /// ``forward(_:header:keyframe:audioLevel:vp8Fields:to:)`` with the sink's transport at hand;
-    /// `fromReceiveBatch` tells whether the packet lies in the shell's receive batch.
+    /// ``forward(_:header:keyframe:audioLevel:vp8Fields:serial:to:)`` with the sink's transport at
+    /// hand; `fromReceiveBatch` tells whether the packet lies in the shell's receive batch.
     func forward(
         _ packet: UnsafeRawBufferPointer, header: RTPHeader, keyframe: Bool, audioLevel: (level: UInt8, voiceActivity: Bool)?, vp8Fields: VP8DescriptorFields?,
-        to sink: SinkState, on transport: TransportState, fromReceiveBatch: Bool
+        serial: UInt32, to sink: SinkState, on transport: TransportState, fromReceiveBatch: Bool
     ) {
         // Checked first, so that a keyframe is not spent on a subscriber that cannot receive it yet.
         guard transport.canSend else { counters.drop(.sinkNotConnected); return }
@@ -183,13 +186,21 @@ extension MediaCore {
             sink.report.drops &+= 1
             return
         }
+        // An SRTP index seals one packet only; see MediaCore+SentRecord.
+        if let record = sink.sentRecord, Self.wasSent(numbers.sequenceNumber, in: record) {
+            counters.drop(.duplicate)
+            sink.report.drops &+= 1
+            return
+        }
         // The sender restarted its numbering: its decoder state is gone, ask for a fresh start.
         if numbers.resynchronized, sink.isVideo, let source = sink.source { startKeyframeRequests(for: source) }
         let sent = send(
             packet, header: header, audioLevel: audioLevel, vp8Fields: vp8Fields, to: sink, on: transport, sequenceNumber: numbers.sequenceNumber,
             timestamp: numbers.timestamp, fromReceiveBatch: fromReceiveBatch)
         if sent {
-            if let record = sink.paddingRecord { Self.recordPadding(lastChosenPadding, sequenceNumber: numbers.sequenceNumber, in: record) }
+            if let record = sink.sentRecord {
+                Self.recordSent(numbers.sequenceNumber, serial: serial, padding: sink.padsSegments ? lastChosenPadding : 0, in: record)
+            }
             sink.rewriter.recordSent(payloadBytes: header.payloadLength)
             sink.report.packets &+= 1
             sink.report.bytes &+= UInt64(packet.count)

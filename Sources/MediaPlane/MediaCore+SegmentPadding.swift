@@ -41,28 +41,12 @@ extension MediaCore {
         return padding
     }
 
-    /// How many of a sink's last packets keep their padding recorded (``SinkState/paddingRecord``):
-    /// as many as the retransmission buffer holds by default.
-    static let paddingRecordLength = 512
-
     /// Decides, when a sink is added and when its RFC 4588 stream changes (never per packet),
-    /// whether its video packets may be padded to their run, and whether their padding is
-    /// recorded. A sink without an RFC 4588 stream has its NACKs answered on its own SSRC under
-    /// the packet's first SRTP index: the repair must carry the first copy's padding exactly, or
-    /// that index would seal two different plaintexts (for AES-GCM, the nonce). Plain subscribers
-    /// strip padding, whichever copy arrives, and RTX repairs have indices of their own: neither
-    /// needs the record. Audio is never padded.
+    /// whether its video packets may be padded to their run. Audio is never padded. An SRTP
+    /// sink's repairs on its own SSRC repeat each packet's padding from its record
+    /// (``SinkState/sentRecord``).
     func updateSegmentPadding(of sink: SinkState) {
         sink.padsSegments = segmentPaddingLimit > 0 && sink.isVideo
-        let records = sink.padsSegments && !sink.transport.isPlain && sink.rtxSSRC == 0
-        if records, sink.paddingRecord == nil {
-            let record = UnsafeMutablePointer<UInt32>.allocate(capacity: Self.paddingRecordLength)
-            record.initialize(repeating: 0, count: Self.paddingRecordLength)
-            sink.paddingRecord = record
-        } else if !records, let record = sink.paddingRecord {
-            record.deallocate()
-            sink.paddingRecord = nil
-        }
     }
 
     /// The padding `choice` gives a packet of `plainLength` bytes on `transport`; a choice made
@@ -79,20 +63,6 @@ extension MediaCore {
         case .exactly(let bytes):
             return bytes
         }
-    }
-
-    /// Notes that the packet numbered `sequenceNumber` left with `padding` bytes of padding.
-    @inline(__always)
-    static func recordPadding(_ padding: Int, sequenceNumber: UInt16, in record: UnsafeMutablePointer<UInt32>) {
-        record[Int(sequenceNumber) & (paddingRecordLength - 1)] = UInt32(sequenceNumber) << 16 | 0x100 | UInt32(padding & 0xFF)
-    }
-
-    /// The padding the packet numbered `sequenceNumber` left with; nil when it is no longer (or
-    /// never was) recorded, and a repair could not repeat it.
-    static func recordedPadding(sequenceNumber: UInt16, in record: UnsafeMutablePointer<UInt32>) -> Int? {
-        let entry = record[Int(sequenceNumber) & (paddingRecordLength - 1)]
-        guard entry >> 16 == UInt32(sequenceNumber), entry & 0x100 != 0 else { return nil }
-        return Int(entry & 0xFF)
     }
 
     /// ``commitRTP(on:slot:length:)`` for the packet of `length` bytes at `slot` with `padding`

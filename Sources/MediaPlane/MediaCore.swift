@@ -19,7 +19,7 @@ final class MediaCore {
     /// equal-size datagrams (`segmentPaddingBytes`); 0 when padding or segmentation is off.
     let segmentPaddingLimit: Int
     /// The padding the last packet queued with ``SegmentPaddingChoice/toOpenRun`` got, for the
-    /// sink's record (``SinkState/paddingRecord``).
+    /// sink's record (``SinkState/sentRecord``).
     var lastChosenPadding = 0
     var transports: [Int: TransportState] = [:]
     var sources: [UInt32: SourceState] = [:]

@@ -31,10 +31,12 @@ final class SinkState {
     var rtxSequenceNumber: UInt16 = 0
     /// Whether video packets may be padded to the transport's run (``MediaCore/updateSegmentPadding(of:)``).
     var padsSegments = false
-    /// For an SRTP sink that is padded but has no RFC 4588 stream: the padding each of its last
-    /// ``MediaCore/paddingRecordLength`` packets left with, by output sequence number, so that a
-    /// repair under the same SRTP index seals the same bytes. nil for every other sink.
-    var paddingRecord: UnsafeMutablePointer<UInt32>?
+    /// For an SRTP sink: what went out under each of its last ``MediaCore/sentRecordLength``
+    /// output sequence numbers, its SRTP indices (``MediaCore/recordSent(_:serial:padding:in:)``).
+    /// No index may seal two different packets (for AES-GCM, the nonce): a second packet under a
+    /// number already used is dropped, and a repair on the sink's own SSRC goes out only as an
+    /// exact copy of the first, the same stored packet with the same padding. nil for a plain sink.
+    let sentRecord: UnsafeMutablePointer<UInt64>?
     /// Increases on every bind so the rewriter starts a new generation.
     var generation: UInt32 = 0
     /// Video sinks start at a keyframe after every bind so decoders never see a broken picture.
@@ -48,9 +50,16 @@ final class SinkState {
         transportReference = Unmanaged.passUnretained(transport)
         isVideo = spec.isVideo
         rewriter = TrackRewriter(outputSSRC: spec.outputSSRC, initialSequenceNumber: initialSequenceNumber, initialTimestamp: initialTimestamp, clockRate: spec.clockRate)
+        if transport.isPlain {
+            sentRecord = nil
+        } else {
+            let record = UnsafeMutablePointer<UInt64>.allocate(capacity: MediaCore.sentRecordLength)
+            record.initialize(repeating: 0, count: MediaCore.sentRecordLength)
+            sentRecord = record
+        }
     }
 
     deinit {
-        paddingRecord?.deallocate()
+        sentRecord?.deallocate()
     }
 }

@@ -18,6 +18,8 @@ public final class RetransmissionBuffer {
     private let headers: UnsafeMutablePointer<RetransmissionSlotHeader>
     /// The first byte of the packet area that follows the headers.
     private let packetBytes: UnsafeMutableRawPointer
+    /// The serial the next stored packet gets.
+    private var nextSerial: UInt32 = 1
 
     /// Creates an empty buffer and allocates all the memory it will ever use.
     ///
@@ -65,9 +67,22 @@ public final class RetransmissionBuffer {
         headers[slot] = RetransmissionSlotHeader(
             sequenceNumber: sequenceNumber,
             length: Int32(packet.count),
-            storedMs: nowMs
+            storedMs: nowMs,
+            serial: nextSerial
         )
+        nextSerial = nextSerial == UInt32.max ? 1 : nextSerial + 1
         return true
+    }
+
+    /// Which store put the packet numbered `sequenceNumber` into the buffer: a number that no
+    /// other stored packet had for 2^32 - 1 stores, so that a caller who noted it when the packet
+    /// went out can tell that packet from a later one stored under the same sequence number.
+    /// 0 when no packet with that number is held.
+    @inline(__always)
+    public func serial(of sequenceNumber: UInt16) -> UInt32 {
+        let header = headers[Int(sequenceNumber) & slotMask]
+        guard header.length != RetransmissionSlotHeader.emptyLength, header.sequenceNumber == sequenceNumber else { return 0 }
+        return header.serial
     }
 
     /// Gives temporary access to a stored packet.

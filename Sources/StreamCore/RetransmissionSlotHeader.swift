@@ -9,7 +9,9 @@ struct RetransmissionSlotHeader {
     var length: Int32
     /// When the packet was stored, in monotonic milliseconds.
     var storedMs: Int64
+    /// Which store put the packet there (``RetransmissionBuffer/serial(of:)``); 0 for none.
+    var serial: UInt32
 
     /// A header for a slot that holds nothing.
-    static let empty = RetransmissionSlotHeader(sequenceNumber: 0, length: emptyLength, storedMs: 0)
+    static let empty = RetransmissionSlotHeader(sequenceNumber: 0, length: emptyLength, storedMs: 0, serial: 0)
 }
