@@ -90,7 +90,10 @@ extension MediaCore {
         case .unbind(let sinkId):
             if let sink = sinks[sinkId] { unbind(sink) }
         case .setSinkPayloadType(let sinkId, let payloadType):
-            sinks[sinkId]?.outputPayloadType = payloadType & 0x7F
+            guard let sink = sinks[sinkId], sink.outputPayloadType != payloadType & 0x7F else { return }
+            sink.outputPayloadType = payloadType & 0x7F
+            // A repair under a packet's first SRTP index would now carry another payload type.
+            if let record = sink.sentRecord { Self.forgetSentPackets(in: record) }
         case .setSinkRetransmission(let sinkId, let ssrc, let payloadType):
             guard let sink = sinks[sinkId], sink.rtxSSRC != ssrc else { return }
             sink.rtxSSRC = ssrc

@@ -32,6 +32,13 @@ extension MediaCore {
             UInt64(sequenceNumber) << 48 | UInt64(serial) << 16 | UInt64(UInt8(truncatingIfNeeded: padding)) << 8 | 1
     }
 
+    /// Keeps which numbers went out but forgets as what, when the sink's packets change (a new
+    /// payload type): no number is used again, and none is repaired, since a repair would no
+    /// longer be the same bytes.
+    static func forgetSentPackets(in record: UnsafeMutablePointer<UInt64>) {
+        for index in 0..<sentRecordLength { record[index] &= ~(UInt64(UInt32.max) << 16) }
+    }
+
     /// The stored packet and padding that went out as output number `sequenceNumber`; nil when it
     /// is no longer (or never was) recorded, or was not stored, and a repair could not repeat it.
     static func sentPacket(_ sequenceNumber: UInt16, in record: UnsafeMutablePointer<UInt64>) -> (serial: UInt32, padding: Int)? {

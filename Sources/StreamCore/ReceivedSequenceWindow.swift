@@ -11,8 +11,8 @@
 ///   the window remembers them all.
 /// - Numbers up to that far ahead move the highest on.
 /// - A number further away either way is a restarted sender or a stray packet. It starts the
-///   window again there when it comes after ``TrackRewriter/restartSilenceMs`` without a new
-///   number, or when its predecessor came just before it, far away too. Until
+///   window again there when it comes after ``TrackRewriter/restartSilenceMs`` in which the
+///   window passed no packet, or when its predecessor came just before it, far away too. Until
 ///   then it is held apart and the window keeps what it knows. One further stray must not
 ///   make it forget: rewriters keep mapping by their offsets after a stray, so a repeat of an
 ///   earlier packet would otherwise go out again under the same output number.
@@ -26,8 +26,9 @@ public struct ReceivedSequenceWindow: Sendable {
     /// One bit per sequence number modulo ``size``, set once it arrived.
     private var bits: InlineArray<16, UInt64> = .init(repeating: 0)
     private var highest: UInt16 = 0
-    /// When the window last placed a new number (or started): a rewriter's output moves on only
-    /// with a new number, so a silence here is a silence for every rewriter.
+    /// When the window last passed a packet (a new number, or a far one held apart): a rewriter's
+    /// output moves on only with a packet the window passed, so a silence here is a silence for
+    /// every rewriter that saw the same packets.
     private var lastNewMs: Int64 = 0
     private var hasStarted = false
     /// The far number that came last, if no number the window placed came since: its successor,
@@ -79,6 +80,7 @@ public struct ReceivedSequenceWindow: Sendable {
             }
         }
         farCandidate = sequenceNumber
+        lastNewMs = nowMs
         return true
     }
 

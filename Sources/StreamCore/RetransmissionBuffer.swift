@@ -54,13 +54,18 @@ public final class RetransmissionBuffer {
     ///
     /// - Parameters:
     ///   - sequenceNumber: The packet's sequence number as the receiver saw it.
-    ///   - packet: The packet bytes; packets larger than ``maximumPacketSize`` are not stored.
+    ///   - packet: The packet bytes; packets larger than ``maximumPacketSize`` are not stored,
+    ///     but still empty the slot when it held an older packet with the same number: that
+    ///     number now names the packet that could not be kept.
     ///   - nowMs: The current monotonic time in milliseconds.
     /// - Returns: Whether the packet was stored.
     @discardableResult
     public func store(sequenceNumber: UInt16, packet: UnsafeRawBufferPointer, nowMs: Int64) -> Bool {
-        guard packet.count <= maximumPacketSize else { return false }
         let slot = Int(sequenceNumber) & slotMask
+        guard packet.count <= maximumPacketSize else {
+            if headers[slot].sequenceNumber == sequenceNumber { headers[slot] = .empty }
+            return false
+        }
         if let source = packet.baseAddress, packet.count > 0 {
             (packetBytes + slot * maximumPacketSize).copyMemory(from: source, byteCount: packet.count)
         }

@@ -67,4 +67,23 @@ import Testing
         h.core.flushAll()
         #expect(Self.numbers(h, since: mark) == numbers + [numbers[5]])
     }
+
+    /// A new payload type changes the bytes a repair would carry: packets sent before it are no
+    /// longer repaired under their first index, packets sent after it are.
+    @Test func aNewPayloadTypeEndsRepairsOfEarlierPackets() throws {
+        let h = try Self.pair()
+        let mark = h.mark
+        for number: UInt16 in [100, 101] { video(h, number, keyframe: number == 100) }
+        h.core.apply(.setSinkPayloadType(sink: 20, payloadType: 98))
+        video(h, 102)
+        let numbers = Self.numbers(h, since: mark)
+        #expect(numbers.count == 3)
+        let sink = try #require(h.core.sinks[20])
+        let (sent, missed) = (h.core.counters.retransmissionsSent, h.core.counters.retransmissionsMissed)
+        for number in numbers { h.core.retransmit(number, to: sink) }
+        h.core.flushAll()
+        #expect(h.core.counters.retransmissionsMissed == missed + 2)
+        #expect(h.core.counters.retransmissionsSent == sent + 1)
+        #expect(Self.numbers(h, since: mark) == numbers + [numbers[2]])
+    }
 }

@@ -63,10 +63,14 @@ import Testing
     /// After a silence of the rewriters' restart time, a far number starts the window at once.
     @Test func aFarNumberAfterASilenceStartsTheWindowAgain() {
         var window = ReceivedSequenceWindow()
+        let silence = TrackRewriter.restartSilenceMs
         #expect(Self.insert([100, 101], into: &window, nowMs: 0) == [true, true])
-        #expect(Self.insert([30_000], into: &window, nowMs: TrackRewriter.restartSilenceMs - 1) == [true])
-        #expect(Self.insert([30_000, 101], into: &window, nowMs: TrackRewriter.restartSilenceMs - 1) == [false, false], "not yet")
-        #expect(Self.insert([40_000, 40_000, 40_002, 101], into: &window, nowMs: TrackRewriter.restartSilenceMs) == [true, false, true, true])
+        #expect(Self.insert([30_000], into: &window, nowMs: silence - 1) == [true])
+        #expect(Self.insert([30_000, 101], into: &window, nowMs: silence - 1) == [false, false], "not yet")
+        // The far packet held apart passed the window: the silence counts from it.
+        #expect(Self.insert([40_000], into: &window, nowMs: 2 * silence - 2) == [true])
+        #expect(Self.insert([101], into: &window, nowMs: 2 * silence - 2) == [false], "not yet")
+        #expect(Self.insert([50_000, 50_000, 50_002, 101], into: &window, nowMs: 3 * silence - 2) == [true, false, true, true])
     }
 
     /// A late number that is new counts against the silence, though the highest stays: a
@@ -79,5 +83,6 @@ import Testing
         #expect(Self.insert([900, 901], into: &window, nowMs: silence) == [true, true])
         #expect(Self.insert([1001], into: &window, nowMs: silence + 100) == [false], "a repeat is no new number")
         #expect(Self.insert([31_000, 901, 1001], into: &window, nowMs: silence + 500) == [true, false, false])
+        #expect(Self.insert([41_000, 901], into: &window, nowMs: 2 * silence + 499) == [true, false], "nor after the stray")
     }
 }

@@ -54,11 +54,33 @@ import Testing
     @Test func oversizedPacketsAreNotStored() {
         let buffer = RetransmissionBuffer(capacity: 8, maximumPacketSize: 8)
         store(buffer, 2, [1, 2], at: 0)
-        #expect(!store(buffer, 2, [UInt8](repeating: 0xEE, count: 9), at: 1))
-        // The previous occupant of the slot is untouched.
+        #expect(!store(buffer, 10, [UInt8](repeating: 0xEE, count: 9), at: 1))
+        // The previous occupant of the slot, another number, is untouched.
         #expect(lookUp(buffer, 2, at: 2) == [1, 2])
         #expect(store(buffer, 3, [UInt8](repeating: 0xEE, count: 8), at: 1))
         #expect(lookUp(buffer, 3, at: 2)?.count == 8)
+        // One with the same number is gone: a NACK for that number now means the packet that
+        // could not be kept, and must not be answered with the older one.
+        let serial = buffer.serial(of: 2)
+        #expect(serial != 0)
+        #expect(!store(buffer, 2, [UInt8](repeating: 0xEE, count: 9), at: 3))
+        #expect(lookUp(buffer, 2, at: 4) == nil)
+        #expect(buffer.serial(of: 2) == 0)
+    }
+
+    /// Every store gets a serial of its own, so a packet stored again under one number (a repeat,
+    /// a restarted sender) is told from the first.
+    @Test func everyStoreHasItsOwnSerial() {
+        let buffer = RetransmissionBuffer(capacity: 8, maximumPacketSize: 8)
+        #expect(buffer.serial(of: 5) == 0)
+        store(buffer, 5, [1], at: 0)
+        let first = buffer.serial(of: 5)
+        store(buffer, 5, [2], at: 0)
+        let second = buffer.serial(of: 5)
+        #expect(first != 0 && second != 0 && first != second)
+        store(buffer, 13, [3], at: 0)
+        #expect(buffer.serial(of: 5) == 0, "the slot now holds 13")
+        #expect(buffer.serial(of: 13) != second)
     }
 
     @Test func shorterPacketInTheSameSlotReportsItsOwnLength() {
