@@ -23,7 +23,7 @@ enum PythonProcess {
         process.arguments = ["python3"] + arguments
         process.currentDirectoryURL = FileManager.default.temporaryDirectory
         let errorsURL = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-python-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorsURL) }
         let stdin = Pipe(), stdout = Pipe()
         let errors = try FileHandle(forWritingTo: errorsURL)

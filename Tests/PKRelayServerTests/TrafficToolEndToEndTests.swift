@@ -32,7 +32,7 @@ struct TrafficToolEndToEndTests {
             return (-1, "")
         }
         let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-traffic-\(UUID().uuidString).txt")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: outputURL) }
         let process = Process()
         process.executableURL = executable
@@ -111,7 +111,8 @@ struct TrafficToolEndToEndTests {
                 #expect(control[method] != nil, "no \(method) in \(output)")
             }
             #expect((report?["setupToFirstKeyframeMs"] as? [String: Any])?["via"] as? String == "forward+link")
-            #expect((report?["errors"] as? [String: Any] ?? [:]).isEmpty, "\(output)")
+            let errors = report?["errors"] as? [String: Any] ?? [:]
+            #expect(errors.isEmpty, "\(output)")
         }
     }
 
