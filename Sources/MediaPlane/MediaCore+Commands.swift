@@ -99,7 +99,6 @@ extension MediaCore {
             sink.rtxSSRC = ssrc
             sink.rtxPayloadType = payloadType & 0x7F
             sink.rtxSequenceNumber = UInt16(truncatingIfNeeded: nextRandom())
-            updateSegmentPadding(of: sink)
         case .requestKeyframe(let sourceId):
             if let source = sources[sourceId] { requestKeyframe(from: source) }
         case .restartSinkAtKeyframe(let sinkId):

@@ -41,8 +41,8 @@ extension MediaCore {
         return padding
     }
 
-    /// Decides, when a sink is added and when its RFC 4588 stream changes (never per packet),
-    /// whether its video packets may be padded to their run. Audio is never padded. An SRTP
+    /// Decides, when a sink is added (never per packet), whether its video packets may be padded
+    /// to their run. Audio is never padded. An SRTP
     /// sink's repairs on its own SSRC repeat each packet's padding from its record
     /// (``SinkState/sentRecord``).
     func updateSegmentPadding(of sink: SinkState) {

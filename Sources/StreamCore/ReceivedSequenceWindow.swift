@@ -29,7 +29,7 @@ public struct ReceivedSequenceWindow: Sendable {
     /// When the window last passed a packet (a new number, or a far one held apart): a rewriter's
     /// output moves on only with a packet the window passed, so a silence here is a silence for
     /// every rewriter that saw the same packets.
-    private var lastNewMs: Int64 = 0
+    private var lastPassedMs: Int64 = 0
     private var hasStarted = false
     /// The far number that came last, if no number the window placed came since: its successor,
     /// coming next, starts the window again.
@@ -48,7 +48,7 @@ public struct ReceivedSequenceWindow: Sendable {
             // A repeat reaches no rewriter, so it leaves a far candidate standing, as there.
             if contains(sequenceNumber) { return false }
             farCandidate = nil
-            lastNewMs = nowMs
+            lastPassedMs = nowMs
             set(sequenceNumber)
             return true
         }
@@ -60,14 +60,14 @@ public struct ReceivedSequenceWindow: Sendable {
             clear(number)
         }
         highest = sequenceNumber
-        lastNewMs = nowMs
+        lastPassedMs = nowMs
         set(sequenceNumber)
         return true
     }
 
     /// A number the current window cannot place, the very first included.
     private mutating func insertFar(_ sequenceNumber: UInt16, nowMs: Int64) -> Bool {
-        if !hasStarted || nowMs - lastNewMs >= TrackRewriter.restartSilenceMs {
+        if !hasStarted || nowMs - lastPassedMs >= TrackRewriter.restartSilenceMs {
             start(at: sequenceNumber, nowMs: nowMs)
             return true
         }
@@ -80,7 +80,7 @@ public struct ReceivedSequenceWindow: Sendable {
             }
         }
         farCandidate = sequenceNumber
-        lastNewMs = nowMs
+        lastPassedMs = nowMs
         return true
     }
 
@@ -88,7 +88,7 @@ public struct ReceivedSequenceWindow: Sendable {
         bits = .init(repeating: 0)
         hasStarted = true
         highest = sequenceNumber
-        lastNewMs = nowMs
+        lastPassedMs = nowMs
         farCandidate = nil
         set(sequenceNumber)
     }

@@ -121,8 +121,8 @@ public struct TrackRewriter: Sendable {
         return rewriteStartingOrResynchronizing(sourceGeneration: sourceGeneration, sequenceNumber: sequenceNumber, timestamp: timestamp, nowMs: nowMs)
     }
 
-    /// ``rewrite(sourceGeneration:sequenceNumber:timestamp:nowMs:)`` for any packet: the first
-    /// one, a new generation's, or one the current offset cannot map.
+    /// ``rewrite(sourceGeneration:sequenceNumber:timestamp:nowMs:)`` for the packets it does not
+    /// map itself: the first one, a new generation's, or one the current offset cannot map.
     @usableFromInline
     mutating func rewriteStartingOrResynchronizing(
         sourceGeneration: UInt32,
@@ -151,27 +151,23 @@ public struct TrackRewriter: Sendable {
                 outputTimestamp: lastOutputTimestamp &+ max(elapsedTicks, 1)
             )
         } else {
+            // The current generation's offset cannot map it (rewrite() maps every packet it can):
+            // too far from the highest packet to be a late one or an ordinary loss, or from
+            // before the generation's first packet. A restarted sender, or a stray packet?
             let highestSource = generationFirstSourceSequenceNumber &+ UInt16(truncatingIfNeeded: generationSpan)
             let delta = Int(Int16(bitPattern: sequenceNumber &- highestSource))
             let far = delta < -Self.restartDistance || delta > Self.restartDistance
-            if far || generationSpan + delta < 0 {
-                // Not mappable by the fixed offset: too far from the highest packet to be a late
-                // one or an ordinary loss, or from before the generation's first packet. A
-                // restarted sender, or a stray packet?
-                guard isRestart(sequenceNumber: sequenceNumber, far: far, nowMs: nowMs) else { return nil }
-                resynchronizations &+= 1
-                let elapsedTicks = RTPClockTicks.ticks(milliseconds: nowMs - lastOutputMs, clockRate: clockRate)
-                beginGeneration(
-                    currentGeneration,
-                    sourceSequenceNumber: sequenceNumber,
-                    sourceTimestamp: timestamp,
-                    outputSequenceNumber: lastOutputSequenceNumber &+ 1,
-                    outputTimestamp: lastOutputTimestamp &+ max(elapsedTicks, 1)
-                )
-                return numbers(sequenceNumber: sequenceNumber, timestamp: timestamp, nowMs: nowMs, resynchronized: true)
-            }
-            restartCandidate = nil
-            if delta > 0 { generationSpan += delta }
+            guard isRestart(sequenceNumber: sequenceNumber, far: far, nowMs: nowMs) else { return nil }
+            resynchronizations &+= 1
+            let elapsedTicks = RTPClockTicks.ticks(milliseconds: nowMs - lastOutputMs, clockRate: clockRate)
+            beginGeneration(
+                currentGeneration,
+                sourceSequenceNumber: sequenceNumber,
+                sourceTimestamp: timestamp,
+                outputSequenceNumber: lastOutputSequenceNumber &+ 1,
+                outputTimestamp: lastOutputTimestamp &+ max(elapsedTicks, 1)
+            )
+            return numbers(sequenceNumber: sequenceNumber, timestamp: timestamp, nowMs: nowMs, resynchronized: true)
         }
         return numbers(sequenceNumber: sequenceNumber, timestamp: timestamp, nowMs: nowMs, resynchronized: false)
     }
