@@ -31,8 +31,8 @@ final class WebRTCPeerProcess {
         self.name = name
         stdoutURL = directory.appendingPathComponent("\(name).out")
         stderrURL = directory.appendingPathComponent("\(name).err")
-        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: Self.env)
         process.arguments = [
             "python3", Self.script.path, "--url", "ws://127.0.0.1:\(relay.ports.control)/rtc", "--room", room, "--user", user,
