@@ -49,6 +49,8 @@ struct pkr_msg_batch {
     /* Receiving: a control buffer per message for UDP_GRO's segment size, and the size read. */
     uint8_t *receive_controls;
     unsigned *segment_sizes;
+    /* Sent on a connected socket: messages name no destination (pkr_batch_send_connected). */
+    int connected;
 };
 
 #define PKR_RECEIVE_CONTROL_SIZE CMSG_SPACE(sizeof(int))
@@ -149,8 +151,8 @@ static inline void pkr_batch_prepare_message(pkr_msg_batch *batch, unsigned inde
     batch->addresses[index].sin_addr.s_addr = htonl(ip);
     batch->addresses[index].sin_port = htons(port);
     struct msghdr *message = &batch->headers[index].msg_hdr;
-    message->msg_name = &batch->addresses[index];
-    message->msg_namelen = sizeof(struct sockaddr_in);
+    message->msg_name = batch->connected ? NULL : &batch->addresses[index];
+    message->msg_namelen = batch->connected ? 0 : sizeof(struct sockaddr_in);
     message->msg_iov = &batch->vectors[2 * index];
     message->msg_iovlen = iov_count;
     message->msg_control = NULL;
@@ -191,6 +193,14 @@ pkr_send_layout pkr_batch_send_layout(pkr_msg_batch *batch) {
     layout.addresses = batch->addresses;
     layout.vector_counts = (uint8_t *)&batch->headers[0].msg_hdr.msg_iovlen;
     return layout;
+}
+
+void pkr_batch_send_connected(pkr_msg_batch *batch) {
+    batch->connected = 1;
+    for (unsigned index = 0; index < batch->count; index++) {
+        batch->headers[index].msg_hdr.msg_name = NULL;
+        batch->headers[index].msg_hdr.msg_namelen = 0;
+    }
 }
 
 unsigned pkr_batch_copy_prepared(const pkr_msg_batch *batch, unsigned index, void *destination, unsigned capacity) {
@@ -261,8 +271,10 @@ int pkr_batch_send_segmented(int fd, pkr_msg_batch *batch, unsigned count, pkr_s
         unsigned length = index - first;
         struct msghdr *message = &batch->run_headers[runs].msg_hdr;
         memset(message, 0, sizeof(struct msghdr));
-        message->msg_name = &batch->addresses[first];
-        message->msg_namelen = sizeof(struct sockaddr_in);
+        if (!batch->connected) {
+            message->msg_name = &batch->addresses[first];
+            message->msg_namelen = sizeof(struct sockaddr_in);
+        }
         /* Both parts of every message of the run, in order: the segments are cut from the
          * run's bytes by size, wherever each part lies. */
         message->msg_iov = &batch->vectors[2 * first];
@@ -401,6 +413,63 @@ fail:
     if (twin >= 0) close(twin);
     setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &off, sizeof(off));
     return -error;
+}
+
+int pkr_udp_connect_peer(int fd, int send_fd, uint32_t ip, uint16_t port) {
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof(address));
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(ip);
+    address.sin_port = htons(port);
+    int twin = send_fd >= 0 && send_fd != fd;
+    /* The twin first: of two sockets connected to the same peer, the kernel hands the peer's
+     * datagrams to the one connected last, and that must be `fd`, the one the relay reads. */
+    if (twin && connect(send_fd, (struct sockaddr *)&address, sizeof(address)) != 0) return -errno;
+    if (connect(fd, (struct sockaddr *)&address, sizeof(address)) != 0) {
+        int error = errno;
+        if (twin) {
+            /* A connected twin alone would take the peer's datagrams, which nobody reads. */
+            struct sockaddr unspecified;
+            memset(&unspecified, 0, sizeof(unspecified));
+            unspecified.sa_family = AF_UNSPEC;
+            connect(send_fd, &unspecified, sizeof(unspecified));
+        }
+        return -error;
+    }
+    return 0;
+}
+
+int pkr_udp_connected_twin_supported(void) {
+    uint32_t loopback = 0x7f000001;
+    int fd = pkr_udp_open(loopback, 0, 0, 0);
+    if (fd < 0) return 0;
+    int twin = pkr_udp_open_send_twin(fd, 0);
+    int peer = pkr_udp_open(loopback, 0, 0, 0);
+    int other = pkr_udp_open(loopback, 0, 0, 0);
+    int port = pkr_udp_local_port(fd), peer_port = pkr_udp_local_port(peer);
+    int supported = 0;
+    if (twin >= 0 && peer >= 0 && other >= 0 && port > 0 && peer_port > 0 &&
+        pkr_udp_connect_peer(fd, twin, loopback, (uint16_t)peer_port) == 0) {
+        int arrived = 0, strayed = 0, returned = 0, foreign = 0;
+        char byte[8];
+        for (int probe = 0; probe < 4; probe++) {
+            if (pkr_udp_send(peer, "pkrelay", 7, loopback, (uint16_t)port) != 7) break;
+            if (pkr_udp_send(other, "pkrelay", 7, loopback, (uint16_t)port) != 7) break;
+            if (send(twin, "pkrelay", 7, MSG_DONTWAIT) != 7) break;
+            struct pollfd ready = {.fd = fd, .events = POLLIN};
+            if (poll(&ready, 1, 200) == 1 && recv(fd, byte, sizeof(byte), MSG_DONTWAIT) == 7) arrived++;
+            struct pollfd back = {.fd = peer, .events = POLLIN};
+            if (poll(&back, 1, 200) == 1 && recv(peer, byte, sizeof(byte), MSG_DONTWAIT) == 7) returned++;
+            while (recv(fd, byte, sizeof(byte), MSG_DONTWAIT) >= 0) foreign++;
+            while (recv(twin, byte, sizeof(byte), MSG_DONTWAIT) >= 0) strayed++;
+        }
+        supported = arrived == 4 && returned == 4 && strayed == 0 && foreign == 0;
+    }
+    if (other >= 0) close(other);
+    if (peer >= 0) close(peer);
+    if (twin >= 0) close(twin);
+    close(fd);
+    return supported;
 }
 
 int pkr_udp_send_twin_supported(void) {

@@ -8,4 +8,7 @@ protocol DatagramOutput: AnyObject {
 
     /// Sends one datagram from the shared WebRTC socket (STUN answers); whether it left.
     func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: IPv4Endpoint) -> Bool
+
+    /// `transport`'s peer address is fixed for good (given at connection, or latched).
+    func peerFixed(on transport: TransportState)
 }

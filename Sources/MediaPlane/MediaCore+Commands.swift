@@ -17,6 +17,7 @@ extension MediaCore {
             if let remote {
                 transport.remote = remote
                 transport.remoteKey = remote.key
+                output.peerFixed(on: transport)
             }
             if let inbound { transport.inbound = inbound.take() }
         case .removeTransport(let id):

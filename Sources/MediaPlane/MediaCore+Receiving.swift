@@ -64,6 +64,7 @@ extension MediaCore {
         if transport.remoteKey == 0 {
             transport.remoteKey = endpoint.key
             transport.remote = endpoint
+            output.peerFixed(on: transport)
             // Keyframes forwarded before the address was known never reached its subscribers.
             for sink in transport.sinks.values where sink.isVideo && sink.waitingForKeyframe && transport.canSend {
                 if let source = sink.source { startKeyframeRequests(for: source) }

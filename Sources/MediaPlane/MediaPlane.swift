@@ -52,6 +52,7 @@ public final class MediaPlane: Sendable {
             throw .receiveOffloadUnsupported
         }
         configuration.sendOnlySockets = configuration.sendOnlySockets && Self.kernelSteersSharedPorts
+        configuration.connectedSockets = configuration.connectedSockets && (!configuration.sendOnlySockets || Self.kernelConnectsTwins)
         configuration.segmentationOffload = segmentation
         configuration.receiveOffload = receive
         self.configuration = configuration
@@ -95,6 +96,15 @@ public final class MediaPlane: Sendable {
     /// Whether each media socket sends through a send-only twin (`media.sendOnlySockets`, on where
     /// the kernel steers a shared port as the relay needs; see pkr_udp_open_send_twin).
     public var sendOnlySockets: Bool { configuration.sendOnlySockets }
+
+    /// Whether plain RTP transports send and receive on sockets connected to their peer
+    /// (`media.connectedSockets`, where the kernel steers a connected twin's port as the relay
+    /// needs; see pkr_udp_connect_peer).
+    public var connectedSockets: Bool { configuration.connectedSockets }
+
+    /// Whether this kernel gives a peer's datagrams to the socket of a twin pair connected last
+    /// (see pkr_udp_connected_twin_supported), probed once per process like the twins.
+    static let kernelConnectsTwins = pkr_udp_connected_twin_supported() != 0
 
     /// Whether this kernel gives a shared port's datagrams to the socket that joined first (see
     /// pkr_udp_send_twin_supported): probed once per process, since the probe opens four sockets

@@ -32,6 +32,12 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     /// (resolved when the media plane is created, ``MediaPlane/sendOnlySockets``). A socket in an
     /// epoll set is woken by every datagram it sends; its twin is in none.
     public var sendOnlySockets = true
+    /// Whether a plain RTP transport's sockets are connected to its peer once the peer is fixed
+    /// (given at connection, or latched), where the kernel supports it next to send-only twins
+    /// (resolved when the media plane is created, ``MediaPlane/connectedSockets``). A datagram
+    /// sent on a connected socket takes its cached route instead of a route lookup; the kernel
+    /// then drops other senders' datagrams, which a plain transport drops anyway.
+    public var connectedSockets = true
     /// Packets kept per video source for answering NACKs.
     public var retransmissionBufferPackets: Int = 512
     /// Oldest packet retransmitted, in milliseconds.

@@ -36,4 +36,6 @@ final class RecordingOutput: DatagramOutput {
         datagrams.append(Datagram(transportId: -1, destination: endpoint, bytes: Array(datagram)))
         return true
     }
+
+    func peerFixed(on transport: TransportState) {}
 }

@@ -9,10 +9,14 @@ final class SocketDatagramOutput: DatagramOutput {
     let webRTCFD: Int32
     /// Whether batches leave with UDP generic segmentation offload.
     let segmented: Bool
+    /// Whether a plain transport's sockets are connected to its peer once it is fixed
+    /// (``MediaPlaneConfiguration/connectedSockets`` resolved).
+    let connectsPlainPeers: Bool
 
-    init(webRTCFD: Int32, segmented: Bool) {
+    init(webRTCFD: Int32, segmented: Bool, connectsPlainPeers: Bool = false) {
         self.webRTCFD = webRTCFD
         self.segmented = segmented
+        self.connectsPlainPeers = connectsPlainPeers
     }
 
     func sendQueued(on transport: TransportState, count: Int, counters: inout DataPlaneCounters) -> Int {
@@ -30,5 +34,15 @@ final class SocketDatagramOutput: DatagramOutput {
     func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: IPv4Endpoint) -> Bool {
         guard let base = datagram.baseAddress else { return false }
         return pkr_udp_send(webRTCFD, base, UInt32(datagram.count), endpoint.ip, endpoint.port) > 0
+    }
+
+    /// Connects a plain transport's sockets to its peer. Only plain ones: an SRTP transport also
+    /// takes authenticated RTCP from a second address (RTP port + 1 senders), which a connected
+    /// socket would never see. A transport whose sockets refuse goes on unconnected.
+    func peerFixed(on transport: TransportState) {
+        guard connectsPlainPeers, transport.isPlain, !transport.sharesSocket, transport.remoteKey != 0 else { return }
+        if pkr_udp_connect_peer(transport.fd, transport.sendFD, transport.remote.ip, transport.remote.port) == 0 {
+            pkr_batch_send_connected(transport.sendBatch)
+        }
     }
 }

@@ -32,6 +32,7 @@ extension RelayConfiguration {
           gsoPadding: \(media.segmentPaddingBytes)
           gro: \(media.receiveOffload.rawValue)
           sendOnlySockets: \(media.sendOnlySockets)
+          connectedSockets: \(media.connectedSockets)
           retransmissionBufferPackets: \(media.retransmissionBufferPackets)
           keyframeRequestIntervalMs: \(media.keyframeRequestIntervalMs)
           webrtcEnabled: \(media.webRTCPort != nil)

@@ -14,7 +14,7 @@ extension RelayConfiguration {
         "admin.host", "admin.port", "admin.requestsPerSecond", "admin.maxBodyBytes",
         "media.bindAddress", "media.announcedAddress", "media.portRangeStart", "media.portRangeEnd", "media.allowPlainRTP",
         "media.srtpProfiles", "media.receiveBufferBytes", "media.sendBufferBytes", "media.receiveBatchSize", "media.sendBatchSize",
-        "media.gso", "media.gsoPadding", "media.gro", "media.sendOnlySockets",
+        "media.gso", "media.gsoPadding", "media.gro", "media.sendOnlySockets", "media.connectedSockets",
         "media.retransmissionBufferPackets", "media.keyframeRequestIntervalMs", "media.webrtcEnabled", "media.webrtcPort", "media.iceTimeoutSeconds",
         "media.threads",
         "rooms.maxVisibleUsers", "rooms.maxPublishers", "rooms.maxSubscriptionsPerUser", "rooms.keepAliveTimeoutSeconds",

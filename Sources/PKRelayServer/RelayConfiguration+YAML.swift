@@ -70,6 +70,7 @@ extension RelayConfiguration {
         configuration.media.segmentPaddingBytes = try media.int("gsoPadding", default: configuration.media.segmentPaddingBytes, in: 0...255)
         configuration.media.receiveOffload = try media.offload("gro", default: configuration.media.receiveOffload)
         configuration.media.sendOnlySockets = try media.bool("sendOnlySockets", default: configuration.media.sendOnlySockets)
+        configuration.media.connectedSockets = try media.bool("connectedSockets", default: configuration.media.connectedSockets)
         let retransmission = try media.int("retransmissionBufferPackets", default: configuration.media.retransmissionBufferPackets, in: 64...8192)
         guard retransmission & (retransmission - 1) == 0 else { throw ConfigurationError(key: "media.retransmissionBufferPackets", reason: "must be a power of two, got \(retransmission)") }
         configuration.media.retransmissionBufferPackets = retransmission

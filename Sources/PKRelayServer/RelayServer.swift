@@ -49,6 +49,7 @@ public final class RelayServer: Sendable {
         logger.notice("media plane started", metadata: [
             "threads": "\(media.threadCount)", "gso": "\(media.segmentationOffload.rawValue)",
             "gro": "\(media.receiveOffload.rawValue)", "sendOnlySockets": "\(media.sendOnlySockets)",
+            "connectedSockets": "\(media.connectedSockets)",
         ])
         let control = makeControlApplication()
         let admin = makeAdminApplication()

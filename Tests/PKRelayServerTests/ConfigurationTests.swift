@@ -65,6 +65,14 @@ struct ConfigurationTests {
         #expect(twins.fileDescriptorsNeeded - single.fileDescriptorsNeeded == twins.media.portRange.count)
     }
 
+    @Test func connectedSocketsAreOnUnlessTurnedOff() throws {
+        #expect(try RelayConfiguration.load(yaml: "").media.connectedSockets)
+        #expect(try !RelayConfiguration.load(yaml: "media: {connectedSockets: false}").media.connectedSockets)
+        #expect(try !RelayConfiguration.load(yaml: "", environment: ["PKRELAY_MEDIA_CONNECTED_SOCKETS": "false"]).media.connectedSockets)
+        #expect(try RelayConfiguration.load(yaml: "").effectiveSettings.contains("connectedSockets: true"))
+        #expect(try RelayConfiguration.load(yaml: "media: {connectedSockets: false}").effectiveSettings.contains("connectedSockets: false"))
+    }
+
     @Test func overridesAreRead() throws {
         let configuration = try RelayConfiguration.load(yaml: """
             control: {port: 9000, maxMessageBytes: 2048}
@@ -120,6 +128,7 @@ struct ConfigurationTests {
         BadCase(yaml: "media: {gsoPadding: -1}", key: "media.gsoPadding", reason: "between 0 and 255"),
         BadCase(yaml: "media: {gro: sometimes}", key: "media.gro", reason: "must be one of auto, on, off, got 'sometimes'"),
         BadCase(yaml: "media: {sendOnlySockets: auto}", key: "media.sendOnlySockets", reason: "true or false"),
+        BadCase(yaml: "media: {connectedSockets: 1}", key: "media.connectedSockets", reason: "true or false"),
         BadCase(yaml: "media: {retransmissionBufferPackets: 500}", key: "media.retransmissionBufferPackets", reason: "power of two"),
         BadCase(yaml: "auth: {keys: [{id: k, secret: short}]}", key: "auth.keys[0].secret", reason: "at least 32"),
         BadCase(yaml: "auth: {keys: [{secret: 0123456789abcdef0123456789abcdef}]}", key: "auth.keys[0].id", reason: "required"),

@@ -51,7 +51,8 @@ final class TestRelay: Sendable {
         // every end-to-end test; PKR_TEST_MEDIA_THREADS=1 runs them on one.
         configuration.media.threads = ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_THREADS"].flatMap { Int($0) } ?? 2
         // PKR_TEST_MEDIA_GSO=off and PKR_TEST_MEDIA_GRO=off run them without the UDP offloads
-        // (auto otherwise), PKR_TEST_MEDIA_SEND_ONLY_SOCKETS=false without send-only sockets.
+        // (auto otherwise), PKR_TEST_MEDIA_SEND_ONLY_SOCKETS=false without send-only sockets,
+        // PKR_TEST_MEDIA_CONNECTED_SOCKETS=false with plain transports' sockets left unconnected.
         if let gso = ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_GSO"].flatMap(UDPOffload.init(rawValue:)) {
             configuration.media.segmentationOffload = gso
         }
@@ -60,6 +61,9 @@ final class TestRelay: Sendable {
         }
         if ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_SEND_ONLY_SOCKETS"] == "false" {
             configuration.media.sendOnlySockets = false
+        }
+        if ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_CONNECTED_SOCKETS"] == "false" {
+            configuration.media.connectedSockets = false
         }
         configure(&configuration)
         var logger = Logger(label: "pkrelay.test")

@@ -52,6 +52,10 @@ typedef struct pkr_send_layout {
  * is then for sending only: pkr_batch_receive would rewrite the headers for receiving. */
 pkr_send_layout pkr_batch_send_layout(pkr_msg_batch *batch);
 
+/* From now on the batch's messages name no destination: it is sent on a socket connected to
+ * the one address every message goes to (the kernel then uses the socket's cached route). */
+void pkr_batch_send_connected(pkr_msg_batch *batch);
+
 /* Copies prepared message `index` (both parts) to `destination`, at most `capacity` bytes;
  * returns how many were copied. */
 unsigned pkr_batch_copy_prepared(const pkr_msg_batch *batch, unsigned index, void *destination, unsigned capacity);
@@ -108,6 +112,17 @@ int pkr_udp_open_send_twin(int fd, int send_buffer);
  * datagram sent to the port reaches the first, not the twin, and that the port refuses a third
  * socket bound the usual way. */
 int pkr_udp_send_twin_supported(void);
+/* Connects a transport's socket `fd` and its send-only twin `send_fd` (or `fd` itself, or -1) to
+ * its one peer, ip:port. Sent without a destination, a datagram then takes the socket's cached
+ * route instead of a route lookup per datagram; datagrams from any other address no longer reach
+ * `fd`. The twin is connected first, since of two sockets connected to the same peer the kernel
+ * gives the peer's datagrams to the one connected last. Returns 0, or -errno with both
+ * unconnected. */
+int pkr_udp_connect_peer(int fd, int send_fd, uint32_t ip, uint16_t port);
+/* Whether a socket and its twin connected by pkr_udp_connect_peer work here: on 127.0.0.1, the
+ * peer's datagrams reach the socket and not the twin, another sender's reach neither, and what
+ * the twin sends without a destination reaches the peer. */
+int pkr_udp_connected_twin_supported(void);
 int pkr_udp_send(int fd, const void *data, unsigned length, uint32_t ip, uint16_t port);
 int pkr_close(int fd);
 
