@@ -12,4 +12,6 @@ public final class DiscardingOutput: DatagramOutput {
     }
 
     public func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: IPv4Endpoint) -> Bool { true }
+
+    public func peerFixed(on transport: TransportState) {}
 }
