@@ -6,7 +6,7 @@ import Synchronization
 /// The media plane as the control plane sees it: opens and closes transports, places them on
 /// shards (data-plane threads), posts routing changes to the shards that own what they touch,
 /// and merges the shards' once-a-second reports.
-public final class MediaPlane: Sendable {
+public final class MediaPlane: MediaCommands {
     public let configuration: MediaPlaneConfiguration
     /// The address clients send media to.
     public let announcedAddress: String
@@ -14,6 +14,8 @@ public final class MediaPlane: Sendable {
     let shards: [MediaShard]
     let registry: Mutex<Registry>
     let lifecycle = Mutex<Lifecycle>(.created)
+    /// The shards' reports merged, with the report times they were merged from.
+    let mergedReport = Mutex<(stamps: [Int64], report: MediaPlaneReport)>(([], MediaPlaneReport()))
     /// The shared WebRTC socket, read by shard 0, or -1 when WebRTC is off.
     let webRTCFD: Int32
     /// The shared WebRTC socket's send-only twin, or -1 (then it sends on `webRTCFD`).
@@ -165,11 +167,6 @@ public final class MediaPlane: Sendable {
         for (shard, command) in posts where shards.indices.contains(shard) { shards[shard].mailbox.post(command) }
     }
 
-    /// Routes one change through the registry, then posts what it needs.
-    func route(_ change: (inout ShardRouting) -> ShardRouting.Posts) {
-        post(registry.withLock { change(&$0.routing) })
-    }
-
     /// The shard a transport lives on.
     public func shard(ofTransport id: Int) -> Int? { registry.withLock { $0.routing.shard(ofTransport: id) } }
 
@@ -318,24 +315,6 @@ public final class MediaPlane: Sendable {
         }
     }
 
-    /// Closes a transport and frees its port; its sources and sinks go with it, and so do the
-    /// copies of its sources on other shards.
-    public func closeTransport(id: Int) {
-        let posts: ShardRouting.Posts? = registry.withLock { registry in
-            guard let entry = registry.transports.entries.removeValue(forKey: id) else { return nil }
-            if !entry.sharesSocket { registry.transports.portsInUse.remove(entry.port) }
-            if case .addTransport(_, let fd, _, _, _, let sendFD)? = registry.unplaced.removeValue(forKey: id)?.first {
-                // No shard ever had it.
-                if sendFD >= 0 { _ = pkr_close(sendFD) }
-                _ = pkr_close(fd)
-                return []
-            }
-            guard let shard = registry.routing.shard(ofTransport: id) else { return [] }
-            return [(shard, .removeTransport(id: id))] + registry.routing.transportClosed(id)
-        }
-        if let posts { post(posts) }
-    }
-
     /// The number of open transports.
     public var transportCount: Int { registry.withLock { $0.transports.entries.count } }
 
@@ -343,12 +322,28 @@ public final class MediaPlane: Sendable {
     /// is not counted).
     public var portsInUseCount: Int { registry.withLock { $0.transports.portsInUse.count } }
 
-    /// The newest once-a-second snapshot of the data plane, all shards together.
+    /// Counts and settings for the relay's overview.
+    public var status: MediaPlaneStatus {
+        let (transports, ports) = registry.withLock { ($0.transports.entries.count, $0.transports.portsInUse.count) }
+        return MediaPlaneStatus(
+            transports: transports, udpPortsInUse: ports, segmentationOffload: segmentationOffload == .on, receiveOffload: receiveOffload == .on,
+            sendOnlySockets: sendOnlySockets, threadCPUSeconds: mediaThreadCPUSeconds())
+    }
+
+    /// The newest once-a-second snapshot of the data plane, all shards together. The shards'
+    /// reports are merged once per new report, not once per call: every client's getStats and
+    /// every scrape reads it, and a merge walks every source and sink of the relay.
     public func latestReport() -> MediaPlaneReport {
         guard shards.count > 1 else { return shards[0].reports.read() }
-        var merged = MediaPlaneReport()
-        for shard in shards { merged.merge(shard.reports.read()) }
-        return merged
+        let reports = shards.map { $0.reports.read() }
+        let stamps = reports.map(\.generatedAtMs)
+        return mergedReport.withLock { cache in
+            if cache.stamps == stamps { return cache.report }
+            var merged = MediaPlaneReport()
+            for report in reports { merged.merge(report) }
+            cache = (stamps, merged)
+            return merged
+        }
     }
 
     /// Each media thread's CPU time in seconds, in shard order (sampled by the thread about once a second).

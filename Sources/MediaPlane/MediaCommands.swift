@@ -1,0 +1,43 @@
+import ICE
+import SecureTransport
+
+/// What the control plane asks of the media plane, and what it reads back.
+///
+/// ``MediaPlane`` carries the commands out on its data-plane threads; ``RecordingMediaCommands``
+/// records them instead, so that the relay core runs in tests and fuzzing without sockets or
+/// threads. Opening a transport answers at once (its id and port go into the client's answer);
+/// every routing change of one engine outcome goes down together through ``apply(_:)``.
+public protocol MediaCommands: AnyObject, Sendable {
+    /// The address clients send media to.
+    var announcedAddress: String { get }
+    /// The shared WebRTC port, or nil when WebRTC is off.
+    var webRTCPort: Int? { get }
+    /// Handshake and liveness events of WebRTC transports.
+    var events: AsyncStream<MediaPlaneEvent> { get }
+
+    /// Opens a UDP transport on a free port (`profile` nil: plain RTP). With a `group` (its
+    /// session's room) it is placed at once; without, when ``place(transports:group:)`` names it.
+    func openTransport(profile: SRTPProfile?, group: String?) -> Result<OpenedTransport, MediaPlaneError>
+    /// Opens a WebRTC transport on the shared port, answering ICE checks for `credentials`.
+    func openWebRTCTransport(credentials: ICECredentials, audioLevelExtensionId: UInt8) -> Result<Int, MediaPlaneError>
+    /// Places transports not yet on a shard with `group`'s (a room's) transports.
+    func place(transports ids: [Int], group: String?)
+    /// Gives a transport the client's key and, optionally, its address (else it latches).
+    func connectTransport(id: Int, remote: IPv4Endpoint?, clientKey: [UInt8]?) -> Result<Void, MediaPlaneError>
+    /// The peer's ICE credentials from its SDP.
+    func setRemoteICECredentials(transportId: Int, credentials: ICECredentials)
+    /// Starts media on a WebRTC transport with the DTLS-SRTP sessions.
+    func connectWebRTCTransport(id: Int, inbound: SRTPSessionHandoff, outbound: SRTPSessionHandoff)
+    /// Sends one datagram (a DTLS record) from the shared WebRTC port.
+    func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint)
+    /// Carries out routing changes in order: each shard they touch gets its part in one mailbox
+    /// post, so the data plane never sees half of an outcome.
+    func apply(_ changes: [MediaChange])
+
+    /// The newest once-a-second snapshot of the data plane.
+    func latestReport() -> MediaPlaneReport
+    /// The loudest audio level per source since the previous call.
+    func takeAudioLevels() -> [UInt32: AudioLevelSample]
+    /// Counts and settings for the overview.
+    var status: MediaPlaneStatus { get }
+}
