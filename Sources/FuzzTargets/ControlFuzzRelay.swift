@@ -5,10 +5,10 @@ import PKRelayServer
 import RoomEngine
 import SecureTransport
 
-/// Runs control-channel scripts against a real relay core: a fresh media plane (one data-plane
-/// thread, real UDP sockets on loopback, so transport ids start at 1 in every script) and a fresh
-/// core with WebRTC and webhooks on, three connected sessions and a scripted clock. Only the
-/// DTLS certificate is shared between scripts.
+/// Runs control-channel scripts against a real relay core: a fresh core with WebRTC and webhooks
+/// on, three connected sessions and a scripted clock, over a fresh media plane that records the
+/// commands instead of opening sockets (so transport ids start at 1 in every script, and each
+/// script ends with every transport closed). Only the DTLS certificate is shared between scripts.
 ///
 /// Webhooks point at a URL nothing listens on and are never delivered (the delivery service is
 /// not started), but every event is still derived and queued, which is where bad room ids
@@ -60,13 +60,9 @@ final class ControlFuzzRelay: Sendable {
     @discardableResult
     func run(_ script: ControlFuzzScript) async -> [[String]] {
         let clock = ScriptedClock(startMs: Self.startMs)
-        let media: MediaPlane
-        do {
-            media = try MediaPlane(configuration: configuration.media)
-        } catch {
-            preconditionFailure("the media plane cannot start: \(error)")
-        }
-        media.start()
+        // The control plane is what is fuzzed here: a media plane that only records keeps each
+        // input free of sockets and threads.
+        let media = RecordingMediaCommands(portRange: configuration.media.portRange)
         let core = RelayCore(configuration: configuration, media: media, logger: logger, nowMs: { clock.nowMs }, dtlsContext: dtlsContext)
         // Every connection's messages queue as for a client, and are read once the relay has drained.
         var connections: [(id: SessionID, stream: AsyncStream<String>)] = []
@@ -96,7 +92,9 @@ final class ControlFuzzRelay: Sendable {
         }
         _ = await core.overview()
         await core.drain()
-        media.stop()
+        // Every transport a client opened is closed once everyone has gone: the engine closes
+        // what it was told of, after what was on it.
+        if !media.openTransports.isEmpty { preconditionFailure("transports left open after draining: \(media.openTransports)") }
         // Draining finished every stream, so reading them ends.
         var transcripts: [[String]] = []
         for stream in streams {

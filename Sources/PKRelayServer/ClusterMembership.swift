@@ -6,7 +6,7 @@ import Synchronization
 /// This node's part in a cluster: its lease, the rooms it serves with their placement epochs,
 /// and the way to where other rooms live. Shared by the relay core (joins, room ends) and the
 /// cluster service (registration and renewals).
-final class ClusterMembership: Sendable {
+final class ClusterMembership: RoomDirectory {
     let store: ClusterStore
     let configuration: ClusterConfiguration
     let logger: Logger
@@ -51,7 +51,7 @@ final class ClusterMembership: Sendable {
     static let claimTimeout: Duration = .seconds(5)
 
     /// Where a join for `roomId` goes: claims the room for this node when nobody serves it.
-    func route(roomId: String) async -> ClusterRoute {
+    nonisolated(nonsending) func route(roomId: String) async -> ClusterRoute {
         let now = monotonicMs()
         let (lease, known, serving) = state.withLock { ($0.lease, $0.rooms[roomId] != nil, $0.keeper?.isServing(atMs: now) ?? false) }
         guard let lease, serving else {
@@ -80,7 +80,7 @@ final class ClusterMembership: Sendable {
     /// Where an existing room lives, without placing it: `.local` when this node serves it or
     /// nobody does (a link or an invitation creates no room, so the local checks answer that it
     /// does not exist), `.elsewhere` when another live node serves it.
-    func locate(roomId: String) async -> ClusterRoute {
+    nonisolated(nonsending) func locate(roomId: String) async -> ClusterRoute {
         if state.withLock({ $0.rooms[roomId] != nil }) { return .local }
         let store = self.store
         do {
@@ -99,7 +99,7 @@ final class ClusterMembership: Sendable {
 
     /// Places `roomId` on the least loaded node, or returns where it lives (the admin API's
     /// placement route). A room placed on this node is noted as served here.
-    func place(roomId: String) async throws -> RoomPlacement {
+    nonisolated(nonsending) func place(roomId: String) async throws -> RoomPlacement {
         let placement = try await store.place(roomId)
         state.withLock { if $0.lease?.nodeId == placement.node.id { $0.rooms[roomId] = placement.epoch } }
         return placement
@@ -163,7 +163,9 @@ final class ClusterMembership: Sendable {
     }
 
     /// Where the membership stands now.
-    var status: ClusterStatus {
+    var nodeId: String { configuration.nodeId }
+
+    var status: ClusterStatus? {
         let now = monotonicMs()
         let (serving, epoch, rooms) = state.withLock { ($0.keeper?.isServing(atMs: now) ?? false, $0.lease?.epoch ?? 0, $0.rooms.count) }
         let counts = counts.withLock { $0 }

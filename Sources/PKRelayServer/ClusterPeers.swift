@@ -5,6 +5,7 @@ import HummingbirdWSClient
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import RoomEngine
 import Synchronization
 
 /// The node-to-node control connections of a cluster node: one WebSocket per pair of nodes
@@ -13,7 +14,7 @@ import Synchronization
 /// it and keeps the connection up while it forwards into rooms there; a connection silent for
 /// ``silenceLimit`` is dropped (a stopped or cut-off peer), and a peer unreachable for the
 /// cluster's lease is gone.
-actor ClusterPeers {
+actor ClusterPeers: PeerLink {
     let nodeId: String
     /// This process's instance: a peer that comes back under the same node id as a new process
     /// lost its rooms, and forwards into them fail.
@@ -39,6 +40,8 @@ actor ClusterPeers {
     private var connections: [UInt64: Connection] = [:]
     private var nextGeneration: UInt64 = 1
     private var keepers: [String: Task<Void, Never>] = [:]
+    /// The nodes this node has dialed, by id: a request to a node known here needs no directory.
+    private var knownNodes: [String: ClusterNode] = [:]
     private var attemptsRunning: Set<String> = []
     /// How many connections to each peer have become ready.
     private var connectionsReady: [String: Int] = [:]
@@ -46,7 +49,7 @@ actor ClusterPeers {
     private var lastHeard: [String: ContinuousClock.Instant] = [:]
     private var readyWaiters: [String: [CheckedContinuation<Bool, Never>]] = [:]
     /// Requests waiting for their answers, with the connection each went on.
-    private var pending: [Int: (generation: UInt64, answer: CheckedContinuation<PeerMessage?, Never>)] = [:]
+    private var pending: [Int: (generation: UInt64, answer: CheckedContinuation<PeerReply?, Never>)] = [:]
     private var nextRequestId = 1
 
     static let pingInterval: Duration = .seconds(1)
@@ -68,13 +71,11 @@ actor ClusterPeers {
 
     /// Sends a request to `node` (dialing it when no connection is up) and waits for the answer;
     /// nil when the node cannot be reached or does not answer in time.
-    func request(_ message: PeerMessage, to node: ClusterNode) async -> PeerMessage? {
+    func request(_ request: PeerRequest, to node: ClusterNode) async -> PeerReply? {
         guard await ensureConnection(to: node) else { return nil }
         let id = nextRequestId
         nextRequestId += 1
-        var message = message
-        message.id = id
-        guard let generation = outbox.send(message, to: node.id) else { return nil }
+        guard let generation = outbox.send(.request(id: id, request), to: node.id) else { return nil }
         Task { [weak self] in
             try? await Task.sleep(for: Self.requestTimeout)
             await self?.answer(id, with: nil)
@@ -82,9 +83,18 @@ actor ClusterPeers {
         return await withCheckedContinuation { answer in pending[id] = (generation, answer) }
     }
 
-    private func answer(_ id: Int, with message: PeerMessage?) {
-        pending.removeValue(forKey: id)?.answer.resume(returning: message)
+    private func answer(_ id: Int, with reply: PeerReply?) {
+        pending.removeValue(forKey: id)?.answer.resume(returning: reply)
     }
+
+    nonisolated func notify(_ notice: NodeNotice) {
+        outbox.send(.notice(notice), to: notice.node)
+    }
+
+    nonisolated var connectedPeers: (peers: [String], losses: UInt64) { outbox.connectedPeers }
+
+    /// The node dialed under `id`, if this node ever did.
+    func knownNode(_ id: String) -> ClusterNode? { knownNodes[id] }
 
     /// Waits until a ready connection to `node` is up, dialing it if needed.
     func ensureConnection(to node: ClusterNode) async -> Bool {
@@ -108,6 +118,7 @@ actor ClusterPeers {
     /// Keeps a connection to `node` up while this node forwards into rooms there: dials, redials
     /// every second after a loss, and declares the node gone after ``goneAfter`` without one.
     func keep(_ node: ClusterNode) {
+        knownNodes[node.id] = node
         guard keepers[node.id] == nil else { return }
         keepers[node.id] = Task { [weak self] in
             await self?.keepLoop(node)
@@ -280,10 +291,7 @@ actor ClusterPeers {
             connection.queue.finish()
             return
         }
-        var hello = PeerMessage(.hello)
-        hello.node = nodeId
-        hello.instance = instance
-        hello.pipe = offer
+        let hello = PeerMessage.hello(PeerHello(version: PeerMessage.version, node: nodeId, instance: instance, pipe: offer))
         if let text = outbox.encode(hello) { connection.queue.yield(text) }
     }
 
@@ -294,7 +302,7 @@ actor ClusterPeers {
             await ended(generation, why: "silent for \(Self.silenceLimit)")
             return false
         }
-        if let text = outbox.encode(PeerMessage(.ping)) { connection.queue.yield(text) }
+        if let text = outbox.encode(.ping) { connection.queue.yield(text) }
         return true
     }
 
@@ -306,44 +314,57 @@ actor ClusterPeers {
             logger.warning("cluster peer sent a message that does not parse", metadata: ["peer": "\(connection.node ?? "-")"])
             return
         }
-        if message.kind == .ping { return }
-        if message.kind == .hello {
-            await hello(message, generation: generation)
+        switch message {
+        case .ping:
             return
+        case .hello(let hello):
+            await self.hello(hello, generation: generation)
+            return
+        default:
+            break
         }
         guard let node = connection.node, connection.ready, let core else { return }
-        switch message.kind {
-        case .verified, .linked, .invited:
-            if let id = message.id { answer(id, with: message) }
-        case .verify, .link, .invite:
+        switch message {
+        case .hello, .ping:
+            return
+        case .reply(let id, let reply):
+            answer(id, with: reply)
+        case .request(let id, let request):
             // Answered on the side: a request may wait on the database, and the connection's
             // other messages (its pings too) must not wait behind it.
             let queue = connection.queue
             let outbox = outbox
             Task {
-                var reply: PeerMessage
-                switch message.kind {
-                case .verify: reply = await core.peerVerify(message, from: node)
-                case .link: reply = await core.peerLink(message, from: node)
-                default: reply = await core.peerInvite(message, from: node)
+                let reply: PeerReply
+                switch request {
+                case .verify(let verification): reply = await core.peerVerify(verification, from: node)
+                case .link(let proposal): reply = await core.peerLink(proposal, from: node)
+                case .invite(let proposal): reply = await core.peerInvite(proposal, from: node)
                 }
-                reply.id = message.id
-                if let text = outbox.encode(reply) { queue.yield(text) }
+                if let text = outbox.encode(.reply(id: id, reply)) { queue.yield(text) }
             }
-        default:
-            await core.peerMessage(message, from: node)
+        case .notice(let notice):
+            await core.peerNotice(notice, from: node)
         }
     }
 
-    private func hello(_ message: PeerMessage, generation: UInt64) async {
+    private func hello(_ hello: PeerHello, generation: UInt64) async {
         guard let core else {
             await ended(generation, why: "this node is not ready for peers yet")
             return
         }
-        guard let peer = message.node, peer != nodeId, let instance = message.instance, let remote = message.pipe,
-              var connection = connections[generation], !connection.ready
-        else {
-            await ended(generation, why: "a hello without a node id, instance or pipe, or a second hello")
+        guard hello.version == PeerMessage.version else {
+            logger.error("cluster peer speaks another version of the node-to-node protocol; run one release on every node", metadata: [
+                "peer": "\(hello.node)", "peerVersion": "\(hello.version)", "version": "\(PeerMessage.version)",
+            ])
+            await ended(generation, why: "the peer speaks version \(hello.version), this node \(PeerMessage.version)")
+            return
+        }
+        let peer = hello.node
+        let instance = hello.instance
+        let remote = hello.pipe
+        guard peer != nodeId, var connection = connections[generation], !connection.ready else {
+            await ended(generation, why: "a hello from this node itself, or a second hello")
             return
         }
         if let expected = connection.node, expected != peer {

@@ -1,55 +1,59 @@
-import Protocol
+import Foundation
 import RoomEngine
 
-/// One JSON message on a node-to-node connection; which fields are set depends on `kind`.
-struct PeerMessage: Sendable, Codable {
-    var kind: PeerMessageKind
-    /// Pairs a ``PeerMessageKind/verify`` with its answer.
-    var id: Int?
-    /// hello: the sender's node id, process instance and end of the media pipe.
-    var node: String?
-    var instance: String?
-    var pipe: PipeOffer?
-    /// verify, mirror, unmirror, mirrorEnded: the forward they concern. `epoch` is the target
-    /// room's placement epoch as the source node found it; a node that does not serve the room
-    /// under that epoch refuses (a stale placement never reaches a room's former node).
-    var sourceRoomId: String?
-    var targetRoomId: String?
-    var userId: String?
-    var epoch: Int64?
-    /// link: the placement epoch of the caller's room (for the messages about its mirror there).
-    var sourceEpoch: Int64?
-    /// link, linkEnded: the anchor on the receiving node (in `targetRoomId`); the sender's anchor
-    /// is `userId` in `sourceRoomId`. linkEnded: what the receiving node's anchor hears.
-    var peerUserId: String?
-    var reason: String?
-    /// verify: the target token the forwarding user gave.
-    var token: String?
-    /// verified: when the target token ends; mirror: the same, passed back.
-    var expiresAtMs: Int64?
-    /// mirror: how the user appears.
-    var role: UserRole?
-    var publications: [RemotePublication]?
-    /// unmirror, mirrorEnded: why the user leaves the target room.
-    var leaveReason: LeaveReason?
-    var unpublishReason: UnpublishReason?
-    /// invite, invited, invitation: the invitation (its id named by the caller's node), and
-    /// invitation's final state with `reason`.
-    var inviteId: String?
-    var payload: String?
-    var timeoutSeconds: Int?
-    var autoLink: Bool?
-    var busy: Bool?
-    var invitationState: InvitationState?
-    /// demand: the pipe SSRC, and whether its packets are wanted.
-    var ssrc: UInt32?
-    var wanted: Bool?
-    /// message: the event to deliver in `targetRoomId` (to `peerUserId` only, when set).
-    var message: MessageReceivedEvent?
-    /// verified (refused) and mirrorEnded: the forward error (12xx) with its message.
-    var error: RelayError?
+/// One message on a node-to-node connection (docs/CLUSTER.md, "Between nodes"). On the wire
+/// it is a JSON object with `kind`, the request `id` for requests and replies, and `body`.
+enum PeerMessage: Sendable, Hashable {
+    /// First message each way on a connection: who speaks, in which version of this protocol,
+    /// and its end of the media pipe.
+    case hello(PeerHello)
+    /// Once a second each way; a connection silent for ``ClusterPeers/silenceLimit`` is dropped.
+    case ping
+    /// A question the other node answers with a ``reply(id:_:)`` of the same id.
+    case request(id: Int, PeerRequest)
+    case reply(id: Int, PeerReply)
+    /// What the nodes' room engines tell each other, one way.
+    case notice(NodeNotice)
 
-    init(_ kind: PeerMessageKind) {
-        self.kind = kind
+    /// The version of this protocol. A node refuses a hello of another version: nodes of one
+    /// cluster run the same release.
+    static let version = 2
+}
+
+extension PeerMessage: Codable {
+    private enum Kind: String, Codable { case hello, ping, request, reply, notice }
+    private enum CodingKeys: String, CodingKey { case kind, id, body }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(Kind.self, forKey: .kind) {
+        case .hello: self = .hello(try container.decode(PeerHello.self, forKey: .body))
+        case .ping: self = .ping
+        case .request: self = .request(id: try container.decode(Int.self, forKey: .id), try container.decode(PeerRequest.self, forKey: .body))
+        case .reply: self = .reply(id: try container.decode(Int.self, forKey: .id), try container.decode(PeerReply.self, forKey: .body))
+        case .notice: self = .notice(try container.decode(NodeNotice.self, forKey: .body))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .hello(let hello):
+            try container.encode(Kind.hello, forKey: .kind)
+            try container.encode(hello, forKey: .body)
+        case .ping:
+            try container.encode(Kind.ping, forKey: .kind)
+        case .request(let id, let request):
+            try container.encode(Kind.request, forKey: .kind)
+            try container.encode(id, forKey: .id)
+            try container.encode(request, forKey: .body)
+        case .reply(let id, let reply):
+            try container.encode(Kind.reply, forKey: .kind)
+            try container.encode(id, forKey: .id)
+            try container.encode(reply, forKey: .body)
+        case .notice(let notice):
+            try container.encode(Kind.notice, forKey: .kind)
+            try container.encode(notice, forKey: .body)
+        }
     }
 }

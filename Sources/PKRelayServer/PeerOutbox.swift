@@ -13,6 +13,7 @@ final class PeerOutbox: Sendable {
     private let entries = Mutex<[String: Entry]>([:])
     /// Ready connections that ended, since start.
     private let losses = Mutex<UInt64>(0)
+    private let overflows = Mutex<UInt64>(0)
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -62,8 +63,16 @@ final class PeerOutbox: Sendable {
         }
         guard let ready else { return nil }
         if case .enqueued = ready.queue.yield(text) { return ready.generation }
+        // A peer that cannot take what this node tells it would go on with rooms that differ
+        // from this node's: the connection closes instead (after what is queued), and the two
+        // nodes resynchronise when they reconnect, as after any lost connection.
+        ready.queue.finish()
+        overflows.withLock { $0 += 1 }
         return nil
     }
+
+    /// Connections closed because their queue was full, since start.
+    var overflowCount: UInt64 { overflows.withLock { $0 } }
 
     func encode(_ message: PeerMessage) -> String? {
         guard let data = try? encoder.encode(message) else { return nil }

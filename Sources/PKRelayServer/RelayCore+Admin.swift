@@ -127,8 +127,8 @@ extension RelayCore {
 
     /// The cluster membership with the node-to-node connections; nil for a single node.
     nonisolated var clusterStatus: ClusterStatus? {
-        guard var status = cluster?.status else { return nil }
-        if let (peers, losses) = peers?.outbox.connectedPeers {
+        guard var status = directory.status else { return nil }
+        if let (peers, losses) = peers?.connectedPeers {
             status.peers = peers
             status.peerLosses = losses
         }

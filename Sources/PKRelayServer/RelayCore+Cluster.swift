@@ -6,15 +6,15 @@ import RoomEngine
 
 /// The relay core's side of a cluster: joins for rooms served elsewhere are redirected, forwards
 /// into them are verified there, room ends release placements, and a node that lost its lease
-/// stops serving.
+/// stops serving. On a single node the directory answers that every room is here.
 extension RelayCore {
-    /// Routes a join through the cluster; false when the join was answered here (a redirect, or
-    /// the cluster unavailable). Parameters that do not even name a valid room go on to the
+    /// Routes a join through the directory; false when the join was answered here (a redirect,
+    /// or the cluster unavailable). Parameters that do not even name a valid room go on to the
     /// usual checks, which answer them.
-    func admitToCluster(_ cluster: ClusterMembership, id: RequestID?, request: Data, session: SessionID) async -> Bool {
+    func admitToCluster(id: RequestID?, request: Data, session: SessionID) async -> Bool {
         guard case .success(let join) = decode(JoinRoomParams.self, from: request), RelayIdentifier.isValid(join.roomId) else { return true }
         let refusal: RelayError
-        switch await cluster.route(roomId: join.roomId) {
+        switch await directory.route(roomId: join.roomId) {
         case .local:
             return true
         case .elsewhere(let placement):
@@ -32,14 +32,22 @@ extension RelayCore {
 
     /// Finds each forward target's node (claiming unplaced target rooms here). A target room on
     /// another node is verified there (its token, and whether the room can show the user); the
-    /// answer, success or the target's error, replaces the local check.
-    func routeForwardTargets(_ cluster: ClusterMembership, request: Data, session: SessionID) async -> [String: ForwardTargetRequest] {
+    /// answer, success or the target's error, replaces the local check. A target the forward
+    /// already reaches on another node is asked there again without the directory, so an update
+    /// does not depend on the cluster's database.
+    func routeForwardTargets(request: Data, session: SessionID) async -> [String: ForwardTargetRequest] {
         guard case .success(let forward) = decode(StartForwardParams.self, from: request),
               let userId = engine.userId(of: session, roomId: forward.roomId)
         else { return [:] }
         var resolved: [String: ForwardTargetRequest] = [:]
         for target in forward.targets where RelayIdentifier.isValid(target.roomId) && target.roomId != forward.roomId && resolved[target.roomId] == nil {
-            switch await cluster.route(roomId: target.roomId) {
+            if let running = engine.remoteForwardTarget(sourceRoomId: forward.roomId, userId: userId, targetRoomId: target.roomId),
+               let node = await peers?.knownNode(running.node) {
+                let placement = RoomPlacement(roomId: target.roomId, node: node, epoch: running.epoch)
+                resolved[target.roomId] = await verifyRemoteTarget(placement, sourceRoomId: forward.roomId, userId: userId, token: target.token)
+                continue
+            }
+            switch await directory.route(roomId: target.roomId) {
             case .local:
                 continue
             case .elsewhere(let placement):
@@ -54,24 +62,17 @@ extension RelayCore {
     /// Asks the node serving a target room to verify a forward into it.
     func verifyRemoteTarget(_ placement: RoomPlacement, sourceRoomId: String, userId: String, token: String) async -> ForwardTargetRequest {
         let roomId = placement.roomId
-        func failed(_ code: ErrorCode, _ message: String) -> ForwardTargetRequest {
-            ForwardTargetRequest(roomId: roomId, grants: .failure(RelayError(code, message)))
-        }
-        var request = PeerMessage(.verify)
-        request.sourceRoomId = sourceRoomId
-        request.targetRoomId = roomId
-        request.userId = userId
-        request.token = token
-        request.epoch = placement.epoch
+        let request = PeerRequest.verify(ForwardVerification(sourceRoomId: sourceRoomId, targetRoomId: roomId, userId: userId, token: token, epoch: placement.epoch))
         switch await ask(request, at: placement, unreachable: .forwardNotSupported) {
         case .failure(let error):
             return ForwardTargetRequest(roomId: roomId, grants: .failure(error))
-        case .success(let (answer, remote)):
-            guard let expiresAtMs = answer.expiresAtMs else { return failed(.forwardNotSupported, "node \(placement.node.id) answered without the target token's expiry") }
+        case .success(let (.verified(expiresAtMs), remote)):
             return ForwardTargetRequest(
                 roomId: roomId,
                 grants: .success(TokenGrants(publish: true, subscribe: false, forward: false, hidden: false, expiresAt: EngineTime(milliseconds: expiresAtMs))),
                 remote: remote)
+        case .success:
+            return ForwardTargetRequest(roomId: roomId, grants: .failure(RelayError(.forwardNotSupported, "node \(placement.node.id) answered a verification with something else")))
         }
     }
 
@@ -87,13 +88,14 @@ extension RelayCore {
     }
 
     /// Where `roomId` lives, placing it when nobody serves it (the admin API's placement route).
-    /// A single node answers itself.
+    /// A single node answers itself. A database that does not answer in time is a 503, not a
+    /// request held for as long as the outage lasts.
     func adminPlacement(_ roomId: String, controlURL: String) async -> AdminResponse {
-        guard let cluster else {
+        guard directory.status != nil else {
             return .answer(AdminPlacement(roomId: roomId, nodeId: "", controlURL: controlURL, epoch: 0))
         }
         do {
-            let placement = try await cluster.place(roomId: roomId)
+            let placement = try await directory.place(roomId: roomId)
             return .answer(AdminPlacement(roomId: roomId, nodeId: placement.node.id, controlURL: placement.node.controlURL, epoch: placement.epoch))
         } catch ClusterStoreError.noLiveNode {
             return .error(.unavailable, "no node of the cluster holds a live lease")

@@ -51,27 +51,28 @@ extension RelayCore {
             return
         }
         sessions[session]?.answering[id] = method
-        if known == .joinRoom, let cluster {
+        if known == .joinRoom {
             // In a cluster a join first finds its room's node (claiming the room here when nobody
             // serves it); the session may have gone while the database answered.
-            guard await admitToCluster(cluster, id: id, request: message, session: session), sessions[session] != nil else { return }
+            guard await admitToCluster(id: id, request: message, session: session), sessions[session] != nil else { return }
         }
-        if known == .invite, let cluster {
+        if known == .invite {
             // An invitee whose room is on another node: invited through that node.
-            guard await inviteAcrossNodes(cluster, id: id, request: message, session: session) else { return }
+            guard await inviteAcrossNodes(id: id, request: message, session: session) else { return }
         }
-        if known == .connectOtherRoom, let cluster {
+        if known == .connectOtherRoom {
             // A peer room on another node: linked through that node.
-            guard await connectAcrossNodes(cluster, id: id, request: message, session: session) else { return }
+            guard await connectAcrossNodes(id: id, request: message, session: session) else { return }
         }
-        if known == .startForwardStreamToRooms || known == .updateForwardStreamToRooms, let cluster {
-            let resolved = await routeForwardTargets(cluster, request: message, session: session)
+        // Forward targets on other nodes are verified there first; what they answered belongs to
+        // this request alone, and goes into its dispatch.
+        var remoteTargets: [String: ForwardTargetRequest] = [:]
+        if known == .startForwardStreamToRooms || known == .updateForwardStreamToRooms {
+            remoteTargets = await routeForwardTargets(request: message, session: session)
             guard sessions[session] != nil else { return }
-            resolvedTargets = resolved
         }
-        defer { resolvedTargets = [:] }
         let started = ContinuousClock.now
-        dispatch(known, id: id, request: message, session: session)
+        dispatch(known, id: id, request: message, session: session, remoteTargets: remoteTargets)
         let elapsed = ContinuousClock.now - started
         metrics.requestHandled(method: method, nanoseconds: elapsed.components.seconds &* 1_000_000_000 &+ elapsed.components.attoseconds / 1_000_000_000)
     }
@@ -119,7 +120,9 @@ extension RelayCore {
         }
     }
 
-    func dispatch(_ method: Method, id: RequestID?, request: Data, session: SessionID) {
+    /// Decodes the request's params and runs it; `remoteTargets` are the forward targets other
+    /// cluster nodes verified for it.
+    func dispatch(_ method: Method, id: RequestID?, request: Data, session: SessionID, remoteTargets: [String: ForwardTargetRequest] = [:]) {
         func run<Params: Decodable, Success: Encodable & Sendable>(_ type: Params.Type, _ body: (Params) -> EngineOutcome<Success>) {
             switch decode(type, from: request) {
             case .failure(let error):
@@ -162,8 +165,10 @@ extension RelayCore {
         case .unsubscribeStream: run(SubscribeStreamParams.self) { engine.unsubscribe(session: session, params: $0, now: time) }
         case .setRemoteVideoStreamType: run(SetRemoteVideoStreamTypeParams.self) { engine.setRemoteVideoStreamType(session: session, params: $0, now: time) }
         case .getStats: run(GetStatsParams.self) { EngineOutcome(result: .success(stats(for: session, roomId: $0.roomId)), actions: []) }
-        case .startForwardStreamToRooms: run(StartForwardParams.self) { engine.startForward(session: session, roomId: $0.roomId, targets: verifyTargets($0, session: session), now: time) }
-        case .updateForwardStreamToRooms: run(StartForwardParams.self) { engine.updateForward(session: session, roomId: $0.roomId, targets: verifyTargets($0, session: session), now: time) }
+        case .startForwardStreamToRooms:
+            run(StartForwardParams.self) { engine.startForward(session: session, roomId: $0.roomId, targets: verifyTargets($0, session: session, remote: remoteTargets), now: time) }
+        case .updateForwardStreamToRooms:
+            run(StartForwardParams.self) { engine.updateForward(session: session, roomId: $0.roomId, targets: verifyTargets($0, session: session, remote: remoteTargets), now: time) }
         case .stopForwardStreamToRooms: run(RoomParams.self) { engine.stopForward(session: session, roomId: $0.roomId, now: time) }
         case .pauseForwardStreamToAllRooms: run(RoomParams.self) { engine.pauseForward(session: session, roomId: $0.roomId, paused: true, now: time) }
         case .resumeForwardStreamToAllRooms: run(RoomParams.self) { engine.pauseForward(session: session, roomId: $0.roomId, paused: false, now: time) }

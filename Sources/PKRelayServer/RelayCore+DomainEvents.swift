@@ -19,7 +19,7 @@ extension RelayCore {
             postWebhook("room.dismissed", roomId: roomId, data)
         case .roomEnded(let roomId):
             logger.info("room ended", metadata: ["room": "\(roomId)"])
-            cluster?.roomEnded(roomId: roomId)
+            directory.roomEnded(roomId: roomId)
             postWebhook("room.ended", roomId: roomId, ["roomId": .string(roomId)])
         case .userJoined(let roomId, let userId, let session, let role, let visible, let replaced):
             var metadata: Logger.Metadata = ["room": "\(roomId)", "user": "\(userId)", "session": "\(session)", "role": "\(role.rawValue)", "visible": "\(visible)"]

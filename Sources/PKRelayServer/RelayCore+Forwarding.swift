@@ -4,12 +4,13 @@ import RoomEngine
 import SecureTransport
 
 extension RelayCore {
-    /// Verifies each target's token for the target room and the caller's own userId.
-    func verifyTargets(_ params: StartForwardParams, session: SessionID) -> [ForwardTargetRequest] {
+    /// Verifies each target's token for the target room and the caller's own userId; a target
+    /// on another node takes that node's answer (`remote`).
+    func verifyTargets(_ params: StartForwardParams, session: SessionID, remote: [String: ForwardTargetRequest]) -> [ForwardTargetRequest] {
         let userId = engine.userId(of: session, roomId: params.roomId) ?? ""
         let nowSeconds = nowMs() / 1000
         return params.targets.map { target in
-            if let resolved = resolvedTargets[target.roomId] { return resolved }
+            if let resolved = remote[target.roomId] { return resolved }
             return ForwardTargetRequest(
                 roomId: target.roomId,
                 grants: verifier.verify(target.token, roomId: target.roomId, userId: userId, nowSeconds: nowSeconds).map(Self.grants(of:)))

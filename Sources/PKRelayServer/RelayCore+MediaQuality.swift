@@ -36,9 +36,9 @@ extension RelayCore {
     }
 
     /// The audio sources of a room's visible members, by source id.
-    func audioSources(roomId: String) -> [UInt32: SpeakerKey] {
+    func audioSources(of members: [MemberSnapshot]) -> [UInt32: SpeakerKey] {
         var result: [UInt32: SpeakerKey] = [:]
-        for member in engine.snapshot(roomId: roomId) ?? [] where member.visible {
+        for member in members where member.visible {
             for (index, tracks) in member.publications {
                 for track in tracks where track.kind == .audio && track.audioLevelExtensionId != nil {
                     result[track.id] = SpeakerKey(userId: member.userId, streamIndex: index)
@@ -48,27 +48,35 @@ extension RelayCore {
         return result
     }
 
+    /// Volume reports that are due, and active-speaker changes. Each room with reports is
+    /// looked at once per tick (its members read once), so the work grows with the rooms and
+    /// their members, not with members times reports.
     func reportAudioLevels(now time: Int64) {
         let levels = media.takeAudioLevels()
-        // Subscriptions of sessions that left the room end here.
-        for key in mediaQuality.audioReports.keys where engine.userId(of: key.session, roomId: key.roomId) == nil {
-            mediaQuality.audioReports[key] = nil
-        }
-        let rooms = Set(mediaQuality.audioReports.keys.map(\.roomId))
-        for roomId in mediaQuality.speakers.keys where !rooms.contains(roomId) { mediaQuality.speakers[roomId] = nil }
-        for roomId in rooms.sorted() {
-            let sources = audioSources(roomId: roomId)
+        let byRoom = Dictionary(grouping: mediaQuality.audioReports.keys, by: \.roomId)
+        for roomId in mediaQuality.speakers.keys where byRoom[roomId] == nil { mediaQuality.speakers[roomId] = nil }
+        for (roomId, keys) in byRoom.sorted(by: { $0.key < $1.key }) {
+            let members = engine.snapshot(roomId: roomId) ?? []
+            // The sessions of the room's own users (mirrors shown here belong to other rooms).
+            var users: [SessionID: String] = [:]
+            for member in members where engine.forwardedFrom(roomId: roomId, userId: member.userId) == nil { users[member.session] = member.userId }
+            // Subscriptions of sessions that left the room end here.
+            let live = keys.filter { users[$0.session] != nil }.sorted { $0.session < $1.session }
+            for key in keys where users[key.session] == nil { mediaQuality.audioReports[key] = nil }
+            guard !live.isEmpty else {
+                mediaQuality.speakers[roomId] = nil
+                continue
+            }
+            let sources = audioSources(of: members)
             var roomLevels: [UInt32: AudioLevelSample] = [:]
             for (id, sample) in levels where sources[id] != nil { roomLevels[id] = sample }
-            let keys = mediaQuality.audioReports.keys.filter { $0.roomId == roomId }.sorted { $0.session < $1.session }
-            updateActiveSpeaker(roomId: roomId, levels: roomLevels, sources: sources, notify: keys.map(\.session))
-            for key in keys {
+            updateActiveSpeaker(roomId: roomId, levels: roomLevels, sources: sources, notify: live.map(\.session))
+            for key in live {
                 guard var subscription = mediaQuality.audioReports[key] else { continue }
                 for (id, sample) in roomLevels { subscription.pending[id] = subscription.pending[id].map { $0.merged(with: sample) } ?? sample }
                 if time >= subscription.dueMs - MediaQualityState.earlyToleranceMs {
                     subscription.dueMs = max(subscription.dueMs + subscription.intervalMs, time)
-                    let ownUser = engine.userId(of: key.session, roomId: roomId)
-                    let speakers = rankSpeakers(subscription.pending, sources: sources, excluding: ownUser, count: subscription.topN)
+                    let speakers = rankSpeakers(subscription.pending, sources: sources, excluding: users[key.session], count: subscription.topN)
                     subscription.pending = [:]
                     if !speakers.isEmpty || subscription.lastHadSpeakers {
                         send(.remoteAudioPropertiesReport(AudioPropertiesReportEvent(roomId: roomId, speakers: speakers)), to: key.session)

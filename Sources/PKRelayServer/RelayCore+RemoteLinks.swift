@@ -9,26 +9,28 @@ import RoomEngine
 extension RelayCore {
     /// Links across nodes when the peer room lives on another node; false when the request was
     /// answered here, true when it should go on to the usual (local) handling.
-    func connectAcrossNodes(_ cluster: ClusterMembership, id: RequestID?, request: Data, session: SessionID) async -> Bool {
+    func connectAcrossNodes(id: RequestID?, request: Data, session: SessionID) async -> Bool {
         guard case .success(let link) = decode(ConnectOtherRoomParams.self, from: request), RelayIdentifier.isValid(link.roomId),
               engine.memberCount(roomId: link.roomId) == nil
         else { return true }
-        return await linkAcrossNodes(cluster, id: id, link: link, session: session, answering: true)
+        return await linkAcrossNodes(id: id, link: link, session: session, answering: true)
     }
 
     /// Links the caller of `session` with an anchor of a room that may live on another node;
     /// `answering` answers request `id` (false for a link that an accepted invitation starts).
     /// True when the room turned out to be local.
-    func linkAcrossNodes(_ cluster: ClusterMembership, id: RequestID?, link: ConnectOtherRoomParams, session: SessionID, answering: Bool) async -> Bool {
+    func linkAcrossNodes(id: RequestID?, link: ConnectOtherRoomParams, session: SessionID, answering: Bool) async -> Bool {
+        // The answer comes first, then the event, as for every request (PROTOCOL.md, "Ordering").
         func refuse(_ error: RelayError) -> Bool {
-            if let local = try? engine.validateRemoteLink(session: session, params: link).get() {
-                send(.connectOtherRoom(ConnectOtherRoomEvent(roomId: local, peerRoomId: link.roomId, peerUserId: link.userId, errorCode: error.code.rawValue, message: error.message)), to: session)
-            }
             if answering { respond(id, Result<ConnectOtherRoomEvent, RelayError>.failure(error), to: session) }
+            if let local = try? engine.validateRemoteLink(session: session, params: link).get() {
+                send(.connectOtherRoom(ConnectOtherRoomEvent(
+                    roomId: local, peerRoomId: link.roomId, peerUserId: link.userId, errorCode: error.code.rawValue, message: error.message)), to: session)
+            }
             return false
         }
         let placement: RoomPlacement
-        switch await cluster.locate(roomId: link.roomId) {
+        switch await directory.locate(roomId: link.roomId) {
         case .local:
             if !answering { apply(engine.connectOtherRoom(session: session, params: link, now: now).actions) }
             return answering
@@ -44,13 +46,9 @@ extension RelayCore {
         case .success(let found): localRoomId = found
         }
         guard let userId = engine.userId(of: session, roomId: localRoomId) else { return refuse(RelayError(.notInRoom, "not joined to room '\(localRoomId)'")) }
-        var request = PeerMessage(.link)
-        request.sourceRoomId = localRoomId
-        request.userId = userId
-        request.targetRoomId = link.roomId
-        request.peerUserId = link.userId
-        request.epoch = placement.epoch
-        request.sourceEpoch = cluster.epoch(of: localRoomId)
+        let request = PeerRequest.link(LinkProposal(
+            callerRoomId: localRoomId, callerUserId: userId, peerRoomId: link.roomId, peerUserId: link.userId, epoch: placement.epoch,
+            callerEpoch: directory.epoch(of: localRoomId) ?? 0))
         let asked = await ask(request, at: placement, unreachable: .targetRoomNotFound)
         guard sessions[session] != nil else { return false }
         let remote: RemoteTarget
@@ -61,9 +59,9 @@ extension RelayCore {
         let outcome = engine.createRemoteLink(session: session, params: link, remote: remote, now: now)
         if case .failure = outcome.result {
             // The caller's side changed while the peer's node answered: that half ends again.
-            sendRemoteLinkEnded(RemoteLinkEnd(
+            notify(.linkEnded(RemoteLinkEnd(
                 node: placement.node.id, anchorRoomId: link.roomId, anchorUserId: link.userId, peerRoomId: localRoomId, peerUserId: userId,
-                reason: "disconnect", endedHere: false))
+                reason: "disconnect", endedHere: false)))
         }
         if answering { respond(id, outcome.result, to: session) }
         apply(outcome.actions)
@@ -71,61 +69,23 @@ extension RelayCore {
     }
 
     /// A peer node's anchor asks to link with an anchor here.
-    func peerLink(_ message: PeerMessage, from node: String) async -> PeerMessage {
-        var reply = PeerMessage(.linked)
-        guard let callerRoomId = message.sourceRoomId, let callerUserId = message.userId, let peerRoomId = message.targetRoomId, let peerUserId = message.peerUserId else {
-            reply.error = RelayError(.linkInvalidParameter, "the link request lacks a room or user")
-            return reply
-        }
+    func peerLink(_ proposal: LinkProposal, from node: String) async -> PeerReply {
         // The peer's room must be here already (a link creates no room), under the epoch the
         // caller's node found.
-        guard engine.memberCount(roomId: peerRoomId) != nil else {
-            reply.error = RelayError(.targetRoomNotFound, "room '\(peerRoomId)' does not exist")
-            return reply
+        guard engine.memberCount(roomId: proposal.peerRoomId) != nil else {
+            return .refused(RelayError(.targetRoomNotFound, "room '\(proposal.peerRoomId)' does not exist"))
         }
-        if let refusal = await servesRoom(peerRoomId, epoch: message.epoch) {
-            reply.error = RelayError(.targetRoomNotFound, refusal.message)
-            return reply
+        if let refusal = await servesRoom(proposal.peerRoomId, epoch: proposal.epoch) {
+            return .refused(RelayError(.targetRoomNotFound, refusal.message))
         }
         guard let pipe = peerPipes[node] else {
-            reply.error = RelayError(.targetRoomNotFound, "the connection from node \(node) is not ready")
-            return reply
+            return .refused(RelayError(.targetRoomNotFound, "the connection from node \(node) is not ready"))
         }
         let outcome = engine.acceptRemoteLink(
-            from: RemoteTarget(node: node, pipeTransportId: pipe.transportId, epoch: message.sourceEpoch ?? 0),
-            callerRoomId: callerRoomId, callerUserId: callerUserId, peerRoomId: peerRoomId, peerUserId: peerUserId, now: now)
+            from: RemoteTarget(node: node, pipeTransportId: pipe.transportId, epoch: proposal.callerEpoch),
+            callerRoomId: proposal.callerRoomId, callerUserId: proposal.callerUserId, peerRoomId: proposal.peerRoomId, peerUserId: proposal.peerUserId, now: now)
         apply(outcome.actions)
-        if case .failure(let error) = outcome.result { reply.error = error }
-        return reply
-    }
-
-    /// Tells the other node that a link with its anchor ended here.
-    func sendRemoteLinkEnded(_ end: RemoteLinkEnd) {
-        var message = PeerMessage(.linkEnded)
-        message.sourceRoomId = end.peerRoomId
-        message.userId = end.peerUserId
-        message.targetRoomId = end.anchorRoomId
-        message.peerUserId = end.anchorUserId
-        message.reason = end.reason
-        peers?.outbox.send(message, to: end.node)
-    }
-
-    /// Sends a message for members of a room on another node.
-    func sendRemoteMessage(_ remote: RemoteMessage) {
-        var message = PeerMessage(.message)
-        message.targetRoomId = remote.roomId
-        message.peerUserId = remote.recipientUserId
-        message.message = remote.event
-        peers?.outbox.send(message, to: remote.node)
-    }
-
-    /// The other node ended a link with an anchor here.
-    func remoteLinkEnded(_ message: PeerMessage, from node: String) {
-        guard let anchorRoomId = message.targetRoomId, let anchorUserId = message.peerUserId, let peerRoomId = message.sourceRoomId,
-              let peerUserId = message.userId
-        else { return }
-        apply(engine.remoteLinkEnded(RemoteLinkEnd(
-            node: node, anchorRoomId: anchorRoomId, anchorUserId: anchorUserId, peerRoomId: peerRoomId, peerUserId: peerUserId,
-            reason: message.reason ?? "disconnect", endedHere: false)))
+        if case .failure(let error) = outcome.result { return .refused(error) }
+        return .linked
     }
 }

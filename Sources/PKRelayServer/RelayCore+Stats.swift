@@ -44,12 +44,13 @@ extension RelayCore {
     public func overview() -> RelayOverview {
         let totals = engine.totals
         let forwarding = engine.forwardingTotals
+        let status = media.status
         return RelayOverview(
             rooms: totals.rooms, users: totals.users, publications: totals.publications, subscriptions: totals.subscriptions,
-            connections: sessions.count, transports: media.transportCount, udpPorts: media.portsInUseCount, accepting: accepting, media: media.latestReport(),
-            forwardTargets: forwarding.forwardTargets, links: forwarding.links, segmentationOffload: media.segmentationOffload == .on,
-            receiveOffload: media.receiveOffload == .on, sendOnlySockets: media.sendOnlySockets,
+            connections: sessions.count, transports: status.transports, udpPorts: status.udpPortsInUse, accepting: accepting, media: media.latestReport(),
+            forwardTargets: forwarding.forwardTargets, links: forwarding.links, segmentationOffload: status.segmentationOffload,
+            receiveOffload: status.receiveOffload, sendOnlySockets: status.sendOnlySockets,
             processCPUSeconds: Double(pkr_process_cpu_us()) / 1e6, cpuCores: Int(pkr_available_cpus()),
-            mediaThreadCPUSeconds: media.mediaThreadCPUSeconds())
+            mediaThreadCPUSeconds: status.threadCPUSeconds)
     }
 }

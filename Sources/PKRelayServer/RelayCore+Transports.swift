@@ -93,17 +93,13 @@ extension RelayCore {
         }
     }
 
-    /// Closes a transport: publications on it end (Other) and sinks on it go.
+    /// Closes a transport: publications on it end (Other), sinks on it go, then the transport.
+    /// Everything the engine says about it happens: the room hears the unpublish, and so do the
+    /// room server (webhook), the logs, the counters and mirrors on other nodes.
     func closeTransport(_ params: TransportParams, session: SessionID) -> EngineOutcome<EmptyResult> {
         guard sessions[session]?.transports.removeValue(forKey: params.transportId) != nil else {
             return EngineOutcome(result: .failure(RelayError(.transportNotFound, "transport \(params.transportId) is not a transport of this connection")), actions: [])
         }
-        webRTC[params.transportId] = nil
-        let actions = engine.transportClosed(session: session, transportId: params.transportId, now: now)
-        // The engine's unbind/remove actions are posted before the transport's removal, so the
-        // data plane never holds a sink or source of a closed socket.
-        apply(actions.filter { if case .media = $0 { return true } else { return false } })
-        media.closeTransport(id: params.transportId)
-        return EngineOutcome(result: .success(EmptyResult()), actions: actions.filter { if case .event = $0 { return true } else { return false } })
+        return EngineOutcome(result: .success(EmptyResult()), actions: engine.transportClosed(session: session, transportId: params.transportId, now: now))
     }
 }

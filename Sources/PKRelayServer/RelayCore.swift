@@ -1,4 +1,5 @@
 import Auth
+import Cluster
 import Foundation
 import Logging
 import MediaPlane
@@ -12,7 +13,8 @@ import SecureTransport
 /// (events to sessions, routing changes posted to the data plane).
 public actor RelayCore {
     let configuration: RelayConfiguration
-    let media: MediaPlane
+    /// The media plane, or a recording stand-in in tests and fuzzing.
+    let media: any MediaCommands
     let verifier: TokenVerifier
     let logger: Logger
     let nowMs: @Sendable () -> Int64
@@ -35,12 +37,14 @@ public actor RelayCore {
     var webhookSequence: UInt64 = 0
     /// Volume reports, active speakers and network-quality windows.
     var mediaQuality = MediaQualityState()
-    /// WebRTC transports' DTLS handshakes and SDP, by transport id.
-    var webRTC: [Int: WebRTCTransportState] = [:]
+    /// WebRTC transports' negotiations (DTLS handshakes and SDP), by transport id.
+    var webRTC: [Int: WebRTCSession] = [:]
+    /// What the engine actions being applied have asked of the media plane so far.
+    var applying = ApplyBatch()
     /// The relay's DTLS certificate and settings, shared by every WebRTC transport; nil when WebRTC is off.
     let dtlsContext: DTLSContext?
-    /// The relay's WebRTC codecs and extensions. Retransmissions are answered on the original
-    /// SSRC (as NACK without RTX asks), so RTX is not negotiated.
+    /// The relay's WebRTC codecs and extensions (RFC 4588 RTX is offered to subscribers and
+    /// accepted from publishers).
     let negotiator = RelayNegotiator(capabilities: RelayCapabilities())
     let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -51,24 +55,17 @@ public actor RelayCore {
     /// Outbound messages queued per connection before a slow reader is disconnected.
     static let outboundQueueLimit = 4096
 
-    /// This node's cluster membership; nil for a single node.
-    let cluster: ClusterMembership?
-    /// Forward targets of the request being dispatched that live on other cluster nodes, as
-    /// those nodes answered (verified, or refused); set just before dispatch, cleared after.
-    var resolvedTargets: [String: ForwardTargetRequest] = [:]
+    /// Where rooms live: the cluster's placements, or this node alone.
+    let directory: any RoomDirectory
     /// The node-to-node connections; nil for a single node.
-    let peers: ClusterPeers?
+    let peers: (any PeerLink)?
     /// This node's ends of the media pipes, by peer node.
     var peerPipes: [String: PeerPipe] = [:]
     /// The process instance each peer last said hello with.
     var peerInstances: [String: String] = [:]
-    /// Sinks bound to tracks arriving over media pipes, and how many are bound to each track:
-    /// a pipe track is wanted from its node while one is.
-    var pipeSinkSources: [UInt32: UInt32] = [:]
-    var pipeSourceDemand: [UInt32: Int] = [:]
 
-    public init(configuration: RelayConfiguration, media: MediaPlane, logger: Logger, nowMs: @escaping @Sendable () -> Int64) {
-        self.init(configuration: configuration, media: media, logger: logger, nowMs: nowMs, cluster: nil)
+    public init(configuration: RelayConfiguration, media: any MediaCommands, logger: Logger, nowMs: @escaping @Sendable () -> Int64) {
+        self.init(configuration: configuration, media: media, logger: logger, nowMs: nowMs, directory: nil, peers: nil)
     }
 
     /// Starts a core that presents `dtlsContext`'s certificate and offers its SRTP profiles to
@@ -76,26 +73,18 @@ public actor RelayCore {
     /// configuration is then not read). For processes that start many cores, such as tests and
     /// fuzzing: making a certificate and a context costs milliseconds each time.
     public init(
-        configuration: RelayConfiguration, media: MediaPlane, logger: Logger, nowMs: @escaping @Sendable () -> Int64, dtlsContext: DTLSContext
+        configuration: RelayConfiguration, media: any MediaCommands, logger: Logger, nowMs: @escaping @Sendable () -> Int64, dtlsContext: DTLSContext
     ) {
-        self.init(configuration: configuration, media: media, logger: logger, nowMs: nowMs, cluster: nil, dtlsContext: dtlsContext)
+        self.init(configuration: configuration, media: media, logger: logger, nowMs: nowMs, directory: nil, peers: nil, dtlsContext: dtlsContext)
     }
 
+    /// A core of a cluster node when `directory` and `peers` are given, else of a single node.
     init(
-        configuration: RelayConfiguration, media: MediaPlane, logger: Logger, nowMs: @escaping @Sendable () -> Int64, cluster: ClusterMembership?,
-        dtlsContext: DTLSContext? = nil
+        configuration: RelayConfiguration, media: any MediaCommands, logger: Logger, nowMs: @escaping @Sendable () -> Int64,
+        directory: (any RoomDirectory)?, peers: (any PeerLink)?, dtlsContext: DTLSContext? = nil
     ) {
-        self.cluster = cluster
-        if let cluster {
-            let nodeId = cluster.configuration.nodeId
-            let minter = TokenMinter(key: configuration.mintingKey)
-            self.peers = ClusterPeers(nodeId: nodeId, logger: logger, goneAfter: .seconds(cluster.configuration.leaseSeconds)) {
-                minter.mint(TokenClaims(
-                    sub: "node:\(nodeId)", room: nil, exp: Int64(Date().timeIntervalSince1970) + 600, grants: TokenGrantSet(admin: true)))
-            }
-        } else {
-            self.peers = nil
-        }
+        self.directory = directory ?? LocalRoomDirectory(node: ClusterNode(id: "", controlURL: "", mediaAddress: media.announcedAddress, capacity: 1))
+        self.peers = peers
         self.configuration = configuration
         self.media = media
         self.logger = logger
@@ -175,12 +164,8 @@ public actor RelayCore {
             connectionsByAddress[address] = remaining > 0 ? remaining : nil
             if close != .goingAway { closes[session] = close }
         }
-        let (actions, _) = engine.disconnect(session: session, cause: accepting ? .disconnected : .serverShutdown, now: now)
-        apply(actions)
-        for transport in state.transports.keys {
-            webRTC[transport] = nil
-            media.closeTransport(id: transport)
-        }
+        // Its transports close once their sinks and sources are gone (the engine's last actions).
+        apply(engine.disconnect(session: session, cause: accepting ? .disconnected : .serverShutdown, now: now).actions)
         state.outbound.finish()
         if cutting { state.cut.finish() }
         logger.info("connection closed", metadata: [
@@ -229,8 +214,13 @@ public actor RelayCore {
         send(text, to: session)
     }
 
-    /// Applies engine actions in order.
+    /// Applies engine actions in order: the one place where what the engine decided happens.
+    /// Routing changes are gathered and go to the media plane as one batch once the outermost
+    /// apply is through (an event that disconnects a slow reader applies that disconnection
+    /// inside, and its changes join the same batch behind the ones before them); receiving
+    /// WebRTC transports whose tracks changed are offered them after the batch.
     func apply(_ actions: [EngineAction]) {
+        applying.depth += 1
         // The engine tells a room about a change with one action per member, all with the same
         // event: it is encoded once for the run, not once per member.
         var encoded: (event: ServerEvent, text: String)?
@@ -244,53 +234,62 @@ public actor RelayCore {
                     send(text, to: session)
                 }
             case .media(let change):
-                applyMedia(change)
+                applying.media.append(mediaChange(change))
             case .domain(let event):
                 record(event)
-            case .remoteMirror(let update):
-                sendRemoteMirror(update)
-            case .remoteMirrorEnded(let end):
-                sendRemoteMirrorEnded(end)
-            case .remoteLinkEnded(let end):
-                sendRemoteLinkEnded(end)
-            case .remoteMessage(let message):
-                sendRemoteMessage(message)
-            case .remoteInvitation(let update):
-                sendRemoteInvitation(update)
+            case .notify(let notice):
+                notify(notice)
+            case .subscriberTracks(let tracks):
+                webRTC[tracks.transportId]?.offer(tracks.tracks)
+                applying.offers.insert(tracks.transportId)
             }
         }
-        if !actions.isEmpty {
-            trackWebRTCSinks(actions)
-            if !peerPipes.isEmpty { trackPipeDemand(actions) }
-        }
+        applying.depth -= 1
+        guard applying.depth == 0 else { return }
+        let (changes, offers) = (applying.media, applying.offers)
+        applying = ApplyBatch()
+        media.apply(changes)
+        if !offers.isEmpty { sendOffers(offers) }
     }
 
-    func applyMedia(_ change: MediaAction) {
+    /// An engine's media action as the media plane's routing change.
+    func mediaChange(_ change: MediaAction) -> MediaChange {
         switch change {
         case .addSource(let track):
             var spec = MediaSourceSpec(
                 id: track.id, transportId: track.transportId, ssrc: track.ssrc, isVideo: track.kind == .video,
                 codec: track.codec, clockRate: UInt32(track.clockRate),
                 audioLevelExtensionId: track.kind == .audio ? track.audioLevelExtensionId : nil,
-                rid: track.rid.map { Array($0.utf8) }, ridExtensionId: track.rid == nil ? nil : webRTC[track.transportId]?.ridExtensionId)
+                rid: track.rid.map { Array($0.utf8) }, ridExtensionId: track.rid == nil ? nil : track.ridExtensionId)
             if let ssrc = track.rtxSSRC, let payloadType = track.rtxPayloadType {
                 spec.retransmission = (ssrc, UInt8(clamping: payloadType), UInt8(clamping: track.payloadType))
             }
-            media.addSource(spec)
+            return .addSource(spec)
         case .removeSource(let id):
-            media.removeSource(id: id)
+            return .removeSource(id)
         case .addSink(let sink):
-            media.addSink(MediaSinkSpec(id: sink.id, transportId: sink.transportId, outputSSRC: sink.outputSSRC, isVideo: sink.kind == .video, clockRate: UInt32(sink.clockRate)))
+            return .addSink(MediaSinkSpec(id: sink.id, transportId: sink.transportId, outputSSRC: sink.outputSSRC, isVideo: sink.kind == .video, clockRate: UInt32(sink.clockRate)))
         case .removeSink(let id):
-            media.removeSink(id: id)
+            return .removeSink(id)
         case .bind(let sink, let source):
-            media.bind(sink: sink, source: source)
+            return .bind(sink: sink, source: source)
         case .switchSource(let sink, let source):
-            media.switchSource(sink: sink, source: source)
+            return .switchSource(sink: sink, source: source)
         case .unbind(let sink):
-            media.unbind(sink: sink)
+            return .unbind(sink: sink)
         case .requestKeyframe(let source):
-            media.requestKeyframe(source: source)
+            return .requestKeyframe(source: source)
+        case .setSinkPayloadType(let sink, let payloadType):
+            return .setSinkPayloadType(sink: sink, payloadType: payloadType)
+        case .setSinkRetransmission(let sink, let ssrc, let payloadType):
+            return .setSinkRetransmission(sink: sink, ssrc: ssrc, payloadType: payloadType)
+        case .restartSinkAtKeyframe(let sink):
+            return .restartSinkAtKeyframe(sink: sink)
+        case .closeTransport(let id):
+            // Its WebRTC negotiation, if it had one, ends with it.
+            webRTC[id]?.close()
+            webRTC[id] = nil
+            return .closeTransport(id)
         }
     }
 }

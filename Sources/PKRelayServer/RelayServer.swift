@@ -1,3 +1,4 @@
+import Auth
 import Cluster
 import CSocketShims
 import Foundation
@@ -16,6 +17,9 @@ public final class RelayServer: Sendable {
     public let configuration: RelayConfiguration
     public let core: RelayCore
     let media: MediaPlane
+    /// This node's cluster membership and its node-to-node connections; nil for a single node.
+    let cluster: ClusterMembership?
+    let peers: ClusterPeers?
     let logger: Logger
     let ports = PortWaiter()
 
@@ -30,15 +34,24 @@ public final class RelayServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.media = try MediaPlane(configuration: configuration.media)
-        var cluster: ClusterMembership?
         if configuration.cluster.isEnabled {
             let address = try DatabaseAddress(url: configuration.cluster.databaseURL)
-            cluster = try ClusterMembership(configuration: configuration.cluster, address: address, logger: logger, monotonicMs: { pkr_monotonic_ms() })
-        }
-        self.core = RelayCore(configuration: configuration, media: media, logger: logger, nowMs: nowMs, cluster: cluster)
-        if let peers = core.peers {
+            let membership = try ClusterMembership(configuration: configuration.cluster, address: address, logger: logger, monotonicMs: { pkr_monotonic_ms() })
+            let nodeId = configuration.cluster.nodeId
+            let minter = TokenMinter(key: configuration.mintingKey)
+            let peers = ClusterPeers(nodeId: nodeId, logger: logger, goneAfter: .seconds(configuration.cluster.leaseSeconds)) {
+                minter.mint(TokenClaims(
+                    sub: "node:\(nodeId)", room: nil, exp: Int64(Date().timeIntervalSince1970) + 600, grants: TokenGrantSet(admin: true)))
+            }
+            self.cluster = membership
+            self.peers = peers
+            self.core = RelayCore(configuration: configuration, media: media, logger: logger, nowMs: nowMs, directory: membership, peers: peers)
             let core = self.core
             Task { await peers.attach(core) }
+        } else {
+            self.cluster = nil
+            self.peers = nil
+            self.core = RelayCore(configuration: configuration, media: media, logger: logger, nowMs: nowMs)
         }
     }
 
@@ -60,7 +73,7 @@ public final class RelayServer: Sendable {
         // The cluster service comes first, so it shuts down last: after the drain has ended every
         // room, it leaves the cluster.
         var services: [any Service] = [control, admin, webhooks, lifecycle]
-        if let cluster = core.cluster {
+        if let cluster {
             services.insert(ClusterService(membership: cluster, core: core, ports: ports, configuration: configuration, logger: logger), at: 0)
         }
         return ServiceGroup(
@@ -79,7 +92,7 @@ public final class RelayServer: Sendable {
         router.get("/") { _, _ in "PKRelay control channel: connect a WebSocket to /rtc (browser demo: /demo/, web SDK: /sdk/pkrelay.js)\n" }
         DemoRoutes(configuration: configuration).register(on: router)
         SDKRoutes().register(on: router)
-        if let peers = core.peers {
+        if let peers {
             // Node-to-node connections of a cluster: only a node token (admin grant, subject
             // node:ID, signed with the cluster's shared key) is let in.
             router.ws("/cluster") { request, _ in

@@ -18,4 +18,15 @@ public enum MediaAction: Sendable, Hashable {
     case unbind(sink: UInt32)
     /// Ask a video source for a keyframe now (throttled by the media plane).
     case requestKeyframe(source: UInt32)
+    /// Send a sink's packets with this payload type instead of the publisher's (a WebRTC
+    /// subscriber whose offers give the publisher's number to another codec).
+    case setSinkPayloadType(sink: UInt32, payloadType: UInt8)
+    /// Send a sink's retransmissions on an RFC 4588 stream with this SSRC and payload type, or,
+    /// with SSRC 0, again as copies of the original packets.
+    case setSinkRetransmission(sink: UInt32, ssrc: UInt32, payloadType: UInt8)
+    /// Hold a video sink back until its source's next keyframe (requested now): the subscriber
+    /// has just accepted the track and could not place what was sent before.
+    case restartSinkAtKeyframe(sink: UInt32)
+    /// Close a transport; the actions before this one removed its sinks and sources.
+    case closeTransport(Int)
 }

@@ -2,7 +2,7 @@ import Protocol
 
 /// An invitation between anchors on two cluster nodes reached a final state on one node's side
 /// (accepted, refused, canceled, failed): the other node's half follows.
-public struct RemoteInvitationUpdate: Sendable, Hashable {
+public struct RemoteInvitationUpdate: Sendable, Hashable, Codable {
     public var node: String
     public var inviteId: String
     public var state: InvitationState

@@ -1,6 +1,6 @@
 /// A PK link across nodes ended on this node's side: the other node ends its half, and its
 /// anchor hears onDisconnectOtherRoom with `reason`.
-public struct RemoteLinkEnd: Sendable, Hashable {
+public struct RemoteLinkEnd: Sendable, Hashable, Codable {
     public var node: String
     /// The other node's anchor, in its own room.
     public var anchorRoomId: String

@@ -2,7 +2,7 @@ import Protocol
 
 /// A room or user message for members of a room on another cluster node (a linked room, or the
 /// own room of a user mirrored here from there).
-public struct RemoteMessage: Sendable, Hashable {
+public struct RemoteMessage: Sendable, Hashable, Codable {
     public var node: String
     /// The room on that node whose members get it (the event's `roomId`).
     public var roomId: String

@@ -3,7 +3,7 @@ import Protocol
 /// A mirror of a user from another node ended on the target node's side (kicked, room dismissed,
 /// token expired, a real user with its userId joined): the target node tells the source node,
 /// whose forward target ends with `forwardError`.
-public struct RemoteMirrorEnd: Sendable, Hashable {
+public struct RemoteMirrorEnd: Sendable, Hashable, Codable {
     public var node: String
     public var sourceRoomId: String
     public var targetRoomId: String

@@ -2,7 +2,7 @@ import Protocol
 
 /// What a user's mirror in a room on another node should look like now (the source node tells
 /// the target node): shown with these streams, or gone (`publications` nil) for the reasons given.
-public struct RemoteMirrorUpdate: Sendable, Hashable {
+public struct RemoteMirrorUpdate: Sendable, Hashable, Codable {
     public var node: String
     /// The target room's placement epoch.
     public var epoch: Int64

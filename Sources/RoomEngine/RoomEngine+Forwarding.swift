@@ -234,8 +234,8 @@ extension RoomEngine {
                 }
                 return
             }
-            actions.append(.remoteMirrorEnded(RemoteMirrorEnd(
-                node: node, sourceRoomId: source, targetRoomId: roomId, userId: userId, forwardError: forwardError, leaveReason: leaveReason)))
+            actions.append(.notify(.mirrorEnded(RemoteMirrorEnd(
+                node: node, sourceRoomId: source, targetRoomId: roomId, userId: userId, forwardError: forwardError, leaveReason: leaveReason))))
             removeMember(roomId: roomId, userId: userId, leaveReason: leaveReason, unpublishReason: .other, exit: nil, into: &actions)
             return
         }

@@ -130,7 +130,7 @@ extension RoomEngine {
             if let remote = end.remote {
                 // That anchor is on another node: its node finishes its half and tells it.
                 if notifyRemote {
-                    actions.append(.remoteInvitation(RemoteInvitationUpdate(node: remote.node, inviteId: invitation.id, state: state, reason: reason, payload: payload)))
+                    actions.append(.notify(.invitation(RemoteInvitationUpdate(node: remote.node, inviteId: invitation.id, state: state, reason: reason, payload: payload))))
                 }
                 continue
             }
@@ -174,7 +174,7 @@ extension RoomEngine {
             let other = isCaller ? "callee" : "caller"
             let otherEnd = isCaller ? invitation.callee : invitation.caller
             if let remote = otherEnd.remote {
-                actions.append(.remoteInvitation(RemoteInvitationUpdate(node: remote.node, inviteId: id, state: .failure, reason: reason, payload: nil)))
+                actions.append(.notify(.invitation(RemoteInvitationUpdate(node: remote.node, inviteId: id, state: .failure, reason: reason, payload: nil))))
             } else {
                 actions.append(.event(otherEnd.session, .invitationStateChanged(stateEvent(invitation, side: other, reason: reason, payload: nil))))
             }

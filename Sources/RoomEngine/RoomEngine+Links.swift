@@ -177,9 +177,9 @@ extension RoomEngine {
             if let remote = me.remote {
                 // The anchor is on another node: that node ends its half and tells it.
                 if notifyRemote {
-                    actions.append(.remoteLinkEnded(RemoteLinkEnd(
+                    actions.append(.notify(.linkEnded(RemoteLinkEnd(
                         node: remote.node, anchorRoomId: me.roomId, anchorUserId: me.userId, peerRoomId: other.roomId, peerUserId: other.userId,
-                        reason: seen, endedHere: endedIn?.roomId == other.roomId)))
+                        reason: seen, endedHere: endedIn?.roomId == other.roomId))))
                 }
                 continue
             }

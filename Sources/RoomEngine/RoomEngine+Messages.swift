@@ -18,7 +18,7 @@ extension RoomEngine {
                 var copy = event
                 copy.roomId = linked
                 if let node = remoteNode(ofLinkedRoom: linked) {
-                    actions.append(.remoteMessage(RemoteMessage(node: node, roomId: linked, recipientUserId: nil, event: copy)))
+                    actions.append(.notify(.message(RemoteMessage(node: node, roomId: linked, recipientUserId: nil, event: copy))))
                     continue
                 }
                 for member in rooms[linked]?.orderedMembers ?? [] where !member.isMirror {
@@ -42,7 +42,7 @@ extension RoomEngine {
         let deliveredRoom = recipient.forwardedFrom ?? roomId
         let event = MessageReceivedEvent(roomId: deliveredRoom, fromRoomId: roomId, userId: sender.userId, message: payload.text, binary: payload.base64)
         if let node = recipient.remoteNode {
-            return EngineOutcome(result: .success(EmptyResult()), actions: [.remoteMessage(RemoteMessage(node: node, roomId: deliveredRoom, recipientUserId: userId, event: event))])
+            return EngineOutcome(result: .success(EmptyResult()), actions: [.notify(.message(RemoteMessage(node: node, roomId: deliveredRoom, recipientUserId: userId, event: event)))])
         }
         return EngineOutcome(result: .success(EmptyResult()), actions: [.event(recipient.session, .userMessageReceived(event))])
     }

@@ -8,8 +8,9 @@ extension RoomEngine {
     ]
 
     /// Publishes one of the caller's streams. Publishing a stream already published replaces it
-    /// (the old publication ends with reason Republish).
-    public mutating func publish(session: SessionID, params: PublishStreamParams, now: EngineTime) -> EngineOutcome<PublishStreamResult> {
+    /// (the old publication ends with reason Republish). `ridExtensionId` is the header
+    /// extension that names simulcast layers in a WebRTC publisher's packets (from its offer).
+    public mutating func publish(session: SessionID, params: PublishStreamParams, ridExtensionId: UInt8? = nil, now: EngineTime) -> EngineOutcome<PublishStreamResult> {
         let member: Member
         switch self.member(session, in: params.roomId) {
         case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
@@ -20,6 +21,7 @@ extension RoomEngine {
         }
         var actions: [EngineAction] = []
         let index = params.streamIndex ?? .main
+        if let ridExtensionId { ridExtensions[params.transportId] = ridExtensionId }
         rooms[params.roomId]!.members[member.userId]!.declarations[index] = params
         let mediaType = startPublication(roomId: params.roomId, userId: member.userId, params: params, now: now, into: &actions)
         return EngineOutcome(result: .success(PublishStreamResult(roomId: params.roomId, streamIndex: index, mediaType: mediaType)), actions: actions)
@@ -126,6 +128,7 @@ extension RoomEngine {
                 audioLevelExtensionId: description.audioLevelExtensionId.flatMap { UInt8(exactly: $0) },
                 videoStreamType: description.kind == .video ? description.videoStreamType ?? .big : .big)
             track.rid = description.rid
+            if description.rid != nil { track.ridExtensionId = ridExtensions[track.transportId] }
             track.rtxSSRC = description.rtxSSRC
             track.rtxPayloadType = description.rtxPayloadType
             tracks.append(track)
@@ -185,7 +188,7 @@ extension RoomEngine {
         for other in rooms[roomId]!.orderedMembers where other.subscriptions[key] != nil {
             var subscription = other.subscriptions[key]!
             for kind in [TrackKind.audio, .video] where subscription.bindings[kind] != nil {
-                actions.append(.media(.unbind(sink: subscription.sinks[kind]!.id)))
+                unbind(sink: subscription.sinks[kind]!.id, into: &actions)
                 subscription.bindings[kind] = nil
             }
             rooms[roomId]!.members[other.userId]!.subscriptions[key] = subscription

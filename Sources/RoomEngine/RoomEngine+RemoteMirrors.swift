@@ -32,9 +32,9 @@ extension RoomEngine {
         guard let desired = desiredMirror(targetRoomId: targetRoomId, userId: userId), let source = rooms[desired.sourceRoomId]?.members[userId] else {
             guard let previous else { return }
             remoteMirrors[key] = nil
-            actions.append(.remoteMirror(RemoteMirrorUpdate(
+            actions.append(.notify(.mirror(RemoteMirrorUpdate(
                 node: previous.target.node, epoch: previous.target.epoch, sourceRoomId: "", targetRoomId: targetRoomId, userId: userId, role: .anchor,
-                expiresAt: EngineTime(milliseconds: 0), publications: nil, leaveReason: leaveReason, unpublishReason: reason)))
+                expiresAt: EngineTime(milliseconds: 0), publications: nil, leaveReason: leaveReason, unpublishReason: reason))))
             for trackId in previous.trackIds.sorted() { releasePipeSink(PipeSinkKey(node: previous.target.node, trackId: trackId), into: &actions) }
             return
         }
@@ -53,9 +53,9 @@ extension RoomEngine {
             publications.append(RemotePublication(streamIndex: index, tracks: tracks, descriptions: publication.descriptions))
         }
         remoteMirrors[key] = RemoteMirrorRecord(target: remote, trackIds: trackIds)
-        actions.append(.remoteMirror(RemoteMirrorUpdate(
+        actions.append(.notify(.mirror(RemoteMirrorUpdate(
             node: remote.node, epoch: remote.epoch, sourceRoomId: desired.sourceRoomId, targetRoomId: targetRoomId, userId: userId, role: source.role,
-            expiresAt: desired.grants.expiresAt, publications: publications, leaveReason: leaveReason, unpublishReason: reason)))
+            expiresAt: desired.grants.expiresAt, publications: publications, leaveReason: leaveReason, unpublishReason: reason))))
         for trackId in (previous?.trackIds ?? []).subtracting(trackIds).sorted() {
             releasePipeSink(PipeSinkKey(node: remote.node, trackId: trackId), into: &actions)
         }
@@ -81,8 +81,8 @@ extension RoomEngine {
         pipe.users -= 1
         guard pipe.users <= 0 else { pipeSinks[key] = pipe; return }
         pipeSinks[key] = nil
-        if pipe.bound { actions.append(.media(.unbind(sink: pipe.sink.id))) }
-        actions.append(.media(.removeSink(pipe.sink.id)))
+        if pipe.bound { unbind(sink: pipe.sink.id, into: &actions) }
+        removeSink(pipe.sink, into: &actions)
     }
 
     /// `node` wants (or no longer wants) the track it receives on pipe SSRC `ssrc`: a subscriber
@@ -91,13 +91,9 @@ extension RoomEngine {
         guard let key = pipeSinks.first(where: { $0.key.node == node && $0.value.sink.outputSSRC == ssrc })?.key, pipeSinks[key]!.bound != wanted else { return [] }
         pipeSinks[key]!.bound = wanted
         let sink = pipeSinks[key]!.sink
-        return wanted ? [.media(.bind(sink: sink.id, source: key.trackId))] : [.media(.unbind(sink: sink.id))]
-    }
-
-    /// For a track arriving over a media pipe: the pipe's transport and the track's SSRC on it.
-    public func remoteSourceOrigin(_ id: UInt32) -> (transportId: Int, ssrc: UInt32)? {
-        guard remoteSourceUsers[id] != nil, let key = remoteSources.first(where: { $0.value == id })?.key else { return nil }
-        return (key.transportId, key.ssrc)
+        var actions: [EngineAction] = []
+        if wanted { bind(sink: sink.id, to: key.trackId, switching: false, into: &actions) } else { unbind(sink: sink.id, into: &actions) }
+        return actions
     }
 
     /// The target node ended a mirror on its side: the forward target fails as it would on one node.
@@ -110,26 +106,34 @@ extension RoomEngine {
         return actions
     }
 
-    /// The control connection to `node` was lost: each forwarding user hears Disconnected for
-    /// each of its target rooms there, and the tracks stop crossing (the pipe closes with the
-    /// connection; the target node drops the mirrors itself).
-    public mutating func remoteNodeLost(_ node: String) -> [EngineAction] {
+    /// The control connection to `node` was lost, and with it the media pipe `pipeTransportId`:
+    /// each forwarding user hears Disconnected for each of its target rooms there, the tracks
+    /// stop crossing (the target node drops the mirrors itself), links and pending invitations
+    /// with anchors there end, the mirrors of that node's users leave their rooms here (as a
+    /// user whose connection dropped), and the pipe closes after everything on it is gone.
+    public mutating func remoteNodeLost(_ node: String, pipeTransportId: Int) -> [EngineAction] {
         var actions: [EngineAction] = []
+        // Nothing more is said to that node: what its tracks' subscribers let go of here below
+        // goes unsaid, as the pipe carrying them closes.
+        if pipeTransports[node] == pipeTransportId { pipeTransports[node] = nil }
         forwardEvents(.disconnected, node: node, into: &actions)
         for key in remoteMirrors.keys where remoteMirrors[key]?.target.node == node { remoteMirrors[key] = nil }
         endRemoteLinks(on: node, into: &actions)
         failRemoteInvitations(on: node, into: &actions)
         for key in pipeSinks.keys.sorted(by: { $0.trackId < $1.trackId }) where key.node == node {
             let pipe = pipeSinks.removeValue(forKey: key)!
-            if pipe.bound { actions.append(.media(.unbind(sink: pipe.sink.id))) }
-            actions.append(.media(.removeSink(pipe.sink.id)))
+            if pipe.bound { unbind(sink: pipe.sink.id, into: &actions) }
+            removeSink(pipe.sink, into: &actions)
         }
+        dropRemoteMirrors(from: node, into: &actions)
+        actions.append(.media(.closeTransport(pipeTransportId)))
         return actions
     }
 
     /// The control connection to `node` is up, with a new media pipe: every forward target there
     /// takes the new pipe and its mirror is sent again; a target that was cut off hears Connected.
     public mutating func remoteNodeReady(_ node: String, pipeTransportId: Int) -> [EngineAction] {
+        pipeTransports[node] = pipeTransportId
         var actions: [EngineAction] = []
         var touched: [ForwardKey] = []
         for (key, forward) in forwards.sorted(by: { ($0.key.roomId, $0.key.userId) < ($1.key.roomId, $1.key.userId) }) {
@@ -165,6 +169,11 @@ extension RoomEngine {
             }
         }
         return actions
+    }
+
+    /// The node and placement epoch of a forward's target room, when another node serves it.
+    public func remoteForwardTarget(sourceRoomId: String, userId: String, targetRoomId: String) -> RemoteTarget? {
+        forwards[ForwardKey(roomId: sourceRoomId, userId: userId)]?.targets[targetRoomId]?.remote
     }
 
     /// Whether any forward target lives on `node` (the control plane keeps its connection up).
@@ -282,14 +291,12 @@ extension RoomEngine {
 
     /// The control connection to `node` is gone: its mirrors leave their rooms, as a user whose
     /// connection dropped.
-    public mutating func dropRemoteMirrors(from node: String) -> [EngineAction] {
-        var actions: [EngineAction] = []
+    mutating func dropRemoteMirrors(from node: String, into actions: inout [EngineAction]) {
         for roomId in rooms.keys.sorted() {
             for member in rooms[roomId]?.orderedMembers ?? [] where member.remoteNode == node {
                 removeMember(roomId: roomId, userId: member.userId, leaveReason: .dropped, unpublishReason: .other, exit: nil, into: &actions)
             }
         }
-        return actions
     }
 
     /// This node shuts down: every mirror of a user from another node ends as its room would
@@ -333,6 +340,7 @@ extension RoomEngine {
         guard let users = remoteSourceUsers[id] else { return }
         guard users <= 1 else { remoteSourceUsers[id] = users - 1; return }
         remoteSourceUsers[id] = nil
+        forgetPipeDemand(source: id)
         remoteSources = remoteSources.filter { $0.value != id }
         actions.append(.media(.removeSource(id)))
     }

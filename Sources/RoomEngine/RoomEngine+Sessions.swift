@@ -1,9 +1,20 @@
 import Protocol
 
 extension RoomEngine {
-    /// Registers a transport the control plane created for a session.
-    public mutating func transportCreated(session: SessionID, transportId: Int) {
+    /// Registers a transport the control plane created for a session. A WebRTC transport that
+    /// receives has its SDP negotiated here (mids, payload types, retransmission streams).
+    public mutating func transportCreated(session: SessionID, transportId: Int, kind: TransportKind = .srtp) {
         sessions[session, default: SessionState()].transports.insert(transportId)
+        if kind == .webRTC { negotiations[transportId] = SubscriberNegotiation(session: session) }
+    }
+
+    /// The client answered a subscription offer on a WebRTC transport: its video tracks that
+    /// became active restart at a keyframe, and each sink retransmits as the answer allows.
+    public mutating func subscriptionAnswered(transportId: Int, facts: SubscriptionAnswerFacts) -> [EngineAction] {
+        guard var negotiation = negotiations[transportId] else { return [] }
+        let actions = negotiation.answered(facts).map(EngineAction.media)
+        negotiations[transportId] = negotiation
+        return actions
     }
 
     /// The number of transports a session owns.
@@ -13,10 +24,13 @@ extension RoomEngine {
     public func ownsTransport(session: SessionID, transportId: Int) -> Bool { owns(session, transport: transportId) }
 
     /// A transport closed: publications arriving on it end (`reason`, by default Other: the
-    /// client closed it), sinks delivered on it go.
+    /// client closed it), sinks delivered on it go, and then the transport itself.
     public mutating func transportClosed(session: SessionID, transportId: Int, reason: UnpublishReason = .other, now: EngineTime) -> [EngineAction] {
         var actions: [EngineAction] = []
-        sessions[session]?.transports.remove(transportId)
+        guard sessions[session]?.transports.remove(transportId) != nil else { return [] }
+        // Nothing more is offered on it: its sinks go without a renegotiation.
+        negotiations[transportId] = nil
+        ridExtensions[transportId] = nil
         for roomId in rooms(of: session) {
             guard case .success(var member) = member(session, in: roomId) else { continue }
             // Streams, subscriptions and kinds in a fixed order, so the actions are deterministic.
@@ -38,20 +52,28 @@ extension RoomEngine {
             if member.config.subscribeTransportId == transportId { member.config.subscribeTransportId = nil }
             rooms[roomId]!.members[member.userId] = member
         }
+        actions.append(.media(.closeTransport(transportId)))
         return actions
     }
 
     /// The session's connection closed: it leaves every room (others see Dropped) and its
-    /// transports are forgotten. `cause` is `.disconnected`, or `.serverShutdown` when the relay
-    /// closed it while draining. Returns the actions and the transports the caller must close.
+    /// transports close, after everything on them. `cause` is `.disconnected`, or
+    /// `.serverShutdown` when the relay closed it while draining. Returns the actions and the
+    /// transports that close (the actions close them).
     public mutating func disconnect(session: SessionID, cause: DepartureReason = .disconnected, now: EngineTime) -> (actions: [EngineAction], transports: [Int]) {
         var actions: [EngineAction] = []
+        let transports = sessions[session]?.transports.sorted() ?? []
+        // Its transports offer nothing more: their sinks go without a renegotiation.
+        for transportId in transports {
+            negotiations[transportId] = nil
+            ridExtensions[transportId] = nil
+        }
         for roomId in rooms(of: session) {
             guard let userId = userId(of: session, roomId: roomId) else { continue }
             removeMember(roomId: roomId, userId: userId, leaveReason: .dropped, unpublishReason: .clientDisconnected, exit: nil, departure: cause, into: &actions)
         }
-        let transports = sessions[session]?.transports.sorted() ?? []
         sessions[session] = nil
+        actions += transports.map { .media(.closeTransport($0)) }
         return (actions, transports)
     }
 }

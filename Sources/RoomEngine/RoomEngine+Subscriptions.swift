@@ -111,6 +111,7 @@ extension RoomEngine {
         let session = rooms[roomId]!.members[subscriberId]!.session
         let publication = rooms[roomId]?.members[key.publisherUserId]?.publications[key.streamIndex]
         var tracks: [SubscribedTrack] = []
+        var renegotiate: Set<Int> = []
         for kind in [TrackKind.audio, .video] where subscription.wants(kind) {
             guard let publication, let source = publication.track(of: kind, preferring: subscription.videoStreamType),
                   let description = publication.description(of: kind) else { continue }
@@ -122,23 +123,33 @@ extension RoomEngine {
                 subscription.sinks[kind] = sink
                 actions.append(.media(.addSink(sink)))
             }
+            let track = SubscribedTrack(
+                kind: kind, ssrc: sink.outputSSRC, payloadType: source.payloadType, codec: source.codec, clockRate: source.clockRate,
+                channels: description.channels, parameters: description.parameters, transportId: sink.transportId,
+                videoStreamType: kind == .video ? source.videoStreamType : nil)
+            if negotiations[sink.transportId] != nil {
+                // A WebRTC subscriber: its offer names the sink's mid and payload types, and the
+                // media plane sends what the offer says.
+                let (offered, rewrite) = negotiations[sink.transportId]!.describe(
+                    track, publisher: key.publisherUserId, streamIndex: key.streamIndex, sinkId: sink.id, ssrcs: &ssrcs)
+                if let rewrite { actions.append(.media(.setSinkPayloadType(sink: sink.id, payloadType: rewrite))) }
+                if negotiations[sink.transportId]!.store(offered) { renegotiate.insert(sink.transportId) }
+            }
             if let bound = subscription.bindings[kind], bound != source.id {
                 subscription.bindings[kind] = source.id
                 // Another encoding of the same video: switch at its keyframe without a pause.
                 let sameVideo = publication.tracks.contains { $0.id == bound }
-                actions.append(.media(sameVideo ? .switchSource(sink: sink.id, source: source.id) : .bind(sink: sink.id, source: source.id)))
+                bind(sink: sink.id, to: source.id, switching: sameVideo, into: &actions)
             } else if subscription.bindings[kind] == nil {
                 subscription.bindings[kind] = source.id
-                actions.append(.media(.bind(sink: sink.id, source: source.id)))
+                bind(sink: sink.id, to: source.id, switching: false, into: &actions)
             }
-            tracks.append(SubscribedTrack(
-                kind: kind, ssrc: sink.outputSSRC, payloadType: source.payloadType, codec: source.codec, clockRate: source.clockRate,
-                channels: description.channels, parameters: description.parameters, transportId: sink.transportId,
-                videoStreamType: kind == .video ? source.videoStreamType : nil))
+            tracks.append(track)
         }
         rooms[roomId]!.members[subscriberId]!.subscriptions[key] = subscription
         let result = SubscribeStreamResult(roomId: roomId, userId: key.publisherUserId, streamIndex: key.streamIndex, state: .success, tracks: tracks)
         actions.append(.event(session, .streamSubscribed(result)))
+        for transportId in renegotiate.sorted() { offerTracks(of: transportId, into: &actions) }
         return result
     }
 
@@ -146,11 +157,10 @@ extension RoomEngine {
     mutating func removeSink(kind: TrackKind, of subscription: inout Subscription, into actions: inout [EngineAction]) {
         guard let sink = subscription.sinks[kind] else { return }
         if subscription.bindings[kind] != nil {
-            actions.append(.media(.unbind(sink: sink.id)))
+            unbind(sink: sink.id, into: &actions)
             subscription.bindings[kind] = nil
         }
-        actions.append(.media(.removeSink(sink.id)))
-        ssrcs.release(sink.outputSSRC)
+        removeSink(sink, into: &actions)
         subscription.sinks[kind] = nil
     }
 

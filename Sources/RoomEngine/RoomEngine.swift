@@ -28,6 +28,16 @@ public struct RoomEngine: Sendable {
     /// The streams each mirror from another node was last sent with, before this room's link
     /// mute mask hides any (the mask can change here without a word from that node).
     var remoteMirrorStreams: [ForwardKey: RemoteMirrorStreams] = [:]
+    /// The media pipe to each node that is connected, by node.
+    var pipeTransports: [String: Int] = [:]
+    /// Sinks bound to tracks arriving over media pipes, and how many are bound to each track:
+    /// a pipe track is wanted from its node while one is.
+    var pipeBindings: [UInt32: UInt32] = [:]
+    var pipeDemand: [UInt32: Int] = [:]
+    /// The header-extension id naming simulcast layers in each WebRTC publisher transport's packets.
+    var ridExtensions: [Int: UInt8] = [:]
+    /// The SDP side of each receiving WebRTC transport, by transport id.
+    var negotiations: [Int: SubscriberNegotiation] = [:]
 
     /// - Parameter ssrcSeed: seeds the output-SSRC generator (tests pass a fixed seed).
     public init(limits: RoomLimits = RoomLimits(), ssrcSeed: UInt64) {

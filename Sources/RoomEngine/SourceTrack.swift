@@ -14,8 +14,10 @@ public struct SourceTrack: Sendable, Hashable {
     public var audioLevelExtensionId: UInt8?
     /// Which encoding of the publisher's video this is; always big for audio.
     public var videoStreamType: VideoStreamType
-    /// The simulcast RTP stream id, for a layer whose SSRC the media plane learns (ssrc 0).
+    /// The simulcast RTP stream id, for a layer whose SSRC the media plane learns (ssrc 0), and
+    /// the header-extension id that carries it in the publisher's packets.
     public var rid: String?
+    public var ridExtensionId: UInt8?
     /// The RFC 4588 retransmission stream's SSRC and payload type, when the publisher has one.
     public var rtxSSRC: UInt32?
     public var rtxPayloadType: Int?

@@ -145,7 +145,7 @@ extension Scenario {
             case .removeSource(let id):
                 sources.remove(id)
                 removedSources.insert(id)
-            case .requestKeyframe: break
+            case .requestKeyframe, .setSinkPayloadType, .setSinkRetransmission, .restartSinkAtKeyframe, .closeTransport: break
             }
         }
         return (sinks, bound, sources, badBinds)

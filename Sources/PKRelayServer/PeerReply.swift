@@ -1,0 +1,14 @@
+import Protocol
+
+/// The answer to a ``PeerRequest``.
+enum PeerReply: Sendable, Hashable, Codable {
+    /// The forward may go ahead; the target token ends at `expiresAtMs` (Unix milliseconds).
+    case verified(expiresAtMs: Int64)
+    /// The peer's node holds its half of the link.
+    case linked
+    /// The invitation was taken; `busy` when it was refused at once because the callee is in
+    /// a link (rooms.autoRejectBusyInvitations).
+    case invited(busy: Bool)
+    /// The request was refused, with the error the caller hears.
+    case refused(RelayError)
+}

@@ -1,0 +1,65 @@
+import Protocol
+
+/// Every bind, unbind and sink removal goes through here, so that what follows from them is
+/// decided where they happen: a track arriving over a media pipe is wanted from its node while
+/// a sink here is bound to it, and a receiving WebRTC transport renegotiates when its sinks change.
+extension RoomEngine {
+    /// Feeds `sink` from `source`; `switching` moves a bound video sink at the source's next keyframe.
+    mutating func bind(sink: UInt32, to source: UInt32, switching: Bool, into actions: inout [EngineAction]) {
+        actions.append(.media(switching ? .switchSource(sink: sink, source: source) : .bind(sink: sink, source: source)))
+        releasePipeDemand(sink: sink, into: &actions)
+        guard let origin = pipeOrigin(of: source) else { return }
+        pipeBindings[sink] = source
+        pipeDemand[source, default: 0] += 1
+        if pipeDemand[source] == 1 { actions.append(.notify(.demand(PipeDemand(node: origin.node, ssrc: origin.ssrc, wanted: true)))) }
+    }
+
+    /// Stops feeding `sink`; its sequence state stays for the next bind.
+    mutating func unbind(sink: UInt32, into actions: inout [EngineAction]) {
+        actions.append(.media(.unbind(sink: sink)))
+        releasePipeDemand(sink: sink, into: &actions)
+    }
+
+    /// Deletes `sink` (unbound before, when it was bound); its section of a WebRTC offer goes
+    /// inactive.
+    mutating func removeSink(_ sink: SinkTrack, into actions: inout [EngineAction]) {
+        actions.append(.media(.removeSink(sink.id)))
+        releasePipeDemand(sink: sink.id, into: &actions)
+        ssrcs.release(sink.outputSSRC)
+        if negotiations[sink.transportId]?.remove(sink: sink.id, ssrcs: &ssrcs) == true {
+            offerTracks(of: sink.transportId, into: &actions)
+        }
+    }
+
+    /// Tells the control plane the tracks a receiving WebRTC transport should offer now.
+    mutating func offerTracks(of transportId: Int, into actions: inout [EngineAction]) {
+        guard let negotiation = negotiations[transportId] else { return }
+        actions.append(.subscriberTracks(SubscriberTracks(transportId: transportId, session: negotiation.session, tracks: negotiation.offered)))
+    }
+
+    /// A pipe track's last local sink let go: its node stops sending it.
+    private mutating func releasePipeDemand(sink: UInt32, into actions: inout [EngineAction]) {
+        guard let source = pipeBindings.removeValue(forKey: sink), let count = pipeDemand[source] else { return }
+        if count > 1 {
+            pipeDemand[source] = count - 1
+            return
+        }
+        pipeDemand[source] = nil
+        if let origin = pipeOrigin(of: source) { actions.append(.notify(.demand(PipeDemand(node: origin.node, ssrc: origin.ssrc, wanted: false)))) }
+    }
+
+    /// A pipe track went with the last mirror showing it: the sending node drops its pipe sink
+    /// itself, so nothing is said.
+    mutating func forgetPipeDemand(source: UInt32) {
+        pipeDemand[source] = nil
+        pipeBindings = pipeBindings.filter { $0.value != source }
+    }
+
+    /// For a track arriving over a media pipe: the node that sends it and its SSRC on the pipe.
+    func pipeOrigin(of source: UInt32) -> (node: String, ssrc: UInt32)? {
+        guard remoteSourceUsers[source] != nil, let key = remoteSources.first(where: { $0.value == source })?.key,
+              let node = pipeTransports.first(where: { $0.value == key.transportId })?.key
+        else { return nil }
+        return (node, key.ssrc)
+    }
+}

@@ -1,0 +1,148 @@
+import Protocol
+
+/// The engine's side of one receiving WebRTC transport's SDP: which mid each sink's section has,
+/// which payload type each codec is sent with (one BUNDLE shares one payload-type space while
+/// publishers number freely), and the SSRC of each video sink's retransmission stream.
+///
+/// A pure value: sinks come and go through ``describe(_:publisher:streamIndex:sinkId:ssrcs:)``
+/// and ``remove(sink:ssrcs:)``, the client's answers through ``answered(_:)``; what the media plane
+/// must be told is returned.
+struct SubscriberNegotiation: Sendable, Hashable {
+    let session: SessionID
+    /// The tracks to offer, by sink id.
+    private(set) var tracks: [UInt32: OfferedTrack] = [:]
+    /// The mid given to each sink; a sink keeps its mid while it exists.
+    private var mids: [UInt32: String] = [:]
+    private var nextMid = 0
+    /// The sections of the last answered offer.
+    private var answeredSlots: [OfferedSlot] = []
+    /// The codec each payload type means in this transport's offers ("name/clock/channels/fmtp").
+    private var payloadTypeCodecs: [UInt8: String] = [:]
+    /// The payload type each sink is sent with.
+    private var sinkPayloadTypes: [UInt32: UInt8] = [:]
+    /// The SSRC of each video sink's RFC 4588 stream.
+    private var sinkRetransmissionSSRCs: [UInt32: UInt32] = [:]
+
+    init(session: SessionID) { self.session = session }
+
+    /// The tracks in mid order, as the offer lists them.
+    var offered: [OfferedTrack] { tracks.values.sorted { (Int($0.mid) ?? 0, $0.mid) < (Int($1.mid) ?? 0, $1.mid) } }
+
+    /// Describes what a sink sends now (its subscription was bound): its mid, and the payload
+    /// type its codec has here. Returns the track and the payload type the media plane must
+    /// rewrite the sink's packets to, when that is new.
+    mutating func describe(
+        _ track: SubscribedTrack, publisher: String, streamIndex: StreamIndex, sinkId: UInt32, ssrcs: inout SSRCGenerator
+    ) -> (track: OfferedTrack, rewrite: UInt8?) {
+        let mid = mid(for: sinkId, kind: track.kind)
+        let streamID = streamIndex == .main ? publisher : "\(publisher)-\(streamIndex.rawValue)"
+        let channels = track.kind == .audio ? (track.channels ?? (track.codec.lowercased() == "opus" ? 2 : nil)) : nil
+        let codec = "\(track.codec.lowercased())/\(track.clockRate)/\(channels ?? 0)/\(track.parameters ?? "")"
+        let (payloadType, rewrite) = payloadType(for: codec, publisherPayloadType: UInt8(clamping: track.payloadType), sinkId: sinkId)
+        var rtxPayloadType: UInt8?
+        var rtxSSRC: UInt32?
+        if track.kind == .video, let rtx = retransmissionPayloadType(for: payloadType, clockRate: track.clockRate) {
+            rtxPayloadType = rtx
+            if let existing = sinkRetransmissionSSRCs[sinkId] {
+                rtxSSRC = existing
+            } else {
+                let drawn = ssrcs.next()
+                sinkRetransmissionSSRCs[sinkId] = drawn
+                rtxSSRC = drawn
+            }
+        }
+        let offered = OfferedTrack(
+            sinkId: sinkId, mid: mid, kind: track.kind, codec: track.codec, clockRate: track.clockRate, channels: channels,
+            formatParameters: track.parameters, payloadType: payloadType, rtxPayloadType: rtxPayloadType, ssrc: track.ssrc, rtxSSRC: rtxSSRC,
+            cname: publisher, streamID: streamID, trackID: "\(streamID)-\(track.kind.rawValue)")
+        return (offered, rewrite)
+    }
+
+    /// Stores a sink's track; true when the offer changes.
+    mutating func store(_ track: OfferedTrack) -> Bool {
+        guard tracks[track.sinkId] != track else { return false }
+        tracks[track.sinkId] = track
+        return true
+    }
+
+    /// A sink went: its section goes inactive in the next offer. True when the offer changes.
+    mutating func remove(sink: UInt32, ssrcs: inout SSRCGenerator) -> Bool {
+        mids[sink] = nil
+        sinkPayloadTypes[sink] = nil
+        if let rtx = sinkRetransmissionSSRCs.removeValue(forKey: sink) { ssrcs.release(rtx) }
+        return tracks.removeValue(forKey: sink) != nil
+    }
+
+    /// The client answered an offer: its sections are known, and the media plane hears which
+    /// video sinks restart at a keyframe (their section became active now: what was sent before
+    /// reached a client that could not place it) and how each sink retransmits.
+    mutating func answered(_ facts: SubscriptionAnswerFacts) -> [MediaAction] {
+        var actions: [MediaAction] = []
+        for (sinkId, mid) in mids.sorted(by: { $0.key < $1.key }) {
+            guard let track = tracks[sinkId] else { continue }
+            if facts.newlyActive.contains(mid), track.kind == .video { actions.append(.restartSinkAtKeyframe(sink: sinkId)) }
+            guard facts.accepted.contains(mid), let rtxSSRC = track.rtxSSRC, let rtxPayloadType = track.rtxPayloadType else { continue }
+            // Retransmissions go on the RTX stream where the client kept the offered rtx, else repeat the packet.
+            let kept = facts.retransmission.contains(mid)
+            actions.append(.setSinkRetransmission(sink: sinkId, ssrc: kept ? rtxSSRC : 0, payloadType: kept ? rtxPayloadType : 0))
+        }
+        answeredSlots = facts.slots
+        return actions
+    }
+
+    /// A sink's mid: its own, else an inactive answered section of its kind nobody holds (the
+    /// client has seen it stopped, so reusing it keeps the SDP from growing), else a new one.
+    private mutating func mid(for sinkId: UInt32, kind: TrackKind) -> String {
+        if let existing = mids[sinkId] { return existing }
+        let taken = Set(mids.values)
+        let mid: String
+        if let free = answeredSlots.first(where: { !$0.isActive && $0.kind == kind && !taken.contains($0.mid) }) {
+            mid = free.mid
+        } else {
+            mid = String(nextMid)
+            nextMid += 1
+        }
+        mids[sinkId] = mid
+        return mid
+    }
+
+    /// The lowest dynamic payload type (96-127) this transport's offers do not use yet.
+    private var freeDynamicPayloadType: UInt8? { (UInt8(96)...UInt8(127)).first { payloadTypeCodecs[$0] == nil } }
+
+    /// The payload type a sink is offered and sent with: the publisher's own when this
+    /// transport's offers do not use it for another codec, else one they already give this
+    /// codec, else a free dynamic one. `rewrite` is set when the media plane must be told.
+    private mutating func payloadType(for codec: String, publisherPayloadType: UInt8, sinkId: UInt32) -> (chosen: UInt8, rewrite: UInt8?) {
+        let chosen: UInt8
+        if let current = sinkPayloadTypes[sinkId], payloadTypeCodecs[current] == codec {
+            chosen = current
+        } else if payloadTypeCodecs[publisherPayloadType] == nil || payloadTypeCodecs[publisherPayloadType] == codec {
+            chosen = publisherPayloadType
+        } else if let shared = payloadTypeCodecs.first(where: { $0.value == codec })?.key {
+            chosen = shared
+        } else if let free = freeDynamicPayloadType {
+            chosen = free
+        } else {
+            // Every dynamic number means something else here: the publisher's number is offered
+            // as it is, and the offer's own checks refuse the clash.
+            chosen = publisherPayloadType
+        }
+        payloadTypeCodecs[chosen] = codec
+        var rewrite: UInt8?
+        if sinkPayloadTypes[sinkId] != chosen {
+            if chosen != publisherPayloadType || sinkPayloadTypes[sinkId] != nil { rewrite = chosen }
+            sinkPayloadTypes[sinkId] = chosen
+        }
+        return (chosen, rewrite)
+    }
+
+    /// The rtx payload type paired with `payloadType` in this transport's offers: one per video
+    /// payload type, shared by every section that sends it; nil when no dynamic number is free.
+    private mutating func retransmissionPayloadType(for payloadType: UInt8, clockRate: Int) -> UInt8? {
+        let codec = "rtx/\(clockRate)/0/apt=\(payloadType)"
+        if let existing = payloadTypeCodecs.first(where: { $0.value == codec })?.key { return existing }
+        guard let free = freeDynamicPayloadType else { return nil }
+        payloadTypeCodecs[free] = codec
+        return free
+    }
+}
