@@ -6,8 +6,8 @@ extension RelayCore {
     /// token expiry). Called a few times a second.
     public func tick() {
         let report = media.latestReport()
-        if report.generatedAtMs != lastReportAtMs {
-            lastReportAtMs = report.generatedAtMs
+        if report.generatedAtMs != mediaQuality.lastReportAtMs {
+            mediaQuality.lastReportAtMs = report.generatedAtMs
             for (id, source) in report.sources where source.packets > 0 {
                 engine.recordMediaActivity(sourceId: id, at: EngineTime(milliseconds: report.generatedAtMs - source.idleMs))
             }
@@ -30,7 +30,7 @@ extension RelayCore {
         }
         // Mirrors of users from other nodes end too: those nodes hear that the rooms are gone.
         apply(engine.endRemoteMirrors())
-        for session in sessions.keys.sorted() {
+        for session in sessions.ids {
             for roomId in engine.rooms(of: session) {
                 send(.exitRoom(ExitRoomEvent(roomId: roomId, reason: .serverShutdown, code: ErrorCode.shuttingDown.rawValue, message: "the relay is shutting down")), to: session)
             }
@@ -38,8 +38,8 @@ extension RelayCore {
         // Every client has now heard that it left each of its rooms: end its stream of messages
         // here (what is queued is still delivered), so that taking the users out one by one below
         // does not tell a client still connected about rooms it has already left.
-        for state in sessions.values { state.outbound.finish() }
-        for session in sessions.keys.sorted() { disconnect(session) }
+        for state in sessions.all { state.outbound.finish() }
+        for session in sessions.ids { disconnect(session) }
         // What is queued for other nodes is still written; then their connections close.
         if let peers { Task { await peers.closeAll() } }
         logger.info("drained all connections")

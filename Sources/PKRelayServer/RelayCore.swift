@@ -19,22 +19,17 @@ public actor RelayCore {
     let logger: Logger
     let nowMs: @Sendable () -> Int64
     var engine: RoomEngine
-    var sessions: [SessionID: ClientSession] = [:]
-    /// Open connections by peer address, for `control.maxConnectionsPerAddress`.
-    var connectionsByAddress: [String: Int] = [:]
-    /// How the listener should close sessions the relay ended for a reason other than going
-    /// away; taken by the listener when the session's stream ends.
-    var closes: [SessionID: ConnectionClose] = [:]
+    /// The control connections, with their limits' bookkeeping.
+    var sessions = ClientSessions()
     /// Refusals by limit, for /metrics.
     let refusals = LimitRefusals()
-    var nextSessionId: SessionID = 1
     var accepting = true
-    var lastReportAtMs: Int64 = 0
-    /// What /metrics exports: requests, domain events, and figures copied in at each scrape.
-    let metrics = RelayMetrics()
-    /// Webhook delivery; events are numbered in relay-wide sequence.
-    let webhooks: WebhookHub
-    var webhookSequence: UInt64 = 0
+    /// Logs, webhooks and counters, from the engine's domain events.
+    let feed: OperatorFeed
+    /// What /metrics exports (the feed counts into it too).
+    nonisolated var metrics: RelayMetrics { feed.metrics }
+    /// Webhook delivery.
+    nonisolated var webhooks: WebhookHub { feed.webhooks }
     /// Volume reports, active speakers and network-quality windows.
     var mediaQuality = MediaQualityState()
     /// WebRTC transports' negotiations (DTLS handshakes and SDP), by transport id.
@@ -89,7 +84,7 @@ public actor RelayCore {
         self.media = media
         self.logger = logger
         self.nowMs = nowMs
-        self.webhooks = WebhookHub(configuration: configuration.webhooks, logger: logger, nowMs: nowMs)
+        self.feed = OperatorFeed(logger: logger, metrics: RelayMetrics(), webhooks: WebhookHub(configuration: configuration.webhooks, logger: logger, nowMs: nowMs))
         self.verifier = TokenVerifier(keys: configuration.verificationKeys, leewaySeconds: configuration.tokenLeewaySeconds)
         self.engine = RoomEngine(limits: configuration.rooms, ssrcSeed: UInt64(bitPattern: nowMs()) ^ 0xA5A5_5A5A_C3C3_3C3C)
         if media.webRTCPort != nil, let dtlsContext {
@@ -119,12 +114,11 @@ public actor RelayCore {
             logger.debug("connection refused: the relay is at its connection limit", metadata: ["address": "\(address)"])
             return .refused(.tryAgainLater("the relay holds \(configuration.maxConnections) connections, its limit; try again later"))
         }
-        if connectionsByAddress[address, default: 0] >= configuration.maxConnectionsPerAddress {
+        if sessions.connections(from: address) >= configuration.maxConnectionsPerAddress {
             refusals.count(.connectionsPerAddress)
             logger.debug("connection refused: too many from one address", metadata: ["address": "\(address)"])
             return .refused(.tryAgainLater("\(configuration.maxConnectionsPerAddress) connections from \(address) are open, the limit per address"))
         }
-        connectionsByAddress[address, default: 0] += 1
         let (id, messages, cut) = openSession(address: address)
         return .admitted(ControlConnection(session: id, messages: messages, cut: cut))
     }
@@ -137,16 +131,16 @@ public actor RelayCore {
     }
 
     private func openSession(address: String?) -> (SessionID, AsyncStream<String>, AsyncStream<Void>) {
-        let id = nextSessionId
-        nextSessionId += 1
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(Self.outboundQueueLimit))
         let (cut, cutContinuation) = AsyncStream<Void>.makeStream()
         let now = nowMs()
-        sessions[id] = ClientSession(
-            id: id, outbound: continuation, cut: cutContinuation, userId: nil,
-            limiter: RateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestsPerSecond * 2, nowMs: now),
-            joinLimiter: RateLimiter(rate: configuration.joinsPerSecond, burst: configuration.joinsPerSecond * 2, nowMs: now),
-            address: address)
+        let id = sessions.open { id in
+            ClientSession(
+                id: id, outbound: continuation, cut: cutContinuation, userId: nil,
+                limiter: RateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestsPerSecond * 2, nowMs: now),
+                joinLimiter: RateLimiter(rate: configuration.joinsPerSecond, burst: configuration.joinsPerSecond * 2, nowMs: now),
+                address: address)
+        }
         logger.debug("connection opened", metadata: ["session": "\(id)", "address": "\(address ?? "-")"])
         // A connection that arrives while the relay drains is closed at once (going away), so
         // that it cannot hold the shutdown open.
@@ -158,12 +152,7 @@ public actor RelayCore {
     /// (others see Dropped) and its transports close. `cutting` drops what is still queued
     /// for the client instead of writing it first.
     public func disconnect(_ session: SessionID, close: ConnectionClose = .goingAway, cutting: Bool = false) {
-        guard let state = sessions.removeValue(forKey: session) else { return }
-        if let address = state.address {
-            let remaining = connectionsByAddress[address, default: 1] - 1
-            connectionsByAddress[address] = remaining > 0 ? remaining : nil
-            if close != .goingAway { closes[session] = close }
-        }
+        guard let state = sessions.remove(session, close: close) else { return }
         // Its transports close once their sinks and sources are gone (the engine's last actions).
         apply(engine.disconnect(session: session, cause: accepting ? .disconnected : .serverShutdown, now: now).actions)
         state.outbound.finish()
@@ -176,7 +165,7 @@ public actor RelayCore {
     /// How the listener closes a session the relay ended (going away unless a limit ended it);
     /// forgets it.
     public func takeClose(for session: SessionID) -> ConnectionClose {
-        closes.removeValue(forKey: session) ?? .goingAway
+        sessions.takeClose(for: session)
     }
 
     /// Queues one encoded message for a session; a reader too slow to keep up is disconnected.
@@ -236,7 +225,9 @@ public actor RelayCore {
             case .media(let change):
                 applying.media.append(mediaChange(change))
             case .domain(let event):
-                record(event)
+                feed.record(event)
+                // A room that ended here can be placed anew, on any node.
+                if case .roomEnded(let roomId) = event { directory.roomEnded(roomId: roomId) }
             case .notify(let notice):
                 notify(notice)
             case .subscriberTracks(let tracks):

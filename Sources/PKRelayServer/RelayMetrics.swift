@@ -57,7 +57,7 @@ final class RelayMetrics: Sendable {
             if let state = Self.forwardStateNames[change.state] { increment(.forwardStateChanges, [("state", state)]) }
         case .linkConnected: increment(.linksConnected)
         case .linkEnded(_, let reason): increment(.linksEnded, [("reason", reason)])
-        case .invitationEnded(let outcome): increment(.invitations, [("outcome", RelayCore.outcomeName(outcome.state))])
+        case .invitationEnded(let outcome): increment(.invitations, [("outcome", OperatorFeed.outcomeName(outcome.state))])
         case .firstKeyframe(_, let elapsedMs):
             Timer(label: RelayMetric.firstKeyframeSeconds.name, factory: factory).recordMilliseconds(max(0, elapsedMs))
         case .roomCreated, .roomDismissed, .roomEnded, .userRoleChanged, .streamPublished, .streamUnpublished: break

@@ -1,11 +1,25 @@
 import Logging
 import Protocol
 import RoomEngine
+import Synchronization
 
 /// What the operator and the room server hear: every webhook, every info log about rooms and
 /// every lifetime counter comes from the engine's domain events, one event at a time, in the
-/// order the engine emitted them.
-extension RelayCore {
+/// order the engine emitted them, and from nothing else.
+final class OperatorFeed: Sendable {
+    let logger: Logger
+    /// What /metrics exports: requests, domain events, and figures copied in at each scrape.
+    let metrics: RelayMetrics
+    /// Webhook delivery; events are numbered in relay-wide sequence.
+    let webhooks: WebhookHub
+    private let webhookSequence = Mutex<UInt64>(0)
+
+    init(logger: Logger, metrics: RelayMetrics, webhooks: WebhookHub) {
+        self.logger = logger
+        self.metrics = metrics
+        self.webhooks = webhooks
+    }
+
     /// Logs, counts and posts one domain event.
     func record(_ event: DomainEvent) {
         metrics.count(event)
@@ -19,7 +33,6 @@ extension RelayCore {
             postWebhook("room.dismissed", roomId: roomId, data)
         case .roomEnded(let roomId):
             logger.info("room ended", metadata: ["room": "\(roomId)"])
-            directory.roomEnded(roomId: roomId)
             postWebhook("room.ended", roomId: roomId, ["roomId": .string(roomId)])
         case .userJoined(let roomId, let userId, let session, let role, let visible, let replaced):
             var metadata: Logger.Metadata = ["room": "\(roomId)", "user": "\(userId)", "session": "\(session)", "role": "\(role.rawValue)", "visible": "\(visible)"]
@@ -102,10 +115,13 @@ extension RelayCore {
     }
 
     /// Queues one webhook event in relay-wide sequence.
-    func postWebhook(_ type: String, roomId: String, _ data: [String: WebhookValue]) {
+    private func postWebhook(_ type: String, roomId: String, _ data: [String: WebhookValue]) {
         guard webhooks.isEnabled else { return }
-        webhookSequence &+= 1
-        webhooks.post(type: type, roomId: roomId, sequence: webhookSequence, data: data)
+        let sequence = webhookSequence.withLock { sequence in
+            sequence &+= 1
+            return sequence
+        }
+        webhooks.post(type: type, roomId: roomId, sequence: sequence, data: data)
     }
 
     static func linkData(_ link: LinkSnapshot) -> [String: WebhookValue] {
