@@ -4,7 +4,18 @@ import Protocol
 /// decided where they happen: a track arriving over a media pipe is wanted from its node while
 /// a sink here is bound to it, and a receiving WebRTC transport renegotiates when its sinks change.
 extension RoomEngine {
-    /// Feeds `sink` from `source`; `switching` moves a bound video sink at the source's next keyframe.
+    /// Feeds `sink` from `source`; `switching` moves a bound video sink at the source's next
+    /// keyframe. A sink of a WebRTC subscriber whose client has not accepted its section yet is
+    /// bound when it does (``subscriptionAnswered(transportId:facts:)``).
+    mutating func bind(sink: UInt32, on transportId: Int, to source: UInt32, switching: Bool, into actions: inout [EngineAction]) {
+        if negotiations[transportId] != nil, !negotiations[transportId]!.isAccepted(sink: sink) {
+            negotiations[transportId]!.hold(sink: sink, source: source, switching: switching)
+            return
+        }
+        bind(sink: sink, to: source, switching: switching, into: &actions)
+    }
+
+    /// Feeds `sink` from `source` now.
     mutating func bind(sink: UInt32, to source: UInt32, switching: Bool, into actions: inout [EngineAction]) {
         actions.append(.media(switching ? .switchSource(sink: sink, source: source) : .bind(sink: sink, source: source)))
         releasePipeDemand(sink: sink, into: &actions)
@@ -15,6 +26,13 @@ extension RoomEngine {
     }
 
     /// Stops feeding `sink`; its sequence state stays for the next bind.
+    mutating func unbind(sink: UInt32, on transportId: Int, into actions: inout [EngineAction]) {
+        // A bind still held was never made: nothing to undo in the media plane.
+        if negotiations[transportId]?.release(sink: sink) == true { return }
+        unbind(sink: sink, into: &actions)
+    }
+
+    /// Stops feeding `sink` now.
     mutating func unbind(sink: UInt32, into actions: inout [EngineAction]) {
         actions.append(.media(.unbind(sink: sink)))
         releasePipeDemand(sink: sink, into: &actions)

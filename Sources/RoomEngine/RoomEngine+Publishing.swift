@@ -188,7 +188,8 @@ extension RoomEngine {
         for other in rooms[roomId]!.orderedMembers where other.subscriptions[key] != nil {
             var subscription = other.subscriptions[key]!
             for kind in [TrackKind.audio, .video] where subscription.bindings[kind] != nil {
-                unbind(sink: subscription.sinks[kind]!.id, into: &actions)
+                let sink = subscription.sinks[kind]!
+                unbind(sink: sink.id, on: sink.transportId, into: &actions)
                 subscription.bindings[kind] = nil
             }
             rooms[roomId]!.members[other.userId]!.subscriptions[key] = subscription

@@ -12,8 +12,10 @@ extension RoomEngine {
     /// became active restart at a keyframe, and each sink retransmits as the answer allows.
     public mutating func subscriptionAnswered(transportId: Int, facts: SubscriptionAnswerFacts) -> [EngineAction] {
         guard var negotiation = negotiations[transportId] else { return [] }
-        let actions = negotiation.answered(facts).map(EngineAction.media)
+        let (media, binds) = negotiation.answered(facts)
         negotiations[transportId] = negotiation
+        var actions = media.map(EngineAction.media)
+        for bind in binds { self.bind(sink: bind.sink, to: bind.source, switching: bind.switching, into: &actions) }
         return actions
     }
 

@@ -139,10 +139,10 @@ extension RoomEngine {
                 subscription.bindings[kind] = source.id
                 // Another encoding of the same video: switch at its keyframe without a pause.
                 let sameVideo = publication.tracks.contains { $0.id == bound }
-                bind(sink: sink.id, to: source.id, switching: sameVideo, into: &actions)
+                bind(sink: sink.id, on: sink.transportId, to: source.id, switching: sameVideo, into: &actions)
             } else if subscription.bindings[kind] == nil {
                 subscription.bindings[kind] = source.id
-                bind(sink: sink.id, to: source.id, switching: false, into: &actions)
+                bind(sink: sink.id, on: sink.transportId, to: source.id, switching: false, into: &actions)
             }
             tracks.append(track)
         }
@@ -157,7 +157,7 @@ extension RoomEngine {
     mutating func removeSink(kind: TrackKind, of subscription: inout Subscription, into actions: inout [EngineAction]) {
         guard let sink = subscription.sinks[kind] else { return }
         if subscription.bindings[kind] != nil {
-            unbind(sink: sink.id, into: &actions)
+            unbind(sink: sink.id, on: sink.transportId, into: &actions)
             subscription.bindings[kind] = nil
         }
         removeSink(sink, into: &actions)

@@ -7,7 +7,7 @@ import Protocol
 /// A pure value: sinks come and go through ``describe(_:publisher:streamIndex:sinkId:ssrcs:)``
 /// and ``remove(sink:ssrcs:)``, the client's answers through ``answered(_:)``; what the media plane
 /// must be told is returned.
-struct SubscriberNegotiation: Sendable, Hashable {
+struct SubscriberNegotiation: Sendable {
     let session: SessionID
     /// The tracks to offer, by sink id.
     private(set) var tracks: [UInt32: OfferedTrack] = [:]
@@ -22,6 +22,11 @@ struct SubscriberNegotiation: Sendable, Hashable {
     private var sinkPayloadTypes: [UInt32: UInt8] = [:]
     /// The SSRC of each video sink's RFC 4588 stream.
     private var sinkRetransmissionSSRCs: [UInt32: UInt32] = [:]
+    /// Binds held until the client has accepted the sink's section: the source, and whether
+    /// it is a layer switch. A packet sent before the answer reaches a client that cannot place
+    /// it (the first keyframe among them), so a new track's first packet is the keyframe the
+    /// bind asks for once the client can use it.
+    private var heldBinds: [UInt32: (source: UInt32, switching: Bool)] = [:]
 
     init(session: SessionID) { self.session = session }
 
@@ -65,29 +70,52 @@ struct SubscriberNegotiation: Sendable, Hashable {
         return true
     }
 
+    /// Whether a sink's section is active in the last offer the client answered.
+    func isAccepted(sink: UInt32) -> Bool {
+        guard let mid = mids[sink] else { return false }
+        return answeredSlots.contains { $0.mid == mid && $0.isActive }
+    }
+
+    /// Holds a bind until the client accepts the sink's section (replacing one held before).
+    mutating func hold(sink: UInt32, source: UInt32, switching: Bool) {
+        heldBinds[sink] = (source, switching || heldBinds[sink]?.switching == true)
+    }
+
+    /// Drops a held bind (the sink was unbound); true when there was one.
+    @discardableResult
+    mutating func release(sink: UInt32) -> Bool { heldBinds.removeValue(forKey: sink) != nil }
+
     /// A sink went: its section goes inactive in the next offer. True when the offer changes.
     mutating func remove(sink: UInt32, ssrcs: inout SSRCGenerator) -> Bool {
+        heldBinds[sink] = nil
         mids[sink] = nil
         sinkPayloadTypes[sink] = nil
         if let rtx = sinkRetransmissionSSRCs.removeValue(forKey: sink) { ssrcs.release(rtx) }
         return tracks.removeValue(forKey: sink) != nil
     }
 
-    /// The client answered an offer: its sections are known, and the media plane hears which
-    /// video sinks restart at a keyframe (their section became active now: what was sent before
-    /// reached a client that could not place it) and how each sink retransmits.
-    mutating func answered(_ facts: SubscriptionAnswerFacts) -> [MediaAction] {
-        var actions: [MediaAction] = []
-        for (sinkId, mid) in mids.sorted(by: { $0.key < $1.key }) {
-            guard let track = tracks[sinkId] else { continue }
-            if facts.newlyActive.contains(mid), track.kind == .video { actions.append(.restartSinkAtKeyframe(sink: sinkId)) }
-            guard facts.accepted.contains(mid), let rtxSSRC = track.rtxSSRC, let rtxPayloadType = track.rtxPayloadType else { continue }
-            // Retransmissions go on the RTX stream where the client kept the offered rtx, else repeat the packet.
-            let kept = facts.retransmission.contains(mid)
-            actions.append(.setSinkRetransmission(sink: sinkId, ssrc: kept ? rtxSSRC : 0, payloadType: kept ? rtxPayloadType : 0))
-        }
+    /// The client answered an offer: its sections are known, each accepted sink retransmits as
+    /// the answer allows (the RTX stream where the client kept the offered rtx, else the packet
+    /// again), and the binds held for sinks it accepted are returned, in sink order, for the
+    /// engine to make now. A video sink already bound whose section became active only now
+    /// restarts at a keyframe: what it was sent before reached a client that could not place it.
+    mutating func answered(_ facts: SubscriptionAnswerFacts) -> (media: [MediaAction], binds: [(sink: UInt32, source: UInt32, switching: Bool)]) {
         answeredSlots = facts.slots
-        return actions
+        var actions: [MediaAction] = []
+        var binds: [(sink: UInt32, source: UInt32, switching: Bool)] = []
+        for (sinkId, mid) in mids.sorted(by: { $0.key < $1.key }) {
+            guard let track = tracks[sinkId], facts.accepted.contains(mid) else { continue }
+            if let rtxSSRC = track.rtxSSRC, let rtxPayloadType = track.rtxPayloadType {
+                let kept = facts.retransmission.contains(mid)
+                actions.append(.setSinkRetransmission(sink: sinkId, ssrc: kept ? rtxSSRC : 0, payloadType: kept ? rtxPayloadType : 0))
+            }
+            if let held = heldBinds.removeValue(forKey: sinkId) {
+                binds.append((sinkId, held.source, held.switching))
+            } else if facts.newlyActive.contains(mid), track.kind == .video {
+                actions.append(.restartSinkAtKeyframe(sink: sinkId))
+            }
+        }
+        return (actions, binds)
     }
 
     /// A sink's mid: its own, else an inactive answered section of its kind nobody holds (the

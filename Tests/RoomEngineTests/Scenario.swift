@@ -68,10 +68,10 @@ struct Scenario {
     }
 
     /// A further transport for a session.
-    mutating func createTransport(for session: SessionID) -> Int {
+    mutating func createTransport(for session: SessionID, kind: TransportKind = .srtp) -> Int {
         let transport = nextTransport
         nextTransport += 1
-        engine.transportCreated(session: session, transportId: transport)
+        engine.transportCreated(session: session, transportId: transport, kind: kind)
         return transport
     }
 

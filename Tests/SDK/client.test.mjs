@@ -567,3 +567,55 @@ test('a refused rejoin is reported with PROTOCOL.md\'s reason and code pair, or 
     assert.equal(client.rooms.size, 0);
   }
 });
+
+test('a refused join emits onRoomStateChanged before it rejects, once, so an app that disconnects in its catch still hears it', async () => {
+  const relay = scriptedRelay({
+    joinRoom: (socket, {params}) => {
+      // As the relay does: the answer first, then the event.
+      socket.event('onRoomStateChanged', {roomId: params.roomId, userId: params.userId, state: -1000, joinType: 0});
+      return {error: {code: -1000, message: 'the token is not valid'}};
+    },
+  });
+  const {client, seen} = makeClient(relay);
+  const order = [];
+  client.on('onRoomStateChanged', (d) => order.push(['event', d.state]));
+  await client.joinRoom(JOIN).catch((e) => {
+    order.push(['rejected', e.code]);
+    client.disconnect();
+  });
+  await settle();
+  assert.deepEqual(order, [['event', -1000], ['rejected', -1000]]);
+  assert.equal(seen.filter(([n]) => n === 'onRoomStateChanged').length, 1);
+});
+
+test('a refused join that stays connected hears the event once, and a later join of the room hears its own', async () => {
+  let refuse = true;
+  const relay = scriptedRelay({
+    joinRoom: (socket, {params}) => {
+      if (!refuse) return {result: {roomId: params.roomId, userId: params.userId, role: 'anchor', visible: true, users: [], tokenExpiresAt: 9}};
+      socket.event('onRoomStateChanged', {roomId: params.roomId, userId: params.userId, state: 4032, joinType: 0});
+      return {error: {code: 4032, message: 'the room is full'}};
+    },
+  });
+  const {client, seen} = makeClient(relay);
+  await assert.rejects(client.joinRoom(JOIN), (e) => e.code === 4032);
+  await settle();
+  assert.deepEqual(seen.filter(([n]) => n === 'onRoomStateChanged').map(([, d]) => d.state), [4032]);
+  refuse = false;
+  await client.joinRoom(JOIN);
+  assert.equal(seen.filter(([n]) => n === 'onRoomStateChanged').length, 1, 'a successful join sends no failure event');
+});
+
+test('a refused join whose event the relay sends in a later message still gets one event, before the rejection', async () => {
+  // As in a browser, where each WebSocket message is a task of its own: the rejection has run
+  // before the relay's event is read.
+  const relay = scriptedRelay({joinRoom: () => ({error: {code: -1000, message: 'the token is not valid'}})});
+  const {client, sockets, seen} = makeClient(relay);
+  const order = [];
+  client.on('onRoomStateChanged', (d) => order.push(['event', d.state]));
+  await client.joinRoom(JOIN).catch((e) => order.push(['rejected', e.code]));
+  sockets[0].receive({event: 'onRoomStateChanged', data: {roomId: JOIN.roomId, userId: JOIN.userId, state: -1000, joinType: 0}});
+  await settle();
+  assert.deepEqual(order, [['event', -1000], ['rejected', -1000]]);
+  assert.equal(seen.filter(([n]) => n === 'onRoomStateChanged').length, 1, 'the relay\'s copy is dropped');
+});

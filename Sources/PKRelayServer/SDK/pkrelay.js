@@ -181,6 +181,9 @@ export class PKRelayError extends Error {
   }
 }
 
+// The errors that are the relay's own answers (not the SDK's: timeouts, a closed channel).
+const ANSWERED_BY_RELAY = new WeakSet();
+
 // Failed publish transports republished in a row before a publication is given up (state failed).
 const REPUBLISH_ATTEMPTS = 5;
 
@@ -415,7 +418,9 @@ export class ControlChannel {
     this._clock.clearTimeout(waiter.timer);
     if (message.error) {
       const {code, message: text2, data} = message.error;
-      waiter.reject(new PKRelayError(code, text2, waiter.method, data));
+      const error = new PKRelayError(code, text2, waiter.method, data);
+      ANSWERED_BY_RELAY.add(error);
+      waiter.reject(error);
     } else {
       waiter.resolve(message.result || {});
     }
@@ -822,6 +827,7 @@ export class Room extends Emitter {
     this._autoLinkPeers = new Set();   // peerRoomId|peerUserId invited with autoLink, not linked yet
     this._audioReport = null;
     this._joined = false;
+    this._refusalHeard = false;
   }
 
   // A room handler's exception goes to the client's onError (and this room's), like any
@@ -1191,6 +1197,8 @@ export class PKRelayClient extends Emitter {
     this.userId = null;
     /** Joined rooms: roomId → Room. */
     this.rooms = new Map();
+    // Rooms whose join the relay refused, with the code: its onRoomStateChanged copy is dropped.
+    this._refusedJoins = new Map();
     /** `'disconnected'`, `'connecting'`, `'connected'` or `'reconnecting'`. */
     this.connectionState = ConnectionState.Disconnected;
     this._tokenProvider = options.tokenProvider || null;
@@ -1356,9 +1364,19 @@ export class PKRelayClient extends Emitter {
           this._moveTo(next);
           continue;
         }
+        if (ANSWERED_BY_RELAY.has(error) && !room._refusalHeard) this._joinRefused(room, error);
         throw error;
       }
     }
+  }
+
+  // The relay answers a refused join first and sends onRoomStateChanged after it (answers come
+  // before the events a request causes), so an app that disconnects in its catch would never
+  // see the event. The SDK emits it before the join rejects, and drops the relay's copy when it
+  // follows; refusals the relay answers without the event get it too.
+  _joinRefused(room, error) {
+    this._refusedJoins.set(room.roomId, error.code);
+    this._emit('onRoomStateChanged', {roomId: room.roomId, userId: room.userId, state: error.code, joinType: 0});
   }
 
   _moveTo(url) {
@@ -1471,6 +1489,12 @@ export class PKRelayClient extends Emitter {
 
   _onRelayEvent(channel, event, data) {
     if (channel !== this._channel) return;
+    if (event === 'onRoomStateChanged' && this._refusedJoins.has(data.roomId)) {
+      const refused = this._refusedJoins.get(data.roomId);
+      this._refusedJoins.delete(data.roomId);
+      // The copy of the event the SDK already emitted when the join rejected.
+      if (refused === data.state && !this.rooms.has(data.roomId)) return;
+    }
     if (!PERIODIC_EVENTS.has(event)) this._log('<-', event, data);
     switch (event) {
       case 'onTransportOffer':
@@ -1486,6 +1510,8 @@ export class PKRelayClient extends Emitter {
         break;
     }
     const room = typeof data.roomId === 'string' ? this.rooms.get(data.roomId) : undefined;
+    // The relay's event for a join being refused came before the SDK handled the refusal.
+    if (room && event === 'onRoomStateChanged' && !room._joined && data.state !== 0) room._refusalHeard = true;
     if (room) room._track(event, data);
     if (event === 'onExitRoom' && room && data.reason === ExitRoomReason.ServerShutdown) {
       // The relay drains and closes the connection next: the room is kept and rejoined by the
