@@ -34,6 +34,8 @@ public actor RelayCore {
     var mediaQuality = MediaQualityState()
     /// WebRTC transports' negotiations (DTLS handshakes and SDP), by transport id.
     var webRTC: [Int: WebRTCSession] = [:]
+    /// WHIP and WHEP sessions, by resource id.
+    var httpSessions: [String: HTTPMediaSession] = [:]
     /// What the engine actions being applied have asked of the media plane so far.
     var applying = ApplyBatch()
     /// The relay's DTLS certificate and settings, shared by every WebRTC transport; nil when WebRTC is off.

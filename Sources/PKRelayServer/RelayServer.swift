@@ -91,6 +91,7 @@ public final class RelayServer: Sendable {
         let router = Router(context: ControlRequestContext.self)
         router.get("/") { _, _ in "PKRelay control channel: connect a WebSocket to /rtc (browser demo: /demo/, web SDK: /sdk/pkrelay.js)\n" }
         DemoRoutes(configuration: configuration).register(on: router)
+        HTTPMediaRoutes(core: core).register(on: router)
         SDKRoutes().register(on: router)
         if let peers {
             // Node-to-node connections of a cluster: only a node token (admin grant, subject

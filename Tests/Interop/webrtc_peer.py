@@ -3,6 +3,7 @@
 
     webrtc_peer.py --url ws://127.0.0.1:7700/rtc --room R --user U --token T publish [options]
     webrtc_peer.py --url ... --room R --user V --token T subscribe --publisher U [options]
+    webrtc_peer.py --url http://127.0.0.1:7700/whip --token T whip [options]
     webrtc_peer.py --self-test [--codec H264]
 
 Every run ends with one JSON line on standard output (protocol traffic goes to standard error
@@ -18,6 +19,9 @@ import os
 import sys
 import threading
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 
 from aiortc import RTCBundlePolicy, RTCConfiguration, RTCPeerConnection, RTCSessionDescription
 
@@ -342,6 +346,57 @@ async def run_publish(args, report):
 
 
 # ---------------------------------------------------------------------------------------------
+# whip: publishing over WHIP (RFC 9725) instead of the control channel
+
+
+def http_request(method, url, body=None, headers=None):
+    """One HTTP request; returns (status, headers, body text). Errors are answers, not raises."""
+    request = urllib.request.Request(url, data=body.encode() if body is not None else None, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read().decode()
+
+
+async def run_whip(args, report):
+    """POSTs an aiortc offer to a WHIP endpoint, sends media for --duration, then DELETEs the
+    session's resource."""
+    peer = PublisherPeer(args.codec, audio=not args.no_audio, video=not args.no_video, rtx=not args.no_rtx)
+    try:
+        offer = await peer.offer()
+        status, headers, answer = await asyncio.to_thread(
+            http_request, "POST", args.url, offer, {"Content-Type": "application/sdp", "Authorization": f"Bearer {args.token}"})
+        report["status"] = status
+        report["location"] = headers.get("Location")
+        report["contentType"] = headers.get("Content-Type")
+        if status != 201 or not report["location"]:
+            raise ProtocolFailure({"method": "POST", "code": status, "message": answer.strip()})
+        try:
+            await peer.accept_answer(answer)
+        except Exception as error:
+            raise ProtocolFailure({"method": "setRemoteDescription", "code": TRANSPORT_ERROR_CODE,
+                                   "message": f"aiortc refused the relay's answer: {error!r}"})
+        report["videoCodec"] = first_codec(answer, "video")
+        started = time.monotonic()
+        while time.monotonic() - started < min(args.duration, 15) and not peer.connected:
+            await asyncio.sleep(0.05)
+        report["connected"] = peer.connected
+        if peer.connected:
+            report["connectMs"] = round((time.monotonic() - started) * 1000)
+        while time.monotonic() - started < args.duration and peer.pc.connectionState not in ("failed", "closed"):
+            await asyncio.sleep(0.2)
+        resource = urllib.parse.urljoin(args.url, report["location"])
+        report["deleteStatus"] = (await asyncio.to_thread(
+            http_request, "DELETE", resource, None, {"Authorization": f"Bearer {args.token}"}))[0]
+    finally:
+        report["framesSent"] = peer.frames_sent()["video"]
+        report["packetsSent"] = await peer.packets_sent()
+        await close_quietly(peer.pc)
+    return EXIT_MET if report["connected"] and report["framesSent"] > 0 and report.get("deleteStatus") in (200, 204) else EXIT_NOT_MET
+
+
+# ---------------------------------------------------------------------------------------------
 # subscribe
 
 
@@ -552,10 +607,11 @@ def parse_arguments(argv):
     parser = argparse.ArgumentParser(
         description="aiortc WebRTC peer for PKRelay interop tests. Prints one JSON line; "
                     "exit 0 expectations met, 1 not met, 2 protocol error.")
-    parser.add_argument("mode", nargs="?", choices=["publish", "subscribe"])
+    parser.add_argument("mode", nargs="?", choices=["publish", "subscribe", "whip"])
     parser.add_argument("--self-test", action="store_true",
                         help="connect a local publisher to a local subscriber, no relay")
-    parser.add_argument("--url", help="control WebSocket, e.g. ws://127.0.0.1:7700/rtc")
+    parser.add_argument("--url", help="control WebSocket, e.g. ws://127.0.0.1:7700/rtc; for whip, the WHIP "
+                        "endpoint, e.g. http://127.0.0.1:7700/whip")
     parser.add_argument("--room")
     parser.add_argument("--user")
     parser.add_argument("--token")
@@ -614,6 +670,10 @@ def parse_arguments(argv):
         args.mode = "self-test"
     elif not args.mode:
         parser.error("give a mode (publish or subscribe) or --self-test")
+    elif args.mode == "whip":
+        missing = [f"--{n}" for n in ("url", "token") if not getattr(args, n)]
+        if missing:
+            parser.error(f"whip needs {', '.join(missing)}")
     else:
         missing = [f"--{n}" for n in ("url", "room", "user", "token") if not getattr(args, n)]
         if missing:
@@ -648,7 +708,7 @@ def start_watchdog(report, seconds):
 
 
 async def main(args, report):
-    runners = {"publish": run_publish, "subscribe": run_subscribe, "self-test": run_self_test}
+    runners = {"publish": run_publish, "subscribe": run_subscribe, "self-test": run_self_test, "whip": run_whip}
     try:
         return await asyncio.wait_for(runners[args.mode](args, report), args.timeout)
     except asyncio.TimeoutError:

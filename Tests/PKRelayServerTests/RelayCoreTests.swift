@@ -1,4 +1,6 @@
+import Cluster
 import Foundation
+import Logging
 import MediaPlane
 import Protocol
 import RoomEngine
@@ -75,5 +77,31 @@ struct RelayCoreTests {
         }
         await harness.core.disconnect(anchor)
         #expect(harness.media.openTransports.isEmpty)
+    }
+}
+
+/// A directory that places every room on one other node: what a cluster node answers for rooms
+/// it does not serve.
+struct ElsewhereDirectory: RoomDirectory {
+    let node = ClusterNode(id: "relay-2", controlURL: "ws://10.0.0.2:7700/rtc", mediaAddress: "10.0.0.2:40000", capacity: 1)
+    var nodeId: String { "relay-1" }
+    nonisolated(nonsending) func route(roomId: String) async -> ClusterRoute { .elsewhere(RoomPlacement(roomId: roomId, node: node, epoch: 7)) }
+    nonisolated(nonsending) func locate(roomId: String) async -> ClusterRoute { .elsewhere(RoomPlacement(roomId: roomId, node: node, epoch: 7)) }
+    func epoch(of roomId: String) -> Int64? { nil }
+    nonisolated(nonsending) func place(roomId: String) async throws -> RoomPlacement { RoomPlacement(roomId: roomId, node: node, epoch: 7) }
+    func roomEnded(roomId: String) {}
+    var status: ClusterStatus? { nil }
+}
+
+@Suite("Relay core: WHIP in a cluster")
+struct RelayCoreWHIPTests {
+    @Test func aWHIPOfferForARoomOnAnotherNodeIsRedirectedThere() async throws {
+        let media = RecordingMediaCommands()
+        let core = RelayCore(
+            configuration: RelayConfiguration(), media: media, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+            nowMs: { CoreHarness.startMs }, directory: ElsewhereDirectory(), peers: nil, dtlsContext: CoreHarness.dtls)
+        let answer = await core.whipPublish(token: CoreHarness.token(room: "r9", user: "obs"), offer: WHIPTests.offer())
+        #expect(answer == .redirect(location: "http://10.0.0.2:7700/whip"))
+        #expect(media.commands.isEmpty, "nothing was opened here")
     }
 }

@@ -27,17 +27,28 @@ final class WebRTCPeerProcess {
     let stderrURL: URL
 
     /// Starts `webrtc_peer.py --url … --room … --user … --token … <arguments>`.
-    init(_ name: String, relay: TestRelay, room: String, user: String, arguments: [String], directory: URL) throws {
+    convenience init(_ name: String, relay: TestRelay, room: String, user: String, arguments: [String], directory: URL) throws {
+        try self.init(name, arguments: [
+            "--url", "ws://127.0.0.1:\(relay.ports.control)/rtc", "--room", room, "--user", user,
+            "--token", TestRelay.token(room: room, user: user), "--verbose",
+        ] + arguments, directory: directory)
+    }
+
+    /// Starts `webrtc_peer.py --url URL --token TOKEN whip <arguments>`: an aiortc publisher
+    /// that speaks WHIP (RFC 9725) instead of the control channel.
+    static func whip(_ name: String, url: String, token: String, arguments: [String], directory: URL) throws -> WebRTCPeerProcess {
+        try WebRTCPeerProcess(name, arguments: ["--url", url, "--token", token, "--verbose", "whip"] + arguments, directory: directory)
+    }
+
+    /// Starts `webrtc_peer.py` with exactly `arguments`.
+    init(_ name: String, arguments: [String], directory: URL) throws {
         self.name = name
         stdoutURL = directory.appendingPathComponent("\(name).out")
         stderrURL = directory.appendingPathComponent("\(name).err")
         _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: Self.env)
-        process.arguments = [
-            "python3", Self.script.path, "--url", "ws://127.0.0.1:\(relay.ports.control)/rtc", "--room", room, "--user", user,
-            "--token", TestRelay.token(room: room, user: user), "--verbose",
-        ] + arguments
+        process.arguments = ["python3", Self.script.path] + arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)

@@ -1,0 +1,12 @@
+/// What a WHIP or WHEP request (RFC 9725 and its egress sibling) comes to, for the HTTP layer
+/// to write.
+enum HTTPMediaAnswer: Sendable, Equatable {
+    /// 201: the session's resource path and the relay's SDP answer.
+    case created(resource: String, sdp: String)
+    /// 307: the room lives on another node; the same request goes there.
+    case redirect(location: String)
+    /// 200 or 204 with no body (a session ended, candidates taken).
+    case done
+    /// An error: the HTTP status and a sentence for the developer.
+    case refused(status: Int, message: String)
+}
