@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// WHIP (`/whip`, RFC 9725) and its egress sibling WHEP (`/whep/{publisher}`) on the control
-/// listener. `POST` an SDP offer with the room server's token as `Authorization: Bearer`; the
+/// WHIP (`/whip`, RFC 9725) and its egress sibling WHEP (`/whep/{publisher}`, sessions under
+/// `/whep/session/`) on the control listener. `POST` an SDP offer with the room server's token as `Authorization: Bearer`; the
 /// answer comes back with `201 Created` and the session's resource in `Location`. `DELETE` on
 /// the resource ends the session, `PATCH` takes trickled candidates. Every answer carries CORS
 /// headers, so a page on another origin can be a WHIP or WHEP client.
@@ -25,6 +25,19 @@ struct HTTPMediaRoutes: Sendable {
             await Self.patch(request, resource: context.parameters.get("resource") ?? "", kind: .whip, core: core)
         }
         router.on("/whip/{resource}", method: .options) { _, _ -> Response in Self.options(allowing: "PATCH, DELETE, OPTIONS") }
+        router.post("/whep/{publisher}") { request, context -> Response in
+            let publisher = context.parameters.get("publisher") ?? ""
+            return await Self.offer(request, kind: .whep) { token, sdp in await core.whepPlay(token: token, publisher: publisher, offer: sdp) }
+        }
+        router.on("/whep/{publisher}", method: .options) { _, _ -> Response in Self.options(allowing: "POST, OPTIONS") }
+        router.delete("/whep/session/{resource}") { _, context -> Response in
+            let answer = await core.endHTTPSession(context.parameters.get("resource") ?? "", kind: .whep)
+            return answer == .done ? Response(status: .ok, headers: Self.corsHeaders) : Self.respond(answer, kind: .whep)
+        }
+        router.patch("/whep/session/{resource}") { request, context -> Response in
+            await Self.patch(request, resource: context.parameters.get("resource") ?? "", kind: .whep, core: core)
+        }
+        router.on("/whep/session/{resource}", method: .options) { _, _ -> Response in Self.options(allowing: "PATCH, DELETE, OPTIONS") }
     }
 
     /// Reads an offer (`application/sdp`, at most ``RelayCore/maximumOfferBytes``) and a Bearer
@@ -66,7 +79,7 @@ struct HTTPMediaRoutes: Sendable {
         switch answer {
         case .created(let resource, let sdp):
             headers[.contentType] = "application/sdp"
-            headers[.location] = "/\(kind.rawValue)/\(resource)"
+            headers[.location] = kind == .whip ? "/whip/\(resource)" : "/whep/session/\(resource)"
             headers[HTTPFields.Element.Name("Accept-Patch")!] = "application/trickle-ice-sdpfrag"
             return Response(status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(string: sdp)))
         case .redirect(let location):

@@ -84,11 +84,15 @@ extension RelayCore {
     }
 
     /// Reads what the relay says to a session of its own, so its queue never fills; an exit
-    /// from the room (kicked, dismissed, token expired) ends the session.
-    func drainEvents(of session: SessionID, _ stream: AsyncStream<String>) {
+    /// from the room (kicked, dismissed, token expired) ends the session, and so does, for a
+    /// player, the leave of the publisher it plays.
+    func drainEvents(of session: SessionID, _ stream: AsyncStream<String>, publisher: String? = nil) {
+        let publisherLeft = publisher.map { "\"userId\":\"\($0)\"" }
         Task { [weak self] in
-            for await text in stream where text.contains("\"onExitRoom\"") {
-                await self?.sessionLeftItsRoom(session)
+            for await text in stream {
+                let exited = text.contains("\"onExitRoom\"")
+                let played = publisherLeft.map { text.contains("\"onUserLeave\"") && text.contains($0) } ?? false
+                if exited || played { await self?.sessionLeftItsRoom(session) }
             }
         }
     }

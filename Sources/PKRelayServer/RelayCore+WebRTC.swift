@@ -8,14 +8,17 @@ import SecureTransport
 /// WebRTC transports: the relay core opens them, routes their requests and the data plane's
 /// events to their ``WebRTCSession``s, and carries out what those sessions decide.
 extension RelayCore {
-    /// Opens a WebRTC transport on the shared WebRTC port with fresh ICE credentials.
-    func createWebRTCTransport(session: SessionID) -> EngineOutcome<CreateTransportResult> {
+    /// Opens a WebRTC transport on the shared WebRTC port with fresh ICE credentials. Its
+    /// audio levels go under `audioLevelExtensionId` (the relay's offers name it; a player's
+    /// offer names its own, or none: 0 writes none).
+    func createWebRTCTransport(session: SessionID, audioLevelExtensionId: UInt8? = nil) -> EngineOutcome<CreateTransportResult> {
         func fail(_ error: RelayError) -> EngineOutcome<CreateTransportResult> { EngineOutcome(result: .failure(error), actions: []) }
         guard let dtlsContext, let port = media.webRTCPort else {
             return fail(RelayError(.unsupported, "WebRTC is off on this relay (media.webrtcEnabled)"))
         }
         let credentials = ICECredentials.random()
-        switch media.openWebRTCTransport(credentials: credentials, audioLevelExtensionId: negotiator.capabilities.subscriptionAudioLevelExtensionID) {
+        switch media.openWebRTCTransport(
+            credentials: credentials, audioLevelExtensionId: audioLevelExtensionId ?? negotiator.capabilities.subscriptionAudioLevelExtensionID) {
         case .failure(let error):
             return fail(RelayError(.internalError, "could not open a WebRTC transport: \(error)"))
         case .success(let id):

@@ -46,6 +46,8 @@ struct WebRTCSession {
     private(set) var revision = 0
     /// The tracks changed since the last offer.
     private var needsOffer = false
+    /// A player's transport (WHEP): the client offered once, and the relay never offers.
+    private(set) var clientOffers = false
 
     /// The most records kept while waiting for the client's SDP.
     static let earlyDatagramLimit = 32
@@ -174,9 +176,20 @@ struct WebRTCSession {
         needsOffer = true
     }
 
+    /// The tracks the engine last asked to send, in mid order.
+    var offeredTracks: [OfferedTrack] { tracks }
+
+    /// A player offered to receive (WHEP): the transport receives, its client's transport is
+    /// known now, and the relay will not offer on it.
+    mutating func playerOffered(_ client: ClientTransportParameters, context: DTLSContext) -> [WebRTCEffect] {
+        purpose = .receive
+        clientOffers = true
+        return adopt(client, context: context)
+    }
+
     /// The next offer, when the tracks changed and no offer waits for its answer.
     mutating func nextOffer(negotiator: RelayNegotiator, relay: RelayTransportDescription) -> Result<TransportOfferEvent, RelayError>? {
-        guard needsOffer, pendingOffer == nil else { return nil }
+        guard needsOffer, pendingOffer == nil, !clientOffers else { return nil }
         needsOffer = false
         if tracks.isEmpty && layout.slots.isEmpty { return nil }
         do {

@@ -8,6 +8,12 @@ extension RoomEngine {
         if kind == .webRTC { negotiations[transportId] = SubscriberNegotiation(session: session) }
     }
 
+    /// A receiving WebRTC transport whose client offers (a WHEP player): its mids and payload
+    /// types are the player's, and the relay never offers on it.
+    public mutating func adoptPlayerLayout(transportId: Int, layout: PlayerLayout) {
+        negotiations[transportId]?.player = layout
+    }
+
     /// The client answered a subscription offer on a WebRTC transport: its video tracks that
     /// became active restart at a keyframe, and each sink retransmits as the answer allows.
     public mutating func subscriptionAnswered(transportId: Int, facts: SubscriptionAnswerFacts) -> [EngineAction] {

@@ -127,11 +127,11 @@ extension RoomEngine {
                 kind: kind, ssrc: sink.outputSSRC, payloadType: source.payloadType, codec: source.codec, clockRate: source.clockRate,
                 channels: description.channels, parameters: description.parameters, transportId: sink.transportId,
                 videoStreamType: kind == .video ? source.videoStreamType : nil)
-            if negotiations[sink.transportId] != nil {
-                // A WebRTC subscriber: its offer names the sink's mid and payload types, and the
-                // media plane sends what the offer says.
-                let (offered, rewrite) = negotiations[sink.transportId]!.describe(
-                    track, publisher: key.publisherUserId, streamIndex: key.streamIndex, sinkId: sink.id, ssrcs: &ssrcs)
+            // A WebRTC subscriber: its SDP names the sink's mid and payload types, and the media
+            // plane sends what the SDP says (a player's track it cannot take is never sent).
+            if negotiations[sink.transportId] != nil,
+               let (offered, rewrite) = negotiations[sink.transportId]!.describe(
+                   track, publisher: key.publisherUserId, streamIndex: key.streamIndex, sinkId: sink.id, ssrcs: &ssrcs) {
                 if let rewrite { actions.append(.media(.setSinkPayloadType(sink: sink.id, payloadType: rewrite))) }
                 if negotiations[sink.transportId]!.store(offered) { renegotiate.insert(sink.transportId) }
             }

@@ -28,6 +28,9 @@ struct SubscriberNegotiation: Sendable {
     /// bind asks for once the client can use it.
     private var heldBinds: [UInt32: (source: UInt32, switching: Bool)] = [:]
 
+    /// What a player's offer fixed (mids and payload types), for a transport whose client offers.
+    var player: PlayerLayout?
+
     init(session: SessionID) { self.session = session }
 
     /// The tracks in mid order, as the offer lists them.
@@ -36,18 +39,37 @@ struct SubscriberNegotiation: Sendable {
     /// Describes what a sink sends now (its subscription was bound): its mid, and the payload
     /// type its codec has here. Returns the track and the payload type the media plane must
     /// rewrite the sink's packets to, when that is new.
+    /// Returns nil for a player's transport whose offer takes no such track (no section of its
+    /// kind, or not its codec): the sink is then never sent.
     mutating func describe(
         _ track: SubscribedTrack, publisher: String, streamIndex: StreamIndex, sinkId: UInt32, ssrcs: inout SSRCGenerator
-    ) -> (track: OfferedTrack, rewrite: UInt8?) {
-        let mid = mid(for: sinkId, kind: track.kind)
+    ) -> (track: OfferedTrack, rewrite: UInt8?)? {
         let streamID = streamIndex == .main ? publisher : "\(publisher)-\(streamIndex.rawValue)"
         let channels = track.kind == .audio ? (track.channels ?? (track.codec.lowercased() == "opus" ? 2 : nil)) : nil
         let codec = "\(track.codec.lowercased())/\(track.clockRate)/\(channels ?? 0)/\(track.parameters ?? "")"
-        let (payloadType, rewrite) = payloadType(for: codec, publisherPayloadType: UInt8(clamping: track.payloadType), sinkId: sinkId)
+        let publisherPayloadType = UInt8(clamping: track.payloadType)
+        let mid: String
+        let payloadType: UInt8
+        let rewrite: UInt8?
         var rtxPayloadType: UInt8?
+        if let player {
+            // The player numbered everything: its mid for the kind, its payload types.
+            guard let (playerMid, playerCodec) = player.codec(
+                for: track.kind, name: track.codec, clockRate: track.clockRate, channels: channels, parameters: track.parameters)
+            else { return nil }
+            mid = playerMid
+            mids[sinkId] = mid
+            payloadType = playerCodec.payloadType
+            rewrite = payloadType != publisherPayloadType || (sinkPayloadTypes[sinkId].map { $0 != payloadType } ?? false) ? payloadType : nil
+            sinkPayloadTypes[sinkId] = payloadType
+            rtxPayloadType = track.kind == .video ? playerCodec.retransmissionPayloadType : nil
+        } else {
+            mid = self.mid(for: sinkId, kind: track.kind)
+            (payloadType, rewrite) = self.payloadType(for: codec, publisherPayloadType: publisherPayloadType, sinkId: sinkId)
+            if track.kind == .video { rtxPayloadType = retransmissionPayloadType(for: payloadType, clockRate: track.clockRate) }
+        }
         var rtxSSRC: UInt32?
-        if track.kind == .video, let rtx = retransmissionPayloadType(for: payloadType, clockRate: track.clockRate) {
-            rtxPayloadType = rtx
+        if rtxPayloadType != nil {
             if let existing = sinkRetransmissionSSRCs[sinkId] {
                 rtxSSRC = existing
             } else {

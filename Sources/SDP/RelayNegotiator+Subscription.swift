@@ -37,12 +37,12 @@ extension RelayNegotiator {
         return SubscriptionOffer(sessionDescription: offer, layout: layout)
     }
 
-    private func activeSection(for track: OutgoingTrackDescription, relay: RelayTransportDescription) -> MediaDescription {
+    func activeSection(for track: OutgoingTrackDescription, relay: RelayTransportDescription, setup: SDPSetupRole = .actpass) -> MediaDescription {
         let codecs = track.codecs
         var section = MediaDescription(
             kind: track.kind, port: relay.candidatePort, transportProtocol: Self.rtpTransportProtocol,
             formats: codecs.map { String($0.payloadType) })
-        relay.describe(in: &section, setup: .actpass)
+        relay.describe(in: &section, setup: setup)
         section.mid = track.mid
         section.direction = .sendonly
         section.msids = [SDPMsid(streamID: track.streamID, trackID: track.trackID)]

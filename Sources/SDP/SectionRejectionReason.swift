@@ -1,4 +1,4 @@
-/// Why the relay rejected a media section of a publish offer.
+/// Why the relay rejected a media section of a publish offer (or of a player's offer).
 public enum SectionRejectionReason: Sendable, Hashable, CustomStringConvertible {
     /// The section is not audio or video (data channels, for instance).
     case unsupportedKind(SDPMediaKind)
@@ -10,6 +10,11 @@ public enum SectionRejectionReason: Sendable, Hashable, CustomStringConvertible 
     case notSending(SDPDirection)
     /// None of the offered codecs is one the relay forwards.
     case noCommonCodec
+    /// A player's section that does not receive: the relay only sends to a player.
+    case notReceiving(SDPDirection)
+    /// A second player section of a kind already answered: a player plays one audio and one
+    /// video track.
+    case secondOfKind
 
     /// The reason in words, for error messages.
     public var description: String {
@@ -19,6 +24,8 @@ public enum SectionRejectionReason: Sendable, Hashable, CustomStringConvertible 
         case .unsupportedTransportProtocol(let proto): "transport '\(proto)' is not UDP/TLS/RTP/SAVPF"
         case .notSending(let direction): "the client does not send (a=\(direction))"
         case .noCommonCodec: "no offered codec is one the relay forwards (opus, VP8, H.264 packetization-mode=1)"
+        case .notReceiving(let direction): "the player does not receive in it (a=\(direction))"
+        case .secondOfKind: "a player plays one audio and one video track; the first section of the kind is used"
         }
     }
 }

@@ -4,6 +4,7 @@
     webrtc_peer.py --url ws://127.0.0.1:7700/rtc --room R --user U --token T publish [options]
     webrtc_peer.py --url ... --room R --user V --token T subscribe --publisher U [options]
     webrtc_peer.py --url http://127.0.0.1:7700/whip --token T whip [options]
+    webrtc_peer.py --url http://127.0.0.1:7700/whep/PUBLISHER --token T whep [options]
     webrtc_peer.py --self-test [--codec H264]
 
 Every run ends with one JSON line on standard output (protocol traffic goes to standard error
@@ -396,6 +397,52 @@ async def run_whip(args, report):
     return EXIT_MET if report["connected"] and report["framesSent"] > 0 and report.get("deleteStatus") in (200, 204) else EXIT_NOT_MET
 
 
+async def run_whep(args, report):
+    """POSTs an aiortc offer to receive audio and video to a WHEP endpoint (--url names the
+    publisher), counts decoded frames until --min-video-frames (or --duration), then DELETEs
+    the session's resource."""
+    pc = new_peer_connection()
+    counter = FrameCounter()
+    pc.addTransceiver("audio", direction="recvonly")
+    pc.addTransceiver("video", direction="recvonly")
+    pc.on("track", lambda track: counter.consume(track, lambda: "publisher"))
+    started = time.monotonic()
+    try:
+        await pc.setLocalDescription(await pc.createOffer())
+        status, headers, answer = await asyncio.to_thread(
+            http_request, "POST", args.url, pc.localDescription.sdp,
+            {"Content-Type": "application/sdp", "Authorization": f"Bearer {args.token}"})
+        report["status"] = status
+        report["location"] = headers.get("Location")
+        if status != 201 or not report["location"]:
+            raise ProtocolFailure({"method": "POST", "code": status, "message": answer.strip()})
+        try:
+            await pc.setRemoteDescription(RTCSessionDescription(sdp=answer, type="answer"))
+        except Exception as error:
+            raise ProtocolFailure({"method": "setRemoteDescription", "code": TRANSPORT_ERROR_CODE,
+                                   "message": f"aiortc refused the relay's answer: {error!r}"})
+        report["videoCodec"] = first_codec(answer, "video")
+        needed = args.min_video_frames or 0
+        while time.monotonic() - started < args.duration:
+            report["connected"] = report["connected"] or pc.connectionState == "connected"
+            if needed and counter.count("video", "publisher") >= needed and counter.count("audio", "publisher") >= args.min_audio_frames:
+                break
+            await counter.wait_for_change(0.2)
+        first = counter.first_frame_at.get(("publisher", "video"))
+        if first is not None:
+            report["firstVideoFrameMs"] = round((first - started) * 1000)
+        resource = urllib.parse.urljoin(args.url, report["location"])
+        report["deleteStatus"] = (await asyncio.to_thread(
+            http_request, "DELETE", resource, None, {"Authorization": f"Bearer {args.token}"}))[0]
+    finally:
+        report["videoFrames"] = counter.count("video", "publisher")
+        report["audioFrames"] = counter.count("audio", "publisher")
+        await counter.stop()
+        await close_quietly(pc)
+    met = report["videoFrames"] >= (args.min_video_frames or 1) and report["audioFrames"] >= args.min_audio_frames
+    return EXIT_MET if met and report.get("deleteStatus") in (200, 204) else EXIT_NOT_MET
+
+
 # ---------------------------------------------------------------------------------------------
 # subscribe
 
@@ -607,7 +654,7 @@ def parse_arguments(argv):
     parser = argparse.ArgumentParser(
         description="aiortc WebRTC peer for PKRelay interop tests. Prints one JSON line; "
                     "exit 0 expectations met, 1 not met, 2 protocol error.")
-    parser.add_argument("mode", nargs="?", choices=["publish", "subscribe", "whip"])
+    parser.add_argument("mode", nargs="?", choices=["publish", "subscribe", "whip", "whep"])
     parser.add_argument("--self-test", action="store_true",
                         help="connect a local publisher to a local subscriber, no relay")
     parser.add_argument("--url", help="control WebSocket, e.g. ws://127.0.0.1:7700/rtc; for whip, the WHIP "
@@ -670,10 +717,10 @@ def parse_arguments(argv):
         args.mode = "self-test"
     elif not args.mode:
         parser.error("give a mode (publish or subscribe) or --self-test")
-    elif args.mode == "whip":
+    elif args.mode in ("whip", "whep"):
         missing = [f"--{n}" for n in ("url", "token") if not getattr(args, n)]
         if missing:
-            parser.error(f"whip needs {', '.join(missing)}")
+            parser.error(f"{args.mode} needs {', '.join(missing)}")
     else:
         missing = [f"--{n}" for n in ("url", "room", "user", "token") if not getattr(args, n)]
         if missing:
@@ -708,7 +755,7 @@ def start_watchdog(report, seconds):
 
 
 async def main(args, report):
-    runners = {"publish": run_publish, "subscribe": run_subscribe, "self-test": run_self_test, "whip": run_whip}
+    runners = {"publish": run_publish, "subscribe": run_subscribe, "self-test": run_self_test, "whip": run_whip, "whep": run_whep}
     try:
         return await asyncio.wait_for(runners[args.mode](args, report), args.timeout)
     except asyncio.TimeoutError:

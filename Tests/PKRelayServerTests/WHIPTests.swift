@@ -5,10 +5,11 @@ import Protocol
 import SecureTransport
 import Testing
 
-/// WHIP ingest (RFC 9725) as a client that knows only the RFC sees it: the answers' statuses
-/// and headers, the session's resource, and a room that sees an ordinary anchor. The offers are
-/// SDP text; the media run is aiortc publishing over WHIP.
-@Suite("WHIP ingest", .serialized, .timeLimit(.minutes(2)))
+/// WHIP ingest (RFC 9725) and WHEP playback as a client that knows only the RFC sees them: the
+/// answers' statuses and headers, the session's resource, and a room that sees an ordinary
+/// anchor or viewer. The offers are SDP text; the media runs are aiortc publishing over WHIP and
+/// playing over WHEP.
+@Suite("WHIP ingest and WHEP playback", .serialized, .timeLimit(.minutes(2)))
 struct WHIPTests {
     static let certificate: DTLSCertificate = { try! DTLSCertificate() }()
     static func offer() -> String { WebRTCFailureTests.offer(ufrag: "whip", fingerprint: certificate.fingerprint.sdpValue) }
@@ -76,6 +77,82 @@ struct WHIPTests {
             let stats = try await AdminHTTPClient.send(port: relay.ports.admin, method: "GET", path: "/admin/v1/stats", token: AdminAPITests.adminToken())
             #expect((stats.json?["users"] as? Int) == 0 && (stats.json?["transports"] as? Int) == 0, "\(stats.body)")
         }
+    }
+
+    @Test("aiortc playing over WHEP decodes an aiortc anchor publishing over WHIP; the session ends when the anchor leaves",
+          .enabled(if: WebRTCPeerProcess.isAvailable, "python3 with aiortc is not installed"))
+    func playOverWHEP() async throws {
+        try await RealClientInterop.WebRTCInteropTests.withDirectory { directory in
+            try await TestRelay.with { relay in
+                let base = "http://127.0.0.1:\(relay.ports.control)"
+                let publisher = try WebRTCPeerProcess.whip(
+                    "whip-publisher", url: base + "/whip", token: TestRelay.token(room: "whep-1", user: "obs"), arguments: ["--duration", "20"], directory: directory)
+                defer { publisher.kill() }
+                let room = try await relay.join(room: "whep-1", user: "watcher")
+                _ = try await ForwardingHelpers.waitForSequence(room, from: 0, "the anchor publishes", timeout: .seconds(15), [{ $0.userPublishStream?.userId == "obs" }])
+                let player = try WebRTCPeerProcess("whep-player", arguments: [
+                    "--url", base + "/whep/obs", "--token", TestRelay.token(room: "whep-1", user: "player"), "--verbose", "whep",
+                    "--min-video-frames", "30", "--min-audio-frames", "20", "--duration", "20",
+                ], directory: directory)
+                let (status, summary) = try await player.finish(timeout: .seconds(60))
+                #expect(status == 0, "player: \(summary); stderr:\n\(player.stderrTail)")
+                #expect((summary["videoFrames"] as? Int ?? 0) >= 30 && (summary["audioFrames"] as? Int ?? 0) >= 20, "\(summary)")
+                #expect((summary["location"] as? String)?.hasPrefix("/whep/session/") == true)
+                print("WHEP: first video frame \(summary["firstVideoFrameMs"] ?? "-") ms after the POST")
+
+                // A second player; the anchor's leave ends its session.
+                let offer = try await Self.playerOffer()
+                let reply = try await AdminHTTPClient.send(
+                    port: relay.ports.control, method: "POST", path: "/whep/obs", token: TestRelay.token(room: "whep-1", user: "player2"),
+                    headers: ["Content-Type": "application/sdp"], body: offer)
+                #expect(reply.status == 201, "\(reply.status) \(reply.body)")
+                let location = try #require(reply.headers["location"])
+                publisher.kill()
+                let deadline = ContinuousClock.now + .seconds(15)
+                var after = 0
+                while ContinuousClock.now < deadline {
+                    after = try await AdminHTTPClient.send(port: relay.ports.control, method: "DELETE", path: location).status
+                    if after == 404 { break }
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+                #expect(after == 404, "the session ended with its publisher")
+            }
+        }
+    }
+
+    @Test("WHEP refusals: an unknown publisher, an unreadable offer, a player that takes none of the publisher's codecs")
+    func whepRefusals() async throws {
+        try await TestRelay.with { relay in
+            let anchor = try await relay.join(room: "whep-2", user: "anchor")
+            let transport: CreateTransportResult = try await anchor.request("createTransport", CreateTransportParams())
+            let _: PublishStreamResult = try await anchor.request("publishStream", PublishStreamParams(roomId: "whep-2", transportId: transport.transportId, tracks: [
+                TrackDescription(kind: .video, ssrc: 7, payloadType: 102, codec: "H264", clockRate: 90_000, parameters: "packetization-mode=1"),
+            ]))
+            let token = TestRelay.token(room: "whep-2", user: "player")
+            let vp8Only = try await Self.playerOffer()
+            func post(_ path: String, _ body: String) async throws -> AdminHTTPClient.Reply {
+                try await AdminHTTPClient.send(port: relay.ports.control, method: "POST", path: path, token: token, headers: ["Content-Type": "application/sdp"], body: body)
+            }
+            let unknown = try await post("/whep/nobody", vp8Only)
+            #expect(unknown.status == 404, "\(unknown.status) \(unknown.body)")
+            #expect(try await post("/whep/anchor", "v=0\r\nbad\r\n").status == 400)
+            let codec = try await post("/whep/anchor", vp8Only)
+            #expect(codec.status == 400 && codec.body.contains("H264"), "\(codec.status) \(codec.body)")
+            let stats = try await AdminHTTPClient.send(port: relay.ports.admin, method: "GET", path: "/admin/v1/stats", token: AdminAPITests.adminToken())
+            #expect((stats.json?["users"] as? Int) == 1, "only the anchor is left: \(stats.body)")
+        }
+    }
+
+    /// A player's offer (VP8 and Opus, receive only), made by the SDP of a browser-like client.
+    static func playerOffer() async throws -> String {
+        [
+            "v=0", "o=- 7 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0 1", "a=msid-semantic:WMS *",
+            "m=audio 9 UDP/TLS/RTP/SAVPF 111", "c=IN IP4 0.0.0.0", "a=mid:0", "a=recvonly", "a=rtcp-mux", "a=rtpmap:111 opus/48000/2",
+            "a=ice-ufrag:play", "a=ice-pwd:\(String(repeating: "p", count: 24))", "a=fingerprint:\(certificate.fingerprint.sdpValue)", "a=setup:actpass",
+            "m=video 9 UDP/TLS/RTP/SAVPF 96 97", "c=IN IP4 0.0.0.0", "a=mid:1", "a=recvonly", "a=rtcp-mux", "a=rtpmap:96 VP8/90000",
+            "a=rtcp-fb:96 nack", "a=rtcp-fb:96 nack pli", "a=rtpmap:97 rtx/90000", "a=fmtp:97 apt=96",
+            "a=ice-ufrag:play", "a=ice-pwd:\(String(repeating: "p", count: 24))", "a=fingerprint:\(certificate.fingerprint.sdpValue)", "a=setup:actpass", "",
+        ].joined(separator: "\r\n")
     }
 
     @Test("aiortc publishing over WHIP is decoded by an aiortc viewer in the room", .enabled(if: WebRTCPeerProcess.isAvailable, "python3 with aiortc is not installed"))

@@ -114,3 +114,49 @@ import Testing
         #expect(rewrites.count == 1 && rewrites[0].0 == sink.id && rewrites[0].1 != 96 && (96...127).contains(rewrites[0].1))
     }
 }
+
+/// A receiving WebRTC transport whose client offered (a WHEP player): the player's mids and
+/// payload types are used, and a track it cannot take is never sent.
+@Suite struct PlayerTransportScenarioTests {
+    static let layout = PlayerLayout(sections: [
+        PlayerLayout.Section(mid: "a", kind: .audio, codecs: [PlayerLayout.Codec(payloadType: 109, name: "opus", clockRate: 48_000, channels: 2, formatParameters: nil, retransmissionPayloadType: nil)]),
+        PlayerLayout.Section(mid: "v", kind: .video, codecs: [
+            PlayerLayout.Codec(payloadType: 120, name: "VP8", clockRate: 90_000, channels: nil, formatParameters: nil, retransmissionPayloadType: 121),
+        ]),
+    ])
+
+    @Test func thePlayersMidsAndPayloadTypesAreWhatTheSinksSendWith() throws {
+        var r = WebRTCSubscriberScenarioTests.Room()
+        r.s.engine.adoptPlayerLayout(transportId: r.receive, layout: Self.layout)
+        let mark = r.s.mark
+        r.s.subscribe(r.viewer, to: "anchor", transport: r.receive)
+        let offered = try #require(r.offered(since: mark))
+        #expect(offered.map(\.mid) == ["a", "v"] && offered.map(\.payloadType) == [109, 120])
+        #expect(offered[1].rtxPayloadType == 121 && offered[1].rtxSSRC != nil)
+        let sinks = r.s.addedSinks(since: mark)
+        let rewrites = r.s.media(since: mark).compactMap { if case .setSinkPayloadType(let sink, let type) = $0 { [sink: type] } else { nil } }
+        #expect(rewrites == [[sinks[0].id: 109], [sinks[1].id: 120]], "the publisher's 111 and 96 are rewritten to the player's numbers")
+        let answered = r.s.mark
+        _ = r.s.record(actions: r.s.engine.subscriptionAnswered(transportId: r.receive, facts: r.acceptAll(offered)))
+        #expect(Set(r.s.binds(since: answered).map(\.sink)) == Set(sinks.map(\.id)))
+    }
+
+    @Test func aCodecThePlayerDoesNotTakeIsNeverSent() throws {
+        var s = Scenario()
+        let anchor = s.enter("anchor")
+        s.publish(anchor, tracks: [
+            TrackDescription(kind: .audio, ssrc: 1, payloadType: 111, codec: "opus", clockRate: 48_000, channels: 2),
+            TrackDescription(kind: .video, ssrc: 2, payloadType: 102, codec: "H264", clockRate: 90_000, parameters: "packetization-mode=1"),
+        ])
+        let viewer = s.enter("viewer", role: .audience, visible: false)
+        let receive = s.createTransport(for: viewer.session, kind: .webRTC)
+        s.engine.adoptPlayerLayout(transportId: receive, layout: Self.layout)
+        let mark = s.mark
+        s.subscribe(viewer, to: "anchor", transport: receive)
+        let offered = s.log[mark...].compactMap { action -> [OfferedTrack]? in
+            if case .subscriberTracks(let tracks) = action { tracks.tracks } else { nil }
+        }.last
+        #expect(offered?.map(\.kind) == [.audio], "only the audio the player takes")
+        #expect(s.binds(since: mark).isEmpty)
+    }
+}
