@@ -763,13 +763,70 @@ class Run:
         self.mark("guide", since)
         self.browsers.pop("guide").quit()
 
+    def phase_pk_start(self, anchor_a, anchor_b, viewer1):
+        """Measures the PK start --pk-start times: from anchor-b's Accept to the first decoded
+        frame of the partner at a viewer of each room and at each anchor, against the relay's
+        onForwardStreamFirstKeyframe; and how clean each partner track starts."""
+        viewer2 = self.browser("viewer2")
+        viewer2.open(self.page_url("audience.html", "demo-b", "viewer-2"))
+        self.wait_frames(viewer2, "anchor-b", "viewer2.anchor-b", self.args.frames)
+        watchers = (("viewer1", viewer1, "anchor-b"), ("viewer2", viewer2, "anchor-a"),
+                    ("anchorA", anchor_a, "anchor-b"), ("anchorB", anchor_b, "anchor-a"))
+        runs = []
+        for run in range(self.args.pk_start):
+            # Each run starts unlinked, with the partners' tiles gone.
+            if anchor_a.js("return pkDemo.pkState") == "linked":
+                anchor_a.click("hangup-btn")
+            self.wait("both anchors idle", lambda: anchor_a.js("return pkDemo.pkState") == "idle"
+                      and anchor_b.js("return pkDemo.pkState") == "idle", anchor_a)
+            for name, browser, partner in watchers:
+                self.wait(f"{partner}'s tile to leave {name}", lambda: partner not in browser.snapshot()["tiles"], browser)
+            time.sleep(1.0)
+            keyframes_before = {name: len(b.js("return pkDemo.firstKeyframes")) for name, b in (("anchorA", anchor_a), ("anchorB", anchor_b))}
+            self.wait("the Invite button", lambda: anchor_a.js("return !document.getElementById('invite-btn').disabled"), anchor_a)
+            anchor_a.js("document.getElementById('invite-user').value = 'anchor-b';"
+                        "document.getElementById('invite-room').value = 'demo-b';")
+            anchor_a.click("invite-btn")
+            self.wait("anchor-b's invitation banner", lambda: not anchor_b.js("return document.getElementById('incoming').hidden"), anchor_b)
+            anchor_b.js("pkDemo.acceptedAt = null;")
+            anchor_b.click("accept-btn")
+            accepted = self.wait("the accept time", lambda: anchor_b.js("return pkDemo.acceptedAt"), anchor_b)
+            result = {"run": run + 1}
+            for name, browser, partner in watchers:
+                seen = self.wait(f"{name}'s first frame of {partner}", lambda: browser.js("return pkDemo.firstFrames()").get(partner), browser)
+                result[name] = seen - accepted
+            time.sleep(1.5)
+            # How the partner's track started: loss, NACKs and keyframe requests in its first moments.
+            for name, browser, partner in watchers:
+                stats = [s for s in browser.js("return pkDemo.client.getRemoteVideoStats()") if s.get("userId") == partner and s.get("active")]
+                if stats:
+                    s = stats[-1]
+                    result[f"{name}Start"] = {k: s.get(k) for k in ("packetsLost", "nackCount", "pliCount", "firCount", "keyFramesDecoded")}
+            for name, browser in (("anchorA", anchor_a), ("anchorB", anchor_b)):
+                events = browser.js("return pkDemo.firstKeyframes")[keyframes_before[name]:]
+                result[f"{name}RelayFirstKeyframeMs"] = [e.get("elapsedMs") for e in events]
+            runs.append(result)
+            print(f"PK start run {run + 1}: {json.dumps(result)}", file=sys.stderr, flush=True)
+        viewers = sorted(r[n] for r in runs for n in ("viewer1", "viewer2"))
+
+        def percentile(values, p):
+            return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else None
+        self.summary["pkStart"] = {
+            "runs": runs, "viewerFirstFrameMs": {"p50": percentile(viewers, 50), "p95": percentile(viewers, 95), "max": viewers[-1] if viewers else None},
+        }
+        self.browsers.pop("viewer2").quit()
+
     def run(self):
         anchor_a, viewer = self.phase_one()
         if self.args.simulcast:
             self.phase_simulcast()
         if self.args.pk:
             anchor_b = self.phase_pk(anchor_a, viewer)
+            if self.args.pk_start:
+                self.phase_pk_start(anchor_a, anchor_b, viewer)
             if self.args.reconnect:
+                if anchor_a.js("return pkDemo.pkState") != "linked":
+                    raise TestFailure("the PK-start runs left the anchors unlinked")
                 self.phase_reconnect(anchor_a, anchor_b, viewer)
             self.phase_hangup(anchor_a, anchor_b, viewer)
         if self.args.guide:
@@ -819,6 +876,9 @@ def parse_args():
     parser.add_argument("--admin", help="relay admin origin, e.g. http://127.0.0.1:7710: on failure the summary "
                                         "carries its /metrics drop and traffic counters")
     parser.add_argument("--frames", type=int, default=30, help="decoded frames required per check (default 30)")
+    parser.add_argument("--pk-start", type=int, default=0, metavar="RUNS",
+                        help="with --pk: measure the PK start RUNS times (accept to each viewer's first "
+                             "decoded partner frame, against the relay's onForwardStreamFirstKeyframe)")
     parser.add_argument("--demo-path", default="/demo/", help="where the demo pages are (default /demo/)")
     parser.add_argument("--page-query", default="",
                         help="extra query for every page, e.g. 'relay=ws://127.0.0.1:7870/rtc' when the "

@@ -65,6 +65,7 @@ async function invite() {
 
 async function answer(accept) {
   const inviteId = incoming;
+  if (accept) pkDemo.acceptedAt = Date.now();
   const ok = await attempt(() => (accept ? client.acceptInvitation(inviteId) : client.rejectInvitation(inviteId)));
   if (ok === null) {
     incoming = null;   // already ended or unknown: the banner is stale
@@ -97,6 +98,8 @@ function followPk() {
     D.showError({method: 'onConnectOtherRoom', code: d.errorCode, message: d.message});
     if (pkDemo.pkState !== 'linked') setPk('idle', null);
   });
+  // The relay's own figure for how long each direction of the PK took to be watchable.
+  room.on('onForwardStreamFirstKeyframe', (d) => pkDemo.firstKeyframes.push({...d, at: Date.now()}));
   room.on('onDisconnectOtherRoom', (d) => {
     lastOutcome = `PK with ${d.peerUserId} ended: ${d.reason}`;
     setPk('idle', null);
@@ -154,6 +157,7 @@ async function start() {
     D.setState('joined');
     const grid = new D.TileGrid(room, el('remote-tiles'), 'No partner yet: invite an anchor of another room.');
     pkDemo.tiles = () => grid.ids();
+    pkDemo.firstFrames = () => grid.firstFrames();
     D.followExit(room);
     followPk();
 

@@ -102,6 +102,7 @@ async function start() {
     if (pkDemo.state === 'joining') D.setState('joined');
     grid = new D.TileGrid(room, document.getElementById('tiles'), 'Nobody publishes in this room yet.', decorate);
     pkDemo.tiles = () => grid.ids();
+    pkDemo.firstFrames = () => grid.firstFrames();
     room.on('onUserLeave', (d) => {
       delivered.delete(d.userId);
       wanted.delete(d.userId);

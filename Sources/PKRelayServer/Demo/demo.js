@@ -18,6 +18,10 @@ export const pkDemo = {
   log: [],
   client: null,
   tiles: () => [],
+  firstFrames: () => ({}),
+  // Anchor pages: when Accept was clicked, and the relay's onForwardStreamFirstKeyframe events.
+  acceptedAt: null,
+  firstKeyframes: [],
   framesDecoded: async () => ({}),
   frameSizes: async () => ({}),
   request: async () => { throw new Error('not connected to the relay yet'); },
@@ -201,6 +205,7 @@ export class TileGrid {
       if (tile) {
         tile.video.srcObject = null;
         tile.video.srcObject = d.mediaStream;
+        this.watchFirstFrame(tile);
       }
     });
     // Users already publishing when the room was joined.
@@ -221,8 +226,9 @@ export class TileGrid {
       video.srcObject = this.client.remoteMediaStream(userId);
       const caption = document.createElement('figcaption');
       element.append(video, caption);
-      tile = {element, video, caption};
+      tile = {element, video, caption, firstFrameAt: null};
       this.tiles.set(userId, tile);
+      this.watchFirstFrame(tile);
       if (this.decorate) this.decorate(userId, tile);
       this.container.append(element);
       log(`tile added: ${userId}`);
@@ -230,6 +236,22 @@ export class TileGrid {
     this.caption(userId);
     this.renderEmpty();
     return tile;
+  }
+
+  // When the tile first shows a decoded video frame (wall clock, milliseconds): what a viewer
+  // sees, for the PK-start measurement of the browser test.
+  watchFirstFrame(tile) {
+    if (tile.firstFrameAt !== null || typeof tile.video.requestVideoFrameCallback !== 'function') return;
+    tile.video.requestVideoFrameCallback(() => {
+      if (tile.firstFrameAt === null) tile.firstFrameAt = Date.now();
+    });
+  }
+
+  /** `{userId: ms}`: when each tile showed its first video frame (Date.now()), for those that have. */
+  firstFrames() {
+    const frames = {};
+    for (const [userId, tile] of this.tiles) if (tile.firstFrameAt !== null) frames[userId] = tile.firstFrameAt;
+    return frames;
   }
 
   caption(userId) {

@@ -278,6 +278,8 @@ export interface ForwardModeOptions { muteAudio?: boolean; muteVideo?: boolean; 
 export interface RemoteVideoStats {
   userId: string; streamIndex: StreamIndex; active: boolean; framesDecoded: number; frameWidth?: number; frameHeight?: number;
   packetsReceived?: number; packetsLost?: number; keyFramesDecoded?: number; ssrc?: number;
+  /** Feedback the browser sent for the stream: NACKs, PLIs and FIRs. */
+  nackCount?: number; pliCount?: number; firCount?: number;
 }
 
 /** The relay's getStats result. */

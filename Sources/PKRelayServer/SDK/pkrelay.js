@@ -622,7 +622,7 @@ class ReceiveTransport {
         out.push({
           userId, streamIndex, active, framesDecoded: s.framesDecoded || 0, frameWidth: s.frameWidth,
           frameHeight: s.frameHeight, packetsReceived: s.packetsReceived, packetsLost: s.packetsLost,
-          keyFramesDecoded: s.keyFramesDecoded, ssrc: s.ssrc,
+          keyFramesDecoded: s.keyFramesDecoded, ssrc: s.ssrc, nackCount: s.nackCount, pliCount: s.pliCount, firCount: s.firCount,
         });
       });
     }
