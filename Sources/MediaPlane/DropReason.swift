@@ -26,6 +26,17 @@ public enum DropReason: Int, Sendable, CaseIterable {
     /// the way, repaired or probed over RTX after it came): not forwarded twice. Also, once per
     /// SRTP subscriber, a packet that would go out under an output number already used.
     case duplicate
+    /// A packet on a publisher's RFC 4588 retransmission stream whose payload type is not the
+    /// one negotiated for that stream.
+    case unexpectedPayloadType
+    /// A packet on a publisher's retransmission stream that carries no original packet, only
+    /// padding: a bandwidth probe, which ends at the relay by design.
+    case paddingOnly
+    /// RTCP the relay would send on a transport that has no sending key yet.
+    case noOutboundKey
+    /// A message that arrived over a pipe from another shard for a source this shard does not
+    /// hold as the pipe's end (removed while the message was in the ring).
+    case pipeUnknownSource
 
     /// The label used in metrics and stats.
     public var label: String {
@@ -51,6 +62,10 @@ public enum DropReason: Int, Sendable, CaseIterable {
         case .stunRejected: "stun_rejected"
         case .pipeFull: "pipe_full"
         case .duplicate: "duplicate"
+        case .unexpectedPayloadType: "unexpected_payload_type"
+        case .paddingOnly: "padding_only"
+        case .noOutboundKey: "no_outbound_key"
+        case .pipeUnknownSource: "pipe_unknown_source"
         }
     }
 }

@@ -17,24 +17,29 @@ extension MediaCore {
         }
     }
 
-    /// One packet from a link.
+    /// One packet from a link. Media and sender reports are for this shard's copy of a source
+    /// (a remote source), keyframe requests for a source it owns; what finds neither (the copy or
+    /// the source went while the message was in the ring) is counted.
     func handlePiped(_ packet: UnsafeMutableRawBufferPointer, tag: UInt64) {
-        guard let source = sources[PipeTag.source(of: tag)] else { return }
+        let kind = PipeTag.kind(of: tag)
+        guard let source = sources[PipeTag.source(of: tag)], (source.upstream == nil) == (kind == PipeTag.keyframeRequest) else {
+            counters.drop(.pipeUnknownSource)
+            return
+        }
         let view = UnsafeRawBufferPointer(packet)
-        switch PipeTag.kind(of: tag) {
+        switch kind {
         case PipeTag.media:
-            guard source.upstream != nil, let header = RTPHeader.parse(view) else { return }
+            guard let header = RTPHeader.parse(view) else { counters.drop(.malformedRTP); return }
             deliver(view, header: header, from: source)
         case PipeTag.senderReport:
-            guard source.upstream != nil else { return }
             var iterator = RTCPPacketIterator(view)
-            if let first = iterator.next(), let report = RTCPSenderReport(view: first, in: view) { handleSenderReport(report, from: source) }
+            guard let first = iterator.next(), let report = RTCPSenderReport(view: first, in: view) else { counters.drop(.malformedRTCP); return }
+            handleSenderReport(report, from: source)
         case PipeTag.keyframeRequest:
             // Counted where the subscriber asked; here it is only passed on, throttled.
-            guard source.upstream == nil else { return }
             requestKeyframe(from: source)
         default:
-            return
+            counters.drop(.pipeUnknownSource)
         }
     }
 

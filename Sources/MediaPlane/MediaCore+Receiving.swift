@@ -74,13 +74,17 @@ extension MediaCore {
 
     /// A packet of a publisher's RFC 4588 retransmission stream: the original sequence number
     /// (the first two payload bytes) goes back into the header, which moves up over it, and the
-    /// packet continues as the track's own. Padding-only packets (bandwidth probes) end here.
+    /// packet continues as the track's own. Padding-only packets (bandwidth probes) end here,
+    /// as do packets too short to hold the original sequence number.
     func handleRetransmission(_ buffer: UnsafeMutableRawPointer, header: RTPHeader, for source: SourceState, on transport: TransportState) {
-        guard header.payloadType == source.rtxPayloadType else { counters.drop(.unknownSSRC); return }
+        guard header.payloadType == source.rtxPayloadType else { counters.drop(.unexpectedPayloadType); return }
         counters.retransmissionsReceived &+= 1
         guard let original = RTPRetransmission.unwrap(
             buffer, header: header, originalSSRC: source.ssrc, originalPayloadType: source.originalPayloadType)
-        else { return }
+        else {
+            counters.drop(header.payloadLength == 0 ? .paddingOnly : .malformedRTP)
+            return
+        }
         handleRTP(UnsafeRawBufferPointer(start: buffer + original.offset, count: original.length), header: original.header, on: transport)
     }
 
