@@ -37,6 +37,12 @@ public enum DropReason: Int, Sendable, CaseIterable {
     /// A message that arrived over a pipe from another shard for a source this shard does not
     /// hold as the pipe's end (removed while the message was in the ring).
     case pipeUnknownSource
+    /// A NACKed packet the subscriber was resent less than one round-trip time ago (named
+    /// twice in one NACK, or asked for again too soon): not sent again.
+    case retransmissionTooSoon
+    /// A NACKed packet that would take the subscriber's retransmissions past their budget (a
+    /// share of what its stream sent): not sent.
+    case retransmissionOverBudget
 
     /// The label used in metrics and stats.
     public var label: String {
@@ -66,6 +72,8 @@ public enum DropReason: Int, Sendable, CaseIterable {
         case .paddingOnly: "padding_only"
         case .noOutboundKey: "no_outbound_key"
         case .pipeUnknownSource: "pipe_unknown_source"
+        case .retransmissionTooSoon: "retransmission_too_soon"
+        case .retransmissionOverBudget: "retransmission_over_budget"
         }
     }
 }

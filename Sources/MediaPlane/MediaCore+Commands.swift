@@ -74,7 +74,9 @@ extension MediaCore {
             if let source = sources[id] { removeSource(source) }
         case .addSink(let spec):
             guard let transport = transports[spec.transportId] else { return }
-            let sink = SinkState(spec: spec, transport: transport, initialSequenceNumber: UInt16(truncatingIfNeeded: nextRandom()), initialTimestamp: nextRandom())
+            let sink = SinkState(
+                spec: spec, transport: transport, initialSequenceNumber: UInt16(truncatingIfNeeded: nextRandom()), initialTimestamp: nextRandom(),
+                configuration: configuration)
             if let previous = transport.sinks[spec.outputSSRC] { removeSink(previous) }
             if let previous = sinks[spec.id] { removeSink(previous) }
             updateSegmentPadding(of: sink)

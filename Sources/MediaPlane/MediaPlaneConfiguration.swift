@@ -1,5 +1,6 @@
 import CSocketShims
 import SecureTransport
+import StreamCore
 
 /// Settings of the media plane.
 public struct MediaPlaneConfiguration: Sendable, Hashable {
@@ -42,6 +43,9 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     public var retransmissionBufferPackets: Int = 512
     /// Oldest packet retransmitted, in milliseconds.
     public var retransmissionMaximumAgeMs: Int64 = 1000
+    /// How often one packet is resent to one subscriber (once per round-trip time) and how many
+    /// bytes a subscriber's NACKs may bring (a share of its stream's).
+    public var retransmissionPolicy = RetransmissionPolicy()
     /// Minimum gap between keyframe requests sent to one source, merged across all its subscribers.
     public var keyframeRequestIntervalMs: Int64 = 500
     /// How often a new subscriber's keyframe request is repeated until a keyframe arrives: every

@@ -23,11 +23,18 @@ public final class CoreFanOut: @unchecked Sendable {
     var sequence: UInt16 = 1000
     public static let ssrc: UInt32 = 0x1234_5678
 
-    /// - Parameter segmentPadding: `media.gsoPadding` with GSO on (0: GSO off, as by default);
-    ///   with `shorterEveryOther`, every other packet is shorter and padded to its predecessor's size.
-    public init(subscribers: Int, profile: SRTPProfile?, packetLength: Int = 1200, segmentPadding: Int = 0, shorterEveryOther: Int = 0) {
+    /// - Parameters:
+    ///   - segmentPadding: `media.gsoPadding` with GSO on (0: GSO off, as by default); with
+    ///     `shorterEveryOther`, every other packet is shorter and padded to its predecessor's size.
+    ///   - retransmissionBudgetPercent: the subscribers' retransmission budget per 100 bytes of
+    ///     their stream (nil: the default).
+    public init(
+        subscribers: Int, profile: SRTPProfile?, packetLength: Int = 1200, segmentPadding: Int = 0, shorterEveryOther: Int = 0,
+        retransmissionBudgetPercent: Int? = nil
+    ) {
         let (_, events) = AsyncStream.makeStream(of: MediaPlaneEvent.self)
         var configuration = MediaPlaneConfiguration()
+        if let retransmissionBudgetPercent { configuration.retransmissionPolicy.budgetPercent = retransmissionBudgetPercent }
         if segmentPadding > 0 {
             configuration.segmentationOffload = .on
             configuration.segmentPaddingBytes = segmentPadding
@@ -57,6 +64,9 @@ public final class CoreFanOut: @unchecked Sendable {
 
     /// Video packets the core padded to their run so far (`media.gsoPadding`).
     public var paddedPackets: UInt64 { core.counters.paddedPackets }
+
+    /// NACKed packets the core resent so far.
+    public var retransmissionsSent: UInt64 { core.counters.retransmissionsSent }
 
     deinit {
         template.deallocate()
@@ -99,6 +109,23 @@ public final class CoreFanOut: @unchecked Sendable {
         core.handleDatagram(on: publisher, buffer: slot, length: length, from: publisherAddress)
         core.handlesReceiveBatch = false
     }
+}
+
+/// `iterations` received packets, each followed by the first subscriber's NACK for it, handled
+/// as the core handles RTCP once its SRTCP layer is off: the retransmission limiter, the lookup
+/// in the retransmission buffer, the copy into a send slot, the seal and the queue. `scratch`
+/// holds the NACK (64 bytes).
+@inline(never)
+public func runCoreNackEveryPacket(_ state: CoreFanOut, iterations: Range<Int>, scratch: UnsafeMutableRawBufferPointer) {
+    guard let sink = state.core.sinks[102] else { preconditionFailure("no subscriber") }
+    for iteration in iterations {
+        state.deliver()
+        let length = RTCPWriter.writeGenericNACK(
+            senderSSRC: 0xFEED, mediaSSRC: sink.rewriter.outputSSRC, packetID: sink.rewriter.lastOutputSequenceNumber, lostBitmask: 0, into: scratch, at: 0)
+        state.core.handleRTCP(UnsafeRawBufferPointer(rebasing: scratch[0..<(length ?? 0)]), on: sink.transport)
+        if iteration & 31 == 31 { state.core.flushAll() }
+    }
+    state.core.flushAll()
 }
 
 /// The core's per-packet work for `iterations` received packets, flushed every 32 as the shell
