@@ -43,6 +43,9 @@ public enum DropReason: Int, Sendable, CaseIterable {
     /// A NACKed packet that would take the subscriber's retransmissions past their budget (a
     /// share of what its stream sent): not sent.
     case retransmissionOverBudget
+    /// A packet for a transport whose explicit address has not proved yet that it wants media
+    /// (no authenticated packet from it, no grant from the control plane).
+    case addressUnproven
 
     /// The label used in metrics and stats.
     public var label: String {
@@ -74,6 +77,7 @@ public enum DropReason: Int, Sendable, CaseIterable {
         case .pipeUnknownSource: "pipe_unknown_source"
         case .retransmissionTooSoon: "retransmission_too_soon"
         case .retransmissionOverBudget: "retransmission_over_budget"
+        case .addressUnproven: "address_unproven"
         }
     }
 }

@@ -6,7 +6,10 @@ enum MediaCommand: Sendable {
     /// `fd` is the socket the transport's datagrams arrive on; `sendFD` its send-only twin, or
     /// -1 to send on `fd` as well.
     case addTransport(id: Int, fd: Int32, port: Int, profile: SRTPProfile?, outbound: SRTPSessionHandoff?, sendFD: Int32 = -1)
-    case connectTransport(id: Int, remote: IPv4Endpoint?, inbound: SRTPSessionHandoff?)
+    /// `remote`: the peer's address, nil to latch it from the first authenticated packet.
+    /// Nothing is sent to a given address until an authenticated packet arrived from it, unless
+    /// `addressGranted` says the control plane vouches for it.
+    case connectTransport(id: Int, remote: IPv4Endpoint?, inbound: SRTPSessionHandoff?, addressGranted: Bool = false)
     case removeTransport(id: Int)
     case addWebRTCTransport(id: Int, agent: ICELiteAgent, audioLevelExtensionId: UInt8)
     case setRemoteICECredentials(id: Int, credentials: ICECredentials)

@@ -127,11 +127,15 @@ extension MediaCore {
     }
 
     /// Answers one NACKed sequence number of a sink from its source's retransmission buffer:
-    /// not a packet stored longer ago than
+    /// not to an address that has not proved itself, not a packet stored longer ago than
     /// `retransmissionMaximumAgeMs`, not one resent to this sink within its round-trip time, and
     /// not beyond the bytes its stream has earned (``RetransmissionLimiter``).
     func retransmit(_ outputSequenceNumber: UInt16, to sink: SinkState) {
         let transport = sink.transport
+        guard transport.canSend else {
+            counters.drop(transport.awaitsAddressProof ? .addressUnproven : .sinkNotConnected)
+            return
+        }
         guard let limiter = sink.retransmissionLimiter, let source = sink.source, let buffer = source.retransmissions,
               let sourceSequence = sink.rewriter.sourceSequenceNumber(forOutput: outputSequenceNumber, sourceGeneration: sink.generation) else {
             counters.retransmissionsMissed &+= 1

@@ -34,6 +34,8 @@ extension MediaCore {
             case .failed: counters.drop(.srtpOther); return
             }
         }
+        // The packet authenticated (or, plain, came) from the address the relay sends to.
+        if fromRemote, !transport.remoteProven { addressProven(transport) }
         let packet = UnsafeRawBufferPointer(start: buffer, count: plainLength)
         if kind == .rtp {
             guard let header = RTPHeader.parse(packet) else { counters.drop(.malformedRTP); return }
@@ -58,17 +60,32 @@ extension MediaCore {
         }
     }
 
-    /// A connected transport without a known address adopts the sender of the first authenticated RTP packet.
+    /// A connected transport without a known address adopts the sender of the first authenticated
+    /// RTP packet, which proves the address by arriving.
     @inline(__always)
     func latchIfNeeded(_ transport: TransportState, _ endpoint: IPv4Endpoint) {
         if transport.remoteKey == 0 {
             transport.remoteKey = endpoint.key
             transport.remote = endpoint
             output.peerFixed(on: transport)
-            // Keyframes forwarded before the address was known never reached its subscribers.
-            for sink in transport.sinks.values where sink.isVideo && sink.waitingForKeyframe && transport.canSend {
-                if let source = sink.source { startKeyframeRequests(for: source) }
-            }
+            addressProven(transport)
+        }
+    }
+
+    /// The transport's peer address proved itself: what could not be sent before starts now.
+    func addressProven(_ transport: TransportState) {
+        transport.remoteProven = true
+        guard transport.canSend else { return }
+        // Keyframes forwarded before then never reached its subscribers; and its publisher's
+        // sources could not be asked for the keyframes their subscribers wait for.
+        for sink in transport.sinks.values where sink.isVideo && sink.waitingForKeyframe {
+            if let source = sink.source { startKeyframeRequests(for: source) }
+        }
+        for source in transport.sources.values where source.isVideo && source.hasSinksWaitingForKeyframe {
+            // Its repeater may be running for subscribers that waited, asking into the void:
+            // ask again at once.
+            source.repeater.stop()
+            startKeyframeRequests(for: source)
         }
     }
 
@@ -180,7 +197,10 @@ extension MediaCore {
         serial: UInt32, to sink: SinkState, on transport: TransportState, fromReceiveBatch: Bool
     ) {
         // Checked first, so that a keyframe is not spent on a subscriber that cannot receive it yet.
-        guard transport.canSend else { counters.drop(.sinkNotConnected); return }
+        guard transport.canSend else {
+            counters.drop(transport.awaitsAddressProof ? .addressUnproven : .sinkNotConnected)
+            return
+        }
         if sink.waitingForKeyframe {
             guard keyframe else { counters.drop(.waitingForKeyframe); return }
             sink.waitingForKeyframe = false

@@ -54,6 +54,13 @@ extension ScriptedPacket {
         return bytes
     }
 
+    /// An empty receiver report (no report block), as a receive-only client sends.
+    static func receiverReport(ssrc: UInt32 = 0xFEED) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: RTCPWriter.emptyReceiverReportLength)
+        _ = bytes.withUnsafeMutableBytes { RTCPWriter.writeReceiverReport(ssrc: ssrc, block: nil, into: $0, at: 0) }
+        return bytes
+    }
+
     static func pictureLossIndication(mediaSSRC: UInt32) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: RTCPWriter.pictureLossIndicationLength)
         _ = bytes.withUnsafeMutableBytes { RTCPWriter.writePictureLossIndication(senderSSRC: 0xFEED, mediaSSRC: mediaSSRC, into: $0, at: 0) }

@@ -43,7 +43,7 @@ public final class CoreFanOut: @unchecked Sendable {
             configuration: configuration, reports: ReportStore(), output: output, hasWebRTCSocket: false, events: events, randomSeed: 1)
         core.advanceClock(monotonicMs: 1000, unixMs: 1_700_000_000_000)
         core.apply(.addTransport(id: 1, fd: -1, port: 1, profile: nil, outbound: nil))
-        core.apply(.connectTransport(id: 1, remote: publisherAddress, inbound: nil))
+        core.apply(.connectTransport(id: 1, remote: publisherAddress, inbound: nil, addressGranted: true))
         publisher = core.transports[1]!
         core.apply(.addSource(MediaSourceSpec(id: 1, transportId: 1, ssrc: Self.ssrc, isVideo: true, codec: "VP8", clockRate: 90_000)))
         Self.addSubscribers(to: core, count: subscribers, firstTransport: 2, source: 1, profile: profile)
@@ -80,7 +80,8 @@ public final class CoreFanOut: @unchecked Sendable {
             let id = firstTransport + index
             let outbound = profile.map { try! SRTPSession(profile: $0, keyingMaterial: SDESKeying.generateKeyingMaterial(for: $0), direction: .sender) }
             core.apply(.addTransport(id: id, fd: -1, port: id, profile: profile, outbound: outbound.map { SRTPSessionHandoff($0) }))
-            core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(6000 + id)), inbound: nil))
+            // Granted, as the room server grants an address: the relay sends to it from the start.
+            core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(6000 + id)), inbound: nil, addressGranted: true))
             core.apply(.addSink(MediaSinkSpec(id: UInt32(100 + id), transportId: id, outputSSRC: UInt32(0xA000 + id), isVideo: true, clockRate: 90_000)))
             core.apply(.bind(sink: UInt32(100 + id), source: source))
         }
