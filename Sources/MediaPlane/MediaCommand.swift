@@ -32,7 +32,10 @@ enum MediaCommand: Sendable {
     /// A source fed by the link from `peer` (the core that owns the publisher) instead of a
     /// transport; it fans out like a local one, and its keyframe requests go back over the link.
     case addRemoteSource(MediaSourceSpec, peer: Int)
-    /// Connects this shard's core to another's (once per pair, before the first pipe outlet).
+    /// Connects this shard's core to another's (before the first pipe outlet between them).
     case addLink(PipeLinkHandoff)
+    /// Lets go of the link to `peer`, which nothing uses any more: its rings are freed once
+    /// both ends have let go.
+    case removeLink(peer: Int)
     case stop
 }

@@ -126,6 +126,8 @@ extension MediaCore {
             sources[spec.id] = source
         case .addLink(let handoff):
             addLink(handoff.link)
+        case .removeLink(let peer):
+            removeLink(to: peer)
         case .stop:
             // The shell's to act on: it ends the loop.
             break

@@ -1,9 +1,21 @@
 import RTPWire
 
 extension MediaCore {
-    /// Connects this core to another one; done once, before either runs.
+    /// Connects this core to another one, before the first pipe outlet or remote source
+    /// between them.
     func addLink(_ link: PipeLink) {
         links[link.peer] = link
+    }
+
+    /// Lets go of the link to `peer`. The routing removes the remote sources and outlets that
+    /// use it first; any left (a command lost in a race) go with it, since a remote source keeps
+    /// the link's placeholder as its transport. What is still in the rings is dropped unread.
+    func removeLink(to peer: Int) {
+        guard let link = links.removeValue(forKey: peer) else { return }
+        for source in Array(sources.values) where source.upstream === link { removeSource(source) }
+        for source in sources.values where source.outlets.contains(where: { $0.link === link }) {
+            source.outlets.removeAll { $0.link === link }
+        }
     }
 
     /// Takes what arrived on every link (bounded per link, so sockets get their turn): packets

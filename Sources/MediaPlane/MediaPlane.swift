@@ -60,7 +60,7 @@ public final class MediaPlane: Sendable {
         self.announcedAddress = configuration.announcedAddress ?? configuration.bindAddress
         var shards: [MediaShard] = []
         do {
-            for index in 0..<max(1, configuration.threads) { shards.append(try MediaShard(index: index)) }
+            for index in 0..<min(max(1, configuration.threads), MediaPlaneConfiguration.maximumThreads) { shards.append(try MediaShard(index: index)) }
         } catch {
             for shard in shards { shard.close() }
             throw error

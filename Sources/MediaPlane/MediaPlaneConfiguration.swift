@@ -61,11 +61,16 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     public var iceTimeoutMs: Int64 = 30_000
 
     /// Data-plane threads (shards), each owning its transports outright; by default one per CPU
-    /// the process may run on.
-    public var threads: Int = MediaPlaneConfiguration.availableCPUs
+    /// the process may run on, at most ``maximumThreads``.
+    public var threads: Int = min(MediaPlaneConfiguration.availableCPUs, MediaPlaneConfiguration.maximumThreads)
 
     public init() {}
 
     /// The CPUs this process may run on (its affinity mask).
     public static var availableCPUs: Int { Int(pkr_available_cpus()) }
+
+    /// The most data-plane threads a media plane runs. Every two shards whose rooms watch each
+    /// other hold a link of two rings (about 3.3 MB) while they do, so the worst case grows with
+    /// the square of the shards: 64 shards could hold 2 016 links, 6.6 GB.
+    public static let maximumThreads = 64
 }
