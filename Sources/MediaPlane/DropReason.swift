@@ -26,6 +26,26 @@ public enum DropReason: Int, Sendable, CaseIterable {
     /// the way, repaired or probed over RTX after it came): not forwarded twice. Also, once per
     /// SRTP subscriber, a packet that would go out under an output number already used.
     case duplicate
+    /// A packet on a publisher's RFC 4588 retransmission stream whose payload type is not the
+    /// one negotiated for that stream.
+    case unexpectedPayloadType
+    /// A packet on a publisher's retransmission stream that carries no original packet, only
+    /// padding: a bandwidth probe, which ends at the relay by design.
+    case paddingOnly
+    /// RTCP the relay would send on a transport that has no sending key yet.
+    case noOutboundKey
+    /// A message that arrived over a pipe from another shard for a source this shard does not
+    /// hold as the pipe's end (removed while the message was in the ring).
+    case pipeUnknownSource
+    /// A NACKed packet the subscriber was resent less than one round-trip time ago (named
+    /// twice in one NACK, or asked for again too soon): not sent again.
+    case retransmissionTooSoon
+    /// A NACKed packet that would take the subscriber's retransmissions past their budget (a
+    /// share of what its stream sent): not sent.
+    case retransmissionOverBudget
+    /// A packet for a transport whose explicit address has not proved yet that it wants media
+    /// (no authenticated packet from it, no grant from the control plane).
+    case addressUnproven
 
     /// The label used in metrics and stats.
     public var label: String {
@@ -51,6 +71,13 @@ public enum DropReason: Int, Sendable, CaseIterable {
         case .stunRejected: "stun_rejected"
         case .pipeFull: "pipe_full"
         case .duplicate: "duplicate"
+        case .unexpectedPayloadType: "unexpected_payload_type"
+        case .paddingOnly: "padding_only"
+        case .noOutboundKey: "no_outbound_key"
+        case .pipeUnknownSource: "pipe_unknown_source"
+        case .retransmissionTooSoon: "retransmission_too_soon"
+        case .retransmissionOverBudget: "retransmission_over_budget"
+        case .addressUnproven: "address_unproven"
         }
     }
 }

@@ -6,7 +6,10 @@ enum MediaCommand: Sendable {
     /// `fd` is the socket the transport's datagrams arrive on; `sendFD` its send-only twin, or
     /// -1 to send on `fd` as well.
     case addTransport(id: Int, fd: Int32, port: Int, profile: SRTPProfile?, outbound: SRTPSessionHandoff?, sendFD: Int32 = -1)
-    case connectTransport(id: Int, remote: IPv4Endpoint?, inbound: SRTPSessionHandoff?)
+    /// `remote`: the peer's address, nil to latch it from the first authenticated packet.
+    /// Nothing is sent to a given address until an authenticated packet arrived from it, unless
+    /// `addressGranted` says the control plane vouches for it.
+    case connectTransport(id: Int, remote: IPv4Endpoint?, inbound: SRTPSessionHandoff?, addressGranted: Bool = false)
     case removeTransport(id: Int)
     case addWebRTCTransport(id: Int, agent: ICELiteAgent, audioLevelExtensionId: UInt8)
     case setRemoteICECredentials(id: Int, credentials: ICECredentials)
@@ -29,7 +32,10 @@ enum MediaCommand: Sendable {
     /// A source fed by the link from `peer` (the core that owns the publisher) instead of a
     /// transport; it fans out like a local one, and its keyframe requests go back over the link.
     case addRemoteSource(MediaSourceSpec, peer: Int)
-    /// Connects this shard's core to another's (once per pair, before the first pipe outlet).
+    /// Connects this shard's core to another's (before the first pipe outlet between them).
     case addLink(PipeLinkHandoff)
+    /// Lets go of the link to `peer`, which nothing uses any more: its rings are freed once
+    /// both ends have let go.
+    case removeLink(peer: Int)
     case stop
 }

@@ -11,12 +11,13 @@ extension MediaCore {
                 id: id, fd: fd, sendFD: sendFD, profile: profile, outbound: outbound?.take(), rtcpSSRC: nextRandom() | 1,
                 slotCount: max(1, configuration.sendBatchSize), slotCapacity: Self.sendSlotCapacity)
             transports[id] = transport
-        case .connectTransport(let id, let remote, let inbound):
+        case .connectTransport(let id, let remote, let inbound, let addressGranted):
             guard let transport = transports[id] else { return }
             transport.connected = true
             if let remote {
                 transport.remote = remote
                 transport.remoteKey = remote.key
+                transport.remoteProven = addressGranted
                 output.peerFixed(on: transport)
             }
             if let inbound { transport.inbound = inbound.take() }
@@ -34,6 +35,9 @@ extension MediaCore {
                 id: id, fd: -1, profile: .aeadAES128GCM, outbound: nil, rtcpSSRC: nextRandom() | 1,
                 slotCount: max(1, configuration.sendBatchSize), slotCapacity: Self.sendSlotCapacity, sharesSocket: true)
             transport.ice = agent
+            // Its address is only ever one that passed an ICE check (MESSAGE-INTEGRITY with the
+            // transport's password): proved by construction.
+            transport.remoteProven = true
             transport.rewritesExtensions = true
             transport.audioLevelExtensionId = audioLevelExtensionId
             transports[id] = transport
@@ -74,7 +78,9 @@ extension MediaCore {
             if let source = sources[id] { removeSource(source) }
         case .addSink(let spec):
             guard let transport = transports[spec.transportId] else { return }
-            let sink = SinkState(spec: spec, transport: transport, initialSequenceNumber: UInt16(truncatingIfNeeded: nextRandom()), initialTimestamp: nextRandom())
+            let sink = SinkState(
+                spec: spec, transport: transport, initialSequenceNumber: UInt16(truncatingIfNeeded: nextRandom()), initialTimestamp: nextRandom(),
+                configuration: configuration)
             if let previous = transport.sinks[spec.outputSSRC] { removeSink(previous) }
             if let previous = sinks[spec.id] { removeSink(previous) }
             updateSegmentPadding(of: sink)
@@ -120,6 +126,8 @@ extension MediaCore {
             sources[spec.id] = source
         case .addLink(let handoff):
             addLink(handoff.link)
+        case .removeLink(let peer):
+            removeLink(to: peer)
         case .stop:
             // The shell's to act on: it ends the loop.
             break

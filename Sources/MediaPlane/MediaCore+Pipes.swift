@@ -1,9 +1,21 @@
 import RTPWire
 
 extension MediaCore {
-    /// Connects this core to another one; done once, before either runs.
+    /// Connects this core to another one, before the first pipe outlet or remote source
+    /// between them.
     func addLink(_ link: PipeLink) {
         links[link.peer] = link
+    }
+
+    /// Lets go of the link to `peer`. The routing removes the remote sources and outlets that
+    /// use it first; any left (a command lost in a race) go with it, since a remote source keeps
+    /// the link's placeholder as its transport. What is still in the rings is dropped unread.
+    func removeLink(to peer: Int) {
+        guard let link = links.removeValue(forKey: peer) else { return }
+        for source in Array(sources.values) where source.upstream === link { removeSource(source) }
+        for source in sources.values where source.outlets.contains(where: { $0.link === link }) {
+            source.outlets.removeAll { $0.link === link }
+        }
     }
 
     /// Takes what arrived on every link (bounded per link, so sockets get their turn): packets
@@ -17,24 +29,29 @@ extension MediaCore {
         }
     }
 
-    /// One packet from a link.
+    /// One packet from a link. Media and sender reports are for this shard's copy of a source
+    /// (a remote source), keyframe requests for a source it owns; what finds neither (the copy or
+    /// the source went while the message was in the ring) is counted.
     func handlePiped(_ packet: UnsafeMutableRawBufferPointer, tag: UInt64) {
-        guard let source = sources[PipeTag.source(of: tag)] else { return }
+        let kind = PipeTag.kind(of: tag)
+        guard let source = sources[PipeTag.source(of: tag)], (source.upstream == nil) == (kind == PipeTag.keyframeRequest) else {
+            counters.drop(.pipeUnknownSource)
+            return
+        }
         let view = UnsafeRawBufferPointer(packet)
-        switch PipeTag.kind(of: tag) {
+        switch kind {
         case PipeTag.media:
-            guard source.upstream != nil, let header = RTPHeader.parse(view) else { return }
+            guard let header = RTPHeader.parse(view) else { counters.drop(.malformedRTP); return }
             deliver(view, header: header, from: source)
         case PipeTag.senderReport:
-            guard source.upstream != nil else { return }
             var iterator = RTCPPacketIterator(view)
-            if let first = iterator.next(), let report = RTCPSenderReport(view: first, in: view) { handleSenderReport(report, from: source) }
+            guard let first = iterator.next(), let report = RTCPSenderReport(view: first, in: view) else { counters.drop(.malformedRTCP); return }
+            handleSenderReport(report, from: source)
         case PipeTag.keyframeRequest:
             // Counted where the subscriber asked; here it is only passed on, throttled.
-            guard source.upstream == nil else { return }
             requestKeyframe(from: source)
         default:
-            return
+            counters.drop(.pipeUnknownSource)
         }
     }
 

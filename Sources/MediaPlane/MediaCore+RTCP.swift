@@ -126,17 +126,36 @@ extension MediaCore {
         commitRTCP(on: transport, slot: slot, length: length)
     }
 
-    /// Answers one NACKed sequence number of a sink from its source's retransmission buffer.
+    /// Answers one NACKed sequence number of a sink from its source's retransmission buffer:
+    /// not to an address that has not proved itself, not a packet stored longer ago than
+    /// `retransmissionMaximumAgeMs`, not one resent to this sink within its round-trip time, and
+    /// not beyond the bytes its stream has earned (``RetransmissionLimiter``).
     func retransmit(_ outputSequenceNumber: UInt16, to sink: SinkState) {
-        guard let source = sink.source, let buffer = source.retransmissions,
+        let transport = sink.transport
+        guard transport.canSend else {
+            counters.drop(transport.awaitsAddressProof ? .addressUnproven : .sinkNotConnected)
+            return
+        }
+        guard let limiter = sink.retransmissionLimiter, let source = sink.source, let buffer = source.retransmissions,
               let sourceSequence = sink.rewriter.sourceSequenceNumber(forOutput: outputSequenceNumber, sourceGeneration: sink.generation) else {
             counters.retransmissionsMissed &+= 1
             return
         }
+        guard limiter.isDue(outputSequenceNumber, nowMs: nowMs, roundTripTimeMs: sink.remoteStatistics.roundTripTimeMs) else {
+            counters.drop(.retransmissionTooSoon)
+            return
+        }
+        var overBudget = false
         let sent: Bool? = buffer.withPacket(sequenceNumber: sourceSequence, nowMs: nowMs, maximumAgeMs: configuration.retransmissionMaximumAgeMs) { stored in
+            guard limiter.affords(stored.count, streamBytesSent: sink.report.bytes) else {
+                overBudget = true
+                return false
+            }
             guard let header = RTPHeader.parse(stored), let timestamp = sink.rewriter.outputTimestamp(forSource: header.timestamp, sourceGeneration: sink.generation) else { return false }
             if sink.rtxSSRC != 0 {
-                return sendRTX(stored, header: header, to: sink, originalSequenceNumber: outputSequenceNumber, timestamp: timestamp)
+                let went = sendRTX(stored, header: header, to: sink, originalSequenceNumber: outputSequenceNumber, timestamp: timestamp)
+                if went { limiter.recordResent(outputSequenceNumber, bytes: stored.count, nowMs: nowMs) }
+                return went
             }
             // The repair goes out under the first copy's SRTP index: as the same stored packet
             // with exactly its padding, or not at all when that is no longer known (or the buffer
@@ -148,14 +167,18 @@ extension MediaCore {
             }
             // The stored copy lies in the retransmission buffer, which a later packet of this
             // batch may overwrite: it is copied whole, never sent from where it lies.
-            return send(
+            let went = send(
                 stored, header: header, audioLevel: nil, vp8Fields: sink.sendPath.rewritesVP8 ? Self.vp8Fields(in: stored, header: header) : nil,
-                to: sink, on: sink.transport, sequenceNumber: outputSequenceNumber, timestamp: timestamp, fromReceiveBatch: false,
+                to: sink, on: transport, sequenceNumber: outputSequenceNumber, timestamp: timestamp, fromReceiveBatch: false,
                 exactPadding: exactPadding)
+            if went { limiter.recordResent(outputSequenceNumber, bytes: stored.count, nowMs: nowMs) }
+            return went
         }
         if sent == true {
             counters.retransmissionsSent &+= 1
             sink.report.retransmissions &+= 1
+        } else if overBudget {
+            counters.drop(.retransmissionOverBudget)
         } else {
             counters.retransmissionsMissed &+= 1
         }

@@ -34,6 +34,8 @@ extension MediaCore {
             case .failed: counters.drop(.srtpOther); return
             }
         }
+        // The packet authenticated (or, plain, came) from the address the relay sends to.
+        if fromRemote, !transport.remoteProven { addressProven(transport) }
         let packet = UnsafeRawBufferPointer(start: buffer, count: plainLength)
         if kind == .rtp {
             guard let header = RTPHeader.parse(packet) else { counters.drop(.malformedRTP); return }
@@ -58,29 +60,48 @@ extension MediaCore {
         }
     }
 
-    /// A connected transport without a known address adopts the sender of the first authenticated RTP packet.
+    /// A connected transport without a known address adopts the sender of the first authenticated
+    /// RTP packet, which proves the address by arriving.
     @inline(__always)
     func latchIfNeeded(_ transport: TransportState, _ endpoint: IPv4Endpoint) {
         if transport.remoteKey == 0 {
             transport.remoteKey = endpoint.key
             transport.remote = endpoint
             output.peerFixed(on: transport)
-            // Keyframes forwarded before the address was known never reached its subscribers.
-            for sink in transport.sinks.values where sink.isVideo && sink.waitingForKeyframe && transport.canSend {
-                if let source = sink.source { startKeyframeRequests(for: source) }
-            }
+            addressProven(transport)
+        }
+    }
+
+    /// The transport's peer address proved itself: what could not be sent before starts now.
+    func addressProven(_ transport: TransportState) {
+        transport.remoteProven = true
+        guard transport.canSend else { return }
+        // Keyframes forwarded before then never reached its subscribers; and its publisher's
+        // sources could not be asked for the keyframes their subscribers wait for.
+        for sink in transport.sinks.values where sink.isVideo && sink.waitingForKeyframe {
+            if let source = sink.source { startKeyframeRequests(for: source) }
+        }
+        for source in transport.sources.values where source.isVideo && source.hasSinksWaitingForKeyframe {
+            // Its repeater may be running for subscribers that waited, asking into the void:
+            // ask again at once.
+            source.repeater.stop()
+            startKeyframeRequests(for: source)
         }
     }
 
     /// A packet of a publisher's RFC 4588 retransmission stream: the original sequence number
     /// (the first two payload bytes) goes back into the header, which moves up over it, and the
-    /// packet continues as the track's own. Padding-only packets (bandwidth probes) end here.
+    /// packet continues as the track's own. Padding-only packets (bandwidth probes) end here,
+    /// as do packets too short to hold the original sequence number.
     func handleRetransmission(_ buffer: UnsafeMutableRawPointer, header: RTPHeader, for source: SourceState, on transport: TransportState) {
-        guard header.payloadType == source.rtxPayloadType else { counters.drop(.unknownSSRC); return }
+        guard header.payloadType == source.rtxPayloadType else { counters.drop(.unexpectedPayloadType); return }
         counters.retransmissionsReceived &+= 1
         guard let original = RTPRetransmission.unwrap(
             buffer, header: header, originalSSRC: source.ssrc, originalPayloadType: source.originalPayloadType)
-        else { return }
+        else {
+            counters.drop(header.payloadLength == 0 ? .paddingOnly : .malformedRTP)
+            return
+        }
         handleRTP(UnsafeRawBufferPointer(start: buffer + original.offset, count: original.length), header: original.header, on: transport)
     }
 
@@ -176,7 +197,10 @@ extension MediaCore {
         serial: UInt32, to sink: SinkState, on transport: TransportState, fromReceiveBatch: Bool
     ) {
         // Checked first, so that a keyframe is not spent on a subscriber that cannot receive it yet.
-        guard transport.canSend else { counters.drop(.sinkNotConnected); return }
+        guard transport.canSend else {
+            counters.drop(transport.awaitsAddressProof ? .addressUnproven : .sinkNotConnected)
+            return
+        }
         if sink.waitingForKeyframe {
             guard keyframe else { counters.drop(.waitingForKeyframe); return }
             sink.waitingForKeyframe = false

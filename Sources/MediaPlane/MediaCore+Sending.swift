@@ -215,7 +215,10 @@ extension MediaCore {
     /// Protects an RTCP packet already written into the reserved slot and queues it.
     func commitRTCP(on transport: TransportState, slot: UnsafeMutableRawPointer, length plainLength: Int) {
         var length = plainLength
-        guard transport.isPlain || transport.outbound != nil else { return }
+        guard transport.isPlain || transport.outbound != nil else {
+            counters.drop(.noOutboundKey)
+            return
+        }
         if let outbound = transport.outbound {
             guard outbound.protectRTCP(slot, length: &length, capacity: transport.slotCapacity) == .ok else {
                 counters.drop(.protectFailed)

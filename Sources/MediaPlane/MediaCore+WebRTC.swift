@@ -85,6 +85,9 @@ extension MediaCore {
             // One sendto: a call and a message of its own.
             counters.sendCalls &+= 1
             counters.sendMessages &+= 1
+        } else {
+            // A non-blocking send refuses what does not fit the socket's buffer.
+            counters.drop(.sendBufferFull)
         }
     }
 

@@ -62,7 +62,7 @@ public final class MediaPlane: MediaCommands {
         self.announcedAddress = configuration.announcedAddress ?? configuration.bindAddress
         var shards: [MediaShard] = []
         do {
-            for index in 0..<max(1, configuration.threads) { shards.append(try MediaShard(index: index)) }
+            for index in 0..<min(max(1, configuration.threads), MediaPlaneConfiguration.maximumThreads) { shards.append(try MediaShard(index: index)) }
         } catch {
             for shard in shards { shard.close() }
             throw error
@@ -162,9 +162,14 @@ public final class MediaPlane: MediaCommands {
         for fd in unplaced where fd >= 0 { _ = pkr_close(fd) }
     }
 
-    /// Posts each command to its shard, keeping their order per shard.
+    /// Posts each command to its shard, keeping their order per shard, and each shard's
+    /// commands at once: a shard never applies part of a change and reads its sockets between
+    /// (a newly placed transport's socket registered, its connection not yet applied, would
+    /// drop a packet that waited in the socket, such as the one that proves its address).
     func post(_ posts: ShardRouting.Posts) {
-        for (shard, command) in posts where shards.indices.contains(shard) { shards[shard].mailbox.post(command) }
+        var batches = [[MediaCommand]](repeating: [], count: shards.count)
+        for (shard, command) in posts where shards.indices.contains(shard) { batches[shard].append(command) }
+        for (shard, batch) in batches.enumerated() { shards[shard].mailbox.post(batch) }
     }
 
     /// The shard a transport lives on.
@@ -243,7 +248,14 @@ public final class MediaPlane: MediaCommands {
 
     /// Gives a transport the client's key and, optionally, its address (else it latches to the
     /// first packet that authenticates).
-    public func connectTransport(id: Int, remote: IPv4Endpoint?, clientKey: [UInt8]?) -> Result<Void, MediaPlaneError> {
+    ///
+    /// - Parameter addressGranted: whether the control plane vouches for `remote` (a node of the
+    ///   cluster, or an address the room server granted in the token). Otherwise the transport
+    ///   sends nothing (media, RTCP, retransmissions) to `remote` until a packet from that
+    ///   address has arrived that authenticates (SRTP or SRTCP; on a plain RTP transport, any
+    ///   packet from it): whoever holds a token must not be able to aim a stream at an address
+    ///   that never asked for it.
+    public func connectTransport(id: Int, remote: IPv4Endpoint?, clientKey: [UInt8]?, addressGranted: Bool = false) -> Result<Void, MediaPlaneError> {
         let entry: Result<TransportRegistry.Entry, MediaPlaneError> = registry.withLock { registry in
             guard let entry = registry.transports.entries[id] else { return .failure(.unknownTransport(id)) }
             if entry.connected { return .failure(.alreadyConnected(id)) }
@@ -269,7 +281,7 @@ public final class MediaPlane: MediaCommands {
             }
         }
         registry.withLock { $0.transports.entries[id]?.connected = true }
-        postToTransport(id, .connectTransport(id: id, remote: remote, inbound: inbound))
+        postToTransport(id, .connectTransport(id: id, remote: remote, inbound: inbound, addressGranted: addressGranted))
         return .success(())
     }
 

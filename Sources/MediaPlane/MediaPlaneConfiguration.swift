@@ -1,5 +1,6 @@
 import CSocketShims
 import SecureTransport
+import StreamCore
 
 /// Settings of the media plane.
 public struct MediaPlaneConfiguration: Sendable, Hashable {
@@ -42,6 +43,9 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     public var retransmissionBufferPackets: Int = 512
     /// Oldest packet retransmitted, in milliseconds.
     public var retransmissionMaximumAgeMs: Int64 = 1000
+    /// How often one packet is resent to one subscriber (once per round-trip time) and how many
+    /// bytes a subscriber's NACKs may bring (a share of its stream's).
+    public var retransmissionPolicy = RetransmissionPolicy()
     /// Minimum gap between keyframe requests sent to one source, merged across all its subscribers.
     public var keyframeRequestIntervalMs: Int64 = 500
     /// How often a new subscriber's keyframe request is repeated until a keyframe arrives: every
@@ -57,11 +61,16 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     public var iceTimeoutMs: Int64 = 30_000
 
     /// Data-plane threads (shards), each owning its transports outright; by default one per CPU
-    /// the process may run on.
-    public var threads: Int = MediaPlaneConfiguration.availableCPUs
+    /// the process may run on, at most ``maximumThreads``.
+    public var threads: Int = min(MediaPlaneConfiguration.availableCPUs, MediaPlaneConfiguration.maximumThreads)
 
     public init() {}
 
     /// The CPUs this process may run on (its affinity mask).
     public static var availableCPUs: Int { Int(pkr_available_cpus()) }
+
+    /// The most data-plane threads a media plane runs. Every two shards whose rooms watch each
+    /// other hold a link of two rings (about 3.3 MB) while they do, so the worst case grows with
+    /// the square of the shards: 64 shards could hold 2 016 links, 6.6 GB.
+    public static let maximumThreads = 64
 }

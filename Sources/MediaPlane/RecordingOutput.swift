@@ -12,6 +12,8 @@ final class RecordingOutput: DatagramOutput {
     var datagrams: [Datagram] = []
     /// How many datagrams of each batch the "socket" accepts; nil accepts all.
     var acceptPerBatch: Int?
+    /// Whether the shared WebRTC "socket" refuses what is sent on it (a full send buffer).
+    var refusesWebRTCSends = false
     var batches = 0
 
     func sendQueued(on transport: TransportState, count: Int, counters: inout DataPlaneCounters) -> Int {
@@ -33,6 +35,7 @@ final class RecordingOutput: DatagramOutput {
     }
 
     func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: IPv4Endpoint) -> Bool {
+        if refusesWebRTCSends { return false }
         datagrams.append(Datagram(transportId: -1, destination: endpoint, bytes: Array(datagram)))
         return true
     }

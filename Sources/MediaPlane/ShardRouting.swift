@@ -1,6 +1,8 @@
 /// Which shard owns each transport, source and sink, and what a routing change must post to
 /// which shard: a subscriber on another shard than its source gets a remote copy of the source
 /// there, fed through a pipe, shared by every subscriber of that shard and removed with the last.
+/// The link between two shards (a pair of rings, about 3.3 MB) is made with the first copy that
+/// crosses it, either way, and let go with the last.
 ///
 /// A value owned by the media plane's control side; every change returns the commands to post,
 /// in order, so the rules are tested without threads.
@@ -20,8 +22,11 @@ struct ShardRouting: Sendable {
     private var sinkHolds: [UInt32: [UInt32]] = [:]
     /// Remote copies: source → shard → sinks holding it there.
     private(set) var copies: [UInt32: [Int: Int]] = [:]
+    /// Shard pairs joined by a link, smaller index first, with the remote copies that cross it
+    /// (either way).
+    private(set) var linkCopies: [[Int]: Int] = [:]
     /// Shard pairs joined by a link, smaller index first.
-    private(set) var linkedPairs: Set<[Int]> = []
+    var linkedPairs: Set<[Int]> { Set(linkCopies.keys) }
     /// Placement groups (rooms): the shard their transports go to, and how many transports use it.
     private(set) var groups: [String: (shard: Int, transports: Int)] = [:]
     private var transportGroup: [Int: String] = [:]
@@ -92,9 +97,12 @@ struct ShardRouting: Sendable {
     mutating func removeSource(_ id: UInt32) -> Posts {
         guard let source = sources.removeValue(forKey: id) else { return [] }
         var posts: Posts = [(source.shard, .removeSource(id: id))]
-        for shard in (copies.removeValue(forKey: id) ?? [:]).keys.sorted() {
+        let copyShards = (copies.removeValue(forKey: id) ?? [:]).keys.sorted()
+        for shard in copyShards {
             posts.append((shard, .removeSource(id: id)))
         }
+        // Links go after the remote sources that arrived over them.
+        for shard in copyShards { posts += unlink(source.shard, shard) }
         for (sink, holds) in sinkHolds where holds.contains(id) {
             sinkHolds[sink] = holds.filter { $0 != id }
         }
@@ -163,7 +171,7 @@ struct ShardRouting: Sendable {
         }
         copies[sourceId]![shard] = nil
         if copies[sourceId]!.isEmpty { copies[sourceId] = nil }
-        return [(source.shard, .removePipeOutlet(source: sourceId, peer: shard)), (shard, .removeSource(id: sourceId))]
+        return [(source.shard, .removePipeOutlet(source: sourceId, peer: shard)), (shard, .removeSource(id: sourceId))] + unlink(source.shard, shard)
     }
 
     private mutating func releaseHolds(of sink: UInt32, keeping: Set<UInt32>?) -> Posts {
@@ -181,15 +189,31 @@ struct ShardRouting: Sendable {
         return posts
     }
 
-    /// Joins two shards with a pair of rings, once.
+    /// Counts one more copy across two shards, joining them with a pair of rings for the first.
     private mutating func link(_ first: Int, _ second: Int) -> Posts {
         let pair = [min(first, second), max(first, second)]
-        guard linkedPairs.insert(pair).inserted else { return [] }
+        let crossing = linkCopies[pair] ?? 0
+        linkCopies[pair] = crossing + 1
+        guard crossing == 0 else { return [] }
         let forward = PacketRing(slotCount: pipeSlots, slotCapacity: MediaCore.sendSlotCapacity)
         let backward = PacketRing(slotCount: pipeSlots, slotCapacity: MediaCore.sendSlotCapacity)
         return [
             (first, .addLink(PipeLinkHandoff(link: PipeLink(peer: second, outbound: forward, inbound: backward)))),
             (second, .addLink(PipeLinkHandoff(link: PipeLink(peer: first, outbound: backward, inbound: forward)))),
         ]
+    }
+
+    /// Counts one copy less across two shards; with the last, both ends let go of their link,
+    /// and its rings are freed with the second. Each shard applies its commands in order, so a
+    /// link is gone at both ends before a new one between them arrives.
+    private mutating func unlink(_ first: Int, _ second: Int) -> Posts {
+        let pair = [min(first, second), max(first, second)]
+        guard let crossing = linkCopies[pair] else { return [] }
+        guard crossing <= 1 else {
+            linkCopies[pair] = crossing - 1
+            return []
+        }
+        linkCopies[pair] = nil
+        return [(pair[0], .removeLink(peer: pair[1])), (pair[1], .removeLink(peer: pair[0]))]
     }
 }

@@ -43,13 +43,19 @@ final class SinkState {
     var waitingForKeyframe = false
     var remoteStatistics = RemoteReceiverStatistics()
     var report = SinkReport()
+    /// Which of the video sink's NACKs are answered: each packet once per round trip, within a
+    /// byte budget its stream earns. nil for audio, which is never resent.
+    let retransmissionLimiter: RetransmissionLimiter?
 
-    init(spec: MediaSinkSpec, transport: TransportState, initialSequenceNumber: UInt16, initialTimestamp: UInt32) {
+    init(spec: MediaSinkSpec, transport: TransportState, initialSequenceNumber: UInt16, initialTimestamp: UInt32, configuration: MediaPlaneConfiguration) {
         id = spec.id
         self.transport = transport
         transportReference = Unmanaged.passUnretained(transport)
         isVideo = spec.isVideo
         rewriter = TrackRewriter(outputSSRC: spec.outputSSRC, initialSequenceNumber: initialSequenceNumber, initialTimestamp: initialTimestamp, clockRate: spec.clockRate)
+        retransmissionLimiter = spec.isVideo
+            ? RetransmissionLimiter(capacity: Self.limiterCapacity(for: configuration.retransmissionBufferPackets), policy: configuration.retransmissionPolicy)
+            : nil
         if transport.isPlain {
             sentRecord = nil
         } else {
@@ -61,5 +67,12 @@ final class SinkState {
 
     deinit {
         sentRecord?.deallocate()
+    }
+
+    /// Room for one entry per packet the retransmission buffer can hold: a power of two.
+    static func limiterCapacity(for bufferPackets: Int) -> Int {
+        var capacity = 1
+        while capacity < min(max(bufferPackets, 1), 65_536) { capacity <<= 1 }
+        return capacity
     }
 }

@@ -21,6 +21,10 @@ final class TransportState {
     var rtcpRemoteKey: UInt64 = 0
     /// connectTransport has been called (so latching is allowed).
     var connected = false
+    /// Whether the peer's address has shown that it wants what the relay sends: a packet from
+    /// it authenticated (or, on a plain transport, arrived), the relay latched it from such a
+    /// packet, ICE checked it, or the control plane vouched for it. Until then nothing is sent.
+    var remoteProven = false
     /// Sources arriving on this transport, by SSRC.
     var sources: [UInt32: SourceState] = [:]
     /// Simulcast layers waiting for their first packet, which names them by rid.
@@ -81,9 +85,13 @@ final class TransportState {
 
     var isPlain: Bool { profile == nil }
 
-    /// Whether packets can go out: the peer's address is known and, unless the transport is
-    /// plain RTP, the sending key exists (a WebRTC transport gets it only when DTLS completes;
-    /// until then nothing may leave in the clear).
+    /// Whether packets can go out: the peer's address is known and has proved itself (see
+    /// ``remoteProven``) and, unless the transport is plain RTP, the sending key exists (a
+    /// WebRTC transport gets it only when DTLS completes; until then nothing may leave in the
+    /// clear).
     @inline(__always)
-    var canSend: Bool { remoteKey != 0 && (profile == nil || outbound != nil) }
+    var canSend: Bool { remoteKey != 0 && remoteProven && (profile == nil || outbound != nil) }
+
+    /// Whether the only thing that keeps the transport from sending is its address's proof.
+    var awaitsAddressProof: Bool { remoteKey != 0 && !remoteProven }
 }

@@ -34,6 +34,16 @@ extension MediaEndpoint {
         }
     }
 
+    /// Sends one empty receiver report from this endpoint's address, protected with its key:
+    /// the authenticated packet the relay waits for before it sends anything to an address
+    /// given in `connectTransport` (an address must show that it wants media). Call it after
+    /// `connectTransport` has been answered.
+    ///
+    /// - Parameter ssrc: the report's sender SSRC; any value, one per endpoint.
+    public func proveAddress(ssrc: UInt32 = 0x5EED_A11C) throws(MediaEndpointError) {
+        try sendReceiverReport(ssrc: ssrc, block: nil)
+    }
+
     /// Sends a sender report (no report blocks) for a track this endpoint publishes.
     public func sendSenderReport(ssrc: UInt32, ntpTimestamp: UInt64, rtpTimestamp: UInt32, packetCount: UInt32, octetCount: UInt32) throws(MediaEndpointError) {
         try sendRTCP(length: RTCPWriter.senderReportLength) { buffer in

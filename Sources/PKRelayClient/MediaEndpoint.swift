@@ -41,9 +41,10 @@ public final class MediaEndpoint: Sendable {
     /// - Parameters:
     ///   - transport: The result of `createTransport`.
     ///   - localHost: The local IPv4 address to bind (127.0.0.1 by default).
+    ///   - localPort: The local port to bind (0: any free one).
     ///   - sendingKey: The keying material to encrypt with; fresh random material by default.
     ///     Pass different material than announced to make the relay's authentication fail.
-    public convenience init(transport: CreateTransportResult, localHost: String = "127.0.0.1", sendingKey: [UInt8]? = nil) throws(MediaEndpointError) {
+    public convenience init(transport: CreateTransportResult, localHost: String = "127.0.0.1", localPort: Int = 0, sendingKey: [UInt8]? = nil) throws(MediaEndpointError) {
         var profile: SRTPProfile?
         var relayKey: [UInt8]?
         if let srtp = transport.srtp {
@@ -52,7 +53,9 @@ public final class MediaEndpoint: Sendable {
             profile = named
             relayKey = decoded
         }
-        try self.init(transportId: transport.transportId, profile: profile, relayKey: relayKey, relayHost: transport.ip, relayPort: transport.port, localHost: localHost, sendingKey: sendingKey)
+        try self.init(
+            transportId: transport.transportId, profile: profile, relayKey: relayKey, relayHost: transport.ip, relayPort: transport.port, localHost: localHost,
+            localPort: localPort, sendingKey: sendingKey)
     }
 
     /// Opens an endpoint.
@@ -64,8 +67,12 @@ public final class MediaEndpoint: Sendable {
     ///   - relayHost: The relay transport's IPv4 address.
     ///   - relayPort: The relay transport's port.
     ///   - localHost: The local IPv4 address to bind.
+    ///   - localPort: The local port to bind (0: any free one).
     ///   - sendingKey: The keying material to encrypt with; random by default.
-    public init(transportId: Int, profile: SRTPProfile?, relayKey: [UInt8]?, relayHost: String, relayPort: Int, localHost: String = "127.0.0.1", sendingKey: [UInt8]? = nil) throws(MediaEndpointError) {
+    public init(
+        transportId: Int, profile: SRTPProfile?, relayKey: [UInt8]?, relayHost: String, relayPort: Int, localHost: String = "127.0.0.1", localPort: Int = 0,
+        sendingKey: [UInt8]? = nil
+    ) throws(MediaEndpointError) {
         var relayIP: UInt32 = 0
         guard pkr_ipv4_parse(relayHost, &relayIP) == 0 else { throw .invalidAddress(relayHost) }
         var localIP: UInt32 = 0
@@ -83,7 +90,8 @@ public final class MediaEndpoint: Sendable {
                 throw .invalidKey("\(error)")
             }
         }
-        let fd = pkr_udp_open(localIP, 0, 1 << 21, 1 << 21)
+        guard (0...65_535).contains(localPort) else { throw .invalidAddress("\(localHost):\(localPort)") }
+        let fd = pkr_udp_open(localIP, UInt16(localPort), 1 << 21, 1 << 21)
         guard fd >= 0 else { throw .socketFailed(-fd) }
         self.fd = fd
         self.transportId = transportId
@@ -108,7 +116,8 @@ public final class MediaEndpoint: Sendable {
     public var localKeyBase64: String? { profile == nil ? nil : SDESKeying.encodeBase64(localKey) }
 
     /// Parameters for `connectTransport`: this endpoint's key and, unless `latch` is set, its
-    /// address (a pure receiver must give its address; a sender may let the relay latch).
+    /// address (a pure receiver must give its address, then prove it with ``proveAddress()``;
+    /// a sender may let the relay latch).
     public func connectParams(latch: Bool = false) -> ConnectTransportParams {
         ConnectTransportParams(transportId: transportId, ip: latch ? nil : localHost, port: latch ? nil : localPort, srtpKey: localKeyBase64)
     }

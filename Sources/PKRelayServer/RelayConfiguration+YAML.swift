@@ -82,7 +82,7 @@ extension RelayConfiguration {
         }
         configuration.media.webRTCPort = webRTCEnabled ? webRTCPort : nil
         configuration.media.iceTimeoutMs = Int64(try media.int("iceTimeoutSeconds", default: Int(configuration.media.iceTimeoutMs / 1000), in: 5...300)) * 1000
-        configuration.media.threads = try media.int("threads", default: configuration.media.threads, in: 1...256)
+        configuration.media.threads = try media.int("threads", default: configuration.media.threads, in: 1...MediaPlaneConfiguration.maximumThreads)
         try media.finish()
 
         var rooms = try root.section("rooms")

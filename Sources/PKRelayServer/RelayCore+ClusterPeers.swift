@@ -35,7 +35,8 @@ extension RelayCore {
         }
         peerInstances[node] = instance
         guard let endpoint = IPv4Endpoint(host: remote.ip, port: remote.port), let key = SDESKeying.decodeBase64(remote.key),
-              case .success = media.connectTransport(id: pipe.transportId, remote: endpoint, clientKey: key)
+              // The peer's address comes from the node-to-node connection, not from a client.
+              case .success = media.connectTransport(id: pipe.transportId, remote: endpoint, clientKey: key, addressGranted: true)
         else {
             logger.error("cluster peer offered a media pipe that cannot be used", metadata: ["peer": "\(node)", "ip": "\(remote.ip)", "port": "\(remote.port)"])
             return false

@@ -115,7 +115,8 @@ import Testing
             plane.addSource(MediaSourceSpec(id: 1, transportId: publisher.id, ssrc: 0xAAAA_0001, isVideo: false, codec: "opus", clockRate: 48_000))
             subscriber = try plane.openTransport(profile: nil, group: "room").get()
             try plane.connectTransport(
-                id: subscriber.id, remote: IPv4Endpoint(ip: ConnectedSocketTests.loopback, port: UInt16(pkr_udp_local_port(receiver))), clientKey: nil
+                id: subscriber.id, remote: IPv4Endpoint(ip: ConnectedSocketTests.loopback, port: UInt16(pkr_udp_local_port(receiver))), clientKey: nil,
+                addressGranted: true
             ).get()
             plane.addSink(MediaSinkSpec(id: 2, transportId: subscriber.id, outputSSRC: 0xBBBB_0002, isVideo: false, clockRate: 48_000))
             plane.bind(sink: 2, source: 1)

@@ -36,17 +36,22 @@ final class CoreHarness {
     // MARK: Commands
 
     /// A plain-RTP transport (no SRTP) whose peer is `remote` (nil: learnt from the first packet).
-    func addPlainTransport(_ id: Int, remote: IPv4Endpoint? = nil, connected: Bool = true) {
+    /// A given address is granted, as by the room server, unless `addressGranted` is false: then
+    /// nothing is sent to it before a packet from it arrived.
+    func addPlainTransport(_ id: Int, remote: IPv4Endpoint? = nil, connected: Bool = true, addressGranted: Bool = true) {
         core.apply(.addTransport(id: id, fd: -1, port: 40_000 + id, profile: nil, outbound: nil))
-        if connected { core.apply(.connectTransport(id: id, remote: remote, inbound: nil)) }
+        if connected { core.apply(.connectTransport(id: id, remote: remote, inbound: nil, addressGranted: addressGranted)) }
     }
 
-    /// An SRTP transport keyed with `keys` both ways (the peer uses the mirror sessions).
-    func addSRTPTransport(_ id: Int, remote: IPv4Endpoint?, profile: SRTPProfile = .aeadAES128GCM, relayKeys: [UInt8], peerKeys: [UInt8]) throws {
+    /// An SRTP transport keyed with `keys` both ways (the peer uses the mirror sessions); its
+    /// address is granted unless `addressGranted` is false.
+    func addSRTPTransport(
+        _ id: Int, remote: IPv4Endpoint?, profile: SRTPProfile = .aeadAES128GCM, relayKeys: [UInt8], peerKeys: [UInt8], addressGranted: Bool = true
+    ) throws {
         let outbound = try SRTPSession(profile: profile, keyingMaterial: relayKeys, direction: .sender)
         let inbound = try SRTPSession(profile: profile, keyingMaterial: peerKeys, direction: .receiver)
         core.apply(.addTransport(id: id, fd: -1, port: 40_000 + id, profile: profile, outbound: SRTPSessionHandoff(outbound)))
-        core.apply(.connectTransport(id: id, remote: remote, inbound: SRTPSessionHandoff(inbound)))
+        core.apply(.connectTransport(id: id, remote: remote, inbound: SRTPSessionHandoff(inbound), addressGranted: addressGranted))
     }
 
     func addVideoSource(_ id: UInt32, transport: Int, ssrc: UInt32, codec: String = "VP8", rtx: (ssrc: UInt32, payloadType: UInt8)? = nil) {

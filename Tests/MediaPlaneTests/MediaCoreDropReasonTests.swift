@@ -1,3 +1,4 @@
+import ICE
 import RTPWire
 import SecureTransport
 import Testing
@@ -129,5 +130,112 @@ import Testing
         stun.withUnsafeMutableBytes { h.core.handleWebRTCDatagram($0.baseAddress!, length: $0.count, from: Self.publisher) }
         Self.expectOnlyDrop(.stunRejected, in: h, since: before)
         #expect(h.output.datagrams.isEmpty)
+    }
+
+    /// A packet on the publisher's RTX SSRC with another payload type is not RTX: its SSRC is
+    /// known, so it is not counted as an unknown one.
+    @Test func anRTXPacketWithAnotherPayloadTypeIsCountedAsSuch() {
+        let h = MediaCoreForwardingTests.pair(rtx: (0x4444, 97))
+        h.receive(Self.keyframe, on: 1, from: Self.publisher)
+        var bytes = ScriptedPacket.rtp(ssrc: 0x4444, sequenceNumber: 500, timestamp: 0, payloadType: 98, payload: [0x00, 11] + ScriptedPacket.vp8Payload(keyframe: false))
+        let before = h.core.counters.drops
+        let mark = h.mark
+        h.receive(bytes, on: 1, from: Self.publisher)
+        Self.expectOnlyDrop(.unexpectedPayloadType, in: h, since: before)
+        #expect(h.core.counters.retransmissionsReceived == 0)
+        #expect(h.sent(on: 2, since: mark).isEmpty)
+        // The same packet with the negotiated type is the lost packet 11, forwarded.
+        bytes[1] = 97
+        h.receive(bytes, on: 1, from: Self.publisher)
+        #expect(h.core.counters.retransmissionsReceived == 1)
+        #expect(h.drops(.unexpectedPayloadType) == 1)
+        #expect(h.rtpSent(on: 2, since: mark).count == 1)
+    }
+
+    /// A padding-only RTX packet (a bandwidth probe) and one too short to hold the original
+    /// sequence number end at the relay, each counted under its own reason.
+    @Test func paddingOnlyAndTruncatedRTXPacketsAreCounted() {
+        let h = MediaCoreForwardingTests.pair(rtx: (0x4444, 97))
+        h.receive(Self.keyframe, on: 1, from: Self.publisher)
+        // P bit set, no payload, four bytes of padding whose last byte counts them.
+        var probe = ScriptedPacket.rtp(ssrc: 0x4444, sequenceNumber: 600, timestamp: 0, payloadType: 97, payload: [0, 0, 0, 4])
+        probe[0] |= 0x20
+        var before = h.core.counters.drops
+        let mark = h.mark
+        h.receive(probe, on: 1, from: Self.publisher)
+        Self.expectOnlyDrop(.paddingOnly, in: h, since: before)
+
+        let short = ScriptedPacket.rtp(ssrc: 0x4444, sequenceNumber: 601, timestamp: 0, payloadType: 97, payload: [0x01])
+        before = h.core.counters.drops
+        h.receive(short, on: 1, from: Self.publisher)
+        Self.expectOnlyDrop(.malformedRTP, in: h, since: before)
+        #expect(h.core.counters.retransmissionsReceived == 2, "both came on the RTX stream")
+        #expect(h.sent(on: 2, since: mark).isEmpty)
+    }
+
+    /// RTCP the relay would send on a transport without its sending key is not sent, and counted.
+    @Test func rtcpWithoutASendingKeyIsCounted() throws {
+        let h = CoreHarness()
+        h.core.apply(.addTransport(id: 3, fd: -1, port: 40_003, profile: .aeadAES128GCM, outbound: nil))
+        h.core.apply(.connectTransport(id: 3, remote: Self.publisher, inbound: nil))
+        let transport = try #require(h.core.transports[3])
+        let before = h.core.counters.drops
+        let slot = h.core.reserveSlot(on: transport)
+        let length = try #require(RTCPWriter.writePictureLossIndication(
+            senderSSRC: 1, mediaSSRC: 2, into: UnsafeMutableRawBufferPointer(start: slot, count: transport.slotCapacity), at: 0))
+        h.core.commitRTCP(on: transport, slot: slot, length: length)
+        h.core.flushAll()
+        Self.expectOnlyDrop(.noOutboundKey, in: h, since: before)
+        #expect(h.output.datagrams.isEmpty)
+        #expect(h.core.counters.rtcpOut == 0)
+    }
+
+    /// A STUN answer the WebRTC socket refuses (its send buffer full) is counted, not lost
+    /// without a trace.
+    @Test func aSTUNAnswerTheSocketRefusesIsCounted() {
+        let h = CoreHarness(hasWebRTCSocket: true)
+        let relay = ICECredentials(ufrag: "RlyA", password: "relaypassword0123456789+/")
+        let peer = ICECredentials(ufrag: "PeerUfrag1", password: "peerpassword0123456789ABCD")
+        let agent = ICELiteAgent(localCredentials: relay, remoteCredentials: peer, timeouts: ICETimeouts(), createdAt: UInt64(h.nowMs) * 1_000_000)
+        h.core.apply(.addWebRTCTransport(id: 5, agent: agent, audioLevelExtensionId: 0))
+        var checks = (1...2).map { number in
+            var request = [UInt8](repeating: 0, count: 512)
+            let check = ICEConnectivityCheck(
+                transactionID: STUNTransactionID(high: 0xC0FF_EE00, low: UInt64(number)), localUfrag: peer.ufrag, remoteCredentials: relay,
+                priority: 0x6E7F_1EFF, tieBreaker: 7, useCandidate: true)
+            let length = request.withUnsafeMutableBytes { check.writeRequest(into: $0) } ?? 0
+            return Array(request.prefix(length))
+        }
+        // Answered while the socket takes it, then refused.
+        checks[0].withUnsafeMutableBytes { h.core.handleWebRTCDatagram($0.baseAddress!, length: $0.count, from: Self.subscriber) }
+        #expect(h.output.datagrams.count == 1)
+        h.output.refusesWebRTCSends = true
+        let before = h.core.counters.drops
+        let sentBefore = h.core.counters.packetsOut
+        checks[1].withUnsafeMutableBytes { h.core.handleWebRTCDatagram($0.baseAddress!, length: $0.count, from: Self.subscriber) }
+        Self.expectOnlyDrop(.sendBufferFull, in: h, since: before)
+        #expect(h.output.datagrams.count == 1)
+        #expect(h.core.counters.packetsOut == sentBefore)
+    }
+
+    /// Messages that come over a pipe for a source the shard no longer holds (its last
+    /// subscriber went while they were in the ring) are counted, both ways.
+    @Test func pipedMessagesForSourcesTheShardDoesNotHoldAreCounted() {
+        let (a, b) = MediaCorePipeTests.shards()
+        MediaCorePipeTests.exchange(a, b)
+        // B lets its copy go; A still pushes the packet that was on its way.
+        b.core.apply(.removeSource(id: 10))
+        var before = b.core.counters.drops
+        a.receive(Self.keyframe, on: 1, from: Self.publisher)
+        b.core.drainLinks()
+        Self.expectOnlyDrop(.pipeUnknownSource, in: b, since: before)
+        #expect(b.sent(on: 2).isEmpty)
+
+        // A keyframe request that reaches A after its source went.
+        a.core.apply(.removeSource(id: 10))
+        before = a.core.counters.drops
+        #expect(b.core.links[0]!.push(UnsafeRawBufferPointer(start: nil, count: 0), tag: PipeTag.make(PipeTag.keyframeRequest, source: 10)))
+        a.core.drainLinks()
+        Self.expectOnlyDrop(.pipeUnknownSource, in: a, since: before)
     }
 }

@@ -109,4 +109,26 @@ import Testing
         #expect(b.rtpSent(on: 2).isEmpty)
         #expect(b.core.sources[10]?.report.packets == 0)
     }
+
+    /// A link both ends let go of is freed, rings included, and whatever still used it at an
+    /// end (a remote source, an outlet) goes with it rather than outlive its placeholder.
+    @Test func aLinkBothEndsLetGoOfIsFreedWithWhatUsedIt() throws {
+        let (a, b) = Self.shards()
+        Self.exchange(a, b)
+        weak let forward = try #require(a.core.links[1]?.outbound as? PacketRing)
+        weak let backward = try #require(a.core.links[1]?.inbound as? PacketRing)
+        b.core.apply(.removeLink(peer: 0))
+        #expect(b.core.links.isEmpty)
+        #expect(b.core.sources[10] == nil, "the remote source went with its link")
+        #expect(b.core.sinks[20]?.source == nil)
+        #expect(forward != nil, "A still holds the rings")
+        a.core.apply(.removeLink(peer: 1))
+        #expect(a.core.links.isEmpty)
+        #expect(a.core.sources[10]?.outlets.isEmpty == true)
+        #expect(forward == nil && backward == nil, "both ends let go: the rings are freed")
+        // The publisher's packets stay on their shard, and nothing counts as a full pipe.
+        a.receive(ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 1, timestamp: 0, keyframe: true), on: 1, from: Self.publisher)
+        #expect(a.core.sources[10]?.report.packets == 1)
+        #expect(a.drops(.pipeFull) == 0)
+    }
 }

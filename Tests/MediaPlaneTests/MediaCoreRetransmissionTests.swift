@@ -153,5 +153,98 @@ import Testing
         #expect(h.rtpSent(on: 2, since: mark).isEmpty)
         #expect(h.core.counters.retransmissionsMissed == 1)
     }
-}
 
+    /// A pair that has forwarded `count` video packets of 1 200 bytes (source numbers 100 on,
+    /// the first a keyframe); the headers the subscriber got.
+    static func flowingFullSize(_ count: Int) -> (CoreHarness, [RTPHeader]) {
+        let h = MediaCoreForwardingTests.pair()
+        for offset in 0..<count {
+            let payload = ScriptedPacket.vp8Payload(keyframe: offset == 0, size: 1188)
+            h.receive(ScriptedPacket.rtp(ssrc: ssrc, sequenceNumber: 100 + UInt16(offset), timestamp: 3000 * UInt32(offset), marker: true, payload: payload),
+                      on: 1, from: publisher)
+        }
+        return (h, h.rtpSent(on: 2))
+    }
+
+    /// One NACK of 300 entries, each naming the same 17 packets (1 212 bytes), used to bring
+    /// 5 100 retransmissions of 1 200 bytes: an amplification of about 5 000. Each packet now
+    /// goes once per round trip, so the answer is at most 17 packets, about 17 times the NACK.
+    @Test func aNackRepeatingItsEntriesBringsEachPacketOncePerRoundTrip() throws {
+        let (h, sent) = Self.flowingFullSize(20)
+        #expect(sent.count == 20)
+        let nack = ScriptedPacket.nack(mediaSSRC: Self.output, entries: Array(repeating: (sent[2].sequenceNumber, 0xFFFF), count: 300))
+        #expect(nack.count == 1212)
+        var mark = h.mark
+        h.receive(nack, on: 2, from: Self.subscriber)
+        let again = h.sent(on: 2, since: mark)
+        #expect(h.core.counters.nacksReceived == 5100)
+        #expect(again.count == 17)
+        #expect(again.compactMap(ScriptedPacket.header(of:)).map(\.sequenceNumber) == sent[2..<19].map(\.sequenceNumber))
+        #expect(again.reduce(0) { $0 + $1.count } <= 17 * nack.count)
+        #expect(h.core.counters.retransmissionsSent == 17)
+        #expect(h.drops(.retransmissionTooSoon) == 5100 - 17)
+
+        // The same NACK within the round trip (100 ms while none is measured) brings nothing.
+        h.advance(ms: 99)
+        mark = h.mark
+        h.receive(nack, on: 2, from: Self.subscriber)
+        #expect(h.rtpSent(on: 2, since: mark).isEmpty)
+        // After it, the packets go once more: a retransmission may have been lost too.
+        h.advance(ms: 1)
+        mark = h.mark
+        h.receive(nack, on: 2, from: Self.subscriber)
+        #expect(h.rtpSent(on: 2, since: mark).count == 17)
+        #expect(h.core.counters.retransmissionsSent == 34)
+        // Never a packet stored more than a second ago.
+        h.advance(ms: 1000)
+        mark = h.mark
+        h.receive(nack, on: 2, from: Self.subscriber)
+        #expect(h.rtpSent(on: 2, since: mark).isEmpty)
+        #expect(h.core.counters.retransmissionsSent == 34)
+    }
+
+    /// The round trip the subscriber's reports measured sets the interval, not the default.
+    @Test func theSubscribersMeasuredRoundTripSetsTheInterval() throws {
+        let (h, sent) = Self.flowingFullSize(3)
+        let sink = try #require(h.core.sinks[20])
+        // A report saying 300 ms went by between the relay's sender report and its arrival.
+        sink.remoteStatistics.update(
+            fractionLost: 0, cumulativeLost: 0, jitter: 0, lastSenderReport: 0x0001_0000, delaySinceLastSenderReport: 0, nowNTPMiddle32: 0x0001_0000 + 19_661)
+        #expect(sink.remoteStatistics.roundTripTimeMs.map { Int($0.rounded()) } == 300)
+        let nack = ScriptedPacket.nack(mediaSSRC: Self.output, packetID: sent[1].sequenceNumber)
+        h.receive(nack, on: 2, from: Self.subscriber)
+        h.advance(ms: 150)
+        var mark = h.mark
+        h.receive(nack, on: 2, from: Self.subscriber)
+        #expect(h.rtpSent(on: 2, since: mark).isEmpty, "past the default 100 ms, within the measured 300")
+        // 19 661 / 65 536 s is a little over 300 ms: the interval rounds it up to 301.
+        h.advance(ms: 151)
+        mark = h.mark
+        h.receive(nack, on: 2, from: Self.subscriber)
+        #expect(h.rtpSent(on: 2, since: mark).count == 1)
+    }
+
+    /// A subscriber that asks again every round trip, with no new media, gets at most the
+    /// burst of 128 KiB; what goes beyond it is refused and counted.
+    @Test func retransmittedBytesStayWithinTheBudgetTheStreamEarns() throws {
+        let (h, sent) = Self.flowingFullSize(20)
+        let nack = ScriptedPacket.nack(mediaSSRC: Self.output, entries: [(sent[2].sequenceNumber, 0xFFFF)])
+        let mark = h.mark
+        for _ in 0..<9 {
+            h.receive(nack, on: 2, from: Self.subscriber)
+            h.advance(ms: 100)
+        }
+        let again = h.rtpSent(on: 2, since: mark)
+        // 131 072 bytes hold 109 packets of 1 200.
+        #expect(again.count == 109)
+        #expect(h.drops(.retransmissionOverBudget) == 9 * 17 - 109)
+        // New media earns half its bytes again: 4 packets of 1 200 pay for 2 more.
+        for offset in 20..<24 {
+            h.receive(ScriptedPacket.rtp(ssrc: Self.ssrc, sequenceNumber: 100 + UInt16(offset), timestamp: 3000 * UInt32(offset), marker: true,
+                                         payload: ScriptedPacket.vp8Payload(keyframe: false, size: 1188)), on: 1, from: Self.publisher)
+        }
+        let afterMedia = h.mark
+        h.receive(nack, on: 2, from: Self.subscriber)
+        #expect(h.rtpSent(on: 2, since: afterMedia).count == 2)
+    }
+}

@@ -44,6 +44,23 @@ extension ScriptedPacket {
         return bytes
     }
 
+    /// One NACK packet carrying every entry given (packet id, bitmask of the 16 after it), in order.
+    static func nack(mediaSSRC: UInt32, entries: [(packetID: UInt16, lostBitmask: UInt16)]) -> [UInt8] {
+        var bytes: [UInt8] = [0x81, 205] + [UInt8(truncatingIfNeeded: (2 + entries.count) >> 8), UInt8(truncatingIfNeeded: 2 + entries.count)]
+        for word: UInt32 in [0xFEED, mediaSSRC] { bytes += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> $0) } }
+        for entry in entries {
+            bytes += [UInt8(entry.packetID >> 8), UInt8(truncatingIfNeeded: entry.packetID), UInt8(entry.lostBitmask >> 8), UInt8(truncatingIfNeeded: entry.lostBitmask)]
+        }
+        return bytes
+    }
+
+    /// An empty receiver report (no report block), as a receive-only client sends.
+    static func receiverReport(ssrc: UInt32 = 0xFEED) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: RTCPWriter.emptyReceiverReportLength)
+        _ = bytes.withUnsafeMutableBytes { RTCPWriter.writeReceiverReport(ssrc: ssrc, block: nil, into: $0, at: 0) }
+        return bytes
+    }
+
     static func pictureLossIndication(mediaSSRC: UInt32) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: RTCPWriter.pictureLossIndicationLength)
         _ = bytes.withUnsafeMutableBytes { RTCPWriter.writePictureLossIndication(senderSSRC: 0xFEED, mediaSSRC: mediaSSRC, into: $0, at: 0) }

@@ -218,7 +218,7 @@ struct MediaCoreSegmentationTests {
             hasWebRTCSocket: false, events: continuation, randomSeed: 7)
         core.advanceClock(monotonicMs: 1_000_000, unixMs: 1_700_001_000_000)
         core.apply(.addTransport(id: 1, fd: -1, port: 40_001, profile: nil, outbound: nil))
-        core.apply(.connectTransport(id: 1, remote: publisher, inbound: nil))
+        core.apply(.connectTransport(id: 1, remote: publisher, inbound: nil, addressGranted: true))
         core.apply(.addSource(MediaSourceSpec(id: 10, transportId: 1, ssrc: 0xAAAA_0001, isVideo: true, codec: codec, clockRate: 90_000)))
         return core
     }
@@ -245,7 +245,7 @@ struct MediaCoreSegmentationTests {
             let outbound = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: keys, direction: .sender)
             let id = 2 + index
             core.apply(.addTransport(id: id, fd: fd, port: Int(pkr_udp_local_port(fd)), profile: .aeadAES128GCM, outbound: SRTPSessionHandoff(outbound)))
-            core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil))
+            core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
             core.apply(.addSink(MediaSinkSpec(id: UInt32(20 + index), transportId: id, outputSSRC: 0xBBBB_0000 + UInt32(index), isVideo: true, clockRate: 90_000)))
             core.apply(.bind(sink: UInt32(20 + index), source: 10))
         }

@@ -125,6 +125,8 @@ struct ConfigurationTests {
         BadCase(yaml: "media: {gso: always}", key: "media.gso", reason: "must be one of auto, on, off, got 'always'"),
         BadCase(yaml: "media: {gso: 1}", key: "media.gso", reason: "must be one of auto, on, off"),
         BadCase(yaml: "media: {gsoPadding: 256}", key: "media.gsoPadding", reason: "between 0 and 255"),
+        BadCase(yaml: "media: {threads: 65}", key: "media.threads", reason: "between 1 and 64"),
+        BadCase(yaml: "media: {threads: 0}", key: "media.threads", reason: "between 1 and 64"),
         BadCase(yaml: "media: {gsoPadding: -1}", key: "media.gsoPadding", reason: "between 0 and 255"),
         BadCase(yaml: "media: {gro: sometimes}", key: "media.gro", reason: "must be one of auto, on, off, got 'sometimes'"),
         BadCase(yaml: "media: {sendOnlySockets: auto}", key: "media.sendOnlySockets", reason: "true or false"),

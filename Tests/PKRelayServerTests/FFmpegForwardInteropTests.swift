@@ -52,7 +52,7 @@ struct FFmpegForwardInteropTests {
             let receiverClient = try await target.connect()
             let videoOut: CreateTransportResult = try await receiverClient.request("createTransport", CreateTransportParams(srtpProfile: Self.profile.rawValue))
             let (videoPort, _) = try LocalPorts.twoFreePairs()
-            try await receiverClient.call("connectTransport", ConnectTransportParams(transportId: videoOut.transportId, ip: "127.0.0.1", port: videoPort, srtpKey: SDESKeyingHelper.randomKey(for: videoOut)))
+            try await MediaHelpers.connectForPlayer(receiverClient, transport: videoOut, port: videoPort)
             let _: JoinRoomResult = try await receiverClient.request("joinRoom", JoinRoomParams(
                 token: TestRelay.token(room: "ff2", user: "ffsub"), roomId: "ff2", userId: "ffsub", role: .audience, visible: false))
             let receiverMark = await receiverClient.eventCount

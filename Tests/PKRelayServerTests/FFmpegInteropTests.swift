@@ -61,13 +61,14 @@ struct FFmpegInteropTests {
                 TrackDescription(kind: .audio, ssrc: 22_222_222, payloadType: 111, codec: "opus", clockRate: 48000, channels: 2, transportId: audioIn.transportId),
             ]))
 
-            // The receiver's side: two transports sending to the ports ffmpeg will listen on.
+            // The receiver's side: two transports sending to the ports ffmpeg will listen on,
+            // each proved from its port before ffmpeg takes it.
             let subscriber = try await relay.join(room: "ff", user: "ffsub")
             let videoOut: CreateTransportResult = try await subscriber.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
             let audioOut: CreateTransportResult = try await subscriber.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
             let (videoPort, audioPort) = try LocalPorts.twoFreePairs()
-            try await subscriber.call("connectTransport", ConnectTransportParams(transportId: videoOut.transportId, ip: "127.0.0.1", port: videoPort, srtpKey: SDESKeyingHelper.randomKey(for: videoOut)))
-            try await subscriber.call("connectTransport", ConnectTransportParams(transportId: audioOut.transportId, ip: "127.0.0.1", port: audioPort, srtpKey: SDESKeyingHelper.randomKey(for: audioOut)))
+            try await MediaHelpers.connectForPlayer(subscriber, transport: videoOut, port: videoPort)
+            try await MediaHelpers.connectForPlayer(subscriber, transport: audioOut, port: audioPort)
             let subscribed: SubscribeStreamResult = try await subscriber.request("subscribeStream", SubscribeStreamParams(
                 roomId: "ff", userId: "ffpub", streamIndex: .main, transportId: videoOut.transportId,
                 audioTransportId: audioOut.transportId, videoTransportId: videoOut.transportId))

@@ -5,12 +5,25 @@ import SecureTransport
 /// Shared steps of the media tests.
 enum MediaHelpers {
     /// Creates a transport, opens a local endpoint for it and connects it: with the endpoint's
-    /// address, or latching when `latch` is set.
+    /// address, which it then proves with an authenticated receiver report (the relay sends to
+    /// a given address only after that), or latching when `latch` is set.
     static func openEndpoint(_ client: ControlClient, profile: SRTPProfile, latch: Bool) async throws -> MediaEndpoint {
         let created: CreateTransportResult = try await client.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
         let endpoint = try MediaEndpoint(transport: created)
         try await client.call("connectTransport", endpoint.connectParams(latch: latch))
+        if !latch { try endpoint.proveAddress() }
         return endpoint
+    }
+
+    /// Connects `transport` to a local port that a player will listen on (ffmpeg reading an SDP
+    /// file, which sends the relay nothing): from that port, before the player takes it, one
+    /// receiver report protected with the client key proves the address, as a client app does
+    /// before it starts its player.
+    static func connectForPlayer(_ client: ControlClient, transport: CreateTransportResult, port: Int) async throws {
+        let endpoint = try MediaEndpoint(transport: transport, localPort: port)
+        defer { endpoint.close() }
+        try await client.call("connectTransport", endpoint.connectParams())
+        try endpoint.proveAddress()
     }
 
     /// The video and audio tracks of a publisher using the synthetic packetizers.

@@ -189,8 +189,8 @@ struct WebRTCInteropTests {
                 let videoOut: CreateTransportResult = try await subscriber.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
                 let audioOut: CreateTransportResult = try await subscriber.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
                 let (videoPort, audioPort) = try LocalPorts.twoFreePairs()
-                try await subscriber.call("connectTransport", ConnectTransportParams(transportId: videoOut.transportId, ip: "127.0.0.1", port: videoPort, srtpKey: SDESKeyingHelper.randomKey(for: videoOut)))
-                try await subscriber.call("connectTransport", ConnectTransportParams(transportId: audioOut.transportId, ip: "127.0.0.1", port: audioPort, srtpKey: SDESKeyingHelper.randomKey(for: audioOut)))
+                try await MediaHelpers.connectForPlayer(subscriber, transport: videoOut, port: videoPort)
+                try await MediaHelpers.connectForPlayer(subscriber, transport: audioOut, port: audioPort)
                 // aiortc sends a keyframe only when asked, so ffmpeg must listen before the
                 // subscription's keyframe request goes out: it starts first, with the payload
                 // types aiortc offers (checked against the subscription below).

@@ -56,12 +56,26 @@ struct WatchCommand: AsyncParsableCommand {
             arguments = ["-hide_banner", "-loglevel", "error", "-protocol_whitelist", "file,udp,rtp,srtp", "-i", sdp]
             if seconds > 0 { arguments += ["-autoexit", "-t", "\(seconds)"] }
         }
+        // The relay sends to an address only once a packet from it has authenticated, and the
+        // player sends the relay nothing: each port proves itself before the player takes it.
+        var videoKey: [UInt8] = []
+        for (transport, port) in [(videoTransport, videoPort), (audioTransport, audioPort)] {
+            let endpoint = try MediaEndpoint(transport: transport, localPort: port)
+            let _: EmptyResult = try await client.request("connectTransport", endpoint.connectParams())
+            try endpoint.proveAddress()
+            endpoint.close()
+            if transport.transportId == videoTransport.transportId { videoKey = endpoint.localKey }
+        }
         let process = try FFmpegProcess(executable: player, arguments: arguments)
         try process.start()
         try await Task.sleep(for: .milliseconds(500)) // let the player bind its ports first
-        for (transport, port) in [(videoTransport, videoPort), (audioTransport, audioPort)] {
-            let _: EmptyResult = try await client.request("connectTransport", ConnectTransportParams(
-                transportId: transport.transportId, ip: "127.0.0.1", port: port, srtpKey: SDESKeying.encodeBase64(SDESKeying.generateKeyingMaterial(for: profile))))
+        // A keyframe that went out before the player listened is lost: ask for a fresh one, from
+        // another port (the relay takes authenticated RTCP from a second address) under another
+        // SSRC, so the key's SRTCP indices never repeat for one SSRC.
+        if let video = subscribed.tracks.first(where: { $0.kind == .video }) {
+            let asker = try MediaEndpoint(transport: videoTransport, sendingKey: videoKey)
+            try asker.sendPictureLossIndication(senderSSRC: 0x5EED_0B0E, mediaSSRC: video.ssrc)
+            asker.close()
         }
         print("watching '\(publisher)' in room '\(connection.room)' with \(player) (SDP: \(sdp)); Ctrl-C to stop")
         let stopper = SignalStopper { process.stop() }

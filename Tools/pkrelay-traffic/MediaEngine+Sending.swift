@@ -181,6 +181,14 @@ extension MediaEngine {
         if let written, sendRTCP(on: socket, length: written) { totals.plisSent += 1 }
     }
 
+    /// Sends a receiver report without report blocks, which proves the socket's address to the relay.
+    func sendEmptyReceiverReport(on socket: SimSocket) {
+        let written = rtcpBuffer.withUnsafeMutableBytes { buffer in
+            RTCPWriter.writeReceiverReport(ssrc: socket.spec.feedbackSSRC, block: nil, into: buffer, at: 0)
+        }
+        if let written { _ = sendRTCP(on: socket, length: written) }
+    }
+
     /// Protects the first `length` bytes of the RTCP buffer and sends them.
     private func sendRTCP(on socket: SimSocket, length: Int) -> Bool {
         rtcpBuffer.withUnsafeMutableBytes { buffer in

@@ -180,6 +180,9 @@ final class MediaEngine: @unchecked Sendable {
                 retire(socket)
                 _ = pkr_epoll_remove(epollFD, socket.spec.fd)
                 _ = pkr_close(socket.spec.fd)
+            case .proveAddress(let id):
+                guard let socket = sockets[id] else { continue }
+                sendEmptyReceiverReport(on: socket)
             case .watch(let watch):
                 watches.append(watch)
             case .resetMeasurements:

@@ -162,6 +162,8 @@ final class ScenarioRunner: Sendable {
             id: id, fd: fd, relayIP: relayIP, relayPort: UInt16(created.port), profile: profile, sendingKey: key, relayKey: relayKey,
             roomIndex: roomIndex, feedbackSSRC: UInt32.random(in: 1...UInt32.max))))
         try await client.call(.connectTransport, ConnectTransportParams(transportId: created.transportId, ip: localHost, port: port, srtpKey: SDESKeying.encodeBase64(key)))
+        // The relay sends to the given address once a packet from it has authenticated.
+        engine.submit(.proveAddress(socket: id))
         return (client, id, created.transportId)
     }
 

@@ -23,11 +23,18 @@ public final class CoreFanOut: @unchecked Sendable {
     var sequence: UInt16 = 1000
     public static let ssrc: UInt32 = 0x1234_5678
 
-    /// - Parameter segmentPadding: `media.gsoPadding` with GSO on (0: GSO off, as by default);
-    ///   with `shorterEveryOther`, every other packet is shorter and padded to its predecessor's size.
-    public init(subscribers: Int, profile: SRTPProfile?, packetLength: Int = 1200, segmentPadding: Int = 0, shorterEveryOther: Int = 0) {
+    /// - Parameters:
+    ///   - segmentPadding: `media.gsoPadding` with GSO on (0: GSO off, as by default); with
+    ///     `shorterEveryOther`, every other packet is shorter and padded to its predecessor's size.
+    ///   - retransmissionBudgetPercent: the subscribers' retransmission budget per 100 bytes of
+    ///     their stream (nil: the default).
+    public init(
+        subscribers: Int, profile: SRTPProfile?, packetLength: Int = 1200, segmentPadding: Int = 0, shorterEveryOther: Int = 0,
+        retransmissionBudgetPercent: Int? = nil
+    ) {
         let (_, events) = AsyncStream.makeStream(of: MediaPlaneEvent.self)
         var configuration = MediaPlaneConfiguration()
+        if let retransmissionBudgetPercent { configuration.retransmissionPolicy.budgetPercent = retransmissionBudgetPercent }
         if segmentPadding > 0 {
             configuration.segmentationOffload = .on
             configuration.segmentPaddingBytes = segmentPadding
@@ -36,7 +43,7 @@ public final class CoreFanOut: @unchecked Sendable {
             configuration: configuration, reports: ReportStore(), output: output, hasWebRTCSocket: false, events: events, randomSeed: 1)
         core.advanceClock(monotonicMs: 1000, unixMs: 1_700_000_000_000)
         core.apply(.addTransport(id: 1, fd: -1, port: 1, profile: nil, outbound: nil))
-        core.apply(.connectTransport(id: 1, remote: publisherAddress, inbound: nil))
+        core.apply(.connectTransport(id: 1, remote: publisherAddress, inbound: nil, addressGranted: true))
         publisher = core.transports[1]!
         core.apply(.addSource(MediaSourceSpec(id: 1, transportId: 1, ssrc: Self.ssrc, isVideo: true, codec: "VP8", clockRate: 90_000)))
         Self.addSubscribers(to: core, count: subscribers, firstTransport: 2, source: 1, profile: profile)
@@ -58,6 +65,9 @@ public final class CoreFanOut: @unchecked Sendable {
     /// Video packets the core padded to their run so far (`media.gsoPadding`).
     public var paddedPackets: UInt64 { core.counters.paddedPackets }
 
+    /// NACKed packets the core resent so far.
+    public var retransmissionsSent: UInt64 { core.counters.retransmissionsSent }
+
     deinit {
         template.deallocate()
         receiveBuffer.deallocate()
@@ -70,7 +80,8 @@ public final class CoreFanOut: @unchecked Sendable {
             let id = firstTransport + index
             let outbound = profile.map { try! SRTPSession(profile: $0, keyingMaterial: SDESKeying.generateKeyingMaterial(for: $0), direction: .sender) }
             core.apply(.addTransport(id: id, fd: -1, port: id, profile: profile, outbound: outbound.map { SRTPSessionHandoff($0) }))
-            core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(6000 + id)), inbound: nil))
+            // Granted, as the room server grants an address: the relay sends to it from the start.
+            core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(6000 + id)), inbound: nil, addressGranted: true))
             core.apply(.addSink(MediaSinkSpec(id: UInt32(100 + id), transportId: id, outputSSRC: UInt32(0xA000 + id), isVideo: true, clockRate: 90_000)))
             core.apply(.bind(sink: UInt32(100 + id), source: source))
         }
@@ -99,6 +110,23 @@ public final class CoreFanOut: @unchecked Sendable {
         core.handleDatagram(on: publisher, buffer: slot, length: length, from: publisherAddress)
         core.handlesReceiveBatch = false
     }
+}
+
+/// `iterations` received packets, each followed by the first subscriber's NACK for it, handled
+/// as the core handles RTCP once its SRTCP layer is off: the retransmission limiter, the lookup
+/// in the retransmission buffer, the copy into a send slot, the seal and the queue. `scratch`
+/// holds the NACK (64 bytes).
+@inline(never)
+public func runCoreNackEveryPacket(_ state: CoreFanOut, iterations: Range<Int>, scratch: UnsafeMutableRawBufferPointer) {
+    guard let sink = state.core.sinks[102] else { preconditionFailure("no subscriber") }
+    for iteration in iterations {
+        state.deliver()
+        let length = RTCPWriter.writeGenericNACK(
+            senderSSRC: 0xFEED, mediaSSRC: sink.rewriter.outputSSRC, packetID: sink.rewriter.lastOutputSequenceNumber, lostBitmask: 0, into: scratch, at: 0)
+        state.core.handleRTCP(UnsafeRawBufferPointer(rebasing: scratch[0..<(length ?? 0)]), on: sink.transport)
+        if iteration & 31 == 31 { state.core.flushAll() }
+    }
+    state.core.flushAll()
 }
 
 /// The core's per-packet work for `iterations` received packets, flushed every 32 as the shell

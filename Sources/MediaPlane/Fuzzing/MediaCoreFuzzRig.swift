@@ -289,7 +289,8 @@ import SecureTransport
     }
 
     /// Adds and connects a transport; an SRTP one gets the relay's sessions and its peer's
-    /// mirror sessions, keyed per transport.
+    /// mirror sessions, keyed per transport. Every peer's address is granted, as by the room
+    /// server, so that the relay sends to it from the start.
     func addTransport(_ id: Int, remote: IPv4Endpoint, profile: SRTPProfile?, rewritesExtensions: Bool) throws {
         let core = shard(ofTransport: id)
         peerReceivers[id] = nil
@@ -297,7 +298,7 @@ import SecureTransport
         sealed[id] = nil
         guard let profile else {
             core.apply(.addTransport(id: id, fd: -1, port: 40_000 + id, profile: nil, outbound: nil))
-            core.apply(.connectTransport(id: id, remote: remote, inbound: nil))
+            core.apply(.connectTransport(id: id, remote: remote, inbound: nil, addressGranted: true))
             return
         }
         let relayKeys = (0..<profile.keyingMaterialLength).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ id) }
@@ -312,7 +313,7 @@ import SecureTransport
             transport.rewritesExtensions = true
             transport.audioLevelExtensionId = 1
         }
-        core.apply(.connectTransport(id: id, remote: remote, inbound: SRTPSessionHandoff(inbound)))
+        core.apply(.connectTransport(id: id, remote: remote, inbound: SRTPSessionHandoff(inbound), addressGranted: true))
     }
 
     // MARK: The peers
