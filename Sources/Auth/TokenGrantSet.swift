@@ -13,14 +13,21 @@ public struct TokenGrantSet: Sendable, Hashable, Codable {
     /// When the publish privilege ends (Unix seconds), if before the token's own `exp`: the
     /// user's streams are then unpublished with PrivilegeTokenExpired while it stays in the room.
     public var publishExpiresAt: Int64?
+    /// The room server vouches for the address the client names in `connectTransport`: media
+    /// goes there at once, without waiting for an authenticated packet from it. Default false.
+    public var mediaAddress: Bool?
 
-    public init(publish: Bool? = nil, subscribe: Bool? = nil, forward: Bool? = nil, hidden: Bool? = nil, admin: Bool? = nil, publishExpiresAt: Int64? = nil) {
+    public init(
+        publish: Bool? = nil, subscribe: Bool? = nil, forward: Bool? = nil, hidden: Bool? = nil, admin: Bool? = nil, publishExpiresAt: Int64? = nil,
+        mediaAddress: Bool? = nil
+    ) {
         self.publish = publish
         self.subscribe = subscribe
         self.forward = forward
         self.hidden = hidden
         self.admin = admin
         self.publishExpiresAt = publishExpiresAt
+        self.mediaAddress = mediaAddress
     }
 
     public var canPublish: Bool { publish ?? true }
@@ -28,4 +35,5 @@ public struct TokenGrantSet: Sendable, Hashable, Codable {
     public var canForward: Bool { forward ?? true }
     public var isHidden: Bool { hidden ?? false }
     public var isAdmin: Bool { admin ?? false }
+    public var vouchesForMediaAddress: Bool { mediaAddress ?? false }
 }

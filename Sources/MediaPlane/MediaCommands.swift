@@ -22,8 +22,10 @@ public protocol MediaCommands: AnyObject, Sendable {
     func openWebRTCTransport(credentials: ICECredentials, audioLevelExtensionId: UInt8) -> Result<Int, MediaPlaneError>
     /// Places transports not yet on a shard with `group`'s (a room's) transports.
     func place(transports ids: [Int], group: String?)
-    /// Gives a transport the client's key and, optionally, its address (else it latches).
-    func connectTransport(id: Int, remote: IPv4Endpoint?, clientKey: [UInt8]?) -> Result<Void, MediaPlaneError>
+    /// Gives a transport the client's key and, optionally, its address (else it latches). Media
+    /// goes to a named address only once a packet from it proved that it wants it, unless
+    /// `addressGranted` says the room server (or the cluster) vouches for it.
+    func connectTransport(id: Int, remote: IPv4Endpoint?, clientKey: [UInt8]?, addressGranted: Bool) -> Result<Void, MediaPlaneError>
     /// The peer's ICE credentials from its SDP.
     func setRemoteICECredentials(transportId: Int, credentials: ICECredentials)
     /// Starts media on a WebRTC transport with the DTLS-SRTP sessions.

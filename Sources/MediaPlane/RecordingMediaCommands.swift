@@ -12,7 +12,7 @@ public final class RecordingMediaCommands: MediaCommands {
         case openTransport(id: Int, port: Int, profile: SRTPProfile?, group: String?)
         case openWebRTCTransport(id: Int)
         case place(transports: [Int], group: String?)
-        case connectTransport(id: Int, remote: IPv4Endpoint?, keyed: Bool)
+        case connectTransport(id: Int, remote: IPv4Endpoint?, keyed: Bool, addressGranted: Bool)
         case setRemoteICECredentials(transportId: Int, credentials: ICECredentials)
         case connectWebRTCTransport(id: Int)
         case sendWebRTCDatagram([UInt8], to: IPv4Endpoint)
@@ -112,7 +112,7 @@ public final class RecordingMediaCommands: MediaCommands {
         state.withLock { $0.commands.append(.place(transports: ids, group: group)) }
     }
 
-    public func connectTransport(id: Int, remote: IPv4Endpoint?, clientKey: [UInt8]?) -> Result<Void, MediaPlaneError> {
+    public func connectTransport(id: Int, remote: IPv4Endpoint?, clientKey: [UInt8]?, addressGranted: Bool) -> Result<Void, MediaPlaneError> {
         state.withLock { state in
             guard let entry = state.transports.entries[id] else { return .failure(.unknownTransport(id)) }
             if entry.connected { return .failure(.alreadyConnected(id)) }
@@ -126,7 +126,7 @@ public final class RecordingMediaCommands: MediaCommands {
                 }
             }
             state.transports.entries[id]?.connected = true
-            state.commands.append(.connectTransport(id: id, remote: remote, keyed: clientKey != nil))
+            state.commands.append(.connectTransport(id: id, remote: remote, keyed: clientKey != nil, addressGranted: addressGranted))
             return .success(())
         }
     }

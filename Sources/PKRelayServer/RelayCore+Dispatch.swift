@@ -240,7 +240,7 @@ extension RelayCore {
         return TokenGrants(
             publish: grants.canPublish, subscribe: grants.canSubscribe, forward: grants.canForward, hidden: grants.isHidden,
             expiresAt: EngineTime(seconds: claims.exp),
-            publishExpiresAt: grants.publishExpiresAt.map { EngineTime(seconds: min($0, claims.exp)) })
+            publishExpiresAt: grants.publishExpiresAt.map { EngineTime(seconds: min($0, claims.exp)) }, mediaAddress: grants.vouchesForMediaAddress)
     }
 }
 

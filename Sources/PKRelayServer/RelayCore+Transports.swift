@@ -81,7 +81,10 @@ extension RelayCore {
             }
             key = decoded
         }
-        switch media.connectTransport(id: params.transportId, remote: remote, clientKey: key) {
+        // A named address is sent to once it proved it wants media, unless a token the session
+        // joined with vouches for it.
+        let vouched = remote != nil && engine.vouchesForMediaAddress(session: session)
+        switch media.connectTransport(id: params.transportId, remote: remote, clientKey: key, addressGranted: vouched) {
         case .success:
             return EngineOutcome(result: .success(EmptyResult()), actions: [])
         case .failure(.alreadyConnected):

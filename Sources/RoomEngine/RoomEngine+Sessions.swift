@@ -25,6 +25,11 @@ extension RoomEngine {
         return actions
     }
 
+    /// Whether a token the session joined a room with vouches for the media addresses it names.
+    public func vouchesForMediaAddress(session: SessionID) -> Bool {
+        rooms(of: session).contains { roomId in rooms[roomId]?.members.values.contains { $0.session == session && !$0.isMirror && $0.grants.mediaAddress } ?? false }
+    }
+
     /// The number of transports a session owns.
     public func transportCount(session: SessionID) -> Int { sessions[session]?.transports.count ?? 0 }
 

@@ -10,13 +10,19 @@ public struct TokenGrants: Sendable, Hashable {
     public var expiresAt: EngineTime
     /// When the publish privilege ends, if earlier than ``expiresAt``.
     public var publishExpiresAt: EngineTime?
+    /// The room server vouches for the media address the client names.
+    public var mediaAddress: Bool
 
-    public init(publish: Bool = true, subscribe: Bool = true, forward: Bool = true, hidden: Bool = false, expiresAt: EngineTime, publishExpiresAt: EngineTime? = nil) {
+    public init(
+        publish: Bool = true, subscribe: Bool = true, forward: Bool = true, hidden: Bool = false, expiresAt: EngineTime, publishExpiresAt: EngineTime? = nil,
+        mediaAddress: Bool = false
+    ) {
         self.publish = publish
         self.subscribe = subscribe
         self.forward = forward
         self.hidden = hidden
         self.expiresAt = expiresAt
         self.publishExpiresAt = publishExpiresAt
+        self.mediaAddress = mediaAddress
     }
 }

@@ -37,6 +37,9 @@ struct TokenCommand: ParsableCommand {
     @Flag(name: .long, help: "Grant the admin API.")
     var admin = false
 
+    @Flag(name: .long, help: "Vouch for the media addresses the client names in connectTransport (sent to at once, without proof).")
+    var mediaAddress = false
+
     @Option(name: .long, help: "A YAML configuration file whose auth.keys sign the token.")
     var config: String?
 
@@ -51,7 +54,7 @@ struct TokenCommand: ParsableCommand {
         let now = Int64(Date().timeIntervalSince1970)
         let grants = TokenGrantSet(
             publish: !noPublish, subscribe: !noSubscribe, forward: !noForward, hidden: hidden, admin: admin,
-            publishExpiresAt: publishTtl.flatMap(Self.seconds).map { now + $0 })
+            publishExpiresAt: publishTtl.flatMap(Self.seconds).map { now + $0 }, mediaAddress: mediaAddress ? true : nil)
         let claims = TokenClaims(sub: user, room: room, exp: now + Self.seconds(ttl)!, nbf: now - 1, iat: now, grants: grants)
         if configuration.usesDevelopmentKey {
             FileHandle.standardError.write(Data("note: signed with the development key (no auth.keys configured)\n".utf8))

@@ -1,3 +1,4 @@
+import Auth
 import Cluster
 import Foundation
 import Logging
@@ -103,5 +104,32 @@ struct RelayCoreWHIPTests {
         let answer = await core.whipPublish(token: CoreHarness.token(room: "r9", user: "obs"), offer: WHIPTests.offer())
         #expect(answer == .redirect(location: "http://10.0.0.2:7700/whip"))
         #expect(media.commands.isEmpty, "nothing was opened here")
+    }
+}
+
+@Suite("Relay core: named media addresses")
+struct RelayCoreMediaAddressTests {
+    /// connectTransport with an address on a connection that joined with `grants`: whether the
+    /// media plane is told the address is vouched for.
+    static func connect(grants: TokenGrantSet?) async throws -> Bool? {
+        let harness = CoreHarness()
+        let (session, stream) = await harness.core.connect()
+        var messages = stream.makeAsyncIterator()
+        let token = TokenMinter(key: .development).mint(TokenClaims(
+            sub: "player", room: "r1", exp: CoreHarness.startMs / 1000 + 3600, iat: CoreHarness.startMs / 1000, grants: grants))
+        await harness.core.handle(CoreHarness.request(1, "joinRoom", ["roomId": "r1", "userId": "player", "role": "audience", "token": token]), from: session)
+        await harness.core.handle(CoreHarness.request(2, "createTransport", [:]), from: session)
+        let created = try #require(await CoreHarness.answer(2, &messages)?.answer["result"] as? [String: Any])
+        let transport = try #require(created["transportId"] as? Int)
+        await harness.core.handle(CoreHarness.request(3, "connectTransport", ["transportId": transport, "ip": "127.0.0.1", "port": 5004]), from: session)
+        #expect(await CoreHarness.answer(3, &messages)?.answer["error"] == nil)
+        for case .connectTransport(let id, _, _, let granted) in harness.media.commands where id == transport { return granted }
+        return nil
+    }
+
+    @Test func aNamedAddressIsVouchedForOnlyWhenTheTokenSaysSo() async throws {
+        #expect(try await Self.connect(grants: nil) == false)
+        #expect(try await Self.connect(grants: TokenGrantSet(mediaAddress: false)) == false)
+        #expect(try await Self.connect(grants: TokenGrantSet(mediaAddress: true)) == true)
     }
 }
