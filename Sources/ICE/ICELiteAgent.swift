@@ -14,7 +14,7 @@ import RTPWire
 /// the agent is made, and only read afterwards.
 public struct ICELiteAgent: Sendable {
     /// This side's credentials; peers key their checks with this password.
-    public let localCredentials: ICECredentials
+    public private(set) var localCredentials: ICECredentials
     /// The peer's credentials, once its SDP has arrived.
     public private(set) var remoteCredentials: ICECredentials?
     /// When consent and connecting time out.
@@ -31,8 +31,8 @@ public struct ICELiteAgent: Sendable {
     /// When consent was last refreshed by a valid check from the selected address.
     public internal(set) var consentRefreshedAt: UInt64?
 
-    let localUfragBytes: [UInt8]
-    let localPasswordBytes: [UInt8]
+    private(set) var localUfragBytes: [UInt8]
+    private(set) var localPasswordBytes: [UInt8]
     private(set) var remoteUfragBytes: [UInt8]?
 
     /// Creates an agent for a new transport at time `now`.
@@ -61,6 +61,18 @@ public struct ICELiteAgent: Sendable {
     /// receiving transport with nothing to receive yet) has not failed to connect.
     public mutating func restartConnectTimer(at now: UInt64) {
         if state == .new || state == .checking { createdAt = now }
+    }
+
+    /// An ICE restart (RFC 8445 section 9): both sides' credentials are new from now on, and a
+    /// check must name them. The selected pair and its consent stand, so media goes on where it
+    /// went until the peer's checks with the new credentials nominate a pair (the same one, or
+    /// the path of a network it moved to); consent must be refreshed under the new credentials
+    /// within the consent timeout.
+    public mutating func restart(localCredentials local: ICECredentials, remoteCredentials remote: ICECredentials) {
+        localCredentials = local
+        localUfragBytes = Array(local.ufrag.utf8)
+        localPasswordBytes = Array(local.password.utf8)
+        setRemoteCredentials(remote)
     }
 
     /// Records the peer's credentials from its SDP; from now on USERNAME must name its ufrag.

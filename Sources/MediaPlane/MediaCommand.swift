@@ -13,6 +13,8 @@ enum MediaCommand: Sendable {
     case removeTransport(id: Int)
     case addWebRTCTransport(id: Int, agent: ICELiteAgent, audioLevelExtensionId: UInt8)
     case setRemoteICECredentials(id: Int, credentials: ICECredentials)
+    /// An ICE restart: checks must name the new credentials from now on.
+    case restartICE(id: Int, local: ICECredentials, remote: ICECredentials)
     case connectWebRTCTransport(id: Int, inbound: SRTPSessionHandoff, outbound: SRTPSessionHandoff)
     case addSource(MediaSourceSpec)
     case removeSource(id: UInt32)

@@ -28,6 +28,9 @@ public protocol MediaCommands: AnyObject, Sendable {
     func connectTransport(id: Int, remote: IPv4Endpoint?, clientKey: [UInt8]?, addressGranted: Bool) -> Result<Void, MediaPlaneError>
     /// The peer's ICE credentials from its SDP.
     func setRemoteICECredentials(transportId: Int, credentials: ICECredentials)
+    /// An ICE restart of a WebRTC transport: both sides' new credentials. The transport, its
+    /// DTLS keys and everything on it stay.
+    func restartICE(transportId: Int, local: ICECredentials, remote: ICECredentials)
     /// Starts media on a WebRTC transport with the DTLS-SRTP sessions.
     func connectWebRTCTransport(id: Int, inbound: SRTPSessionHandoff, outbound: SRTPSessionHandoff)
     /// Sends one datagram (a DTLS record) from the shared WebRTC port.

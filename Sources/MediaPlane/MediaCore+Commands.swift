@@ -42,6 +42,12 @@ extension MediaCore {
             transport.audioLevelExtensionId = audioLevelExtensionId
             transports[id] = transport
             webRTCByUfrag[ICEUsernameKey.key(ofUfrag: agent.localCredentials.ufrag.utf8)] = transport
+        case .restartICE(let id, let local, let remote):
+            guard let transport = transports[id], let agent = transport.ice else { return }
+            let old = ICEUsernameKey.key(ofUfrag: agent.localCredentials.ufrag.utf8)
+            if webRTCByUfrag[old] === transport { webRTCByUfrag[old] = nil }
+            transport.ice!.restart(localCredentials: local, remoteCredentials: remote)
+            webRTCByUfrag[ICEUsernameKey.key(ofUfrag: local.ufrag.utf8)] = transport
         case .setRemoteICECredentials(let id, let credentials):
             transports[id]?.ice?.setRemoteCredentials(credentials)
             transports[id]?.ice?.restartConnectTimer(at: nanoseconds(nowMs))

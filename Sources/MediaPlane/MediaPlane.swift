@@ -312,6 +312,10 @@ public final class MediaPlane: MediaCommands {
         postToTransport(transportId, .setRemoteICECredentials(id: transportId, credentials: credentials))
     }
 
+    public func restartICE(transportId: Int, local: ICECredentials, remote: ICECredentials) {
+        postToTransport(transportId, .restartICE(id: transportId, local: local, remote: remote))
+    }
+
     /// Starts media on a WebRTC transport with the DTLS-SRTP sessions.
     public func connectWebRTCTransport(id: Int, inbound: SRTPSessionHandoff, outbound: SRTPSessionHandoff) {
         registry.withLock { $0.transports.entries[id]?.connected = true }

@@ -14,6 +14,7 @@ public final class RecordingMediaCommands: MediaCommands {
         case place(transports: [Int], group: String?)
         case connectTransport(id: Int, remote: IPv4Endpoint?, keyed: Bool, addressGranted: Bool)
         case setRemoteICECredentials(transportId: Int, credentials: ICECredentials)
+        case restartICE(transportId: Int, local: ICECredentials, remote: ICECredentials)
         case connectWebRTCTransport(id: Int)
         case sendWebRTCDatagram([UInt8], to: IPv4Endpoint)
         /// One ``MediaCommands/apply(_:)`` call.
@@ -133,6 +134,10 @@ public final class RecordingMediaCommands: MediaCommands {
 
     public func setRemoteICECredentials(transportId: Int, credentials: ICECredentials) {
         state.withLock { $0.commands.append(.setRemoteICECredentials(transportId: transportId, credentials: credentials)) }
+    }
+
+    public func restartICE(transportId: Int, local: ICECredentials, remote: ICECredentials) {
+        state.withLock { $0.commands.append(.restartICE(transportId: transportId, local: local, remote: remote)) }
     }
 
     public func connectWebRTCTransport(id: Int, inbound: SRTPSessionHandoff, outbound: SRTPSessionHandoff) {

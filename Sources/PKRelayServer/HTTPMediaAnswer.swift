@@ -7,6 +7,9 @@ enum HTTPMediaAnswer: Sendable, Equatable {
     case redirect(location: String)
     /// 200 or 204 with no body (a session ended, candidates taken).
     case done
+    /// 200 with a trickle-ice-sdpfrag (the relay's side of an ICE restart) and the resource's
+    /// new entity tag.
+    case fragment(String, etag: String)
     /// An error: the HTTP status and a sentence for the developer.
     case refused(status: Int, message: String)
 }

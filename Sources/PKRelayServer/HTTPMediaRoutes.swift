@@ -87,6 +87,10 @@ struct HTTPMediaRoutes: Sendable {
             return Response(status: .temporaryRedirect, headers: headers)
         case .done:
             return Response(status: .noContent, headers: headers)
+        case .fragment(let fragment, let etag):
+            headers[.contentType] = "application/trickle-ice-sdpfrag"
+            headers[.eTag] = "\"\(etag)\""
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: fragment)))
         case .refused(let status, let message):
             headers[.contentType] = "text/plain; charset=utf-8"
             return Response(status: HTTPResponse.Status(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: message + "\n")))

@@ -155,6 +155,7 @@ extension RelayCore {
             return engine.publish(session: session, params: params, now: time)
         }
         case .answerTransportOffer: run(AnswerTransportOfferParams.self) { answerTransportOffer($0, session: session) }
+        case .restartIce: run(RestartIceParams.self) { restartIce($0, session: session) }
         case .unpublishStream: run(StreamParams.self) { engine.unpublish(session: session, params: $0, now: time) }
         case .subscribeStream: run(SubscribeStreamParams.self) { (params: SubscribeStreamParams) -> EngineOutcome<SubscribeStreamResult> in
             for id in [params.transportId, params.audioTransportId, params.videoTransportId].compactMap({ $0 }) where webRTC[id]?.purpose == .publish {

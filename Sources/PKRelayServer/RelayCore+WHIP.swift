@@ -1,5 +1,6 @@
 import Auth
 import Foundation
+import ICE
 import Protocol
 import RoomEngine
 
@@ -65,15 +66,28 @@ extension RelayCore {
         return .done
     }
 
-    /// PATCH of a WHIP or WHEP resource with a trickle-ice-sdpfrag: the relay is ICE-lite and
-    /// learns the client's address from its checks, so candidates are taken and not needed;
-    /// an ICE restart (new credentials) is refused as not supported.
+    /// PATCH of a WHIP or WHEP resource with a trickle-ice-sdpfrag. Candidates alone are taken
+    /// and not needed (the relay is ICE-lite and learns the client's address from its checks);
+    /// new ICE credentials are an ICE restart (RFC 9725 section 4.3.2): the relay answers with
+    /// its own new credentials and candidate, the DTLS association and the media stay.
     func patchHTTPSession(_ resource: String, kind: HTTPMediaSession.Kind, fragment: String) -> HTTPMediaAnswer {
-        guard httpSessions[resource]?.kind == kind else { return .refused(status: 404, message: "no \(kind.rawValue) session '\(resource)'") }
-        if fragment.contains("a=ice-ufrag:") || fragment.contains("a=ice-pwd:") {
-            return .refused(status: 422, message: "ICE restarts are not supported on this relay's \(kind.rawValue) sessions; start a new session")
+        guard let record = httpSessions[resource], record.kind == kind else { return .refused(status: 404, message: "no \(kind.rawValue) session '\(resource)'") }
+        func value(_ attribute: String) -> String? {
+            fragment.split(whereSeparator: \.isNewline).first { $0.hasPrefix("a=\(attribute):") }.map { String($0.dropFirst(attribute.count + 3)).trimmingCharacters(in: .whitespaces) }
         }
-        return .done
+        let ufrag = value("ice-ufrag"), password = value("ice-pwd")
+        guard ufrag != nil || password != nil else { return .done }
+        guard let ufrag, let password, ICECredentials(ufrag: ufrag, password: password).isValid else {
+            return .refused(status: 400, message: "an ICE restart names both a=ice-ufrag (4-256 ice-chars) and a=ice-pwd (22-256 ice-chars)")
+        }
+        guard webRTC[record.transportId] != nil, let port = media.webRTCPort else { return .refused(status: 409, message: "the session's transport has ended") }
+        let (local, effects) = webRTC[record.transportId]!.restartFromFragment(client: ICECredentials(ufrag: ufrag, password: password))
+        run(effects, transport: record.transportId, session: record.session)
+        let answer = [
+            "a=ice-lite", "a=ice-ufrag:\(local.ufrag)", "a=ice-pwd:\(local.password)",
+            "a=candidate:1 1 udp 2130706431 \(media.announcedAddress) \(port) typ host", "a=end-of-candidates", "",
+        ].joined(separator: "\r\n")
+        return .fragment(answer, etag: local.ufrag)
     }
 
     /// A session of the relay's own whose join or publish failed: it goes, and the error becomes

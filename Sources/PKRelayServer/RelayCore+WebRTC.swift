@@ -83,6 +83,28 @@ extension RelayCore {
         }
     }
 
+    /// restartIce: an ICE restart of a WebRTC transport of this connection.
+    func restartIce(_ params: RestartIceParams, session: SessionID) -> EngineOutcome<RestartIceResult> {
+        func fail(_ error: RelayError) -> EngineOutcome<RestartIceResult> { EngineOutcome(result: .failure(error), actions: []) }
+        guard let state = webRTC[params.transportId], state.session == session, let relay = relayDescription(of: state) else {
+            return fail(RelayError(.transportNotFound, "transport \(params.transportId) is not a WebRTC transport of this connection"))
+        }
+        if let offer = params.sdp {
+            switch webRTC[params.transportId]!.restartPublishing(offer: offer, negotiator: negotiator, relay: relay) {
+            case .failure(let error): return fail(error)
+            case .success(let (sdp, effects)):
+                run(effects, transport: params.transportId, session: session)
+                return EngineOutcome(result: .success(RestartIceResult(sdp: sdp)), actions: [])
+            }
+        }
+        if case .failure(let error) = webRTC[params.transportId]!.restartReceiving() { return fail(error) }
+        // The offer with the new credentials goes now, or after the answer to the one outstanding.
+        let waiting = webRTC[params.transportId]!.pendingOffer != nil
+        sendOffers([params.transportId])
+        let revision = webRTC[params.transportId].map { waiting ? $0.revision + 1 : $0.revision }
+        return EngineOutcome(result: .success(RestartIceResult(revision: revision)), actions: [])
+    }
+
     /// News from the data plane about WebRTC transports.
     public func handleMediaEvent(_ event: MediaPlaneEvent) {
         switch event {
@@ -113,6 +135,9 @@ extension RelayCore {
                 for datagram in datagrams { media.sendWebRTCDatagram(datagram, to: remote) }
             case .setRemoteICECredentials(let credentials):
                 media.setRemoteICECredentials(transportId: id, credentials: credentials)
+            case .restartICE(let local, let remote):
+                media.restartICE(transportId: id, local: local, remote: remote)
+                logger.info("webrtc transport restarted ICE", metadata: ["transport": "\(id)"])
             case .connectMedia(let inbound, let outbound, let profile):
                 media.connectWebRTCTransport(id: id, inbound: inbound, outbound: outbound)
                 logger.info("webrtc transport connected", metadata: ["transport": "\(id)", "profile": "\(profile.rawValue)"])

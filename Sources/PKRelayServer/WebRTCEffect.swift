@@ -10,6 +10,8 @@ enum WebRTCEffect {
     case send([[UInt8]], to: IPv4Endpoint)
     /// The client's ICE credentials: its connectivity checks must name its ufrag from now on.
     case setRemoteICECredentials(ICECredentials)
+    /// An ICE restart: checks must name these credentials from now on.
+    case restartICE(local: ICECredentials, remote: ICECredentials)
     /// DTLS is through: media flows with these sessions.
     case connectMedia(inbound: SRTPSessionHandoff, outbound: SRTPSessionHandoff, profile: SRTPProfile)
     /// An event for the transport's connection.

@@ -28,7 +28,8 @@ struct WebRTCSession {
 
     let id: Int
     let session: SessionID
-    let credentials: ICECredentials
+    /// The relay's ICE credentials; new after an ICE restart.
+    private(set) var credentials: ICECredentials
     /// Session id of the relay's SDP for this transport.
     let sdpSessionID: UInt64
     private(set) var phase = Phase.awaitingDescription(early: [])
@@ -46,6 +47,11 @@ struct WebRTCSession {
     private(set) var revision = 0
     /// The tracks changed since the last offer.
     private var needsOffer = false
+    /// An ICE restart of a receiving transport waits for the answer that brings the client's
+    /// new credentials.
+    private var restartPending = false
+    /// The client's certificate fingerprints from its first description: an ICE restart keeps them.
+    private var clientFingerprints: [SDPFingerprint] = []
     /// A player's transport (WHEP): the client offered once, and the relay never offers.
     private(set) var clientOffers = false
 
@@ -179,6 +185,60 @@ struct WebRTCSession {
     /// The tracks the engine last asked to send, in mid order.
     var offeredTracks: [OfferedTrack] { tracks }
 
+    // MARK: ICE restart
+
+    /// A publisher's ICE restart: its new offer (new ICE credentials, the same certificate) is
+    /// answered with the relay's new credentials, and checks must name both from now on. The
+    /// DTLS association and everything published stay.
+    mutating func restartPublishing(offer: String, negotiator: RelayNegotiator, relay: RelayTransportDescription) -> Result<(sdp: String, effects: [WebRTCEffect]), RelayError> {
+        guard purpose == .publish, isConnected || isHandshaking else {
+            return .failure(RelayError(.transportState, "transport \(id) is not a connected publishing WebRTC transport"))
+        }
+        let local = ICECredentials.random()
+        var restarted = relay
+        restarted.iceUsernameFragment = local.ufrag
+        restarted.icePassword = local.password
+        let answer: PublishAnswer
+        do {
+            answer = try negotiator.answer(toPublishOffer: offer, relay: restarted)
+        } catch {
+            return .failure(RelayError(.sdpRejected, "the SDP offer cannot be used: \(error)"))
+        }
+        return restart(local: local, client: answer.negotiated.clientTransport).map { (answer.sdp, $0) }
+    }
+
+    /// A subscriber's ICE restart: the relay's next offer carries new credentials; the answer
+    /// to it brings the client's (``answer(revision:sdp:negotiator:context:)``).
+    mutating func restartReceiving() -> Result<Void, RelayError> {
+        guard purpose == .receive, !clientOffers, isConnected || isHandshaking else {
+            return .failure(RelayError(.transportState, "transport \(id) is not a connected receiving WebRTC transport"))
+        }
+        credentials = ICECredentials.random()
+        restartPending = true
+        needsOffer = true
+        return .success(())
+    }
+
+    /// A WHIP or WHEP client's ICE restart (its new credentials in a PATCH): the relay's new ones.
+    mutating func restartFromFragment(client: ICECredentials) -> (local: ICECredentials, effects: [WebRTCEffect]) {
+        let local = ICECredentials.random()
+        credentials = local
+        return (local, [.restartICE(local: local, remote: client)])
+    }
+
+    private mutating func restart(local: ICECredentials, client: ClientTransportParameters) -> Result<[WebRTCEffect], RelayError> {
+        guard client.fingerprints == clientFingerprints else {
+            return .failure(RelayError(.sdpRejected, "an ICE restart keeps the DTLS association: the offer names another certificate"))
+        }
+        credentials = local
+        return .success([.restartICE(local: local, remote: ICECredentials(ufrag: client.iceUsernameFragment, password: client.icePassword))])
+    }
+
+    private var isHandshaking: Bool {
+        if case .handshaking = phase { return true }
+        return false
+    }
+
     /// A player offered to receive (WHEP): the transport receives, its client's transport is
     /// known now, and the relay will not offer on it.
     mutating func playerOffered(_ client: ClientTransportParameters, context: DTLSContext) -> [WebRTCEffect] {
@@ -222,7 +282,18 @@ struct WebRTCSession {
             newlyActive: Set(offer.layout.activeMids).subtracting(layout.activeMids).intersection(accepted))
         layout = offer.layout
         pendingOffer = nil
-        let effects = answer.clientTransport.map { adopt($0, context: context) } ?? []
+        var effects: [WebRTCEffect] = []
+        if let client = answer.clientTransport {
+            if case .awaitingDescription = phase {
+                effects = adopt(client, context: context)
+            } else if restartPending {
+                restartPending = false
+                switch restart(local: credentials, client: client) {
+                case .failure(let error): return .failure(error)
+                case .success(let restarted): effects = restarted
+                }
+            }
+        }
         return .success((facts, effects))
     }
 
@@ -244,6 +315,7 @@ struct WebRTCSession {
     /// description counts.
     private mutating func adopt(_ client: ClientTransportParameters, context: DTLSContext) -> [WebRTCEffect] {
         guard case .awaitingDescription(let early) = phase else { return [] }
+        clientFingerprints = client.fingerprints
         var effects: [WebRTCEffect] = [.setRemoteICECredentials(ICECredentials(ufrag: client.iceUsernameFragment, password: client.icePassword))]
         let fingerprints = client.fingerprints.compactMap { DTLSFingerprint(sdpValue: "\($0.algorithm) \($0.value)") }
         let dtls: DTLSEndpoint

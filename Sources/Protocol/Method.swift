@@ -9,6 +9,7 @@ public enum Method: String, Sendable, CaseIterable {
     case connectTransport
     case closeTransport
     case answerTransportOffer
+    case restartIce
     case publishStream
     case unpublishStream
     case subscribeStream

@@ -34,7 +34,7 @@ struct WHIPTests {
                 { $0.userJoined?.userId == "obs" && $0.userJoined?.role == .anchor }, { $0.userPublishStream?.userId == "obs" },
             ])
 
-            // Trickled candidates are taken (the relay is ICE-lite); an ICE restart is refused.
+            // Trickled candidates are taken (the relay is ICE-lite); new credentials restart ICE.
             let trickle = try await AdminHTTPClient.send(
                 port: relay.ports.control, method: "PATCH", path: location, headers: ["Content-Type": "application/trickle-ice-sdpfrag"],
                 body: "a=mid:0\r\na=candidate:1 1 udp 2130706431 127.0.0.1 50000 typ host\r\n")
@@ -42,7 +42,17 @@ struct WHIPTests {
             let restart = try await AdminHTTPClient.send(
                 port: relay.ports.control, method: "PATCH", path: location, headers: ["Content-Type": "application/trickle-ice-sdpfrag", "If-Match": "*"],
                 body: "a=ice-ufrag:new1\r\na=ice-pwd:\(String(repeating: "q", count: 24))\r\n")
-            #expect(restart.status == 422 && restart.body.contains("ICE restart"))
+            #expect(restart.status == 200, "\(restart.status) \(restart.body)")
+            #expect(restart.headers["content-type"]?.hasPrefix("application/trickle-ice-sdpfrag") == true)
+            let firstUfrag = reply.body.split(whereSeparator: \.isNewline).first { $0.hasPrefix("a=ice-ufrag:") }.map(String.init)
+            let newUfrag = restart.body.split(whereSeparator: \.isNewline).first { $0.hasPrefix("a=ice-ufrag:") }.map(String.init)
+            #expect(newUfrag != nil && newUfrag != firstUfrag, "the relay's side of the restart has new credentials: \(restart.body)")
+            #expect(restart.body.contains("a=ice-pwd:") && restart.body.contains("a=candidate:") && restart.body.contains("a=end-of-candidates"))
+            #expect(restart.headers["etag"].map { !$0.isEmpty } == true)
+            let halfRestart = try await AdminHTTPClient.send(
+                port: relay.ports.control, method: "PATCH", path: location, headers: ["Content-Type": "application/trickle-ice-sdpfrag", "If-Match": "*"],
+                body: "a=ice-ufrag:new2\r\n")
+            #expect(halfRestart.status == 400 && halfRestart.body.contains("ice-pwd"), "\(halfRestart.status) \(halfRestart.body)")
 
             let left = await viewer.events().count
             let ended = try await AdminHTTPClient.send(port: relay.ports.control, method: "DELETE", path: location)

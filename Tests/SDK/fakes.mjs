@@ -182,7 +182,8 @@ export function fakeWebRTC() {
       this.transceivers.push({track, init});
     }
 
-    async createOffer() {
+    async createOffer(options) {
+      if (options) this.calls.push(['createOffer', options]);
       return {type: 'offer', sdp: `offer with ${this.transceivers.length} sections`};
     }
 

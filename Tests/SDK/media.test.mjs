@@ -24,6 +24,8 @@ function relay({hold = new Set(), users = []} = {}) {
         return {result: {roomId: p.roomId, userId: p.userId, role: p.role, visible: p.visible, users, tokenExpiresAt: 1}};
       case 'publishStream':
         return {result: {roomId: p.roomId, streamIndex: p.streamIndex, mediaType: 3, sdp: `answer for transport ${p.transportId}`}};
+      case 'restartIce':
+        return {result: p.sdp ? {sdp: `restart answer for transport ${p.transportId}`} : {revision: 1}};
       case 'setRemoteVideoStreamType':
         return {result: {roomId: p.roomId, userId: p.userId, streamIndex: p.streamIndex, state: 0, tracks: []}};
       default:
@@ -386,4 +388,45 @@ test('a room left while its publication is being restored reports no failure, an
   assert.deepEqual(sockets[1].methods().slice(0, 5), ['createTransport', 'joinRoom', 'createTransport', 'publishStream', 'leaveRoom']);
   assert.equal(publication.state, 'closed');
   assert.deepEqual(reports.map((d) => [d.rooms, d.failures]), [[[], []]], 'the left room is neither restored nor failed');
+});
+
+test('a publication whose ICE goes disconnected restarts ICE on the same transport, again while it stays disconnected', async () => {
+  const {client, clock, sockets, webrtc, seen} = setup();
+  const room = await client.joinRoom(JOIN);
+  const publication = await room.publish(camera(webrtc));
+  const pc = webrtc.peerConnections[1];
+  pc.become('connected');
+  pc.become('disconnected');
+  await settle();
+  const restarts = () => sockets[0].sent.filter((r) => r.method === 'restartIce');
+  assert.equal(restarts().length, 1);
+  assert.deepEqual(restarts()[0].params, {transportId: 2, sdp: 'offer with 2 sections'});
+  assert.deepEqual(pc.calls.filter((c) => c[0] === 'createOffer').at(-1), ['createOffer', {iceRestart: true}]);
+  assert.deepEqual(pc.calls.at(-1), ['remote', 'answer', 'restart answer for transport 2']);
+  assert.equal(publication.transportId, 2, 'the same transport');
+  assert.ok(!pc.closed);
+  assert.ok(!sockets[0].methods().includes('closeTransport'));
+  await clock.advance(5000);
+  assert.equal(restarts().length, 2, 'still disconnected after 5 s: restarted again');
+  pc.become('connected');
+  await clock.advance(20000);
+  assert.equal(restarts().length, 2, 'connected again: no more restarts');
+  assert.deepEqual(seen.filter(([n]) => n === 'onError').map(([, d]) => `${d.context}: ${d.error.message}`), []);
+});
+
+test('a receiving transport whose ICE goes disconnected asks the relay for an offer with new credentials', async () => {
+  const {client, sockets, webrtc} = setup();
+  await client.joinRoom(JOIN);
+  const pc = webrtc.peerConnections[0];
+  pc.become('connected');
+  pc.become('disconnected');
+  await settle();
+  const restarts = sockets[0].sent.filter((r) => r.method === 'restartIce');
+  assert.deepEqual(restarts.map((r) => r.params), [{transportId: 1}]);
+  assert.ok(!pc.closed && client.receiveTransportId === 1, 'the same transport');
+  // The relay's new offer is answered as usual.
+  sockets[0].receive({event: 'onTransportOffer', data: {transportId: 1, revision: 1, sdp: 'offer with new credentials'}});
+  await settle();
+  const answers = sockets[0].sent.filter((r) => r.method === 'answerTransportOffer');
+  assert.deepEqual(answers.at(-1).params, {transportId: 1, revision: 1, sdp: 'answer to offer with new credentials'});
 });

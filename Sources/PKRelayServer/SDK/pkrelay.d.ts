@@ -175,7 +175,7 @@ export interface SDKEventMap {
   onRemoteTrackRemoved: {userId: string; streamIndex: StreamIndex; kind: 'audio' | 'video'; track: MediaStreamTrack; mediaStream: MediaStream};
   /** A local publication's transport changed state. */
   onPublicationStateChanged: {roomId: string; streamIndex: StreamIndex; state: PublicationState; publication: LocalPublication};
-  /** Background work failed (answering an offer, refreshing a token, republishing, an app handler). */
+  /** Background work failed (answering an offer, refreshing a token, republishing, an ICE restart, an app handler). */
   onError: {error: PKRelayError | Error; context: string; roomId?: string};
 }
 

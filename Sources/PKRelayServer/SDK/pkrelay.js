@@ -187,6 +187,9 @@ const ANSWERED_BY_RELAY = new WeakSet();
 // Failed publish transports republished in a row before a publication is given up (state failed).
 const REPUBLISH_ATTEMPTS = 5;
 
+// How long a peer connection may stay `disconnected` after an ICE restart before the next one.
+const ICE_RESTART_RETRY_MS = 5000;
+
 // Codes after which retrying a rejoin with the same token cannot succeed.
 const FATAL_JOIN_CODES = new Set([-1000, -1009, -32602, 4009]);
 
@@ -499,8 +502,31 @@ class ReceiveTransport {
       if (this.closed) return;
       this.client._log(`receive transport ${this.id}: ${this.pc.connectionState}`);
       if (this.pc.connectionState === 'failed') this.client._transportFailed(this, 'the receive transport lost ICE connectivity');
+      if (this.pc.connectionState === 'disconnected') this._restartIce();
     };
     return this.id;
+  }
+
+  /**
+   * An ICE restart after the browser's ICE went `disconnected` (a network change): the relay
+   * sends an offer with new credentials, answered like any other; the transport and its tracks
+   * stay. Tried again while the connection stays disconnected; `failed` recovers as before.
+   */
+  async _restartIce() {
+    if (this._restarting || this.closed) return;
+    this._restarting = true;
+    try {
+      await this.client._request('restartIce', {transportId: this.id});
+      this.client._log(`receive transport ${this.id}: ICE restart`);
+    } catch (error) {
+      if (!this.closed && error.code !== ErrorCode.NotConnected) this.client._reportError({error, context: 'restartIce'});
+    } finally {
+      this._restarting = false;
+    }
+    if (this.closed) return;
+    this.client._clock.setTimeout(() => {
+      if (!this.closed && this.pc.connectionState === 'disconnected') this._restartIce();
+    }, ICE_RESTART_RETRY_MS);
   }
 
   /**
@@ -697,6 +723,7 @@ export class LocalPublication {
         if (s === 'connected' || s === 'connecting' || s === 'failed') this._setState(s);
         if (s === 'connected') this._republishes = 0;
         if (s === 'failed') client._publicationFailed(this, 'the browser lost ICE connectivity to the relay');
+        if (s === 'disconnected') this._restartIce(pc);
       };
       // ICE-lite relay: no need to wait for candidates.
       await pc.setLocalDescription(await pc.createOffer());
@@ -716,6 +743,33 @@ export class LocalPublication {
     }
     this.mediaType = result.mediaType;
     if (pc.connectionState !== 'connected') this._setState('connecting');
+  }
+
+  /**
+   * An ICE restart after the browser's ICE went `disconnected` (a network change): a new offer
+   * with new ICE credentials, answered by the relay with its own. The transport, its keys and
+   * the published tracks stay. Tried again while the connection stays disconnected; `failed`
+   * republishes as before.
+   */
+  async _restartIce(pc) {
+    if (this._restarting || this.pc !== pc || this._closed) return;
+    this._restarting = true;
+    const client = this.room.client;
+    try {
+      await pc.setLocalDescription(await pc.createOffer({iceRestart: true}));
+      const result = await client._request('restartIce', {transportId: this.transportId, sdp: pc.localDescription.sdp});
+      if (this.pc === pc) await pc.setRemoteDescription({type: 'answer', sdp: result.sdp});
+      client._log(`publish transport ${this.transportId}: ICE restart`);
+    } catch (error) {
+      if (this.pc === pc && pc.signalingState === 'have-local-offer') await pc.setLocalDescription({type: 'rollback'}).catch(() => {});
+      if (this.pc === pc && !this._closed && error.code !== ErrorCode.NotConnected) client._reportError({error: asError(error, 'restartIce'), context: 'restartIce'});
+    } finally {
+      this._restarting = false;
+    }
+    if (this.pc !== pc || this._closed) return;
+    client._clock.setTimeout(() => {
+      if (this.pc === pc && !this._closed && pc.connectionState === 'disconnected') this._restartIce(pc);
+    }, ICE_RESTART_RETRY_MS);
   }
 
   _setState(state) {
