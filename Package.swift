@@ -48,7 +48,9 @@ let package = Package(
         .target(name: "CSRTP", linkerSettings: [.linkedLibrary("srtp2")]),
         .target(name: "COpenSSLShims", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         .target(name: "CSocketShims"),
-        .target(name: "SecureTransport", dependencies: ["CSRTP", "COpenSSLShims"], swiftSettings: strict),
+        // Per packet too: every SRTP packet is sealed or opened here, and a session's per-SSRC
+        // indices are stored properties of a class, each access to them a runtime check.
+        .target(name: "SecureTransport", dependencies: ["CSRTP", "COpenSSLShims"], swiftSettings: perPacket),
         // ICE-lite: STUN binding checks answered on the data plane, consent freshness.
         .target(name: "ICE", dependencies: ["RTPWire", "SecureTransport"], swiftSettings: strict),
         // SDP parsing and the relay's WebRTC offer/answer, standard library only.

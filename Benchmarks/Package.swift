@@ -17,7 +17,9 @@ let package = Package(
         .target(name: "StreamCore", dependencies: ["RTPWire"], path: "Modules/StreamCore", swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         .target(name: "CSRTP", path: "Modules/CSRTP", linkerSettings: [.linkedLibrary("srtp2")]),
         .target(name: "COpenSSLShims", path: "Modules/COpenSSLShims", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
-        .target(name: "SecureTransport", dependencies: ["CSRTP", "COpenSSLShims"], path: "Modules/SecureTransport"),
+        .target(
+            name: "SecureTransport", dependencies: ["CSRTP", "COpenSSLShims"], path: "Modules/SecureTransport",
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         .target(name: "CSocketShims", path: "Modules/CSocketShims"),
         .target(name: "ICE", dependencies: ["RTPWire", "SecureTransport"], path: "Modules/ICE"),
         // The media core itself: its internals are what is measured, so it is built for testing.

@@ -30,6 +30,7 @@ final class DataPlaneThread: @unchecked Sendable {
         let result = pthread_create(&thread, nil, { argument in
             let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
             pkr_set_thread_name(box.name)
+            DataPlaneThread.adoptRelayPriority()
             box.owner.kernelThreadID.store(pkr_thread_id(), ordering: .releasing)
             box.body()
             return nil
@@ -40,6 +41,20 @@ final class DataPlaneThread: @unchecked Sendable {
         }
         started = true
         return true
+    }
+
+    /// Gives the calling thread the relay's own nice value, its main thread's. A new thread takes
+    /// its creator's, and the data plane is started from Swift concurrency's pool, whose threads
+    /// libdispatch sets to the value of their QoS class: without this a relay started under
+    /// `nice -n -10` (or at a benchmark's priority) would forward at 0, sharing its core with every
+    /// other process as an equal. Raising the priority above the creator's needs CAP_SYS_NICE or
+    /// RLIMIT_NICE; where the kernel refuses, the thread keeps its creator's value.
+    static func adoptRelayPriority() {
+        errno = 0
+        let relay = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(getpid()))
+        guard errno == 0 else { return }
+        // PRIO_PROCESS with 0 is the calling thread alone on Linux.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, relay)
     }
 
     func join() {

@@ -56,7 +56,7 @@ extension MediaCore {
         // A padded packet is copied whole: its padding follows the payload in the slot.
         let padding = padding(choice, plainLength: packet.count, firstByte: base.load(as: UInt8.self), on: transport)
         let copied = fromReceiveBatch && padding == 0
-            ? Self.headLength(of: packet.count, payloadOffset: payloadOffset, rewritesVP8: sink != nil, outbound: transport.outbound) : packet.count
+            ? Self.headLength(of: packet.count, payloadOffset: payloadOffset, rewritesVP8: sink != nil, on: transport) : packet.count
         slot.copyMemory(from: base, byteCount: copied)
         if payloadType != SinkState.keepPayloadType { RTPHeaderWriter.setPayloadType(payloadType, in: slot) }
         if let sink, let fields, payloadOffset > 0, payloadOffset < copied {
@@ -66,7 +66,7 @@ extension MediaCore {
         RTPHeaderWriter.setSequenceNumber(sequenceNumber, in: slot)
         RTPHeaderWriter.setTimestamp(timestamp, in: slot)
         guard copied == packet.count else {
-            if transport.outbound != nil {
+            if transport.outboundReference != nil {
                 return commitSealedSplit(on: transport, slot: slot, headLength: copied, tail: base + copied, tailLength: packet.count - copied)
             }
             commitSplitSlot(on: transport, headLength: copied, tail: base + copied, tailLength: packet.count - copied)
@@ -83,10 +83,10 @@ extension MediaCore {
     /// copied whole, as are packets for SRTP sessions on libsrtp (which protects only in place),
     /// and sealed packets whose header length the caller did not give.
     @inline(__always)
-    static func headLength(of packetLength: Int, payloadOffset: Int, rewritesVP8: Bool, outbound: SRTPSession?) -> Int {
+    static func headLength(of packetLength: Int, payloadOffset: Int, rewritesVP8: Bool, on transport: TransportState) -> Int {
         let head: Int
-        if let outbound {
-            guard outbound.sealsTailInPlace, payloadOffset > 0 else { return packetLength }
+        if transport.outboundReference != nil {
+            guard transport.sealsTailInPlace, payloadOffset > 0 else { return packetLength }
             head = payloadOffset + (rewritesVP8 ? vp8DescriptorSpan : 0)
         } else {
             head = rewritesVP8 ? payloadOffset + vp8DescriptorSpan : RTPHeader.fixedHeaderLength
@@ -99,8 +99,9 @@ extension MediaCore {
     @inline(__always)
     func commitSealedSplit(on transport: TransportState, slot: UnsafeMutableRawPointer, headLength: Int, tail: UnsafeRawPointer, tailLength: Int) -> Bool {
         var length = 0
-        guard let outbound = transport.outbound,
-              outbound.protectRTP(slot, headLength: headLength, tail: tail, tailLength: tailLength, length: &length, capacity: transport.slotCapacity) == .ok
+        guard let outbound = transport.outboundReference, outbound._withUnsafeGuaranteedRef({
+            $0.protectRTP(slot, headLength: headLength, tail: tail, tailLength: tailLength, length: &length, capacity: transport.slotCapacity)
+        }) == .ok
         else {
             counters.drop(.protectFailed)
             return false
@@ -146,7 +147,7 @@ extension MediaCore {
         }
         // From the receive batch, a seal on OpenSSL reads the payload where it lies: only the VP8
         // descriptor, which is rewritten, is copied.
-        let borrowsTail = fromReceiveBatch && padding == 0 && transport.outbound?.sealsTailInPlace == true
+        let borrowsTail = fromReceiveBatch && padding == 0 && transport.sealsTailInPlace
             && tailLength - (sink == nil ? 0 : Self.vp8DescriptorSpan) >= Self.minimumBorrowedBytes
         let copiedTail = borrowsTail ? (sink == nil ? 0 : Self.vp8DescriptorSpan) : tailLength
         let headLength = fixedLength + extensionLength + copiedTail
@@ -202,8 +203,8 @@ extension MediaCore {
     /// counted) when protection fails.
     func commitRTP(on transport: TransportState, slot: UnsafeMutableRawPointer, length plainLength: Int) -> Bool {
         var length = plainLength
-        if let outbound = transport.outbound {
-            guard outbound.protectRTP(slot, length: &length, capacity: transport.slotCapacity) == .ok else {
+        if let outbound = transport.outboundReference {
+            guard outbound._withUnsafeGuaranteedRef({ $0.protectRTP(slot, length: &length, capacity: transport.slotCapacity) }) == .ok else {
                 counters.drop(.protectFailed)
                 return false
             }

@@ -12,7 +12,16 @@ final class TransportState {
     /// sending wakes nothing (see pkr_udp_open_send_twin), or `fd` itself.
     let sendFD: Int32
     let profile: SRTPProfile?
-    var outbound: SRTPSession?
+    var outbound: SRTPSession? {
+        didSet { noteOutbound() }
+    }
+    /// ``outbound`` without reference counting, for the per-packet path: reading the optional
+    /// class reference to seal with retains and releases it, two atomic operations per egress
+    /// packet. Valid exactly as long as `outbound` holds the same session (kept in step by it).
+    private(set) var outboundReference: Unmanaged<SRTPSession>?
+    /// Whether ``outbound`` seals the rest of a packet from where it lies (``SRTPSession/sealsTailInPlace``),
+    /// read once per session rather than through a call per packet.
+    private(set) var sealsTailInPlace = false
     var inbound: SRTPSession?
     /// The peer's address key (IPv4Endpoint.key); 0 until connected or latched.
     var remoteKey: UInt64 = 0
@@ -77,6 +86,13 @@ final class TransportState {
         self.slotCapacity = slotCapacity
         self.sendBatch = pkr_batch_create(UInt32(slotCount), UInt32(slotCapacity))
         sendLayout = SendBatchLayout(of: sendBatch)
+        noteOutbound()
+    }
+
+    /// Keeps ``outboundReference`` and ``sealsTailInPlace`` in step with ``outbound``.
+    private func noteOutbound() {
+        outboundReference = outbound.map { Unmanaged.passUnretained($0) }
+        sealsTailInPlace = outbound?.sealsTailInPlace ?? false
     }
 
     deinit {

@@ -8,7 +8,8 @@ import COpenSSLShims
 /// Not thread-safe and not `Sendable`: one thread uses it. The per-packet method neither locks
 /// nor allocates.
 final class SRTPRTPSealer {
-    private let sealer: OpaquePointer
+    /// The OpenSSL context, owned by this object.
+    let sealer: OpaquePointer
 
     /// Creates the sender from SDES or DTLS-SRTP keying material: the 16-byte master key
     /// followed by the profile's master salt.

@@ -65,7 +65,7 @@ extension SRTPSession {
         else {
             return .malformed
         }
-        guard let rtpSealer else {
+        guard let rtpSealContext else {
             (packet + headLength).copyMemory(from: tail, byteCount: tailLength)
             var joined = headLength + tailLength
             let status = protectRTP(packet, length: &joined, capacity: capacity)
@@ -75,9 +75,11 @@ extension SRTPSession {
         let ssrc = packet.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
         let sequenceNumber = packet.loadUnaligned(fromByteOffset: 2, as: UInt16.self).bigEndian
         guard let index = sendIndices.index(ssrc: ssrc, sequenceNumber: sequenceNumber) else { return .replayed }
-        guard let sealed = rtpSealer.seal(
-            packet, headLength: headLength, tail: tail, tailLength: tailLength, capacity: capacity, rolloverCounter: UInt32(truncatingIfNeeded: index >> 16))
-        else { return .malformed }
+        // What SRTPRTPSealer.seal does, on its context directly; the guard above has checked the lengths.
+        let sealed = pkr_srtp_rtp_seal_split(
+            rtpSealContext, packet.assumingMemoryBound(to: UInt8.self), headLength, tail.assumingMemoryBound(to: UInt8.self), tailLength, capacity,
+            UInt32(truncatingIfNeeded: index >> 16))
+        guard sealed >= 0 else { return .malformed }
         length = sealed
         return .ok
     }

@@ -29,6 +29,11 @@ public final class SRTPSession {
     /// and statuses are byte for byte libsrtp's.
     let rtpSealer: SRTPRTPSealer?
     let rtpOpener: SRTPRTPOpener?
+    /// ``rtpSealer``'s OpenSSL context, for the per-packet path: a class reference read there is
+    /// retained and released around the update of ``sendIndices`` (two atomic operations per
+    /// packet), a pointer is not. Valid as long as `rtpSealer`, which owns it and lives as long
+    /// as the session.
+    let rtpSealContext: OpaquePointer?
     /// SRTCP on OpenSSL too, with libsrtp's SRTCP index per SSRC (sending) and replay window
     /// per SSRC (receiving) kept here; `context` then serves only as the reference.
     let rtcpTransform: SRTCPTransform?
@@ -118,6 +123,7 @@ public final class SRTPSession {
         self.rtpTrailerLength = profile.rtpTrailerLength
         self.rtcpTrailerLength = profile.rtcpTrailerLength
         self.rtpSealer = rtpSealer
+        rtpSealContext = rtpSealer?.sealer
         self.rtpOpener = rtpOpener
         self.rtcpTransform = rtcpTransform
         sendIndices = SRTPSendIndices(replayWindowSize: replayWindowSize)

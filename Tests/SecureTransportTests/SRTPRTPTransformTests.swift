@@ -140,6 +140,40 @@ struct SRTPRTPTransformTests {
         }
     }
 
+    /// A relay seals a subscriber's tracks in runs, one SSRC after another (the sender keeps the
+    /// last SSRC's index apart from the others'), with NACK answers in a run, jumps, and an SSRC
+    /// that joins late. Every packet must still be libsrtp's byte for byte.
+    @Test("an SRTPSession sender seals as libsrtp would when SSRCs come in runs", arguments: profiles)
+    func sessionSenderMatchesLibSRTPInRuns(profile: SRTPProfile) throws {
+        let fast = try SRTPSession(profile: profile, keyingMaterial: Self.material(profile), direction: .sender)
+        let reference = try SRTPSession(
+            profile: profile, keyingMaterial: Self.material(profile), direction: .sender, replayWindowSize: 1024, onOpenSSL: false)
+        var next: [UInt32: UInt16] = [1: 65_500, 2: 100, 3: 30_000]
+        var sealed = 0, refused = 0
+        for run in 0..<600 {
+            let ssrc = UInt32(run < 200 ? 1 + run % 2 : 1 + run % 3)
+            for position in 0..<((run * 7) % 23 + 1) {
+                var sequenceNumber = next[ssrc]!
+                if position == 3 {
+                    sequenceNumber &-= 7  // a NACK answer: an older number again
+                } else {
+                    next[ssrc] = sequenceNumber &+ 1
+                }
+                let plain = TestPackets.rtp(ssrc: ssrc, sequenceNumber: sequenceNumber, payload: [UInt8(truncatingIfNeeded: run), UInt8(position)])
+                let (fastStatus, fastPacket) = fast.protectRTP(plain)
+                let (referenceStatus, referencePacket) = reference.protectRTP(plain)
+                if fastStatus != referenceStatus || fastPacket != referencePacket {
+                    Issue.record("run \(run), packet \(position) (SSRC \(ssrc), sequence \(sequenceNumber)): \(fastStatus) against libsrtp's \(referenceStatus)")
+                    return
+                }
+                if fastStatus == .ok { sealed += 1 } else { refused += 1 }
+            }
+            if run % 50 == 49 { next[ssrc]! &+= 40_000 }  // a jump past half the sequence space
+        }
+        // Both outcomes were compared: sealed, and refused as too old after a jump.
+        #expect(sealed > 4000 && refused > 100, "\(sealed) sealed, \(refused) refused")
+    }
+
     /// What a receiver meets: runs and wraps, duplicates, late and very late packets, jumps,
     /// altered and truncated packets, new SSRCs. Status and bytes must be libsrtp's each time.
     @Test("an SRTPSession receiver opens, refuses and replays exactly as libsrtp does", arguments: profiles)

@@ -20,6 +20,8 @@ public final class CoreFanOut: @unchecked Sendable {
     let length: Int
     /// Every other packet is this many bytes shorter (0: all equal).
     let shorterEveryOther: Int
+    /// Seals each packet as an SRTP publisher would, before the core opens it; nil for a plain publisher.
+    let publisherSender: SRTPSession?
     var sequence: UInt16 = 1000
     public static let ssrc: UInt32 = 0x1234_5678
 
@@ -28,9 +30,11 @@ public final class CoreFanOut: @unchecked Sendable {
     ///     `shorterEveryOther`, every other packet is shorter and padded to its predecessor's size.
     ///   - retransmissionBudgetPercent: the subscribers' retransmission budget per 100 bytes of
     ///     their stream (nil: the default).
+    ///   - publisherProfile: The publisher's SRTP profile (nil: plain RTP): each packet is sealed
+    ///     in the receive batch before the core gets it, and the core opens it.
     public init(
         subscribers: Int, profile: SRTPProfile?, packetLength: Int = 1200, segmentPadding: Int = 0, shorterEveryOther: Int = 0,
-        retransmissionBudgetPercent: Int? = nil
+        retransmissionBudgetPercent: Int? = nil, publisherProfile: SRTPProfile? = nil
     ) {
         let (_, events) = AsyncStream.makeStream(of: MediaPlaneEvent.self)
         var configuration = MediaPlaneConfiguration()
@@ -42,8 +46,16 @@ public final class CoreFanOut: @unchecked Sendable {
         core = MediaCore(
             configuration: configuration, reports: ReportStore(), output: output, hasWebRTCSocket: false, events: events, randomSeed: 1)
         core.advanceClock(monotonicMs: 1000, unixMs: 1_700_000_000_000)
-        core.apply(.addTransport(id: 1, fd: -1, port: 1, profile: nil, outbound: nil))
-        core.apply(.connectTransport(id: 1, remote: publisherAddress, inbound: nil, addressGranted: true))
+        var inbound: SRTPSession?
+        if let publisherProfile {
+            let keys = SDESKeying.generateKeyingMaterial(for: publisherProfile)
+            inbound = try! SRTPSession(profile: publisherProfile, keyingMaterial: keys, direction: .receiver)
+            publisherSender = try! SRTPSession(profile: publisherProfile, keyingMaterial: keys, direction: .sender)
+        } else {
+            publisherSender = nil
+        }
+        core.apply(.addTransport(id: 1, fd: -1, port: 1, profile: publisherProfile, outbound: nil))
+        core.apply(.connectTransport(id: 1, remote: publisherAddress, inbound: inbound.map { SRTPSessionHandoff($0) }, addressGranted: true))
         publisher = core.transports[1]!
         core.apply(.addSource(MediaSourceSpec(id: 1, transportId: 1, ssrc: Self.ssrc, isVideo: true, codec: "VP8", clockRate: 90_000)))
         Self.addSubscribers(to: core, count: subscribers, firstTransport: 2, source: 1, profile: profile)
@@ -104,8 +116,9 @@ public final class CoreFanOut: @unchecked Sendable {
         sequence &+= 1
         RTPHeaderWriter.setSequenceNumber(sequence, in: template.baseAddress!)
         let slot = receiveBuffer + Int(sequence & 31) * 2048
-        let length = sequence & 1 == 1 ? self.length - shorterEveryOther : self.length
+        var length = sequence & 1 == 1 ? self.length - shorterEveryOther : self.length
         slot.copyMemory(from: template.baseAddress!, byteCount: length)
+        if let publisherSender { _ = publisherSender.protectRTP(slot, length: &length, capacity: 2048) }
         core.handlesReceiveBatch = true
         core.handleDatagram(on: publisher, buffer: slot, length: length, from: publisherAddress)
         core.handlesReceiveBatch = false

@@ -12,11 +12,12 @@ public final class ShardSplit: @unchecked Sendable {
     public let remoteOutput = DiscardingOutput()
     public let shards: Int
 
-    /// `subscribers` in all; with 2 `shards`, the second half of them on the other shard.
-    public init(subscribers: Int, shards: Int, profile: SRTPProfile?) {
+    /// `subscribers` in all; with 2 `shards`, the second half of them on the other shard. The
+    /// publisher sends plain RTP, or SRTP under `publisherProfile`.
+    public init(subscribers: Int, shards: Int, profile: SRTPProfile?, publisherProfile: SRTPProfile? = nil) {
         precondition(shards == 1 || shards == 2, "one shard, or two")
         let remoteCount = shards == 2 ? subscribers / 2 : 0
-        source = CoreFanOut(subscribers: subscribers - remoteCount, profile: profile)
+        source = CoreFanOut(subscribers: subscribers - remoteCount, profile: profile, publisherProfile: publisherProfile)
         let (_, events) = AsyncStream.makeStream(of: MediaPlaneEvent.self)
         remote = MediaCore(
             configuration: MediaPlaneConfiguration(), reports: ReportStore(), output: remoteOutput, hasWebRTCSocket: false, events: events, randomSeed: 3)

@@ -57,6 +57,12 @@ typedef struct pkr_srtp_rtp_context pkr_srtp_rtp_context;
  * seal (sealing != 0) or to open; NULL for an unknown profile or when OpenSSL fails. */
 pkr_srtp_rtp_context *pkr_srtp_rtp_create(int profile, const uint8_t *master_key, const uint8_t *master_salt, int sealing);
 void pkr_srtp_rtp_destroy(pkr_srtp_rtp_context *context);
+/* For tests: the same context (for SRTCP when rtcp != 0), with AES-GCM through EVP's wrappers
+ * rather than its implementation's functions called directly, so the two can be compared. */
+pkr_srtp_rtp_context *pkr_srtp_create_on_evp(int profile, const uint8_t *master_key, const uint8_t *master_salt, int sealing, int rtcp);
+/* Whether an AES-GCM context calls its implementation's functions directly; 0 when it went
+ * through EVP (its functions could not be found, or it was made by pkr_srtp_create_on_evp). */
+int pkr_srtp_gcm_is_direct(const pkr_srtp_rtp_context *context);
 /* The RTP header's length (CSRCs and extension included) within the first length bytes, or 0
  * when they cannot hold it. The version bits are not checked, as libsrtp does not. */
 size_t pkr_srtp_header_length(const uint8_t *packet, size_t length);
