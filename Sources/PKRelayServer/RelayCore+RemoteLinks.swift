@@ -78,7 +78,7 @@ extension RelayCore {
         if let refusal = await servesRoom(proposal.peerRoomId, epoch: proposal.epoch) {
             return .refused(RelayError(.targetRoomNotFound, refusal.message))
         }
-        guard let pipe = peerPipes[node] else {
+        guard let pipe = peerState[node] else {
             return .refused(RelayError(.targetRoomNotFound, "the connection from node \(node) is not ready"))
         }
         let outcome = engine.acceptRemoteLink(
