@@ -42,10 +42,13 @@ public final class RelayServer: Sendable {
             let membership = ClusterMembership(configuration: configuration.cluster, store: store, logger: logger, monotonicMs: { pkr_monotonic_ms() })
             let nodeId = configuration.cluster.nodeId
             let minter = TokenMinter(key: configuration.mintingKey)
-            let peers = ClusterPeers(nodeId: nodeId, logger: logger, goneAfter: .seconds(configuration.cluster.leaseSeconds)) {
+            let dialer = WebSocketPeerDialer(bearer: {
                 minter.mint(TokenClaims(
                     sub: "node:\(nodeId)", room: nil, exp: Int64(Date().timeIntervalSince1970) + 600, grants: TokenGrantSet(admin: true)))
-            }
+            }, logger: logger)
+            var timings = ClusterPeers.defaultTimings
+            timings.goneAfterMs = Int64(configuration.cluster.leaseSeconds) * 1000
+            let peers = ClusterPeers(nodeId: nodeId, logger: logger, timings: timings, dialer: dialer)
             self.cluster = (membership, store)
             self.peers = peers
             self.core = RelayCore(configuration: configuration, media: media, logger: logger, nowMs: nowMs, directory: membership, peers: peers)
@@ -111,7 +114,7 @@ public final class RelayServer: Sendable {
                 return .upgrade([:])
             } onUpgrade: { inbound, outbound, context in
                 context.requestContext.releaseWebSocketReference()
-                await peers.serve(inbound: inbound, outbound: outbound, dialed: nil)
+                await peers.serve(inbound: inbound, outbound: outbound)
             }
         }
         router.ws("/rtc") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
