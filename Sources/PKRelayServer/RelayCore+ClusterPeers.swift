@@ -100,6 +100,9 @@ extension RelayCore {
     /// the epoch the peer found (a room nobody serves is claimed), else it is refused at once.
     /// An invitation accepted with autoLink whose caller is here starts the link.
     func peerNotice(_ notice: NodeNotice, from node: String) async {
+        // The peer's anchor of a link this node asked for, shown before the answer arrived:
+        // shown once the caller has heard the answer (linkAcrossNodes).
+        if peerState.hold(notice, from: node) { return }
         if case .mirror(let update) = notice, update.publications != nil {
             guard let pipe = peerState[node] else { return }
             var refusal = engine.memberCount(roomId: update.targetRoomId) == nil ? await servesRoom(update.targetRoomId, epoch: update.epoch) : nil

@@ -59,7 +59,8 @@ public actor RelayCore {
     let directory: any RoomDirectory
     /// The node-to-node connections; nil for a single node.
     let peers: (any PeerLink)?
-    /// This node's ends of the media pipes, and what it knows of each peer's process.
+    /// This node's ends of the media pipes, what it knows of each peer's process, and the
+    /// links it asked peers for.
     var peerState = PeerState()
 
     public init(configuration: RelayConfiguration, media: any MediaCommands, logger: Logger, nowMs: @escaping @Sendable () -> Int64) {

@@ -1,3 +1,4 @@
+import Auth
 import Foundation
 import Testing
 
@@ -5,7 +6,8 @@ import Testing
 
 /// Two relay cores as cluster nodes joined by their real node-to-node connections in process
 /// (``ClusterPair``): what the users of both nodes hear when the connection between the nodes
-/// is lost and made again, when one node stops reading, and when the database is away.
+/// is lost and made again, when one node stops reading, when the database is away, and in
+/// which order refusals and links are told.
 @Suite("Cluster nodes joined in process", .timeLimit(.minutes(1)))
 struct ClusterPeerLinkTests {
     /// Anchor A publishing in r1 on node a, forwarding into r2 on node b, where an
@@ -99,6 +101,53 @@ struct ClusterPeerLinkTests {
         #expect(updated["error"] == nil && infos.allSatisfy { $0["state"] as? Int != 2 }, "\(updated)")
         #expect(!Self.mirrorEvents(viewer, since: viewerMark).contains("onUserLeave"), "the viewers saw the forwarder leave")
         pair.store.fail(false)
+        await pair.close()
+    }
+
+    /// The response to request `id` and the events `client` got after `mark`, by position.
+    static func order(_ client: CoreClient, since mark: Int, answering method: String) -> [String] {
+        client.messages.dropFirst(mark).map { message in
+            if let event = message["event"] as? String { return event }
+            return message["error"] != nil ? "error" : "result"
+        }
+    }
+
+    @Test("a connectOtherRoom refused across nodes answers first, then tells the caller with onConnectOtherRoom",
+          arguments: ["caller without forward", "peer without forward", "peer absent"])
+    func refusedLinkAnswersFirst(_ refusal: String) async throws {
+        let pair = await ClusterPair()
+        let callerGrants = refusal == "caller without forward" ? TokenGrantSet(forward: false) : nil
+        let peerGrants = refusal == "peer without forward" ? TokenGrantSet(forward: false) : nil
+        let caller = try await ClusterPair.anchor(pair.a, room: "r1", user: "A", ssrcBase: 1000, grants: callerGrants)
+        let peer = try await ClusterPair.anchor(pair.b, room: "r2", user: "B", ssrcBase: 2000, grants: peerGrants)
+        let mark = caller.mark
+        let answer = try await caller.request("connectOtherRoom", ["roomId": "r2", "userId": refusal == "peer absent" ? "nobody" : "B"])
+        let code = (answer["error"] as? [String: Any])?["code"] as? Int
+        #expect(code == (refusal == "peer absent" ? -102048 : 4015), "\(answer)")
+        let event = try await caller.waitFor("onConnectOtherRoom", since: mark) { $0["event"] as? String == "onConnectOtherRoom" }
+        #expect((event["data"] as? [String: Any])?["errorCode"] as? Int == code)
+        #expect(Self.order(caller, since: mark, answering: "connectOtherRoom") == ["error", "onConnectOtherRoom"])
+        #expect(peer.eventNames.allSatisfy { $0 != "onConnectOtherRoom" }, "the peer hears nothing")
+        await pair.close()
+    }
+
+    @Test("a link across nodes: the caller hears answer, peer, onConnectOtherRoom as on one node; the peer its event first")
+    func linkOrderAcrossNodes() async throws {
+        let pair = await ClusterPair()
+        let caller = try await ClusterPair.anchor(pair.a, room: "r1", user: "A", ssrcBase: 1000)
+        let peer = try await ClusterPair.anchor(pair.b, room: "r2", user: "B", ssrcBase: 2000)
+        let (callerMark, peerMark) = (caller.mark, peer.mark)
+        let answer = try await caller.request("connectOtherRoom", ["roomId": "r2", "userId": "B"])
+        #expect(answer["error"] == nil, "\(answer)")
+        try await caller.waitFor("A: onConnectOtherRoom", since: callerMark) { $0["event"] as? String == "onConnectOtherRoom" }
+        try await peer.waitFor("B: A appears", since: peerMark) { Self.is($0, "onUserPublishStream", user: "A") }
+        // PROTOCOL.md (connectOtherRoom): the answer first, the peer's mirror, then the event.
+        #expect(Self.order(caller, since: callerMark, answering: "connectOtherRoom") == [
+            "result", "onUserJoined", "onUserPublishStream", "onConnectOtherRoom",
+        ])
+        // The peer's node holds its half, and the peer hears so, before the caller's node shows
+        // the caller in the peer's room (docs/CLUSTER.md, "Across nodes").
+        #expect(peer.events(since: peerMark).map(\.name) == ["onConnectOtherRoom", "onUserJoined", "onUserPublishStream"])
         await pair.close()
     }
 }
