@@ -180,7 +180,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ClusterTests",
-            dependencies: ["Cluster", "PostgresTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Cluster", "Deadline", "PostgresTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         // The RFC 5769 STUN samples, shared by the STUN parser's and the ICE agent's tests.

@@ -2,14 +2,19 @@ import Logging
 import PostgresNIO
 import Protocol
 
-/// The cluster's shared state in PostgreSQL: node leases, room placements and notices.
+/// The cluster's shared state in PostgreSQL: node leases and room placements.
 ///
 /// Every rule that keeps a room on one node at a time is a single SQL statement judged on the
 /// database's clock: a registration succeeds only when no live lease holds the node id, a renewal
 /// only for the lease's own epoch while it is live, and a room is claimed only when its placement
 /// is missing or bound to a lease that is no longer live (compare-and-set with
 /// `INSERT ... ON CONFLICT ... WHERE`). ``run()`` must be running for any call to complete.
-public final class ClusterStore: Sendable {
+///
+/// Nothing is announced with `NOTIFY`: no node needs to hear of a change as it happens. Every
+/// decision reads the row it needs when it is made (a join claims its room, the placement route
+/// reads the placement), and nodes learn of each other's loss over their own connections. A
+/// `NOTIFY` would also take a database-wide lock at every commit that sends one.
+public final class ClusterStore: PlacementStore {
     let client: PostgresClient
     let logger: Logger
     /// How long a lease lasts past its last registration or renewal, in milliseconds.
@@ -17,6 +22,9 @@ public final class ClusterStore: Sendable {
 
     /// How often placement retries after losing a race to another node.
     static let placementAttempts = 4
+    /// How often registration tries again when the row it found live vanished before it could
+    /// read it (its node left in between).
+    static let registrationAttempts = 4
 
     /// Creates a store over `configuration`; nothing connects until ``run()``.
     public init(configuration: PostgresClient.Configuration, leaseDurationMs: Int64, logger: Logger) {
@@ -53,26 +61,28 @@ public final class ClusterStore: Sendable {
     /// while another lease under the same id is live.
     public func register(_ node: ClusterNode) async throws -> NodeLease {
         try Self.check(node.id)
-        let rows = try await client.query("""
-            INSERT INTO pkrelay_nodes AS n (node_id, control_url, media_address, capacity, load, lease_epoch, lease_expires_at)
-            VALUES (\(node.id), \(node.controlURL), \(node.mediaAddress), \(max(1, node.capacity)), 0,
-                    nextval('pkrelay_epoch'), now() + \(leaseDurationMs)::int8 * interval '1 millisecond')
-            ON CONFLICT (node_id) DO UPDATE SET
-                control_url = EXCLUDED.control_url, media_address = EXCLUDED.media_address,
-                capacity = EXCLUDED.capacity, load = 0,
-                lease_epoch = EXCLUDED.lease_epoch, lease_expires_at = EXCLUDED.lease_expires_at
-            WHERE n.lease_expires_at <= now()
-            RETURNING n.lease_epoch, (extract(epoch FROM n.lease_expires_at) * 1000)::int8
-            """, logger: logger)
-        for try await (epoch, expiresAtMs) in rows.decode((Int64, Int64).self) {
-            logger.info("cluster lease granted", metadata: ["node": "\(node.id)", "epoch": "\(epoch)"])
-            return NodeLease(nodeId: node.id, epoch: epoch, expiresAtMs: expiresAtMs)
+        for _ in 0..<Self.registrationAttempts {
+            let rows = try await client.query("""
+                INSERT INTO pkrelay_nodes AS n (node_id, control_url, media_address, capacity, load, lease_epoch, lease_expires_at)
+                VALUES (\(node.id), \(node.controlURL), \(node.mediaAddress), \(max(1, node.capacity)), 0,
+                        nextval('pkrelay_epoch'), now() + \(leaseDurationMs)::int8 * interval '1 millisecond')
+                ON CONFLICT (node_id) DO UPDATE SET
+                    control_url = EXCLUDED.control_url, media_address = EXCLUDED.media_address,
+                    capacity = EXCLUDED.capacity, load = 0,
+                    lease_epoch = EXCLUDED.lease_epoch, lease_expires_at = EXCLUDED.lease_expires_at
+                WHERE n.lease_expires_at <= now()
+                RETURNING n.lease_epoch, (extract(epoch FROM n.lease_expires_at) * 1000)::int8
+                """, logger: logger)
+            for try await (epoch, expiresAtMs) in rows.decode((Int64, Int64).self) {
+                logger.info("cluster lease granted", metadata: ["node": "\(node.id)", "epoch": "\(epoch)"])
+                return NodeLease(nodeId: node.id, epoch: epoch, expiresAtMs: expiresAtMs)
+            }
+            let held = try await client.query(
+                "SELECT (extract(epoch FROM lease_expires_at) * 1000)::int8 FROM pkrelay_nodes WHERE node_id = \(node.id)", logger: logger)
+            for try await untilMs in held.decode(Int64.self) { throw ClusterStoreError.nodeIdInUse(nodeId: node.id, untilMs: untilMs) }
+            // The live row vanished between the two statements (its node left): try again.
         }
-        let held = try await client.query(
-            "SELECT (extract(epoch FROM lease_expires_at) * 1000)::int8 FROM pkrelay_nodes WHERE node_id = \(node.id)", logger: logger)
-        for try await untilMs in held.decode(Int64.self) { throw ClusterStoreError.nodeIdInUse(nodeId: node.id, untilMs: untilMs) }
-        // The live row vanished between the two statements (its node left): try once more.
-        return try await register(node)
+        throw ClusterStoreError.registrationContended(nodeId: node.id)
     }
 
     /// Extends `lease` and reports the node's load. Throws ``ClusterStoreError/leaseLost(nodeId:)``
@@ -91,12 +101,11 @@ public final class ClusterStore: Sendable {
     }
 
     /// Leaves the cluster on purpose: the lease and every placement bound to it are removed at
-    /// once (instead of running out) and the other nodes are told.
+    /// once (instead of running out), so the rooms can be placed again at once.
     public func leave(_ lease: NodeLease) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("DELETE FROM pkrelay_rooms WHERE node_id = \(lease.nodeId) AND lease_epoch = \(lease.epoch)", logger: logger)
             try await connection.query("DELETE FROM pkrelay_nodes WHERE node_id = \(lease.nodeId) AND lease_epoch = \(lease.epoch)", logger: logger)
-            try await connection.query("SELECT pg_notify(\(ClusterNotice.channel), \(ClusterNotice.nodeLeft(nodeId: lease.nodeId).payload))", logger: logger)
         }
     }
 
@@ -164,7 +173,6 @@ public final class ClusterStore: Sendable {
             "DELETE FROM pkrelay_rooms WHERE room_id = \(roomId) AND epoch = \(epoch) RETURNING epoch", logger: logger)
         var released = false
         for try await _ in rows.decode(Int64.self) { released = true }
-        if released { try await notify(.roomReleased(roomId: roomId, epoch: epoch)) }
         return released
     }
 
@@ -176,20 +184,6 @@ public final class ClusterStore: Sendable {
         var rooms: [String: Int64] = [:]
         for try await (roomId, epoch) in rows.decode((String, Int64).self) { rooms[roomId] = epoch }
         return rooms
-    }
-
-    // MARK: Notices
-
-    /// Delivers every notice to `handler` until the task is cancelled or the connection drops
-    /// (then it throws: reconnect, and read the tables again, since notices are not replayed).
-    public func listen(_ handler: @Sendable (ClusterNotice) async -> Void) async throws {
-        try await client.withConnection { connection in
-            try await connection.listen(on: ClusterNotice.channel) { notifications in
-                for try await notification in notifications {
-                    if let notice = ClusterNotice(payload: notification.payload) { await handler(notice) }
-                }
-            }
-        }
     }
 
     // MARK: Private
@@ -213,7 +207,6 @@ public final class ClusterStore: Sendable {
         var epoch: Int64?
         for try await claimed in rows.decode(Int64.self) { epoch = claimed }
         guard let epoch else { return nil }
-        try await notify(.roomPlaced(roomId: roomId, nodeId: nodeId, epoch: epoch))
         logger.info("room placed", metadata: ["room": "\(roomId)", "node": "\(nodeId)", "epoch": "\(epoch)"])
         // The node as it stands (its row is live: the claim just read it).
         guard let placed = try await placement(of: roomId), placed.epoch == epoch else { return nil }
@@ -242,10 +235,6 @@ public final class ClusterStore: Sendable {
             """, logger: logger)
         for try await _ in rows.decode(Int32.self) { return true }
         return false
-    }
-
-    private func notify(_ notice: ClusterNotice) async throws {
-        try await client.query("SELECT pg_notify(\(ClusterNotice.channel), \(notice.payload))", logger: logger)
     }
 
     private static func check(_ id: String) throws {

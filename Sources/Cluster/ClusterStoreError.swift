@@ -9,6 +9,8 @@ public enum ClusterStoreError: Error, Sendable, Equatable, CustomStringConvertib
     case noLiveNode
     /// Placement lost the race too many times in a row (many nodes placing one room at once).
     case placementContended(roomId: String)
+    /// Registration found the node id's row live, then gone, too many times in a row.
+    case registrationContended(nodeId: String)
     /// An id that breaks the id rule.
     case invalidIdentifier(String)
 
@@ -18,6 +20,7 @@ public enum ClusterStoreError: Error, Sendable, Equatable, CustomStringConvertib
         case .leaseLost(let nodeId): "node \(nodeId) lost its lease and must stop serving"
         case .noLiveNode: "no node holds a live lease"
         case .placementContended(let roomId): "room \(roomId) could not be placed: its placement kept changing"
+        case .registrationContended(let nodeId): "node \(nodeId) could not register: the row under its id kept changing"
         case .invalidIdentifier(let problem): "invalid id: \(problem)"
         }
     }

@@ -1,90 +1,75 @@
 import Cluster
-import Deadline
 import Foundation
-import HummingbirdWSClient
-import Hummingbird
-import HummingbirdWebSocket
 import Logging
 import RoomEngine
-import Synchronization
 
-/// The node-to-node control connections of a cluster node: one WebSocket per pair of nodes
-/// (path `/cluster` on the control listener, authenticated with a node token signed by the
-/// cluster's shared key), carrying ``PeerMessage``s both ways. The node that needs a peer dials
-/// it and keeps the connection up while it forwards into rooms there; a connection silent for
-/// ``silenceLimit`` is dropped (a stopped or cut-off peer), and a peer unreachable for the
-/// cluster's lease is gone.
+/// The node-to-node control connections of a cluster node: one connection per pair of nodes
+/// (a WebSocket to path `/cluster` of the peer's control listener, authenticated with a node
+/// token signed by the cluster's shared key), carrying ``PeerMessage``s both ways.
+///
+/// What to do and when is decided by ``PeerConnections``, a value driven by the connections'
+/// events and the time; this actor only carries its actions out: it dials through a
+/// ``PeerDialer``, writes each connection's queue, tells the relay core, and sleeps until the
+/// next moment the rules name (one timer, rescheduled as the deadlines change).
 actor ClusterPeers: PeerLink {
     let nodeId: String
     /// This process's instance: a peer that comes back under the same node id as a new process
     /// lost its rooms, and forwards into them fail.
     let instance: String
-    let outbox = PeerOutbox()
-    let logger: Logger
-    /// A fresh node token for dialing.
-    let bearer: @Sendable () -> String
-    /// How long a peer may stay unreachable before its rooms count as gone.
-    let goneAfter: Duration
+    nonisolated let outbox: PeerOutbox
+    nonisolated let logger: Logger
+    let dialer: any PeerDialer
     private weak var core: RelayCore?
+    private var rules: PeerConnections
+    /// The clock's zero: the rules' milliseconds count from it.
+    private let origin = ContinuousClock.now
 
-    private struct Connection {
-        var node: String?
-        /// Dialed from here (else accepted).
-        var dialed: Bool
+    /// An open connection's queue, and the signal that closes it at once.
+    private struct Link {
         var queue: AsyncStream<String>.Continuation
-        var lastHeard: ContinuousClock.Instant
-        var ready = false
-        var ended = false
+        var cut: AsyncStream<String>.Continuation
     }
 
-    private var connections: [UInt64: Connection] = [:]
-    private var nextGeneration: UInt64 = 1
-    private var keepers: [String: Task<Void, Never>] = [:]
-    /// The nodes this node has dialed, by id: a request to a node known here needs no directory.
-    private var knownNodes: [String: ClusterNode] = [:]
-    private var attemptsRunning: Set<String> = []
-    /// How many connections to each peer have become ready.
-    private var connectionsReady: [String: Int] = [:]
-    /// When each peer whose connection ended was last heard from.
-    private var lastHeard: [String: ContinuousClock.Instant] = [:]
-    private var readyWaiters: [String: [CheckedContinuation<Bool, Never>]] = [:]
-    /// Requests waiting for their answers, with the connection each went on.
-    private var pending: [Int: (generation: UInt64, answer: CheckedContinuation<PeerReply?, Never>)] = [:]
+    private var links: [UInt64: Link] = [:]
+    private var dials: [UInt64: Task<Void, Never>] = [:]
+    private var waiting: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+    /// Requests waiting for their answers.
+    private var pending: [Int: CheckedContinuation<PeerReply?, Never>] = [:]
     private var nextRequestId = 1
+    private var timer: (deadlineMs: Int64, task: Task<Void, Never>)?
+    private let decoder = JSONDecoder()
 
-    static let pingInterval: Duration = .seconds(1)
-    static let silenceLimit: Duration = .seconds(3)
-    static let requestTimeout: Duration = .seconds(5)
-    static let connectTimeout: Duration = .seconds(5)
+    static let defaultTimings = PeerConnections.Timings(goneAfterMs: 10_000)
 
-    init(nodeId: String, logger: Logger, goneAfter: Duration, bearer: @escaping @Sendable () -> String) {
+    init(nodeId: String, logger: Logger, timings: PeerConnections.Timings, dialer: any PeerDialer, outboxCapacity: Int = 16384) {
         self.nodeId = nodeId
         self.logger = logger
-        self.goneAfter = goneAfter
-        self.bearer = bearer
+        self.dialer = dialer
+        self.outbox = PeerOutbox(capacity: outboxCapacity)
         self.instance = UUID().uuidString
+        self.rules = PeerConnections(nodeId: nodeId, timings: timings)
     }
 
     func attach(_ core: RelayCore) { self.core = core }
 
-    // MARK: Requests
+    private var nowMs: Int64 {
+        let elapsed = ContinuousClock.now - origin
+        return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+    }
+
+    // MARK: PeerLink
 
     /// Sends a request to `node` (dialing it when no connection is up) and waits for the answer;
-    /// nil when the node cannot be reached or does not answer in time.
+    /// nil when the node cannot be reached, the connection that carried the request ends, or
+    /// the answer does not come in time.
     func request(_ request: PeerRequest, to node: ClusterNode) async -> PeerReply? {
         guard await ensureConnection(to: node) else { return nil }
         let id = nextRequestId
         nextRequestId += 1
         guard let generation = outbox.send(.request(id: id, request), to: node.id) else { return nil }
-        Task { [weak self] in
-            try? await Task.sleep(for: Self.requestTimeout)
-            await self?.answer(id, with: nil)
-        }
-        return await withCheckedContinuation { answer in pending[id] = (generation, answer) }
-    }
-
-    private func answer(_ id: Int, with reply: PeerReply?) {
-        pending.removeValue(forKey: id)?.answer.resume(returning: reply)
+        rules.sent(request: id, on: generation, at: nowMs)
+        reschedule()
+        return await withCheckedContinuation { pending[id] = $0 }
     }
 
     nonisolated func notify(_ notice: NodeNotice) {
@@ -93,333 +78,247 @@ actor ClusterPeers: PeerLink {
 
     nonisolated var connectedPeers: (peers: [String], losses: UInt64) { outbox.connectedPeers }
 
-    /// The node dialed under `id`, if this node ever did.
-    func knownNode(_ id: String) -> ClusterNode? { knownNodes[id] }
+    /// The node asked under `id` before, if this node ever did.
+    func knownNode(_ id: String) -> ClusterNode? { rules.addresses[id] }
+
+    /// Closes every connection and dials no peer again (shutdown).
+    func closeAll() async {
+        await perform(rules.closeAll(at: nowMs))
+    }
 
     /// Waits until a ready connection to `node` is up, dialing it if needed.
     func ensureConnection(to node: ClusterNode) async -> Bool {
-        keep(node)
-        if outbox.isReady(node.id) { return true }
-        let waiter = Task { [weak self] in
-            try? await Task.sleep(for: Self.connectTimeout)
-            await self?.resolveWaiters(node.id, ready: false)
+        let (waiter, actions) = rules.need(node, at: nowMs)
+        if actions.contains(.resolveWaiter(waiter, ready: true)) { return true }
+        return await withCheckedContinuation { continuation in
+            waiting[waiter] = continuation
+            // Only dials: nothing here waits.
+            for case .dial(let address, let attempt) in actions { startDial(address, attempt: attempt) }
+            reschedule()
         }
-        defer { waiter.cancel() }
-        if outbox.isReady(node.id) { return true }
-        return await withCheckedContinuation { readyWaiters[node.id, default: []].append($0) }
-    }
-
-    private func resolveWaiters(_ node: String, ready: Bool) {
-        for waiter in readyWaiters.removeValue(forKey: node) ?? [] { waiter.resume(returning: ready) }
-    }
-
-    // MARK: Dialing
-
-    /// Keeps a connection to `node` up while this node forwards into rooms there: dials, redials
-    /// every second after a loss, and declares the node gone after ``goneAfter`` without one.
-    func keep(_ node: ClusterNode) {
-        knownNodes[node.id] = node
-        guard keepers[node.id] == nil else { return }
-        keepers[node.id] = Task { [weak self] in
-            await self?.keepLoop(node)
-        }
-    }
-
-    private func keeperEnded(_ node: String) { keepers[node] = nil }
-
-    /// A dial attempt ended (its connection closed, or it never opened). Requests waiting for the
-    /// peer are given up a moment later unless a connection is ready by then: a dial that lost to
-    /// the peer's own dial (see ``hello(_:generation:)``) is followed by that one becoming ready.
-    private func attemptEnded(_ node: String) {
-        attemptsRunning.remove(node)
-        if outbox.isReady(node) {
-            resolveWaiters(node, ready: true)
-            return
-        }
-        Task { [weak self] in
-            try? await Task.sleep(for: Self.crossedDialGrace)
-            await self?.giveUpUnlessReady(node)
-        }
-    }
-
-    private func giveUpUnlessReady(_ node: String) {
-        if outbox.isReady(node) { return resolveWaiters(node, ready: true) }
-        // The peer's own connection is still exchanging hellos, or an accepted one has not said
-        // who it is yet (slow under load): it resolves the waiters when ready, or the request's
-        // own timeout does.
-        if connections.values.contains(where: { !$0.ended && ($0.node == node || ($0.node == nil && !$0.dialed)) }) { return }
-        resolveWaiters(node, ready: false)
-    }
-
-    /// How long a failed dial waits for the peer's own connection before its requests fail.
-    static let crossedDialGrace: Duration = .milliseconds(500)
-
-    private func keepLoop(_ node: ClusterNode) async {
-        // Counted from the last word heard from the peer: a silent connection was noticed only
-        // after the silence limit.
-        var downSince: ContinuousClock.Instant?
-        // The first dial is for a request waiting on it; later ones only while this node still
-        // forwards into rooms there.
-        var first = true
-        while !Task.isCancelled {
-            if outbox.isReady(node.id) {
-                downSince = nil
-                first = false
-                try? await Task.sleep(for: .milliseconds(250))
-                continue
-            }
-            // A connection with the peer is still exchanging hellos (the peer's own dial, most
-            // likely): dialing now would replace it.
-            if connections.values.contains(where: { $0.node == node.id && !$0.ended }) {
-                try? await Task.sleep(for: .milliseconds(50))
-                continue
-            }
-            guard let core else { break }
-            if !first, !(await core.wantsPeer(node.id)) { break }
-            let now = ContinuousClock.now
-            let since = downSince ?? (first ? now : lastHeard[node.id] ?? now)
-            downSince = since
-            if !first, now - since >= goneAfter {
-                logger.warning("cluster peer gone: unreachable for the lease", metadata: ["peer": "\(node.id)"])
-                await core.peerGone(node.id)
-                break
-            }
-            let url = Self.peerURL(node.controlURL)
-            let attempt = Task { [weak self] in
-                guard let self else { return }
-                var headers = HTTPFields()
-                headers[.authorization] = "Bearer \(bearer())"
-                let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20, additionalHeaders: headers, closeTimeout: .seconds(1))
-                do {
-                    _ = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
-                        await self.serve(inbound: inbound, outbound: outbound, dialed: node.id)
-                    }
-                } catch {
-                    logger.debug("cluster peer unreachable", metadata: ["peer": "\(node.id)", "url": "\(url)", "error": "\(error)"])
-                }
-                await self.attemptEnded(node.id)
-            }
-            // A peer that accepts the connection but never answers (stopped) must not hold the
-            // loop: past the connect timeout, or when the peer is due to count as gone, the
-            // attempt is abandoned.
-            let readyBefore = connectionsReady[node.id, default: 0]
-            let deadline = min(now + Self.connectTimeout, since + goneAfter)
-            attemptsRunning.insert(node.id)
-            while !outbox.isReady(node.id), attemptsRunning.contains(node.id), ContinuousClock.now < deadline, !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(50))
-            }
-            // A connection that came up and went again while this loop slept counts as up.
-            if connectionsReady[node.id, default: 0] != readyBefore { first = false; downSince = nil; continue }
-            if !outbox.isReady(node.id) {
-                attempt.cancel()
-                if first { break }
-                let retry = min(now + .seconds(1), since + goneAfter)
-                if retry > ContinuousClock.now { try? await Task.sleep(until: retry) }
-            }
-        }
-        keeperEnded(node.id)
-    }
-
-    /// A node's `/cluster` URL from its control URL (`ws://host:port/rtc`).
-    static func peerURL(_ controlURL: String) -> String {
-        var base = controlURL
-        if base.hasSuffix("/rtc") { base.removeLast(4) }
-        while base.hasSuffix("/") { base.removeLast() }
-        return base + "/cluster"
     }
 
     // MARK: Connections
 
-    /// Runs one node-to-node connection until it ends: `dialed` names the peer this node dialed;
-    /// an accepted connection learns its peer from the first hello.
-    nonisolated func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, dialed: String?) async {
-        let (queue, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(16384))
-        let generation = await opened(queue: continuation, dialed: dialed)
-        let writer = Task {
-            for await text in queue {
-                do { try await outbound.write(.text(text)) } catch { break }
+    /// Runs one node-to-node connection until it ends: `dialed` is the peer this node dialed
+    /// (in attempt `attempt`); an accepted connection learns its peer from the first hello.
+    /// `messages` are the texts that arrive, `write` sends one.
+    nonisolated func serve<Messages: AsyncSequence & Sendable>(
+        messages: Messages, write: @escaping @Sendable (String) async throws -> Void, dialed: ClusterNode?
+    ) async where Messages.Element == String {
+        let (queue, queueContinuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(outbox.capacity))
+        let (cut, cutContinuation) = AsyncStream<String>.makeStream()
+        guard let generation = await opened(dialed: dialed, link: Link(queue: queueContinuation, cut: cutContinuation)) else { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await text in queue {
+                    do { try await write(text) } catch { break }
+                }
             }
-            await self.ended(generation, why: "closed")
-            try? await outbound.close(.goingAway, reason: "cluster connection closed")
-        }
-        let heartbeat = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: Self.pingInterval)
-                guard let self, !Task.isCancelled, await self.beat(generation) else { break }
+            group.addTask {
+                // Requests are answered on the side: one may wait on the database, and the
+                // connection's other messages (its pings too) must not wait behind it.
+                await withDiscardingTaskGroup { requests in
+                    do {
+                        for try await text in messages {
+                            guard let (id, request, node) = await self.received(text, on: generation) else { continue }
+                            requests.addTask { await self.answer(request, id: id, from: node, on: queueContinuation) }
+                        }
+                    } catch {
+                        self.logger.debug("cluster connection ended with an error", metadata: ["error": "\(error)"])
+                    }
+                }
             }
-        }
-        do {
-            for try await message in inbound.messages(maxSize: 1 << 20) {
-                if case .text(let text) = message { await received(text, generation: generation) }
+            group.addTask {
+                var reason: String?
+                for await why in cut { reason = why }
+                if let reason { await self.cut(generation, why: reason) }
             }
-        } catch {
-            logger.debug("cluster connection ended with an error", metadata: ["error": "\(error)"])
+            // Whichever ends first ends the connection: the peer closed it, a write failed, or
+            // this node closed it. The rules and the relay core hear it at once; requests still
+            // being answered finish on their own.
+            await group.next()
+            await self.closed(generation)
+            group.cancelAll()
         }
-        heartbeat.cancel()
-        await ended(generation, why: "closed by the peer")
-        _ = await writer.value
-        await forget(generation)
     }
 
-    /// Drops what is left of a connection that closed before it was ever in use.
-    private func forget(_ generation: UInt64) {
-        if connections[generation]?.ended == true { connections[generation] = nil }
+    private func opened(dialed: ClusterNode?, link: Link) async -> UInt64? {
+        let (generation, actions) = rules.opened(dialedTo: dialed?.id, at: nowMs)
+        links[generation] = link
+        await perform(actions)
+        return rules.isOpen(generation) ? generation : nil
     }
 
-    private func opened(queue: AsyncStream<String>.Continuation, dialed: String?) async -> UInt64 {
-        let generation = nextGeneration
-        nextGeneration += 1
-        if let dialed, connections.values.contains(where: { $0.node == dialed && !$0.ended }) {
-            // A connection with the peer came up (its own dial) while this one was on its way:
-            // that one is kept, and this one closes without a word.
-            connections[generation] = Connection(node: nil, dialed: true, queue: queue, lastHeard: .now, ended: true)
-            queue.finish()
-            return generation
-        }
-        connections[generation] = Connection(node: dialed, dialed: dialed != nil, queue: queue, lastHeard: .now)
-        if let dialed {
-            outbox.open(node: dialed, generation: generation, queue: queue)
-            sendHello(on: generation, to: dialed, offer: await core?.openPeerPipe(node: dialed, generation: generation))
-        }
-        return generation
+    private func closed(_ generation: UInt64) async {
+        links[generation] = nil
+        await perform(rules.closed(generation, at: nowMs))
     }
 
-    private func sendHello(on generation: UInt64, to node: String, offer: PipeOffer?) {
-        guard let connection = connections[generation] else { return }
-        guard let offer else {
-            logger.error("cluster connection refused: no media port for the pipe", metadata: ["peer": "\(node)"])
-            connection.queue.finish()
-            return
-        }
-        let hello = PeerMessage.hello(PeerHello(version: PeerMessage.version, node: nodeId, instance: instance, pipe: offer))
-        if let text = outbox.encode(hello) { connection.queue.yield(text) }
+    private func cut(_ generation: UInt64, why: String) async {
+        await perform(rules.failed(generation, why: why, at: nowMs))
     }
 
-    /// Sends a ping; false when the peer has been silent too long (the connection is dropped).
-    private func beat(_ generation: UInt64) async -> Bool {
-        guard let connection = connections[generation], !connection.ended else { return false }
-        if ContinuousClock.now - connection.lastHeard > Self.silenceLimit {
-            await ended(generation, why: "silent for \(Self.silenceLimit)")
-            return false
-        }
-        if let text = outbox.encode(.ping) { connection.queue.yield(text) }
-        return true
-    }
-
-    private func received(_ text: String, generation: UInt64) async {
-        guard var connection = connections[generation], !connection.ended else { return }
-        connection.lastHeard = .now
-        connections[generation] = connection
-        guard let message = try? JSONDecoder().decode(PeerMessage.self, from: Data(text.utf8)) else {
-            logger.warning("cluster peer sent a message that does not parse", metadata: ["peer": "\(connection.node ?? "-")"])
-            return
+    /// Takes one message in; returns a request to answer on the side.
+    private func received(_ text: String, on generation: UInt64) async -> (Int, PeerRequest, String)? {
+        let now = nowMs
+        rules.heard(generation, at: now)
+        guard let message = try? decoder.decode(PeerMessage.self, from: Data(text.utf8)) else {
+            logger.warning("cluster peer sent a message that does not parse", metadata: ["peer": "\(rules.peer(of: generation) ?? "-")"])
+            return nil
         }
         switch message {
         case .ping:
-            return
+            return nil
         case .hello(let hello):
-            await self.hello(hello, generation: generation)
-            return
+            await perform(rules.helloReceived(hello, on: generation, at: now))
+            return nil
         default:
             break
         }
-        guard let node = connection.node, connection.ready, let core else { return }
+        // Anything else only once the connection is up.
+        guard let node = rules.peer(of: generation), let core else { return nil }
         switch message {
         case .hello, .ping:
-            return
+            return nil
         case .reply(let id, let reply):
-            answer(id, with: reply)
+            rules.answered(request: id)
+            pending.removeValue(forKey: id)?.resume(returning: reply)
         case .request(let id, let request):
-            // Answered on the side: a request may wait on the database, and the connection's
-            // other messages (its pings too) must not wait behind it.
-            let queue = connection.queue
-            let outbox = outbox
-            Task {
-                let reply: PeerReply
-                switch request {
-                case .verify(let verification): reply = await core.peerVerify(verification, from: node)
-                case .link(let proposal): reply = await core.peerLink(proposal, from: node)
-                case .invite(let proposal): reply = await core.peerInvite(proposal, from: node)
-                }
-                if let text = outbox.encode(.reply(id: id, reply)) { queue.yield(text) }
-            }
+            return (id, request, node)
         case .notice(let notice):
             await core.peerNotice(notice, from: node)
         }
+        return nil
     }
 
-    private func hello(_ hello: PeerHello, generation: UInt64) async {
-        guard let core else {
-            await ended(generation, why: "this node is not ready for peers yet")
-            return
+    private func answer(_ request: PeerRequest, id: Int, from node: String, on queue: AsyncStream<String>.Continuation) async {
+        guard let core else { return }
+        let reply: PeerReply
+        switch request {
+        case .verify(let verification): reply = await core.peerVerify(verification, from: node)
+        case .link(let proposal): reply = await core.peerLink(proposal, from: node)
+        case .invite(let proposal): reply = await core.peerInvite(proposal, from: node)
         }
-        guard hello.version == PeerMessage.version else {
-            logger.error("cluster peer speaks another version of the node-to-node protocol; run one release on every node", metadata: [
-                "peer": "\(hello.node)", "peerVersion": "\(hello.version)", "version": "\(PeerMessage.version)",
-            ])
-            await ended(generation, why: "the peer speaks version \(hello.version), this node \(PeerMessage.version)")
-            return
-        }
-        let peer = hello.node
-        let instance = hello.instance
-        let remote = hello.pipe
-        guard peer != nodeId, var connection = connections[generation], !connection.ready else {
-            await ended(generation, why: "a hello from this node itself, or a second hello")
-            return
-        }
-        if let expected = connection.node, expected != peer {
-            await ended(generation, why: "the peer is \(peer), not \(expected)")
-            return
-        }
-        if connection.node == nil, nodeId < peer,
-           connections.contains(where: { $0.key != generation && $0.value.node == peer && $0.value.dialed && !$0.value.ended }) {
-            // Both nodes dialed at once: the connection the node with the smaller id dialed is the
-            // one kept, on both sides (the peer, the larger, drops its own when it accepts ours).
-            await ended(generation, why: "the connection dialed from here to \(peer) is the one kept")
-            return
-        }
-        if connection.node == nil {
-            // Accepted: the peer is known now, and it hears this node's end of the pipe.
-            connection.node = peer
-            connections[generation] = connection
-            outbox.open(node: peer, generation: generation, queue: connection.queue)
-            sendHello(on: generation, to: peer, offer: await core.openPeerPipe(node: peer, generation: generation))
-        }
-        guard connections[generation]?.ended == false, await core.peerReady(node: peer, generation: generation, remote: remote, instance: instance) else {
-            await ended(generation, why: "the media pipe could not be connected")
-            return
-        }
-        connections[generation]?.ready = true
-        outbox.markReady(node: peer, generation: generation)
-        connectionsReady[peer, default: 0] += 1
-        logger.info("cluster peer connected", metadata: ["peer": "\(peer)", "pipe": "\(remote.ip):\(remote.port)"])
-        resolveWaiters(peer, ready: true)
+        if let text = outbox.encode(.reply(id: id, reply)) { queue.yield(text) }
     }
 
-    /// The connection ended (closed, failed or silent): once only, the relay core hears it.
-    private func ended(_ generation: UInt64, why: String) async {
-        guard var connection = connections[generation], !connection.ended else { return }
-        connection.ended = true
-        connections[generation] = nil
-        connection.queue.finish()
-        guard let node = connection.node else { return }
-        lastHeard[node] = connection.lastHeard
-        outbox.close(node: node, generation: generation, wasReady: connection.ready)
-        // Only the requests this connection carried are lost with it. When both nodes dial at
-        // once, the connection that is dropped may end after the kept one has carried requests:
-        // those are still answered.
-        for (id, request) in pending where request.generation == generation {
-            pending[id] = nil
-            request.answer.resume(returning: nil)
+    // MARK: Carrying out the rules' actions
+
+    private func perform(_ actions: [PeerAction]) async {
+        var reasons: [UInt64: String] = [:]
+        for action in actions {
+            switch action {
+            case .dial(let node, let attempt):
+                startDial(node, attempt: attempt)
+            case .redial(let node, let attempt):
+                // Later dials only while this node still forwards into rooms there.
+                if let core, await core.wantsPeer(node.id) {
+                    startDial(node, attempt: attempt)
+                } else {
+                    await perform(rules.unwanted(node.id, at: nowMs))
+                }
+            case .cancelDial(let attempt):
+                dials.removeValue(forKey: attempt)?.cancel()
+            case .greet(let generation, let node):
+                await greet(generation, node: node)
+            case .establish(let generation, let node, let hello):
+                await establish(generation, node: node, hello: hello)
+            case .ping(let generation):
+                if let text = outbox.encode(.ping) { links[generation]?.queue.yield(text) }
+            case .close(let generation, let reason):
+                if let link = links.removeValue(forKey: generation) {
+                    link.queue.finish()
+                    link.cut.finish()
+                }
+                reasons[generation] = reason
+                logger.debug("cluster connection closed", metadata: ["reason": "\(reason)"])
+            case .lost(let generation, let node, let wasReady):
+                outbox.close(node: node, generation: generation, wasReady: wasReady)
+                if wasReady {
+                    logger.warning("cluster peer disconnected", metadata: ["peer": "\(node)", "reason": "\(reasons[generation] ?? "closed by the peer")"])
+                }
+                await core?.peerLost(node: node, generation: generation)
+            case .gone(let node):
+                logger.warning("cluster peer gone: unreachable for the lease", metadata: ["peer": "\(node)"])
+                await core?.peerGone(node)
+            case .resolveWaiter(let waiter, let ready):
+                waiting.removeValue(forKey: waiter)?.resume(returning: ready)
+            case .failRequest(let id):
+                pending.removeValue(forKey: id)?.resume(returning: nil)
+            }
         }
-        if connection.ready { logger.warning("cluster peer disconnected", metadata: ["peer": "\(node)", "reason": "\(why)"]) }
-        await core?.peerLost(node: node, generation: generation)
+        reschedule()
     }
 
-    /// Closes every connection (shutdown).
-    func closeAll() async {
-        for task in keepers.values { task.cancel() }
-        keepers = [:]
-        for generation in connections.keys.sorted() { await ended(generation, why: "shutting down") }
+    private func startDial(_ node: ClusterNode, attempt: UInt64) {
+        let dialer = self.dialer
+        let logger = self.logger
+        dials[attempt] = Task { [weak self] in
+            guard let self else { return }
+            do {
+                try await dialer.dial(node, into: self)
+            } catch {
+                logger.debug("cluster peer unreachable", metadata: ["peer": "\(node.id)", "url": "\(node.controlURL)", "error": "\(error)"])
+            }
+            await self.dialEnded(attempt)
+        }
+    }
+
+    /// A dial task ended: it never connected, or its connection has ended.
+    private func dialEnded(_ attempt: UInt64) async {
+        dials[attempt] = nil
+        await perform(rules.dialFailed(attempt, at: nowMs))
+    }
+
+    /// Queues the connection's messages for `node`, opens this node's end of the media pipe and
+    /// says hello.
+    private func greet(_ generation: UInt64, node: String) async {
+        guard let link = links[generation], let core else {
+            return await perform(rules.failed(generation, why: "this node is not ready for peers yet", at: nowMs))
+        }
+        outbox.open(node: node, generation: generation, queue: link.queue, cut: link.cut)
+        guard let offer = await core.openPeerPipe(node: node, generation: generation) else {
+            logger.error("cluster connection refused: no media port for the pipe", metadata: ["peer": "\(node)"])
+            return await perform(rules.failed(generation, why: "no media port for the pipe", at: nowMs))
+        }
+        let hello = PeerMessage.hello(PeerHello(version: PeerMessage.version, node: nodeId, instance: instance, pipe: offer))
+        if let text = outbox.encode(hello) { link.queue.yield(text) }
+    }
+
+    /// Both hellos are through: the queue takes every message from now on, and then the relay
+    /// core connects the pipe and sends every mirror again, on this connection.
+    private func establish(_ generation: UInt64, node: String, hello: PeerHello) async {
+        guard rules.isOpen(generation), let core else { return }
+        outbox.markReady(node: node, generation: generation)
+        guard await core.peerReady(node: node, generation: generation, remote: hello.pipe, instance: hello.instance) else {
+            return await perform(rules.failed(generation, why: "the media pipe could not be connected", at: nowMs))
+        }
+        logger.info("cluster peer connected", metadata: ["peer": "\(node)", "pipe": "\(hello.pipe.ip):\(hello.pipe.port)"])
+        await perform(rules.established(generation, at: nowMs))
+    }
+
+    // MARK: The timer
+
+    /// Sleeps until the rules' next deadline; an earlier deadline replaces a later one.
+    private func reschedule() {
+        guard let deadline = rules.nextDeadlineMs else {
+            timer?.task.cancel()
+            timer = nil
+            return
+        }
+        if let timer, timer.deadlineMs <= deadline { return }
+        timer?.task.cancel()
+        let wake = origin + .milliseconds(deadline)
+        timer = (deadline, Task { [weak self] in
+            try? await Task.sleep(until: wake, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            await self?.fire(deadline)
+        })
+    }
+
+    private func fire(_ deadline: Int64) async {
+        if timer?.deadlineMs == deadline { timer = nil }
+        await perform(rules.advance(to: nowMs))
     }
 }

@@ -7,6 +7,7 @@ import ServiceLifecycle
 /// the node id's previous lease is still live), renews the lease, stops serving every room when
 /// the lease is lost and registers anew, and on shutdown leaves, which frees its rooms at once.
 struct ClusterService: Service {
+    let store: ClusterStore
     let membership: ClusterMembership
     let core: RelayCore
     let ports: PortWaiter
@@ -17,11 +18,23 @@ struct ClusterService: Service {
     static let tickInterval = Duration.milliseconds(250)
 
     func run() async throws {
-        let store = membership.store
+        let store = self.store
         // Detached: PostgresClient.run() ends at a graceful shutdown it can see, and this
         // service still needs the pool to leave the cluster after the drain.
         let pool = Task.detached { await store.run() }
         defer { pool.cancel() }
+        // The placements of rooms that end here are released while the node runs; leaving the
+        // cluster at the end releases whatever is left in one transaction.
+        let membership = self.membership
+        await withDiscardingTaskGroup { group in
+            group.addTask { await membership.releaseEndedRooms() }
+            await keepMembership()
+            group.cancelAll()
+        }
+    }
+
+    /// Registers, renews and re-registers until the relay shuts down, then leaves the cluster.
+    private func keepMembership() async {
         let node = ClusterNode(
             id: configuration.cluster.nodeId, controlURL: await controlURL(),
             mediaAddress: "\(configuration.media.announcedAddress ?? configuration.media.bindAddress):\(configuration.media.portRange.lowerBound)",
@@ -84,7 +97,7 @@ struct ClusterService: Service {
 
     private func renew(_ lease: NodeLease, sentAtMs: Int64) async {
         do {
-            _ = try await membership.store.renew(lease, load: await core.roomCount)
+            _ = try await store.renew(lease, load: await core.roomCount)
             membership.renewed(sentAtMs: sentAtMs)
         } catch ClusterStoreError.leaseLost {
             if membership.lease == lease, membership.renewalRefused() == .stopServing {

@@ -7,7 +7,7 @@ enum PeerMessage: Sendable, Hashable {
     /// First message each way on a connection: who speaks, in which version of this protocol,
     /// and its end of the media pipe.
     case hello(PeerHello)
-    /// Once a second each way; a connection silent for ``ClusterPeers/silenceLimit`` is dropped.
+    /// Once a second each way; a connection silent for ``PeerConnections/Timings/silenceMs`` is dropped.
     case ping
     /// A question the other node answers with a ``reply(id:_:)`` of the same id.
     case request(id: Int, PeerRequest)

@@ -7,9 +7,13 @@ final class PeerOutbox: Sendable {
     private struct Entry {
         var generation: UInt64
         var queue: AsyncStream<String>.Continuation
+        /// Finished (with the reason) to close the connection at once.
+        var cut: AsyncStream<String>.Continuation
         var ready: Bool
     }
 
+    /// Messages queued per connection before it is closed as a peer that stopped reading.
+    let capacity: Int
     private let entries = Mutex<[String: Entry]>([:])
     /// Ready connections that ended, since start.
     private let losses = Mutex<UInt64>(0)
@@ -20,10 +24,15 @@ final class PeerOutbox: Sendable {
         return encoder
     }()
 
-    /// Registers a connection to `node`; a connection it replaces is closed (its queue finished).
-    func open(node: String, generation: UInt64, queue: AsyncStream<String>.Continuation) {
+    init(capacity: Int = 16384) {
+        self.capacity = capacity
+    }
+
+    /// Registers a connection to `node`; a connection it replaces is closed once what is queued
+    /// for it is written (its queue finished).
+    func open(node: String, generation: UInt64, queue: AsyncStream<String>.Continuation, cut: AsyncStream<String>.Continuation) {
         let replaced = entries.withLock { entries in
-            defer { entries[node] = Entry(generation: generation, queue: queue, ready: false) }
+            defer { entries[node] = Entry(generation: generation, queue: queue, cut: cut, ready: false) }
             return entries[node]
         }
         replaced?.queue.finish()
@@ -57,15 +66,21 @@ final class PeerOutbox: Sendable {
     @discardableResult
     func send(_ message: PeerMessage, to node: String) -> UInt64? {
         guard let text = encode(message) else { return nil }
-        let ready = entries.withLock { entries -> (generation: UInt64, queue: AsyncStream<String>.Continuation)? in
+        let ready = entries.withLock { entries -> Entry? in
             guard let entry = entries[node], entry.ready else { return nil }
-            return (entry.generation, entry.queue)
+            return entry
         }
         guard let ready else { return nil }
         if case .enqueued = ready.queue.yield(text) { return ready.generation }
         // A peer that cannot take what this node tells it would go on with rooms that differ
-        // from this node's: the connection closes instead (after what is queued), and the two
-        // nodes resynchronise when they reconnect, as after any lost connection.
+        // from this node's: the connection closes at once instead, and the two nodes
+        // resynchronise when they reconnect, as after any lost connection (as a client that
+        // reads too slowly is cut).
+        entries.withLock { entries in
+            if entries[node]?.generation == ready.generation { entries[node]!.ready = false }
+        }
+        ready.cut.yield("its queue of \(capacity) messages is full: the peer stopped reading")
+        ready.cut.finish()
         ready.queue.finish()
         overflows.withLock { $0 += 1 }
         return nil

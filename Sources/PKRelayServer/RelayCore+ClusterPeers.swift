@@ -11,12 +11,12 @@ extension RelayCore {
     /// Opens this node's end of the media pipe for a new connection to `node` (closing the end
     /// of an older connection to it, whose state goes as for a lost connection).
     func openPeerPipe(node: String, generation: UInt64) -> PipeOffer? {
-        if let old = peerPipes[node] { peerLost(node: node, generation: old.generation) }
+        if let old = peerState[node] { peerLost(node: node, generation: old.generation) }
         switch media.openTransport(profile: .aeadAES128GCM, group: nil) {
         case .success(let opened):
             // A pipe serves rooms on every shard: it goes to the least loaded one.
             media.place(transports: [opened.id], group: nil)
-            peerPipes[node] = PeerPipe(generation: generation, transportId: opened.id)
+            peerState.open(node: node, generation: generation, transportId: opened.id)
             return PipeOffer(ip: media.announcedAddress, port: opened.port, key: SDESKeying.encodeBase64(opened.relayKey ?? []))
         case .failure(let error):
             logger.error("could not open the media pipe to a cluster peer", metadata: ["peer": "\(node)", "error": "\(error)"])
@@ -25,15 +25,15 @@ extension RelayCore {
     }
 
     /// Both hellos are through: the pipe connects to the peer's end, and forwards into rooms
-    /// there resume on it. A peer that is a new process under a known node id lost its rooms:
-    /// forwards into them fail first.
+    /// there resume on it (their mirrors are sent again on the connection, which takes messages
+    /// by now). A peer that is a new process under a known node id lost its rooms: forwards into
+    /// them fail first.
     func peerReady(node: String, generation: UInt64, remote: PipeOffer, instance: String) -> Bool {
-        guard let pipe = peerPipes[node], pipe.generation == generation else { return false }
-        if let known = peerInstances[node], known != instance {
+        guard let (pipe, restarted) = peerState.ready(node: node, generation: generation, instance: instance) else { return false }
+        if restarted {
             logger.warning("cluster peer restarted: forwards into its rooms end", metadata: ["peer": "\(node)"])
             apply(engine.remoteNodeGone(node))
         }
-        peerInstances[node] = instance
         guard let endpoint = IPv4Endpoint(host: remote.ip, port: remote.port), let key = SDESKeying.decodeBase64(remote.key),
               // The peer's address comes from the node-to-node connection, not from a client.
               case .success = media.connectTransport(id: pipe.transportId, remote: endpoint, clientKey: key, addressGranted: true)
@@ -49,14 +49,13 @@ extension RelayCore {
     /// crossing, its users' mirrors here leave their rooms (Dropped), and the pipe closes once
     /// its sinks and sources are gone.
     func peerLost(node: String, generation: UInt64) {
-        guard let pipe = peerPipes[node], pipe.generation == generation else { return }
-        peerPipes[node] = nil
+        guard let pipe = peerState.lose(node: node, generation: generation) else { return }
         apply(engine.remoteNodeLost(node, pipeTransportId: pipe.transportId))
     }
 
     /// `node` stayed unreachable past the lease: forwards into its rooms fail (1203).
     func peerGone(_ node: String) {
-        peerInstances[node] = nil
+        peerState.forget(node: node)
         apply(engine.remoteNodeGone(node))
     }
 
@@ -102,8 +101,11 @@ extension RelayCore {
     /// the epoch the peer found (a room nobody serves is claimed), else it is refused at once.
     /// An invitation accepted with autoLink whose caller is here starts the link.
     func peerNotice(_ notice: NodeNotice, from node: String) async {
+        // The peer's anchor of a link this node asked for, shown before the answer arrived:
+        // shown once the caller has heard the answer (linkAcrossNodes).
+        if peerState.hold(notice, from: node) { return }
         if case .mirror(let update) = notice, update.publications != nil {
-            guard let pipe = peerPipes[node] else { return }
+            guard let pipe = peerState[node] else { return }
             var refusal = engine.memberCount(roomId: update.targetRoomId) == nil ? await servesRoom(update.targetRoomId, epoch: update.epoch) : nil
             if refusal == nil, let current = directory.epoch(of: update.targetRoomId), current != update.epoch {
                 refusal = RelayError(.forwardResponse, "room '\(update.targetRoomId)' was placed anew; start the forward again")
@@ -114,7 +116,7 @@ extension RelayCore {
             }
             // The connection it came on went while the directory answered: the new one brings
             // every mirror again.
-            guard peerPipes[node] == pipe else { return }
+            guard peerState[node] == pipe else { return }
         }
         apply(engine.receive(notice, from: node, now: now))
         // Accepted with autoLink: the caller here starts the link, as on one node. Not awaited
@@ -134,7 +136,7 @@ extension RelayCore {
             return .failure(RelayError(unreachable, "room '\(placement.roomId)' lives on node \(placement.node.id), which cannot be reached now"))
         }
         if case .refused(let error) = answer { return .failure(error) }
-        guard let pipe = peerPipes[placement.node.id] else {
+        guard let pipe = peerState[placement.node.id] else {
             return .failure(RelayError(unreachable, "the connection to node \(placement.node.id) dropped while it answered"))
         }
         return .success((answer, RemoteTarget(node: placement.node.id, pipeTransportId: pipe.transportId, epoch: placement.epoch)))

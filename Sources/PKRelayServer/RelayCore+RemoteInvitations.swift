@@ -53,7 +53,7 @@ extension RelayCore {
 
     /// A peer node's anchor invites an anchor here.
     func peerInvite(_ proposal: InvitationProposal, from node: String) async -> PeerReply {
-        guard let pipe = peerPipes[node] else {
+        guard let pipe = peerState[node] else {
             return .refused(RelayError(.targetRoomNotFound, "the connection from node \(node) is not ready"))
         }
         guard engine.memberCount(roomId: proposal.calleeRoomId) != nil else {

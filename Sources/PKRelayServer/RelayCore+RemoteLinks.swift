@@ -20,10 +20,12 @@ extension RelayCore {
     /// `answering` answers request `id` (false for a link that an accepted invitation starts).
     /// True when the room turned out to be local.
     func linkAcrossNodes(id: RequestID?, link: ConnectOtherRoomParams, session: SessionID, answering: Bool) async -> Bool {
-        // The answer comes first, then the event, as for every request (PROTOCOL.md, "Ordering").
+        // The answer comes first, then the event, as for every request (PROTOCOL.md, "Order"); the
+        // event goes whenever the caller's room is known, as on one node (the caller's own
+        // refusals, such as a token without the forward grant, included).
         func refuse(_ error: RelayError) -> Bool {
             if answering { respond(id, Result<ConnectOtherRoomEvent, RelayError>.failure(error), to: session) }
-            if let local = try? engine.validateRemoteLink(session: session, params: link).get() {
+            if let local = callerRoom(session: session, named: link.localRoomId) {
                 send(.connectOtherRoom(ConnectOtherRoomEvent(
                     roomId: local, peerRoomId: link.roomId, peerUserId: link.userId, errorCode: error.code.rawValue, message: error.message)), to: session)
             }
@@ -49,23 +51,48 @@ extension RelayCore {
         let request = PeerRequest.link(LinkProposal(
             callerRoomId: localRoomId, callerUserId: userId, peerRoomId: link.roomId, peerUserId: link.userId, epoch: placement.epoch,
             callerEpoch: directory.epoch(of: localRoomId) ?? 0))
+        // The peer's node shows its anchor in the caller's room as it accepts, before its answer
+        // arrives: that mirror is held until the caller has its answer, so the caller hears the
+        // answer first, then the peer appear, then onConnectOtherRoom, as on one node.
+        let asking = PeerState.LinkAsked(node: placement.node.id, callerRoomId: localRoomId, peerUserId: link.userId)
+        peerState.asking(asking)
         let asked = await ask(request, at: placement, unreachable: .targetRoomNotFound)
-        guard sessions[session] != nil else { return false }
-        let remote: RemoteTarget
-        switch asked {
-        case .failure(let error): return refuse(error)
-        case .success(let answered): remote = answered.remote
-        }
-        let outcome = engine.createRemoteLink(session: session, params: link, remote: remote, now: now)
-        if case .failure = outcome.result {
-            // The caller's side changed while the peer's node answered: that half ends again.
+        let held = peerState.answered(asking)
+        // The caller's side changed while the peer's node answered: the peer's half ends again.
+        func undo() {
             notify(.linkEnded(RemoteLinkEnd(
                 node: placement.node.id, anchorRoomId: link.roomId, anchorUserId: link.userId, peerRoomId: localRoomId, peerUserId: userId,
                 reason: "disconnect", endedHere: false)))
         }
+        let remote: RemoteTarget
+        switch asked {
+        case .failure(let error):
+            return sessions[session] == nil ? false : refuse(error)
+        case .success(let answered):
+            remote = answered.remote
+        }
+        guard sessions[session] != nil else {
+            undo()
+            return false
+        }
+        let outcome = engine.createRemoteLink(session: session, params: link, remote: remote, now: now)
+        guard case .success = outcome.result else {
+            undo()
+            if answering { respond(id, outcome.result, to: session) }
+            apply(outcome.actions)
+            return false
+        }
         if answering { respond(id, outcome.result, to: session) }
+        for notice in held { await peerNotice(notice, from: placement.node.id) }
         apply(outcome.actions)
         return false
+    }
+
+    /// The caller's room for a link: the one named, when joined, or the only room of the session.
+    private func callerRoom(session: SessionID, named: String?) -> String? {
+        if let named { return engine.userId(of: session, roomId: named) == nil ? nil : named }
+        let joined = engine.rooms(of: session)
+        return joined.count == 1 ? joined[0] : nil
     }
 
     /// A peer node's anchor asks to link with an anchor here.
@@ -78,7 +105,7 @@ extension RelayCore {
         if let refusal = await servesRoom(proposal.peerRoomId, epoch: proposal.epoch) {
             return .refused(RelayError(.targetRoomNotFound, refusal.message))
         }
-        guard let pipe = peerPipes[node] else {
+        guard let pipe = peerState[node] else {
             return .refused(RelayError(.targetRoomNotFound, "the connection from node \(node) is not ready"))
         }
         let outcome = engine.acceptRemoteLink(

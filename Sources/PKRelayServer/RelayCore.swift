@@ -56,10 +56,9 @@ public actor RelayCore {
     let directory: any RoomDirectory
     /// The node-to-node connections; nil for a single node.
     let peers: (any PeerLink)?
-    /// This node's ends of the media pipes, by peer node.
-    var peerPipes: [String: PeerPipe] = [:]
-    /// The process instance each peer last said hello with.
-    var peerInstances: [String: String] = [:]
+    /// This node's ends of the media pipes, what it knows of each peer's process, and the
+    /// links it asked peers for.
+    var peerState = PeerState()
 
     public init(configuration: RelayConfiguration, media: any MediaCommands, logger: Logger, nowMs: @escaping @Sendable () -> Int64) {
         self.init(configuration: configuration, media: media, logger: logger, nowMs: nowMs, directory: nil, peers: nil)

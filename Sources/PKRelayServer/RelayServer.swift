@@ -17,8 +17,9 @@ public final class RelayServer: Sendable {
     public let configuration: RelayConfiguration
     public let core: RelayCore
     let media: MediaPlane
-    /// This node's cluster membership and its node-to-node connections; nil for a single node.
-    let cluster: ClusterMembership?
+    /// This node's cluster membership, the store it coordinates through, and its node-to-node
+    /// connections; nil for a single node.
+    let cluster: (membership: ClusterMembership, store: ClusterStore)?
     let peers: ClusterPeers?
     let logger: Logger
     let ports = PortWaiter()
@@ -36,14 +37,19 @@ public final class RelayServer: Sendable {
         self.media = try MediaPlane(configuration: configuration.media)
         if configuration.cluster.isEnabled {
             let address = try DatabaseAddress(url: configuration.cluster.databaseURL)
-            let membership = try ClusterMembership(configuration: configuration.cluster, address: address, logger: logger, monotonicMs: { pkr_monotonic_ms() })
+            let store = ClusterStore(
+                configuration: try address.clientConfiguration(), leaseDurationMs: Int64(configuration.cluster.leaseSeconds) * 1000, logger: logger)
+            let membership = ClusterMembership(configuration: configuration.cluster, store: store, logger: logger, monotonicMs: { pkr_monotonic_ms() })
             let nodeId = configuration.cluster.nodeId
             let minter = TokenMinter(key: configuration.mintingKey)
-            let peers = ClusterPeers(nodeId: nodeId, logger: logger, goneAfter: .seconds(configuration.cluster.leaseSeconds)) {
+            let dialer = WebSocketPeerDialer(bearer: {
                 minter.mint(TokenClaims(
                     sub: "node:\(nodeId)", room: nil, exp: Int64(Date().timeIntervalSince1970) + 600, grants: TokenGrantSet(admin: true)))
-            }
-            self.cluster = membership
+            }, logger: logger)
+            var timings = ClusterPeers.defaultTimings
+            timings.goneAfterMs = Int64(configuration.cluster.leaseSeconds) * 1000
+            let peers = ClusterPeers(nodeId: nodeId, logger: logger, timings: timings, dialer: dialer)
+            self.cluster = (membership, store)
             self.peers = peers
             self.core = RelayCore(configuration: configuration, media: media, logger: logger, nowMs: nowMs, directory: membership, peers: peers)
             let core = self.core
@@ -74,7 +80,9 @@ public final class RelayServer: Sendable {
         // room, it leaves the cluster.
         var services: [any Service] = [control, admin, webhooks, lifecycle]
         if let cluster {
-            services.insert(ClusterService(membership: cluster, core: core, ports: ports, configuration: configuration, logger: logger), at: 0)
+            let service = ClusterService(
+                store: cluster.store, membership: cluster.membership, core: core, ports: ports, configuration: configuration, logger: logger)
+            services.insert(service, at: 0)
         }
         return ServiceGroup(
             services: services,
@@ -107,7 +115,7 @@ public final class RelayServer: Sendable {
                 return .upgrade([:])
             } onUpgrade: { inbound, outbound, context in
                 context.requestContext.releaseWebSocketReference()
-                await peers.serve(inbound: inbound, outbound: outbound, dialed: nil)
+                await peers.serve(inbound: inbound, outbound: outbound)
             }
         }
         router.ws("/rtc") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in

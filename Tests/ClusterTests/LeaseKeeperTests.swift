@@ -96,14 +96,4 @@ struct LeaseKeeperTests {
         // Without answers the deadline still comes.
         #expect(keeper.tick(nowMs: 14_000) == .stopServing)
     }
-
-    @Test func noticePayloadsReadBack() {
-        let notices: [ClusterNotice] = [
-            .roomPlaced(roomId: "pk:1@x", nodeId: "node-2", epoch: 42), .roomReleased(roomId: "r", epoch: 9_000_000_000), .nodeLeft(nodeId: "n"),
-        ]
-        for notice in notices { #expect(ClusterNotice(payload: notice.payload) == notice) }
-        for payload in ["", "placed", "placed x n r", "released 1", "left", "left a b", "moved 1 a b"] {
-            #expect(ClusterNotice(payload: payload) == nil, "\(payload)")
-        }
-    }
 }

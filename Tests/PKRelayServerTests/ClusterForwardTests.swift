@@ -357,6 +357,104 @@ struct ClusterForwardTests {
         }
     }
 
+    /// Node b in this process on a 10 s lease, longer than the hang of the tests below.
+    static func tenSecondLeaseNode(_ database: PostgresTestServer) -> (inout RelayConfiguration) -> Void {
+        { configuration in
+            ClusterRelayTests.node("b", on: database, renewSeconds: 1)(&configuration)
+            configuration.cluster.leaseSeconds = 10
+        }
+    }
+
+    @Test("a target node hung for less than its lease (SIGSTOP 6 s): woken, the PK comes back: Connected, and the mirror shown again")
+    func targetNodeHungBriefly() async throws {
+        try await PostgresTestServer.with { database in
+          try await ClusterRelayTests.withNodeProcess(on: database, leaseSeconds: 10) { process, url in
+          try await TestRelay.with(Self.tenSecondLeaseNode(database)) { relayB in
+            try await Self.waitUntilServing(relayB)
+            let fan = try await ClusterRelayTests.join(url: url, room: "away", user: "fan")
+            let anchor = try await TestPublisher.start(relayB, room: "home", user: "A", profile: Self.profile, videoSSRC: 0xE1E1_0001, audioSSRC: 0xE1E1_0002)
+            let started: ForwardStreamResult = try await anchor.client.request("startForwardStreamToRooms", StartForwardParams(roomId: "home", targets: [
+                ForwardingRelayTests.target("away", user: "A"),
+            ]))
+            #expect(started.infos.first?.state == ForwardState.success.rawValue, "\(started)")
+            try await ForwardingHelpers.waitForSequence(fan, from: 0, "fan: A appears", ForwardingHelpers.appeared("A", from: "home"))
+
+            let (fanMark, anchorMark) = (await fan.eventCount, await anchor.client.eventCount)
+            kill(process.processIdentifier, SIGSTOP)
+            let stoppedAt = ContinuousClock.now
+            try await ForwardingHelpers.waitForSequence(anchor.client, from: anchorMark, "A: Disconnected", timeout: .seconds(5), [
+                { $0.forwardStreamEvent?.infos == [ForwardStreamEventInfo(roomId: "away", event: ForwardEvent.disconnected.rawValue)] },
+            ])
+            // 6 s in all, well within the 10 s lease (less its 1 s margin and a renewal interval).
+            try await Task.sleep(until: stoppedAt + .seconds(6))
+            kill(process.processIdentifier, SIGCONT)
+            let wokenAt = ContinuousClock.now
+            try await ForwardingHelpers.waitForSequence(anchor.client, from: anchorMark, "A: Connected once the node woke", timeout: .seconds(10), [
+                { $0.forwardStreamEvent?.infos.first?.event == ForwardEvent.disconnected.rawValue },
+                { $0.forwardStreamEvent?.infos == [ForwardStreamEventInfo(roomId: "away", event: ForwardEvent.connected.rawValue)] },
+            ])
+            let seen = try await ForwardingHelpers.waitForSequence(fan, from: fanMark, "fan: A leaves, then is shown again", timeout: .seconds(10), [
+                { $0.userLeave?.userId == "A" },
+                { $0.userJoined?.userId == "A" && $0.userJoined?.forwardedFrom == "home" },
+                { $0.userPublishStream?.userId == "A" },
+            ])
+            #expect(seen[0].userLeave?.reason == .dropped, "\(seen[0].text)")
+            print("cluster: a target node hung 6 s: the mirror was shown again \(ContinuousClock.now - wokenAt) after SIGCONT")
+            let events = await anchor.client.events()
+            #expect(events.allSatisfy { $0.forwardStateChanged?.infos.first?.state != ForwardState.failure.rawValue }, "the target never failed")
+            await fan.close()
+            anchor.endpoint.close()
+            await anchor.client.close()
+          }
+          }
+        }
+    }
+
+    @Test("a source node hung for less than its lease (SIGSTOP 6 s): the mirror leaves, and once the node wakes it is shown again")
+    func sourceNodeHungBriefly() async throws {
+        try await PostgresTestServer.with { database in
+          try await ClusterRelayTests.withNodeProcess(on: database, leaseSeconds: 10) { process, url in
+          try await TestRelay.with(Self.tenSecondLeaseNode(database)) { relayB in
+            try await Self.waitUntilServing(relayB)
+            let viewer = try await Viewer.join(relayB, room: "away", user: "viewer")
+            let anchor = try await ClusterRelayTests.join(url: url, room: "home", user: "A")
+            let started: ForwardStreamResult = try await anchor.request("startForwardStreamToRooms", StartForwardParams(roomId: "home", targets: [
+                ForwardingRelayTests.target("away", user: "A"),
+            ]))
+            #expect(started.infos.first?.state == ForwardState.success.rawValue, "\(started)")
+            try await ForwardingHelpers.waitForSequence(viewer.client, from: 0, "viewer: A appears from the node process", [
+                { $0.userJoined?.userId == "A" && $0.userJoined?.forwardedFrom == "home" },
+            ])
+
+            let (viewerMark, anchorMark) = (await viewer.mark(), await anchor.eventCount)
+            kill(process.processIdentifier, SIGSTOP)
+            let stoppedAt = ContinuousClock.now
+            let left = try await ForwardingHelpers.waitForSequence(viewer.client, from: viewerMark, "viewer: A leaves", timeout: .seconds(5), [
+                { $0.userLeave?.userId == "A" },
+            ])
+            #expect(left[0].userLeave?.reason == .dropped, "\(left[0].text)")
+            // 6 s in all, well within the 10 s lease (less its 1 s margin and a renewal interval).
+            try await Task.sleep(until: stoppedAt + .seconds(6))
+            kill(process.processIdentifier, SIGCONT)
+            let wokenAt = ContinuousClock.now
+            // (A publishes nothing here: its mirror is the user alone.)
+            try await ForwardingHelpers.waitForSequence(viewer.client, from: viewerMark, "viewer: A shown again once its node woke", timeout: .seconds(10), [
+                { $0.userLeave?.userId == "A" },
+                { $0.userJoined?.userId == "A" && $0.userJoined?.forwardedFrom == "home" },
+            ])
+            print("cluster: a source node hung 6 s: the mirror was shown again \(ContinuousClock.now - wokenAt) after SIGCONT")
+            try await ForwardingHelpers.waitForSequence(anchor, from: anchorMark, "A: Disconnected, then Connected", timeout: .seconds(10), [
+                { $0.forwardStreamEvent?.infos.first?.event == ForwardEvent.disconnected.rawValue },
+                { $0.forwardStreamEvent?.infos.first?.event == ForwardEvent.connected.rawValue },
+            ])
+            #expect(await anchor.events().allSatisfy { $0.forwardStateChanged?.infos.first?.state != ForwardState.failure.rawValue }, "the target never failed")
+            await anchor.close()
+            await viewer.close()
+          }
+          }
+        }
+    }
+
     @Test("a PK link between anchors on two nodes: both hear onConnectOtherRoom, media both ways, a mute, disconnect, peer leaving")
     func linkAcrossNodes() async throws {
         try await Self.withTwoNodes { relayA, relayB in

@@ -171,6 +171,13 @@ struct ClusterRelayTests {
                 #expect(error.code == .clusterUnavailable && error.message.contains("timed out"), "\(error)")
             }
             await early.close()
+            // The room server's placement request is answered 503 (try again) within the same
+            // bound, not held until the database is back.
+            let asked = ContinuousClock.now
+            let placement = try await AdminHTTPClient.send(
+                port: relay.ports.admin, method: "POST", path: "/admin/v1/rooms/during-outage/placement", token: AdminAPITests.adminToken(), body: nil)
+            #expect(placement.status == 503, "\(placement.status) \(placement.body)")
+            print("cluster: a placement during a database outage was answered \(placement.status) after \(ContinuousClock.now - asked)")
             try await database.resume()
             #expect(await subscriber.client.events().allSatisfy { $0.name != "onExitRoom" }, "nobody was sent out of the room")
             #expect(await publisher.client.events().allSatisfy { $0.name != "onExitRoom" })
@@ -267,14 +274,24 @@ struct ClusterRelayTests {
             print("cluster: a hung node's room moved \(ContinuousClock.now - stoppedAt) after SIGSTOP (lease 3 s, renewed every 1 s)")
 
             // Woken, a finds its lease over by its own clock before it serves anything: its
-            // user leaves the room it no longer owns, and a join there is sent to b.
+            // user leaves the room it no longer owns, and a join there is sent to b at once,
+            // before a holds a lease again (not asked to try again).
             kill(process.processIdentifier, SIGCONT)
             let exit = try await host.nextEvent(named: "onExitRoom", timeout: .seconds(10))
             guard case .exitRoom(let event)? = exit.event else { Issue.record("not an exit: \(exit.text)"); return }
             #expect(event.roomId == "frozen" && event.code == ErrorCode.roomDismissed.rawValue, "\(exit.text)")
+            let late = try await ControlClient.connect(to: urlA, timeout: .seconds(10))
+            do {
+                let params = JoinRoomParams(token: TestRelay.token(room: "frozen", user: "late"), roomId: "frozen", userId: "late")
+                let _: JoinRoomResult = try await late.request("joinRoom", params)
+                Issue.record("a woken node served a room that moved")
+            } catch ControlClientError.relay(let error) {
+                #expect(error.code == .roomOnAnotherNode && error.data?.nodeId == "b", "\(error)")
+            }
+            await late.close()
             let again = try await Self.join(url: urlA, room: "lobby-\(UUID().uuidString.prefix(4))", user: "probe")
             await again.close()
-            let redirected = try await Self.refusedJoinAt(url: urlA, room: "frozen", user: "late")
+            let redirected = try await Self.refusedJoinAt(url: urlA, room: "frozen", user: "later")
             #expect(redirected?.code == .roomOnAnotherNode && redirected?.data?.nodeId == "b", "\(String(describing: redirected))")
             #expect(try await Self.placement(of: "frozen", asking: relayB)["nodeId"] as? String == "b")
             await moved?.close()
