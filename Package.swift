@@ -2,9 +2,13 @@
 import PackageDescription
 
 /// Every PKRelay target compiles in Swift 6 language mode, which turns on complete strict
-/// concurrency checking.
+/// concurrency checking, with the upcoming features the maintained Swift server packages use:
+/// `any` spelled out, a module's imports internal unless a public declaration needs them
+/// (`public import`), and members visible only from modules a file imports itself.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 /// The per-packet modules, in release builds, skip the runtime's dynamic exclusivity checks:

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// A published stream. OpenAPI schema `Stream`.
 public struct AdminStream: Sendable, Codable, Hashable {

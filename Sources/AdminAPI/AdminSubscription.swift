@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// A subscription of a user. OpenAPI schema `Subscription`.
 public struct AdminSubscription: Sendable, Codable, Hashable {

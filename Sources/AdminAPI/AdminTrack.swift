@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// One track of a published stream. OpenAPI schema `Track`.
 public struct AdminTrack: Sendable, Codable, Hashable {

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// A user in a room: role, visibility, streams and subscriptions. OpenAPI schema `User`.
 public struct AdminUser: Sendable, Codable, Hashable {

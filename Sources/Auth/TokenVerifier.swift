@@ -1,6 +1,6 @@
-import Foundation
-import Protocol
-import SecureTransport
+public import Foundation
+public import Protocol
+public import SecureTransport
 
 /// Verifies tokens: HS256 only, a known key id, a valid signature, and the time window.
 public struct TokenVerifier: Sendable {

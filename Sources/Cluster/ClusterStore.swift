@@ -1,6 +1,6 @@
-import Logging
-import PostgresNIO
-import Protocol
+public import Logging
+public import PostgresNIO
+public import Protocol
 
 /// The cluster's shared state in PostgreSQL: node leases and room placements.
 ///

@@ -1,5 +1,5 @@
-import NIOSSL
-import PostgresNIO
+public import NIOSSL
+public import PostgresNIO
 
 /// Where the cluster's PostgreSQL is, read from a URL:
 /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE[&sslrootcert=PATH]]` over TCP

@@ -1,4 +1,4 @@
-import RTPWire
+public import RTPWire
 
 /// Something the owner of an ICE-lite agent has to act on.
 public enum ICEAgentEvent: Sendable, Hashable {

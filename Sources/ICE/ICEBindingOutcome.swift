@@ -1,4 +1,4 @@
-import RTPWire
+public import RTPWire
 
 /// What to do with a received Binding request, as decided by `ICELiteAgent`.
 public enum ICEBindingOutcome: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import RTPWire
+public import RTPWire
 
 /// Why a message received in answer to a connectivity check was not accepted as its answer.
 public enum ICECheckRejection: Sendable, Hashable {

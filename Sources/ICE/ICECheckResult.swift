@@ -1,4 +1,4 @@
-import RTPWire
+public import RTPWire
 
 /// What a received message means for a connectivity check this side sent.
 public enum ICECheckResult: Sendable, Hashable {

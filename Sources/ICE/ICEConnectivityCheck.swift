@@ -1,4 +1,4 @@
-import RTPWire
+public import RTPWire
 
 /// One connectivity check from the controlling side (RFC 8445 section 7.2.2): writes the
 /// Binding request and validates the answer.

@@ -1,4 +1,4 @@
-import RTPWire
+public import RTPWire
 
 /// Why an ICE-lite agent answered a received STUN message with nothing.
 public enum ICEDropReason: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import RTPWire
+public import RTPWire
 
 extension ICELiteAgent {
     /// Handles one STUN message that arrived from `source` at time `now`, writing any answer

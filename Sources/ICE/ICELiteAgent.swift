@@ -1,4 +1,4 @@
-import RTPWire
+public import RTPWire
 
 /// The ICE side of one relay transport: an RFC 8445 lite implementation, always in the
 /// controlled role, that answers the peer's connectivity checks, follows its nominations and

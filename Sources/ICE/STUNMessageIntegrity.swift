@@ -1,5 +1,5 @@
-import RTPWire
-import SecureTransport
+public import RTPWire
+public import SecureTransport
 
 /// Computes and checks MESSAGE-INTEGRITY (RFC 8489 section 14.5) with short-term
 /// credentials, where the key is the password's UTF-8 bytes (ICE passwords are plain ASCII,

@@ -1,5 +1,5 @@
-import RTPWire
-import SecureTransport
+public import RTPWire
+public import SecureTransport
 
 extension STUNTransactionID {
     /// A transaction ID from the cryptographically secure generator, for checks this side sends.

@@ -1,5 +1,5 @@
-import ICE
-import SecureTransport
+public import ICE
+public import SecureTransport
 
 /// What the control plane asks of the media plane, and what it reads back.
 ///

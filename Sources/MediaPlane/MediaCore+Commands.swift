@@ -1,4 +1,6 @@
 import SecureTransport
+import ICE
+import StreamCore
 
 extension MediaCore {
     /// Applies one command of the control plane. Sockets are the shell's: it registers a new

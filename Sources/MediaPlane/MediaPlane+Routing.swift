@@ -1,4 +1,5 @@
 import CSocketShims
+import Synchronization
 
 extension MediaPlane {
     public func addSource(_ spec: MediaSourceSpec) { apply([.addSource(spec)]) }

@@ -1,7 +1,7 @@
-import CSocketShims
-import ICE
-import SecureTransport
-import Synchronization
+public import CSocketShims
+public import ICE
+public import SecureTransport
+public import Synchronization
 
 /// The media plane as the control plane sees it: opens and closes transports, places them on
 /// shards (data-plane threads), posts routing changes to the shards that own what they touch,

@@ -1,6 +1,6 @@
-import CSocketShims
-import SecureTransport
-import StreamCore
+public import CSocketShims
+public import SecureTransport
+public import StreamCore
 
 /// Settings of the media plane.
 public struct MediaPlaneConfiguration: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import SecureTransport
+public import SecureTransport
 
 /// A transport the media plane opened: its id, local port and the key the relay encrypts with.
 public struct OpenedTransport: Sendable, Hashable {

@@ -1,6 +1,6 @@
-import ICE
-import SecureTransport
-import Synchronization
+public import ICE
+public import SecureTransport
+public import Synchronization
 
 /// A media plane that moves no packet: it hands out transport ids and ports as ``MediaPlane``
 /// does, checks keys the same way, and records every command in order. The relay core runs on

@@ -1,5 +1,5 @@
-import Logging
-import Protocol
+public import Logging
+public import Protocol
 
 extension ControlClient {
     /// Connects to `url` and joins a room, following cluster redirects: when the relay answers

@@ -1,8 +1,9 @@
-import Foundation
-import HummingbirdWSClient
-import Logging
-import NIOCore
-import Protocol
+public import Foundation
+public import HummingbirdWSClient
+public import Logging
+public import NIOCore
+public import Protocol
+public import NIOWebSocket
 
 /// A client of PKRelay's control channel (a WebSocket carrying JSON requests, responses and
 /// events).

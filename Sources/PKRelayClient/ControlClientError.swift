@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// Why a ``ControlClient`` call failed.
 public enum ControlClientError: Error, Sendable, CustomStringConvertible {

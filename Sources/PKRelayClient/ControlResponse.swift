@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// A response from the relay as received, for callers that send raw text: the request id it
 /// echoes (nil for answers to messages whose id could not be read), the error if any, and the

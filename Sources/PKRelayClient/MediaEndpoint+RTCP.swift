@@ -1,4 +1,4 @@
-import RTPWire
+public import RTPWire
 
 extension MediaEndpoint {
     /// Sends a picture loss indication from `senderSSRC` about `mediaSSRC` (the SSRC the relay

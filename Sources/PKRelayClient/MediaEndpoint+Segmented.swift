@@ -1,6 +1,7 @@
 import CSocketShims
 #if canImport(Glibc)
 import Glibc
+import SecureTransport
 #endif
 
 extension MediaEndpoint {

@@ -1,11 +1,11 @@
-import CSocketShims
-import Foundation
-import Protocol
-import RTPWire
-import SecureTransport
-import Synchronization
+public import CSocketShims
+public import Foundation
+public import Protocol
+public import RTPWire
+public import SecureTransport
+public import Synchronization
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// One client-side media transport: a UDP socket on 127.0.0.1 (or another local IPv4 address)

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// An event pushed by the relay: its wire name, the decoded event (nil when this client does
 /// not know the event) and the raw text.

@@ -1,5 +1,5 @@
-import AdminAPI
-import Foundation
+public import AdminAPI
+public import Foundation
 
 /// An admin API answer: an HTTP status and a JSON body encoded from one of AdminAPI's models,
 /// which docs/openapi.yaml describes one to one.

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Protocol
+import Auth
 
 /// The admin API under `/admin/v1` (see docs/openapi.yaml). Every call is rate limited, then
 /// needs `Authorization: Bearer TOKEN` with a token carrying the admin grant (401 without a

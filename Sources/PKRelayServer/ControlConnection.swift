@@ -1,4 +1,4 @@
-import RoomEngine
+public import RoomEngine
 
 /// An admitted control connection as the listener serves it.
 public struct ControlConnection: Sendable {

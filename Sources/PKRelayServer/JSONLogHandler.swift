@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// Writes one JSON object per log line to standard error: time, level, label, message and
 /// metadata. The four fields are the handler's own: metadata under one of their names is

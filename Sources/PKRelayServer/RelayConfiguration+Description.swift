@@ -1,4 +1,8 @@
 import Cluster
+import Auth
+import Logging
+import MediaPlane
+import RoomEngine
 extension RelayConfiguration {
     /// The effective settings as YAML-like text, secrets redacted.
     public var effectiveSettings: String {

@@ -1,4 +1,5 @@
 import CSocketShims
+import MediaPlane
 
 extension RelayConfiguration {
     /// Descriptors the relay may need at its limits: every control connection, every media

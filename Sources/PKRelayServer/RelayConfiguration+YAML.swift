@@ -6,6 +6,7 @@ import Logging
 import MediaPlane
 import SecureTransport
 import Yams
+import RoomEngine
 
 extension RelayConfiguration {
     /// Reads a YAML configuration over the built-in defaults. Unknown keys and bad values are

@@ -1,8 +1,8 @@
-import Auth
-import Logging
-import MediaPlane
-import RoomEngine
-import SecureTransport
+public import Auth
+public import Logging
+public import MediaPlane
+public import RoomEngine
+public import SecureTransport
 
 /// Every setting of the relay, with built-in defaults that need no file: loopback listeners,
 /// media ports 40000-40999, SRTP required, and the development key (with a loud warning).

@@ -3,6 +3,7 @@ import Foundation
 import MediaPlane
 import Protocol
 import RoomEngine
+import Logging
 
 /// The admin API's operations: the room server's view of the relay and its controls.
 extension RelayCore {

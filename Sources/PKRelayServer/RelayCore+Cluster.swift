@@ -3,6 +3,7 @@ import Cluster
 import Foundation
 import Protocol
 import RoomEngine
+import Logging
 
 /// The relay core's side of a cluster: joins for rooms served elsewhere are redirected, forwards
 /// into them are verified there, room ends release placements, and a node that lost its lease

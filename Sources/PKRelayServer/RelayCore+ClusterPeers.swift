@@ -4,6 +4,8 @@ import MediaPlane
 import Protocol
 import RoomEngine
 import SecureTransport
+import Auth
+import Logging
 
 /// The relay core's side of the node-to-node connections: media pipes open and close with
 /// them, forwards into rooms on other nodes are verified there, and mirrors are kept in step.

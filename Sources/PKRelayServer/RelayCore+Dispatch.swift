@@ -1,7 +1,9 @@
-import Auth
-import Foundation
-import Protocol
-import RoomEngine
+public import Auth
+public import Foundation
+public import Protocol
+public import RoomEngine
+public import Logging
+public import MediaPlane
 
 extension RelayCore {
     /// Handles one text message from a connection: parse, check, dispatch, answer. Whatever the

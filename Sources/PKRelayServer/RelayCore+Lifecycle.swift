@@ -1,5 +1,7 @@
 import Protocol
 import RoomEngine
+import Logging
+import MediaPlane
 
 extension RelayCore {
     /// Feeds the media plane's activity into the engine and advances its timers (keep-alive,

@@ -2,6 +2,7 @@ import MediaPlane
 import Protocol
 import RoomEngine
 import SecureTransport
+import Logging
 
 extension RelayCore {
     /// Opens a media transport on a free port and returns the relay's address and SDES key.

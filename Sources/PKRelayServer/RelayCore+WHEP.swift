@@ -3,6 +3,8 @@ import Foundation
 import Protocol
 import RoomEngine
 import SDP
+import Cluster
+import Logging
 
 /// WHEP playback: a player that speaks HTTP offers to receive one publisher's audio and video.
 /// The relay joins the room as the token's user (invisible audience) on a session of its own,

@@ -3,6 +3,9 @@ import Foundation
 import ICE
 import Protocol
 import RoomEngine
+import Cluster
+import Logging
+import MediaPlane
 
 /// WHIP ingest (RFC 9725): a publisher that speaks HTTP instead of the control channel. The
 /// Bearer token is the room server's usual token (it names the room and the user); the relay

@@ -1,9 +1,10 @@
-import ICE
-import MediaPlane
-import Protocol
-import RoomEngine
-import SDP
-import SecureTransport
+public import ICE
+public import MediaPlane
+public import Protocol
+public import RoomEngine
+public import SDP
+public import SecureTransport
+public import Logging
 
 /// WebRTC transports: the relay core opens them, routes their requests and the data plane's
 /// events to their ``WebRTCSession``s, and carries out what those sessions decide.

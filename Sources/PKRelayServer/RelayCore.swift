@@ -1,12 +1,12 @@
-import Auth
-import Cluster
-import Foundation
-import Logging
-import MediaPlane
-import Protocol
-import RoomEngine
-import SDP
-import SecureTransport
+public import Auth
+public import Cluster
+public import Foundation
+public import Logging
+public import MediaPlane
+public import Protocol
+public import RoomEngine
+public import SDP
+public import SecureTransport
 
 /// The control plane's heart: owns the room engine, the control sessions and the link to the
 /// media plane. Every request runs here, one at a time; its actions are applied in order

@@ -1,4 +1,4 @@
-import MediaPlane
+public import MediaPlane
 
 /// Relay-wide figures at one moment.
 public struct RelayOverview: Sendable {

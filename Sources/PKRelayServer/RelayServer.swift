@@ -1,15 +1,17 @@
-import Auth
-import Cluster
-import CSocketShims
-import Foundation
-import Hummingbird
-import HummingbirdWebSocket
-import Logging
-import MediaPlane
-import NIOCore
-import Protocol
-import RoomEngine
-import ServiceLifecycle
+public import Auth
+public import Cluster
+public import CSocketShims
+public import Foundation
+public import Hummingbird
+public import HummingbirdWebSocket
+public import Logging
+public import MediaPlane
+public import NIOCore
+public import Protocol
+public import RoomEngine
+public import ServiceLifecycle
+public import NIOWebSocket
+public import UnixSignals
 
 /// The whole relay: media plane, relay core, the control listener (WebSocket `/rtc`) and the
 /// admin listener (`/healthz`, `/readyz`, `/metrics`, and the admin API under `/admin/v1`).

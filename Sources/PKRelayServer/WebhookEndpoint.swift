@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import Synchronization
+import NIOHTTP1
 
 /// Delivers events to one URL. Events of one room go one at a time, in order; different rooms
 /// go in parallel (up to `concurrency`). Each event is retried with doubling backoff until it is

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// Something that happened in the rooms, told once, in the order it happened, beside the events
 /// the engine sends to sessions.

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// What the control plane must do after an engine call: tell a session, change the media plane,
 /// renegotiate a subscriber's WebRTC transport, tell another cluster node, or tell the operator

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// The answer to one request plus the actions it causes, in order.
 public struct EngineOutcome<Success: Sendable>: Sendable {

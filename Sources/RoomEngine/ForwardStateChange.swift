@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// One forward target that started (success), failed, or stopped (idle).
 public struct ForwardStateChange: Sendable, Hashable {

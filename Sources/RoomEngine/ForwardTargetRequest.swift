@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// A forward target as the control plane hands it to the engine: the room, and the result of
 /// verifying its token for that room and the forwarding user (publish grant required).

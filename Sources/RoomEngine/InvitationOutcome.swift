@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// An invitation that reached a final state (accepted, refused, canceled or failed).
 public struct InvitationOutcome: Sendable, Hashable {

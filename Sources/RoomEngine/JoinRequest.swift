@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// A join whose token the control plane has already verified for this room and user.
 public struct JoinRequest: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// A read-only view of one member, for stats and the admin API.
 public struct MemberSnapshot: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// One section of a subscription offer the client answered: its mid and kind, and whether it
 /// carried a track. An inactive section is reused by the next track of its kind.

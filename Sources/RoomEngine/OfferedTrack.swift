@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// One track the relay offers a WebRTC subscriber, with everything its SDP section says: the
 /// mid, the payload types on this transport, and the SSRCs of the track and its retransmissions.

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// What a player's offer (a WHEP client) fixes for a receiving WebRTC transport: for each kind
 /// its section's mid and the codecs it takes, under its own payload types. The relay sends into

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// An invitation between anchors on two cluster nodes reached a final state on one node's side
 /// (accepted, refused, canceled, failed): the other node's half follows.

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// A room or user message for members of a room on another cluster node (a linked room, or the
 /// own room of a user mirrored here from there).

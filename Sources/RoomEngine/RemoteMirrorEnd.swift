@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// A mirror of a user from another node ended on the target node's side (kicked, room dismissed,
 /// token expired, a real user with its userId joined): the target node tells the source node,

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// What a user's mirror in a room on another node should look like now (the source node tells
 /// the target node): shown with these streams, or gone (`publications` nil) for the reasons given.

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// One stream of a user as another cluster node should show it: its tracks carry the SSRC they
 /// cross the media pipe with (`ssrc`), and the publisher's own track descriptions.

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// A track crossing the media pipe between two nodes, as its receiving node needs it.
 public struct RemoteTrack: Sendable, Hashable, Codable {

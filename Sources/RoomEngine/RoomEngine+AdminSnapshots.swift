@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// Read-only views for the admin API and webhooks, and the room server's "stop forwarding" call.
 extension RoomEngine {

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// Forwarding a user's streams into other rooms (Volcengine's startForwardStreamToRooms model).
 extension RoomEngine {

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// PK invitations: the two anchors agree before linking. States and misuse errors follow Agora's
 /// call-invitation API; both sides hear timeouts.

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// Two-way PK links (TRTC's connectOtherRoom model).
 ///

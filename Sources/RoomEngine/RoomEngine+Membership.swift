@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 extension RoomEngine {
     /// Joins a room. A member with the same userId in another session is replaced (duplicate

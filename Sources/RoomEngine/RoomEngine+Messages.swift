@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// Room and user messages: small payloads delivered as events, size- and rate-limited per user.
 /// A room message marked for linked rooms reaches every room linked with the sender's room, so

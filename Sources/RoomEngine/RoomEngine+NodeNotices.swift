@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 extension RoomEngine {
     /// Takes in what another node told this one (`node` is the sender). A mirror can only be

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 extension RoomEngine {
     /// Turns the caller visible or invisible in a room.

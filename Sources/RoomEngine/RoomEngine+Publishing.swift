@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 extension RoomEngine {
     /// Codecs the relay forwards, by kind, lowercased.

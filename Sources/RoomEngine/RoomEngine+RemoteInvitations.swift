@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// PK invitations between anchors on two cluster nodes. Each node holds its half of the
 /// invitation under one id (the caller's node names it), with the other anchor as a remote end;

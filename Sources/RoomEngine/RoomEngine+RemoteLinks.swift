@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// PK links across cluster nodes. Each node holds its half of the link: its own anchor as one
 /// end, the other node's anchor as a remote end (no session here). Each node shows its own

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// Forwards across cluster nodes. The node that serves the source room decides, as on one node,
 /// whether and how a user should appear in a target room; when that room lives on another node

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 extension RoomEngine {
     /// Registers a transport the control plane created for a session. A WebRTC transport that

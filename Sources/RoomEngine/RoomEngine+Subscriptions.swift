@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 extension RoomEngine {
     /// Subscribes the caller to another user's stream in the same room.

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// One track the relay sends one subscriber, with the subscriber's own SSRC. A sink outlives the
 /// publications it is bound to, so its sequence numbers stay continuous across a republish.

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// A published track as the media plane sees it: which transport and SSRC it arrives with.
 public struct SourceTrack: Sendable, Hashable {

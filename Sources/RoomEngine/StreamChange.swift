@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// A stream of a user in its own room that went live or ended.
 public struct StreamChange: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The final report of a run: printed as text and written as JSON (`--report FILE`).
 public struct TrafficReport: Sendable, Codable, Hashable {

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import PKRelayServer
+import MediaPlane
+import ServiceLifecycle
 
 /// `pkrelay serve [--config FILE]`: runs the relay until SIGTERM or SIGINT.
 struct ServeCommand: AsyncParsableCommand {

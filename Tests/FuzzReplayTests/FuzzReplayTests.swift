@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import FuzzTargets
+import SecureTransport
 
 /// Runs every committed fuzzing input, the seed corpus and the inputs that once found a bug,
 /// through its target. A target traps on the bugs it checks for, so returning is the assertion;

@@ -4,6 +4,7 @@ import SecureTransport
 import Testing
 
 @testable import MediaPlane
+import RTPWire
 
 /// Subscribers while the core handles the shell's receive batch. A plain subscriber's datagram
 /// leaves with its head (the rewritten header and VP8 descriptor) from the send slot and the rest

@@ -2,6 +2,7 @@ import RTPWire
 import Testing
 
 @testable import MediaPlane
+import StreamCore
 
 /// NACKs answered from the retransmission buffer, on the original SSRC or the sink's RFC 4588
 /// stream, and a publisher's RTX packets unwrapped into its track.

@@ -4,6 +4,7 @@ import SecureTransport
 import Testing
 
 @testable import MediaPlane
+import RTPWire
 
 /// Segment padding (`media.gsoPadding`) over real loopback sockets: a video packet a few bytes
 /// shorter than its subscriber's open run of equal-size datagrams is padded to the run's size, so

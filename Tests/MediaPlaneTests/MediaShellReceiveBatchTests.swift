@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import MediaPlane
+import RTPWire
 
 /// The data-plane thread sends plain subscribers' payloads from its receive batch, so it must
 /// send what it queued before it reads the next socket into that batch. Two publishers blast at

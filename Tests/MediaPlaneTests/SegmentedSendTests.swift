@@ -4,6 +4,7 @@ import SecureTransport
 import Testing
 
 @testable import MediaPlane
+import RTPWire
 
 /// UDP generic segmentation offload over real loopback sockets: runs of equal-size datagrams to
 /// one destination leave as one message each, and the receivers get every datagram intact, in

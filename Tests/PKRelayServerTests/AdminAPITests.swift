@@ -4,6 +4,7 @@ import PKRelayClient
 import PKRelayServer
 import Protocol
 import Testing
+import SecureTransport
 
 /// The admin API over real HTTP against a running relay: every endpoint, auth failures,
 /// malformed bodies and the rate limit; every answer is checked against docs/openapi.yaml.

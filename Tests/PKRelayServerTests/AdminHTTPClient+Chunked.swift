@@ -1,3 +1,4 @@
+import Foundation
 extension AdminHTTPClient {
     /// The body of a `Transfer-Encoding: chunked` response, joined.
     static func dechunk(_ body: String) -> String {

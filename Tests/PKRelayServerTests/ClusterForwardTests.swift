@@ -5,6 +5,7 @@ import PostgresTestSupport
 import Protocol
 import SecureTransport
 import Testing
+import MediaPlane
 
 /// Forwards between rooms on different cluster nodes, through the unchanged client API: the
 /// forwarding anchor's node verifies each target with the node serving it, the anchor's tracks

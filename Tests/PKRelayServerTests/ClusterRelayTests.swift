@@ -4,6 +4,7 @@ import PKRelayServer
 import PostgresTestSupport
 import Protocol
 import Testing
+import SecureTransport
 
 /// Relays as cluster nodes on one private PostgreSQL: placement, join redirects, room ends
 /// freeing placements, and a node that loses its lease. Leases last a minute here, so none runs

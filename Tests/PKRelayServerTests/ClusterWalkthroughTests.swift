@@ -109,7 +109,7 @@ struct ClusterWalkthroughTests {
         process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = directory
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("pk-walk-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle

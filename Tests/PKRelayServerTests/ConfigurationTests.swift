@@ -3,6 +3,8 @@ import MediaPlane
 import PKRelayServer
 import SecureTransport
 import Testing
+import Auth
+import RoomEngine
 
 /// Configuration loading: the commented sample is valid and equals the built-in defaults, and
 /// every kind of bad value is refused with its key and reason.

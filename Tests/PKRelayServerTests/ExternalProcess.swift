@@ -8,7 +8,7 @@ final class ExternalProcess {
 
     init(executable: String, arguments: [String], stderrURL: URL) throws {
         self.stderrURL = stderrURL
-        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice

@@ -3,6 +3,8 @@ import PKRelayClient
 import Protocol
 import SecureTransport
 import Testing
+import PKRelayServer
+import RoomEngine
 
 /// Many forwards at once, and nothing left behind when their owners disconnect together.
 @Suite("Fifty forwards end to end", .timeLimit(.minutes(1)))

@@ -4,6 +4,8 @@ import Protocol
 import RTPWire
 import SecureTransport
 import Testing
+import MediaPlane
+import PKRelayServer
 
 /// Media through the relay on loopback: real UDP sockets, real libsrtp on both sides.
 @Suite("Media relay end to end", .timeLimit(.minutes(1)))

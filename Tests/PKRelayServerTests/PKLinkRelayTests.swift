@@ -3,6 +3,7 @@ import PKRelayClient
 import Protocol
 import SecureTransport
 import Testing
+import PKRelayServer
 
 /// Two-way PK links end to end: each anchor's media reaches the other room's viewers.
 @Suite("PK links end to end", .timeLimit(.minutes(1)))

@@ -3,6 +3,7 @@ import PKRelayClient
 import PKRelayServer
 import Protocol
 import Testing
+import MediaPlane
 
 /// Every abuse limit, each hit by a real client on loopback: the refusal the client sees, the
 /// metric the operator sees, and that what was refused leaves nothing held.

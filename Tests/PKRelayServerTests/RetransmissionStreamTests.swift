@@ -3,6 +3,7 @@ import Protocol
 import RTPWire
 import SecureTransport
 import Testing
+import PKRelayServer
 
 /// A publisher's RFC 4588 retransmission stream on real UDP and libsrtp: the relay NACKs a gap
 /// at once, unwraps the RTX packet into the track, and the subscriber gets the lost packet

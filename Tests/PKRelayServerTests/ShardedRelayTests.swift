@@ -5,6 +5,7 @@ import SecureTransport
 import Testing
 
 @testable import PKRelayServer
+import MediaPlane
 
 /// Media across data-plane shards end to end: each room's transports on one shard, a forward
 /// into a room on another shard carried by the in-memory pipe, the same stream for viewers.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PKRelayServer
 
 /// Short runs of each `pkrelay-traffic` scenario against a relay started by the test: the
 /// built tool runs as a subprocess and its JSON report is checked.

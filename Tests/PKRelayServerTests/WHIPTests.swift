@@ -4,6 +4,7 @@ import PKRelayClient
 import Protocol
 import SecureTransport
 import Testing
+import PKRelayServer
 
 /// WHIP ingest (RFC 9725) and WHEP playback as a client that knows only the RFC sees them: the
 /// answers' statuses and headers, the session's resource, and a room that sees an ordinary

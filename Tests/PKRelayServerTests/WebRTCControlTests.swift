@@ -7,6 +7,8 @@ import SecureTransport
 import Testing
 #if canImport(Glibc)
 import Glibc
+import MediaPlane
+import PKRelayServer
 #endif
 
 /// The WebRTC control surface without a browser: transport creation, the errors an app

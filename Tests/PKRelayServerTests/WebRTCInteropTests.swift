@@ -3,6 +3,7 @@ import PKRelayClient
 import Protocol
 import SecureTransport
 import Testing
+import PKRelayServer
 
 /// WebRTC end to end with real peers: aiortc (ICE, DTLS-SRTP, SDP, VP8/Opus encoders and
 /// decoders of its own) publishing and subscribing through the relay, across a forward, and

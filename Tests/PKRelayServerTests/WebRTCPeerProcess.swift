@@ -1,5 +1,6 @@
 import Foundation
 import PKRelayClient
+import PKRelayServer
 
 /// The aiortc WebRTC peer (Tests/Interop/webrtc_peer.py) as a child process: a real WebRTC
 /// implementation nobody on the project wrote. It prints one JSON summary line on stdout.

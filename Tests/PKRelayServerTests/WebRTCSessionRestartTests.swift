@@ -6,6 +6,7 @@ import SecureTransport
 import Testing
 
 @testable import PKRelayServer
+import Foundation
 
 /// ICE restarts of ``WebRTCSession``: new credentials on both sides, the DTLS association and
 /// the negotiated media kept.

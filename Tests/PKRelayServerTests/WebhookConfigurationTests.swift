@@ -1,6 +1,9 @@
 import Foundation
 import PKRelayServer
 import Testing
+import Auth
+import Logging
+import MediaPlane
 
 /// The `webhooks:` section and the `PKRELAY_*` environment overrides.
 struct WebhookConfigurationTests {

@@ -1,6 +1,6 @@
-import Foundation
-import Logging
-import PostgresNIO
+public import Foundation
+public import Logging
+public import PostgresNIO
 
 /// A private PostgreSQL instance for one test: initdb into a temporary directory, listening on a
 /// Unix socket there only (no TCP port), stopped and removed afterwards. PostgreSQL refuses to

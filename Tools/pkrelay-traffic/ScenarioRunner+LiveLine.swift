@@ -1,6 +1,7 @@
 import CSocketShims
 import Foundation
 import TrafficCore
+import Synchronization
 
 extension ScenarioRunner {
     /// The process's and every media thread's CPU time now (the threads' as of their last

@@ -1,4 +1,4 @@
-import SecureTransport
+public import SecureTransport
 
 /// One datagram a ``MediaCoreFuzzRig``'s core sent, as its receiver reads it.
 @_spi(Fuzzing) public struct MediaFuzzDelivery: Sendable, Equatable {
