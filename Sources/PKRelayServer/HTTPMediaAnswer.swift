@@ -1,8 +1,11 @@
+import Protocol
+
 /// What a WHIP or WHEP request (RFC 9725 and its egress sibling) comes to, for the HTTP layer
 /// to write.
 enum HTTPMediaAnswer: Sendable, Equatable {
-    /// 201: the session's resource path and the relay's SDP answer.
-    case created(resource: String, sdp: String)
+    /// 201: the session's resource path, the relay's SDP answer and the ICE servers to name in
+    /// `Link` headers.
+    case created(resource: String, sdp: String, iceServers: [ICEServer])
     /// 307: the room lives on another node; the same request goes there.
     case redirect(location: String)
     /// 200 or 204 with no body (a session ended, candidates taken).

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import Protocol
 
 /// WHIP (`/whip`, RFC 9725) and its egress sibling WHEP (`/whep/{publisher}`, sessions under
 /// `/whep/session/`) on the control listener. `POST` an SDP offer with the room server's token as `Authorization: Bearer`; the
@@ -77,8 +78,9 @@ struct HTTPMediaRoutes: Sendable {
     static func respond(_ answer: HTTPMediaAnswer, kind: HTTPMediaSession.Kind) -> Response {
         var headers = corsHeaders
         switch answer {
-        case .created(let resource, let sdp):
+        case .created(let resource, let sdp, let iceServers):
             headers[.contentType] = "application/sdp"
+            for link in iceServers.flatMap(linkValues(of:)) { headers.append(HTTPFields.Element(name: HTTPFields.Element.Name("Link")!, value: link)) }
             headers[.location] = kind == .whip ? "/whip/\(resource)" : "/whep/session/\(resource)"
             headers[HTTPFields.Element.Name("Accept-Patch")!] = "application/trickle-ice-sdpfrag"
             return Response(status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(string: sdp)))
@@ -95,6 +97,23 @@ struct HTTPMediaRoutes: Sendable {
             headers[.contentType] = "text/plain; charset=utf-8"
             return Response(status: HTTPResponse.Status(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
         }
+    }
+
+    /// An ICE server as RFC 9725 section 4.6 writes it: one `Link` value per URL, with
+    /// `rel="ice-server"` and, for TURN, the credentials.
+    static func linkValues(of server: ICEServer) -> [String] {
+        server.urls.map { url in
+            var value = "<\(url)>; rel=\"ice-server\""
+            if let username = server.username, let credential = server.credential {
+                value += "; username=\"\(quoted(username))\"; credential=\"\(quoted(credential))\"; credential-type=\"password\""
+            }
+            return value
+        }
+    }
+
+    /// A value inside a quoted string (RFC 9110 section 5.6.4).
+    static func quoted(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
     }
 
     static func options(allowing methods: String) -> Response {

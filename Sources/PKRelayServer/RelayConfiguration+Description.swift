@@ -64,6 +64,9 @@ extension RelayConfiguration {
           format: \(logFormat)
         shutdown:
           graceSeconds: \(shutdownGraceSeconds)
+        ice:
+          servers: [\(iceServers.map(\.settingsDescription).joined(separator: ", "))]
+          credentialSeconds: \(iceCredentialSeconds)
         webhooks:
           urls: [\(webhooks.urls.joined(separator: ", "))]
           secret: \(webhooks.secret.isEmpty ? "(none)" : "(redacted)")

@@ -25,6 +25,7 @@ extension RelayConfiguration {
         "shutdown.graceSeconds",
         "webhooks.urls", "webhooks.secret", "webhooks.requestTimeoutMs", "webhooks.retryForSeconds", "webhooks.initialBackoffMs",
         "webhooks.maxBackoffMs", "webhooks.queueSize", "webhooks.concurrency",
+        "ice.servers", "ice.credentialSeconds",
         "cluster.nodeId", "cluster.databaseURL", "cluster.publicControlURL", "cluster.capacity", "cluster.leaseSeconds", "cluster.renewSeconds",
     ]
 

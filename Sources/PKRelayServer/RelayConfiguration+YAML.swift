@@ -133,6 +133,11 @@ extension RelayConfiguration {
         configuration.webhooks = try readWebhooks(&webhooks, defaults: configuration.webhooks)
         try webhooks.finish()
 
+        var ice = try root.section("ice")
+        configuration.iceServers = try readICEServers(&ice)
+        configuration.iceCredentialSeconds = try ice.int("credentialSeconds", default: configuration.iceCredentialSeconds, in: 60...604_800)
+        try ice.finish()
+
         var cluster = try root.section("cluster")
         configuration.cluster = try readCluster(&cluster, defaults: configuration.cluster)
         try cluster.finish()
@@ -186,6 +191,44 @@ extension RelayConfiguration {
             throw ConfigurationError(key: "cluster.renewSeconds", reason: "must be at most a third of cluster.leaseSeconds (\(cluster.leaseSeconds)), so that a late renewal or two do not lose the lease")
         }
         return cluster
+    }
+
+    /// `ice.servers`: each a STUN or TURN server with its URLs and, for TURN, either a secret
+    /// (coturn's `use-auth-secret`) or fixed credentials.
+    static func readICEServers(_ section: inout ConfigurationReader) throws(ConfigurationError) -> [ICEServerConfiguration] {
+        guard let items = try section.list("servers") else { return [] }
+        var servers: [ICEServerConfiguration] = []
+        for (index, item) in items.enumerated() {
+            let path = "ice.servers[\(index)]"
+            var entry = try ConfigurationReader(item, path: path)
+            guard let urls = try entry.list("urls"), !urls.isEmpty else { throw ConfigurationError(key: "\(path).urls", reason: "is required: one or more stun:, stuns:, turn: or turns: URLs") }
+            var server = ICEServerConfiguration(urls: [])
+            for (number, url) in urls.enumerated() {
+                let schemes = ["stun:", "stuns:", "turn:", "turns:"]
+                guard let text = url as? String, schemes.contains(where: { text.hasPrefix($0) && text.count > $0.count }), !text.contains(where: \.isWhitespace) else {
+                    throw ConfigurationError(key: "\(path).urls[\(number)]", reason: "must be a stun:, stuns:, turn: or turns: URL (RFC 7064, RFC 7065)")
+                }
+                server.urls.append(text)
+            }
+            server.username = try entry.string("username", default: nil)
+            server.credential = try entry.string("credential", default: nil)
+            server.secret = try entry.string("secret", default: nil)
+            try entry.finish()
+            if server.username != nil || server.credential != nil {
+                guard server.secret == nil else { throw ConfigurationError(key: "\(path).secret", reason: "is for minted credentials; give either secret or username and credential") }
+                guard server.username?.isEmpty == false else { throw ConfigurationError(key: "\(path).username", reason: "is required with credential") }
+                guard server.credential?.isEmpty == false else { throw ConfigurationError(key: "\(path).credential", reason: "is required with username") }
+            }
+            if let secret = server.secret {
+                guard server.isTURN else { throw ConfigurationError(key: "\(path).secret", reason: "is for TURN servers; STUN takes no credentials") }
+                guard !secret.isEmpty else { throw ConfigurationError(key: "\(path).secret", reason: "must not be empty") }
+            }
+            if server.isTURN && server.secret == nil && server.username == nil {
+                throw ConfigurationError(key: path, reason: "a TURN server needs a secret (coturn's static-auth-secret) or a username and credential")
+            }
+            servers.append(server)
+        }
+        return servers
     }
 
     static func readWebhooks(_ section: inout ConfigurationReader, defaults: WebhookConfiguration) throws(ConfigurationError) -> WebhookConfiguration {

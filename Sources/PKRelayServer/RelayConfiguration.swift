@@ -40,6 +40,10 @@ public struct RelayConfiguration: Sendable {
     public var webhooks = WebhookConfiguration()
     /// The cluster this node belongs to; off by default.
     public var cluster = ClusterConfiguration()
+    /// STUN and TURN servers named to WebRTC clients (`ice.servers`); none by default.
+    public var iceServers: [ICEServerConfiguration] = []
+    /// How long TURN credentials minted from a server's secret stay valid (`ice.credentialSeconds`).
+    public var iceCredentialSeconds = 86400
 
     public init() {}
 

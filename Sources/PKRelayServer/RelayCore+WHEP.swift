@@ -44,9 +44,10 @@ extension RelayCore {
             session: session, audioLevelExtensionId: player.sections.first { $0.kind == .audio }?.audioLevelExtensionId ?? 0)
         apply(created.actions)
         let transportId: Int
+        let iceServers: [ICEServer]
         switch created.result {
         case .failure(let error): return refuse(session, error)
-        case .success(let transport): transportId = transport.transportId
+        case .success(let transport): (transportId, iceServers) = (transport.transportId, transport.iceServers ?? [])
         }
         guard let dtlsContext, let relay = webRTC[transportId].flatMap(relayDescription(of:)) else {
             return refuse(session, RelayError(.unsupported, "WebRTC is off on this relay"))
@@ -73,7 +74,7 @@ extension RelayCore {
         httpSessions[resource] = HTTPMediaSession(
             kind: .whep, session: session, roomId: roomId, userId: claims.sub, transportId: transportId, publisherUserId: publisher)
         logger.info("whep session started", metadata: ["room": "\(roomId)", "user": "\(claims.sub)", "publisher": "\(publisher)", "resource": "\(resource)"])
-        return .created(resource: resource, sdp: answer)
+        return .created(resource: resource, sdp: answer, iceServers: iceServers)
     }
 
     /// The player's offer as the engine keeps it.

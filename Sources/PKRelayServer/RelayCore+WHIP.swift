@@ -41,9 +41,10 @@ extension RelayCore {
         let created = createWebRTCTransport(session: session)
         apply(created.actions)
         let transportId: Int
+        let iceServers: [ICEServer]
         switch created.result {
         case .failure(let error): return refuse(session, error)
-        case .success(let transport): transportId = transport.transportId
+        case .success(let transport): (transportId, iceServers) = (transport.transportId, transport.iceServers ?? [])
         }
         let published = publishWithOffer(
             PublishStreamParams(roomId: roomId, streamIndex: .main, transportId: transportId, tracks: [], sdp: offer), offer: offer, session: session)
@@ -55,7 +56,7 @@ extension RelayCore {
             let resource = Self.resourceId()
             httpSessions[resource] = HTTPMediaSession(kind: .whip, session: session, roomId: roomId, userId: claims.sub, transportId: transportId, publisherUserId: nil)
             logger.info("whip session started", metadata: ["room": "\(roomId)", "user": "\(claims.sub)", "resource": "\(resource)"])
-            return .created(resource: resource, sdp: result.sdp ?? "")
+            return .created(resource: resource, sdp: result.sdp ?? "", iceServers: iceServers)
         }
     }
 

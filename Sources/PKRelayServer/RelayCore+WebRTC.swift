@@ -30,9 +30,19 @@ extension RelayCore {
             let result = CreateTransportResult(
                 transportId: id, kind: "webrtc", ip: media.announcedAddress, port: port, srtp: nil,
                 ice: ICEParameters(usernameFragment: credentials.ufrag, password: credentials.password),
-                dtls: DTLSParameters(role: "server", fingerprint: FingerprintParameters(algorithm: fingerprint.algorithm.rawValue, value: Self.hexPairs(fingerprint.digest))))
+                dtls: DTLSParameters(role: "server", fingerprint: FingerprintParameters(algorithm: fingerprint.algorithm.rawValue, value: Self.hexPairs(fingerprint.digest))),
+                iceServers: iceServers(forTransport: id, session: session))
             return EngineOutcome(result: .success(result), actions: [])
         }
+    }
+
+    /// The STUN and TURN servers a new WebRTC transport's client gets, TURN credentials minted
+    /// for its user (or the transport, before the connection has joined); nil when none are
+    /// configured.
+    func iceServers(forTransport id: Int, session: SessionID) -> [ICEServer]? {
+        guard !configuration.iceServers.isEmpty else { return nil }
+        let owner = sessions[session]?.userId ?? "transport-\(id)"
+        return TURNRESTCredentials.servers(configuration.iceServers, id: owner, nowSeconds: nowMs() / 1000, validSeconds: configuration.iceCredentialSeconds)
     }
 
     /// The relay's side of a transport as SDP describes it.

@@ -12,7 +12,13 @@ public struct CreateTransportResult: Sendable, Codable, Hashable {
     public var ice: ICEParameters?
     /// WebRTC transports only.
     public var dtls: DTLSParameters?
-    public init(transportId: Int, kind: String? = nil, ip: String, port: Int, srtp: SRTPParameters?, ice: ICEParameters? = nil, dtls: DTLSParameters? = nil) {
+    /// WebRTC transports only, when the relay names STUN or TURN servers (`ice.servers`).
+    public var iceServers: [ICEServer]?
+    public init(
+        transportId: Int, kind: String? = nil, ip: String, port: Int, srtp: SRTPParameters?, ice: ICEParameters? = nil, dtls: DTLSParameters? = nil,
+        iceServers: [ICEServer]? = nil
+    ) {
+        self.iceServers = iceServers
         self.transportId = transportId
         self.kind = kind
         self.ip = ip

@@ -24,7 +24,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-from aiortc import RTCBundlePolicy, RTCConfiguration, RTCPeerConnection, RTCSessionDescription
+from aiortc import RTCBundlePolicy, RTCConfiguration, RTCIceServer, RTCPeerConnection, RTCSessionDescription
+from aiortc.rtcconfiguration import RTCIceTransportPolicy
 
 from packet_loss import IncomingLoss, OutgoingLoss
 from pkrelay_control import TRANSPORT_ERROR_CODE, ControlChannel, RelayError
@@ -59,13 +60,23 @@ REPAIR_GRACE = 3.0
 # Peers
 
 
+# The ICE servers the relay named in createTransport, used with --relay-only (the peer then
+# reaches the relay only through TURN, as a client whose network blocks UDP to it would).
+ICE_SERVERS = []
+ICE_RELAY_ONLY = False
+
+
 def new_peer_connection():
-    # No STUN server: the relay and this peer share loopback, and a public STUN server would
-    # only delay gathering (or stall it on a machine without a route out).
+    # No STUN server by default: the relay and this peer share loopback, and a public STUN
+    # server would only delay gathering (or stall it on a machine without a route out).
     # max-bundle, as browsers negotiate with the relay: under aiortc's default (balanced) policy
     # an offer whose first sections are [audio, video, audio, video] leaves the second video on
     # a transport that BUNDLE then discards, so that track never starts receiving.
-    return RTCPeerConnection(RTCConfiguration(iceServers=[], bundlePolicy=RTCBundlePolicy.MAX_BUNDLE))
+    servers = [RTCIceServer(urls=s["urls"], username=s.get("username"), credential=s.get("credential"))
+               for s in ICE_SERVERS]
+    policy = RTCIceTransportPolicy.RELAY if ICE_RELAY_ONLY else RTCIceTransportPolicy.ALL
+    return RTCPeerConnection(RTCConfiguration(iceServers=servers, iceTransportPolicy=policy,
+                                              bundlePolicy=RTCBundlePolicy.MAX_BUNDLE))
 
 
 class PublisherPeer:
@@ -210,6 +221,14 @@ class RelaySession:
                 {"method": "createTransport", "code": TRANSPORT_ERROR_CODE,
                  "message": f"no transportId in {transport}"}
             )
+        if getattr(self.args, "relay_only", False):
+            global ICE_SERVERS, ICE_RELAY_ONLY
+            ICE_SERVERS = [s for s in transport.get("iceServers", []) if any(u.startswith("turn") for u in s.get("urls", []))]
+            ICE_RELAY_ONLY = True
+            self.report["iceServers"] = [u for s in ICE_SERVERS for u in s["urls"]]
+            if not ICE_SERVERS:
+                raise ProtocolFailure({"method": "createTransport", "code": TRANSPORT_ERROR_CODE,
+                                       "message": f"--relay-only, but the relay names no TURN server: {transport}"})
         return transport
 
     def transport_failure(self, transport_id):
@@ -480,7 +499,7 @@ async def run_subscribe(args, report):
     if loss:
         loss.install()
     session = RelaySession(args, report)
-    peer = SubscriberPeer(fallback_owner, args.mend_stopped_sections)
+    peer = None  # made once the transport is, whose result may name the ICE servers to use
     offers = asyncio.Queue()
     failures = []
     transport_id = None
@@ -524,6 +543,7 @@ async def run_subscribe(args, report):
         transport = await session.create_webrtc_transport()
         transport_id = transport["transportId"]
         report["transportId"] = transport_id
+        peer = SubscriberPeer(fallback_owner, args.mend_stopped_sections)
 
         room_config = {"subscribeTransportId": transport_id} if args.auto else None
         joined = await session.join("anchor" if args.anchor else "audience", args.anchor,
@@ -571,20 +591,21 @@ async def run_subscribe(args, report):
     finally:
         for task in subscribing + [answering]:
             task.cancel()
-        report["connected"] = peer.connected
-        report["videoFrames"] = dict(peer.counter.counts.get("video", {}))
-        report["audioFrames"] = dict(peer.counter.counts.get("audio", {}))
-        report["firstVideoFrameMs"] = {
-            user: round((at - started) * 1000)
-            for (user, kind), at in peer.counter.first_frame_at.items() if kind == "video"
-        }
-        report["offers"] = peer.offers
-        if loss:
-            report["loss"] = loss.report()
-        report["elapsedMs"] = round((time.monotonic() - started) * 1000)
-        report["relayTransportState"] = session.transport_states.get(transport_id)
-        await peer.counter.stop()
-        await close_quietly(peer.pc)
+        if peer is not None:
+            report["connected"] = peer.connected
+            report["videoFrames"] = dict(peer.counter.counts.get("video", {}))
+            report["audioFrames"] = dict(peer.counter.counts.get("audio", {}))
+            report["firstVideoFrameMs"] = {
+                user: round((at - started) * 1000)
+                for (user, kind), at in peer.counter.first_frame_at.items() if kind == "video"
+            }
+            report["offers"] = peer.offers
+            if loss:
+                report["loss"] = loss.report()
+            report["elapsedMs"] = round((time.monotonic() - started) * 1000)
+            report["relayTransportState"] = session.transport_states.get(transport_id)
+            await peer.counter.stop()
+            await close_quietly(peer.pc)
         await session.channel.close()
 
     met = expectations_met(args, peer, expected, absent, min_video)
@@ -668,6 +689,8 @@ def parse_arguments(argv):
                         help="hard bound on the whole run (default duration + 30 s)")
     parser.add_argument("--verbose", action="store_true", help="log protocol traffic to stderr")
     parser.add_argument("--debug", action="store_true", help="also log aiortc/aioice internals")
+    parser.add_argument("--relay-only", action="store_true",
+                        help="reach the relay only through the TURN servers its createTransport result names")
     parser.add_argument("--drop-video-every", type=int, metavar="N",
                         help="drop every Nth video packet (by sequence number) the first time: "
                              "sent ones when publishing, received ones when subscribing; the "

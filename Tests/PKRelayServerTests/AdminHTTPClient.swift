@@ -103,7 +103,9 @@ enum AdminHTTPClient {
         var fields: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            // A field sent more than once reads as its values joined by commas (RFC 9110 section 5.3).
+            let name = line[..<colon].lowercased(), value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            fields[name] = fields[name].map { "\($0), \(value)" } ?? value
         }
         var content = String(text[split.upperBound...])
         if fields["transfer-encoding"]?.lowercased() == "chunked" { content = dechunk(content) }

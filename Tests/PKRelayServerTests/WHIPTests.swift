@@ -66,6 +66,31 @@ struct WHIPTests {
         }
     }
 
+    @Test("the relay's ICE servers come with the answer as Link headers, TURN credentials minted for the publisher")
+    func iceServerLinks() async throws {
+        let secret = "coturn-shared-secret"
+        try await TestRelay.with({
+            $0.iceServers = [
+                ICEServerConfiguration(urls: ["turn:turn.example.com:3478?transport=udp", "turn:turn.example.com:3478?transport=tcp"], secret: secret),
+                ICEServerConfiguration(urls: ["stun:stun.example.com:3478"]),
+            ]
+        }) { relay in
+            let reply = try await Self.post(relay, token: TestRelay.token(room: "whip-links", user: "obs"))
+            #expect(reply.status == 201, "\(reply.status) \(reply.body)")
+            let links = try #require(reply.headers["link"]).components(separatedBy: ", <")
+            #expect(links.count == 3, "\(links)")
+            #expect(links[0].hasPrefix("<turn:turn.example.com:3478?transport=udp>; rel=\"ice-server\"; username=\""), "\(links[0])")
+            #expect(links[0].contains("credential-type=\"password\""))
+            #expect(links[2] == "stun:stun.example.com:3478>; rel=\"ice-server\"", "STUN without credentials: \(links[2])")
+            // The credentials are what coturn computes for them from the shared secret.
+            let username = try #require(links[0].components(separatedBy: "username=\"").last?.components(separatedBy: "\"").first)
+            let credential = try #require(links[0].components(separatedBy: "credential=\"").last?.components(separatedBy: "\"").first)
+            #expect(username.hasSuffix(":obs"))
+            let expiry = try #require(Int64(username.components(separatedBy: ":")[0]))
+            #expect(TURNRESTCredentials.mint(secret: secret, id: "obs", nowSeconds: expiry - 86400, validSeconds: 86400).credential == credential)
+        }
+    }
+
     @Test("refusals are the statuses RFC 9725 names, with a sentence, and leave nothing behind")
     func refusals() async throws {
         try await TestRelay.with { relay in

@@ -8,7 +8,7 @@ import {PKRelayClient, DEFAULT_SIMULCAST_ENCODINGS} from '../../Sources/PKRelayS
 import {ManualClock, fakeWebSocket, fakeWebRTC, settle} from './fakes.mjs';
 
 /** A relay that numbers transports, accepts joins and publishes, and can hold chosen methods. */
-function relay({hold = new Set(), users = []} = {}) {
+function relay({hold = new Set(), users = [], iceServers} = {}) {
   let transports = 0;
   const held = [];
   const handler = (socket, request) => {
@@ -19,7 +19,7 @@ function relay({hold = new Set(), users = []} = {}) {
     }
     switch (request.method) {
       case 'createTransport':
-        return {result: {transportId: ++transports, kind: 'webrtc', ip: '127.0.0.1', port: 7702}};
+        return {result: {transportId: ++transports, kind: 'webrtc', ip: '127.0.0.1', port: 7702, ...(iceServers ? {iceServers} : {})}};
       case 'joinRoom':
         return {result: {roomId: p.roomId, userId: p.userId, role: p.role, visible: p.visible, users, tokenExpiresAt: 1}};
       case 'publishStream':
@@ -429,4 +429,14 @@ test('a receiving transport whose ICE goes disconnected asks the relay for an of
   await settle();
   const answers = sockets[0].sent.filter((r) => r.method === 'answerTransportOffer');
   assert.deepEqual(answers.at(-1).params, {transportId: 1, revision: 1, sdp: 'answer to offer with new credentials'});
+});
+
+test('the STUN and TURN servers the relay names for a transport go to its peer connection', async () => {
+  const servers = [{urls: ['turn:turn.example.com:3478?transport=tcp'], username: '1700086400:anchor-a', credential: 'c2VjcmV0'}];
+  const {client, webrtc} = setup({iceServers: servers});
+  const room = await client.joinRoom(JOIN);
+  await room.publish(camera(webrtc));
+  assert.deepEqual(webrtc.peerConnections[0].config.iceServers, servers, 'the receiving transport');
+  assert.deepEqual(webrtc.peerConnections[1].config.iceServers, servers, 'the publishing transport');
+  assert.equal(webrtc.peerConnections[1].config.bundlePolicy, 'max-bundle');
 });

@@ -5,7 +5,7 @@
 #                           DTLS tools, aiortc) and the OpenAPI checker (python3 with jsonschema,
 #                           openapi-schema-validator, schemathesis), Python's prometheus_client
 #                           (the /metrics parser), gdb for the test watchdog and
-#                           PostgreSQL for the cluster tests
+#                           PostgreSQL for the cluster tests, coturn for the TURN tests
 #   install-deps.sh browser headless Chromium, its driver and selenium for `make test-browser`
 set -euo pipefail
 
@@ -15,7 +15,8 @@ if [[ "${1:-build}" == "test" ]]; then
     # which Debian's GnuTLS cannot).
     # gdb: the test watchdog (test-bounded.sh) prints a hung run's thread backtraces with it.
     # postgresql: the cluster tests start private instances of it.
-    want+=(ffmpeg gnutls-bin golang-go golang-github-pion-dtls.v2-dev python3 python3-pip python3-yaml gdb postgresql)
+    # coturn: the TURN tests relay clients through a private instance of it.
+    want+=(ffmpeg gnutls-bin golang-go golang-github-pion-dtls.v2-dev python3 python3-pip python3-yaml gdb postgresql coturn)
 fi
 if [[ "${1:-build}" == "browser" ]]; then
     want=(chromium chromium-driver python3-selenium curl iproute2 util-linux)

@@ -449,6 +449,15 @@ const PUBLISH_CONFIG = {bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require'};
 const RECEIVE_CONFIG = {bundlePolicy: 'balanced', rtcpMuxPolicy: 'require'};
 
 /**
+ * A peer connection's configuration with the STUN and TURN servers the relay named for the
+ * transport (`createTransport`'s `iceServers`, credentials included): a browser whose network
+ * blocks UDP to the relay then reaches it through TURN by itself.
+ */
+function withIceServers(config, transport) {
+  return Array.isArray(transport.iceServers) && transport.iceServers.length ? {...config, iceServers: transport.iceServers} : config;
+}
+
+/**
  * Simulcast encodings for `publish(stream, {simulcast: true})`, smallest first: the relay takes
  * the last rid as the big video and the first as the small one (PROTOCOL.md, dual stream).
  */
@@ -496,7 +505,7 @@ class ReceiveTransport {
     this.id = result.transportId;
     const PC = this.client._RTCPeerConnection;
     if (!PC) throw new PKRelayError(ErrorCode.MediaFailed, 'RTCPeerConnection is not available here', 'createTransport');
-    this.pc = new PC(RECEIVE_CONFIG);
+    this.pc = new PC(withIceServers(RECEIVE_CONFIG, result));
     this.pc.ontrack = (e) => this._trackArrived(e);
     this.pc.onconnectionstatechange = () => {
       if (this.closed) return;
@@ -708,7 +717,7 @@ export class LocalPublication {
     const PC = client._RTCPeerConnection;
     if (!PC) throw new PKRelayError(ErrorCode.MediaFailed, 'RTCPeerConnection is not available here', 'publishStream');
     const transport = await client._request('createTransport', {kind: 'webrtc'});
-    const pc = new PC(PUBLISH_CONFIG);
+    const pc = new PC(withIceServers(PUBLISH_CONFIG, transport));
     this.transportId = transport.transportId;
     this.pc = pc;
     try {
