@@ -14,6 +14,7 @@ enum MediaCommand: Sendable {
     case addWebRTCTransport(id: Int, agent: ICELiteAgent, audioLevelExtensionId: UInt8)
     case setRemoteICECredentials(id: Int, credentials: ICECredentials)
     case connectWebRTCTransport(id: Int, inbound: SRTPSessionHandoff, outbound: SRTPSessionHandoff)
+    case setCongestionControl(id: Int, CongestionControlSpec)
     case addSource(MediaSourceSpec)
     case removeSource(id: UInt32)
     case addSink(MediaSinkSpec)

@@ -15,6 +15,7 @@ public final class RecordingMediaCommands: MediaCommands {
         case connectTransport(id: Int, remote: IPv4Endpoint?, keyed: Bool, addressGranted: Bool)
         case setRemoteICECredentials(transportId: Int, credentials: ICECredentials)
         case connectWebRTCTransport(id: Int)
+        case setCongestionControl(transportId: Int, CongestionControlSpec)
         case sendWebRTCDatagram([UInt8], to: IPv4Endpoint)
         /// One ``MediaCommands/apply(_:)`` call.
         case apply([MediaChange])
@@ -140,6 +141,10 @@ public final class RecordingMediaCommands: MediaCommands {
             state.transports.entries[id]?.connected = true
             state.commands.append(.connectWebRTCTransport(id: id))
         }
+    }
+
+    public func setCongestionControl(transportId: Int, _ spec: CongestionControlSpec) {
+        state.withLock { $0.commands.append(.setCongestionControl(transportId: transportId, spec)) }
     }
 
     public func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint) {
