@@ -32,8 +32,13 @@ extension MediaCore {
     /// Sends the feedback that is due on every transport that records arrivals.
     func sendTransportFeedback() {
         for transport in feedbackTransports {
-            guard let recorder = transport.feedbackRecorder, let due = recorder.feedbackDueUs(), due <= nowUs, transport.canSend else { continue }
+            guard let recorder = transport.feedbackRecorder, let due = recorder.feedbackDueUs(), due <= nowUs else { continue }
+            guard transport.canSend else {
+                recorder.deferFeedback(nowUs: nowUs)
+                continue
+            }
             // A burst of packets may need more than one feedback; a few per turn suffice.
+            var sent = 0
             for _ in 0..<Self.feedbacksPerTurn where recorder.hasUnreportedPackets {
                 let slot = reserveSlot(on: transport)
                 // Room is left for the SRTCP trailer.
@@ -41,7 +46,10 @@ extension MediaCore {
                 guard let length = recorder.writeFeedback(senderSSRC: transport.rtcpSSRC, into: buffer, at: 0, nowUs: nowUs) else { break }
                 counters.transportFeedbackSent &+= 1
                 commitRTCP(on: transport, slot: slot, length: length)
+                sent += 1
             }
+            // Due and still nothing written: wait an interval rather than find it due again at once.
+            if sent == 0, let stillDue = recorder.feedbackDueUs(), stillDue <= nowUs { recorder.deferFeedback(nowUs: nowUs) }
         }
     }
 

@@ -103,21 +103,53 @@ public final class TransportFeedbackRecorder {
     /// waits or nothing fits. Call it again while ``hasUnreportedPackets`` to report the rest.
     /// The first call after the interval passed also moves the cadence on.
     public func writeFeedback(senderSSRC: UInt32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, nowUs: Int64) -> Int? {
-        guard let start = windowStart, start <= highest else { return nil }
-        let view = Window(sequences: sequences, arrivals: arrivals, start: start, mask: Int64(Self.capacity - 1))
-        guard let written = RTCPWriter.writeTransportFeedback(
-            senderSSRC: senderSSRC, mediaSSRC: mediaSSRC, baseSequenceNumber: UInt16(truncatingIfNeeded: start),
-            maximumPacketCount: Int(highest - start + 1), feedbackPacketCount: feedbackPacketCount, arrivals: view, into: buffer, at: offset)
-        else {
-            // The window holds no arrival (its packets were pushed out of the ring): start afresh.
-            if view.arrivalUs(at: Int(highest - start)) == nil { windowStart = highest + 1 }
-            return nil
+        guard var start = windowStart, start <= highest else { return nil }
+        var written = write(from: start, senderSSRC: senderSSRC, into: buffer, at: offset)
+        if written == nil {
+            // Nothing received among the first packets the buffer can report (a jump of
+            // thousands of numbers, or packets pushed out of the ring): report from the first
+            // received one on; nothing received at all, start afresh after the highest.
+            guard let first = firstReceived(from: start) else {
+                windowStart = highest + 1
+                return nil
+            }
+            guard first > start else { return nil }
+            start = first
+            windowStart = first
+            written = write(from: start, senderSSRC: senderSSRC, into: buffer, at: offset)
         }
+        guard let written else { return nil }
         windowStart = start + Int64(written.packetCount)
         feedbackPacketCount &+= 1
         feedbacksWritten &+= 1
         noteFeedback(nowUs: nowUs)
         return written.length
+    }
+
+    /// Puts the next feedback off by one interval without writing one (the transport cannot send
+    /// now, or nothing fit): a timer that finds it due again at once would spin.
+    public func deferFeedback(nowUs: Int64) {
+        lastFeedbackUs = nowUs
+    }
+
+    /// One feedback of the window from `start` to the highest received.
+    private func write(from start: Int64, senderSSRC: UInt32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int)
+        -> (length: Int, packetCount: Int)?
+    {
+        let view = Window(sequences: sequences, arrivals: arrivals, start: start, mask: Int64(Self.capacity - 1))
+        return RTCPWriter.writeTransportFeedback(
+            senderSSRC: senderSSRC, mediaSSRC: mediaSSRC, baseSequenceNumber: UInt16(truncatingIfNeeded: start),
+            maximumPacketCount: Int(highest - start + 1), feedbackPacketCount: feedbackPacketCount, arrivals: view, into: buffer, at: offset)
+    }
+
+    /// The first number from `start` to the highest whose arrival the ring holds.
+    private func firstReceived(from start: Int64) -> Int64? {
+        var number = max(start, highest - Int64(Self.capacity) + 1)
+        while number <= highest {
+            if sequences[Int(number & Int64(Self.capacity - 1))] == number { return number }
+            number += 1
+        }
+        return nil
     }
 
     /// Moves the cadence on: the interval from the rate since the last feedback.

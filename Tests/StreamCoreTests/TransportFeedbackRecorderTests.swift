@@ -118,6 +118,39 @@ import Testing
         #expect(!recorder.hasUnreportedPackets)
     }
 
+    @Test func aJumpPastWhatOneFeedbackCanSayIsReportedFromItsFirstArrival() throws {
+        let recorder = TransportFeedbackRecorder()
+        recorder.record(sequenceNumber: 0, arrivalUs: 64_000, ssrc: 1, bytes: 100)
+        recorder.record(sequenceNumber: 5000, arrivalUs: 65_000, ssrc: 1, bytes: 100)
+        recorder.record(sequenceNumber: 5001, arrivalUs: 66_000, ssrc: 1, bytes: 100)
+        // 120 bytes report at most about 160 packets: the 2046 lost before 5000 do not fit.
+        var bytes = [UInt8](repeating: 0, count: 120)
+        let length = try #require(bytes.withUnsafeMutableBytes { recorder.writeFeedback(senderSSRC: 9, into: $0, at: 0, nowUs: 70_000) })
+        let parsed = try Array(bytes[0..<length]).withUnsafeBytes { buffer -> [(UInt16, Int64?)] in
+            var iterator = RTCPPacketIterator(buffer)
+            let first = iterator.next()
+            let view = try #require(first)
+            let common = try #require(RTCPFeedback(view: view, in: buffer))
+            let feedback = try #require(RTCPTransportFeedback(feedback: common, in: buffer))
+            var packets: [(UInt16, Int64?)] = []
+            feedback.forEachPacket(in: buffer) { packets.append(($0, $1)) }
+            return packets
+        }
+        #expect(parsed.map(\.0) == [5000, 5001])
+        #expect(parsed.map(\.1) == [65_000, 66_000])
+        #expect(!recorder.hasUnreportedPackets)
+    }
+
+    @Test func aDeferredFeedbackIsDueAnIntervalLater() {
+        let recorder = TransportFeedbackRecorder()
+        recorder.record(sequenceNumber: 1, arrivalUs: 64_000, ssrc: 1, bytes: 100)
+        #expect(recorder.feedbackDueUs() == .min)
+        recorder.deferFeedback(nowUs: 70_000)
+        let due: Int64? = recorder.feedbackDueUs()
+        #expect(due == Int64(70_000) + TransportFeedbackRecorder.initialIntervalUs)
+        #expect(recorder.hasUnreportedPackets)
+    }
+
     @Test func manyPacketsTakeSeveralFeedbacks() throws {
         let recorder = TransportFeedbackRecorder()
         // Each arrival 9 s after the last: no delta fits, one packet per feedback.
