@@ -35,12 +35,15 @@ test: test-deps test-sdk
 
 # The browser demo in headless Chromium (Debian's chromium, chromium-driver, python3-selenium),
 # inside a network namespace with only loopback (publish, watch, simulcast layer switches, a PK,
-# reconnection after the control connections are cut; all through the web SDK): kept out of `make test` because it needs root
+# reconnection after the control connections are cut; all through the web SDK), then transport-wide congestion
+# feedback as Chromium's estimator sees it (with against without, and behind a rate cap): kept out of `make test` because it needs root
 # for the namespace and a ~300 MB browser install. See Tests/Interop/BROWSER.md.
 test-browser: test-deps test-sdk
 	@Tools/scripts/install-deps.sh browser
 	$(SWIFT) build --product pkrelay
+	$(SWIFT) build --product pkrelay-impair
 	SWIFT=$(SWIFT) Tools/scripts/test-browser.sh
+	SWIFT=$(SWIFT) Tools/scripts/test-browser-congestion.sh
 
 # The web SDK's logic under node's built-in test runner (Tests/SDK, no browser): request
 # bookkeeping and timeouts, typed events, redirects, token refresh, reconnection on a scripted

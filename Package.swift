@@ -140,6 +140,18 @@ let package = Package(
             path: "Tools/pkrelay-client",
             swiftSettings: strict
         ),
+        // A UDP forwarder that impairs what it carries (rate cap, bounded queue, delay, jitter,
+        // loss), for tests of congestion control: the links as values on a scripted clock, and a
+        // socket shell the Swift tests run in process.
+        .target(name: "NetworkImpairment", dependencies: ["CSocketShims"], swiftSettings: strict),
+        // `pkrelay-impair`: the forwarder on the command line, driven over standard input by the
+        // aiortc and browser tests.
+        .executableTarget(
+            name: "pkrelay-impair",
+            dependencies: ["NetworkImpairment", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/pkrelay-impair",
+            swiftSettings: strict
+        ),
         // The traffic tool's measurement logic (loss, latency, capacity search, reports, scenarios),
         // kept apart from its I/O so it is tested with scripted inputs.
         .target(
@@ -175,6 +187,7 @@ let package = Package(
         ),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
         .testTarget(name: "TrafficCoreTests", dependencies: ["TrafficCore"], swiftSettings: strict),
+        .testTarget(name: "NetworkImpairmentTests", dependencies: ["NetworkImpairment"], swiftSettings: strict),
         // A private PostgreSQL per test, for the cluster's tests.
         .target(
             name: "PostgresTestSupport",

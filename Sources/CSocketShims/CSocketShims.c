@@ -627,6 +627,12 @@ int64_t pkr_thread_cpu_us(void) { return pkr_clock_us(CLOCK_THREAD_CPUTIME_ID); 
 
 int64_t pkr_process_cpu_us(void) { return pkr_clock_us(CLOCK_PROCESS_CPUTIME_ID); }
 
+int64_t pkr_monotonic_us(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+}
+
 int64_t pkr_realtime_ms(void) {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);

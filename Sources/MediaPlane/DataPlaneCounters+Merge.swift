@@ -22,6 +22,7 @@ extension DataPlaneCounters {
         paddedPackets &+= other.paddedPackets
         paddingBytes &+= other.paddingBytes
         receiveMessages &+= other.receiveMessages
+        transportFeedbackSent &+= other.transportFeedbackSent
         for index in drops.indices where index < other.drops.count { drops[index] &+= other.drops[index] }
     }
 }

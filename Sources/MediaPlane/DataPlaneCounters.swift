@@ -31,6 +31,8 @@ public struct DataPlaneCounters: Sendable, Hashable {
     /// Messages read from media sockets: one per datagram, or with receive offload one per run
     /// of a sender's datagrams that the kernel coalesced (``UDPOffload``).
     public var receiveMessages: UInt64 = 0
+    /// Transport-wide congestion feedback packets sent to publishers.
+    public var transportFeedbackSent: UInt64 = 0
     /// Drops, indexed by ``DropReason/rawValue``.
     public var drops: [UInt64] = Array(repeating: 0, count: DropReason.allCases.count)
 

@@ -16,6 +16,7 @@ enum MediaCommand: Sendable {
     /// An ICE restart: checks must name the new credentials from now on.
     case restartICE(id: Int, local: ICECredentials, remote: ICECredentials)
     case connectWebRTCTransport(id: Int, inbound: SRTPSessionHandoff, outbound: SRTPSessionHandoff)
+    case setCongestionControl(id: Int, CongestionControlSpec)
     case addSource(MediaSourceSpec)
     case removeSource(id: UInt32)
     case addSink(MediaSinkSpec)

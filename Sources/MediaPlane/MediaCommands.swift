@@ -33,6 +33,9 @@ public protocol MediaCommands: AnyObject, Sendable {
     func restartICE(transportId: Int, local: ICECredentials, remote: ICECredentials)
     /// Starts media on a WebRTC transport with the DTLS-SRTP sessions.
     func connectWebRTCTransport(id: Int, inbound: SRTPSessionHandoff, outbound: SRTPSessionHandoff)
+    /// The congestion control a WebRTC transport's SDP settled (transport-wide feedback to its
+    /// publisher).
+    func setCongestionControl(transportId: Int, _ spec: CongestionControlSpec)
     /// Sends one datagram (a DTLS record) from the shared WebRTC port.
     func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint)
     /// Carries out routing changes in order: each shard they touch gets its part in one mailbox

@@ -30,6 +30,7 @@ extension MediaCore {
             for source in Array(transport.sources.values) + transport.ridSources { removeSource(source) }
             for sink in Array(transport.sinks.values) { removeSink(sink) }
             transport.pending = 0
+            if transport.feedbackRecorder != nil { feedbackTransports.removeAll { $0 === transport } }
             if transport.sharesSocket { forgetWebRTCRoutes(of: transport) }
         case .addWebRTCTransport(let id, let agent, let audioLevelExtensionId):
             guard hasWebRTCSocket else { return }
@@ -67,6 +68,8 @@ extension MediaCore {
             for sink in transport.sinks.values where sink.isVideo && sink.waitingForKeyframe {
                 if let source = sink.source { startKeyframeRequests(for: source) }
             }
+        case .setCongestionControl(let id, let spec):
+            if let transport = transports[id] { setCongestionControl(spec, on: transport) }
         case .addSource(let spec):
             guard let transport = transports[spec.transportId] else { return }
             let source = SourceState(spec: spec, transport: transport, nowMs: nowMs, configuration: configuration)

@@ -40,6 +40,10 @@ extension MediaCore {
         if kind == .rtp {
             guard let header = RTPHeader.parse(packet) else { counters.drop(.malformedRTP); return }
             latchIfNeeded(transport, endpoint)
+            // Every authenticated packet crossed the network, whatever becomes of it after.
+            if transport.receivedSequenceExtensionId != 0, header.hasExtension {
+                recordTransportWideArrival(packet, header: header, wireLength: length, on: transport)
+            }
             // RTX SSRCs are distinct from the transport's media SSRCs (publishStream checks it),
             // so one lookup, and none at all on transports without RTX, tells them apart.
             if !transport.rtxSources.isEmpty, let source = transport.rtxSources[header.ssrc] {

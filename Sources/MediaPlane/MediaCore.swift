@@ -45,6 +45,8 @@ final class MediaCore {
     let pipeScratch: UnsafeMutableRawBufferPointer
     /// Monotonic milliseconds, set by ``advanceClock(monotonicMs:unixMs:)``.
     var nowMs: Int64 = 0
+    /// The same clock in microseconds: arrival times for transport-wide congestion feedback.
+    var nowUs: Int64 = 0
     /// Unix milliseconds, for sender reports and reports to the control plane.
     var nowUnixMs: Int64 = 0
     var lastReportMs: Int64 = 0
@@ -60,6 +62,9 @@ final class MediaCore {
     /// WebRTC transports by the remote addresses that passed their ICE checks, to route DTLS,
     /// RTP and RTCP.
     var webRTCByAddress: [UInt64: TransportState] = [:]
+    /// Transports that send transport-wide congestion feedback (their publishers' packets carry
+    /// transport-wide sequence numbers), for the feedback timer.
+    var feedbackTransports: [TransportState] = []
     /// Where STUN answers are written before they are sent.
     let stunResponse: UnsafeMutableRawBufferPointer
     /// Handshake and liveness news for the control plane.
@@ -106,8 +111,24 @@ final class MediaCore {
     /// Sets the time for what follows: packets, commands and timers.
     @inline(__always)
     func advanceClock(monotonicMs: Int64, unixMs: Int64) {
-        nowMs = monotonicMs
+        advanceClock(monotonicUs: monotonicMs &* 1000, unixMs: unixMs)
+    }
+
+    /// Sets the time for what follows, to the microsecond.
+    @inline(__always)
+    func advanceClock(monotonicUs: Int64, unixMs: Int64) {
+        nowUs = monotonicUs
+        nowMs = monotonicUs / 1000
         nowUnixMs = unixMs
+    }
+
+    /// Moves the monotonic clock on without reading the wall clock: before each receive batch,
+    /// so that arrivals are timed by when their batch was read.
+    @inline(__always)
+    func advanceMonotonicClock(monotonicUs: Int64) {
+        guard monotonicUs > nowUs else { return }
+        nowUs = monotonicUs
+        nowMs = monotonicUs / 1000
     }
 
     /// Starts the timers from the current time (the shell calls it once before its loop).
@@ -149,6 +170,7 @@ final class MediaCore {
             lastReceiverReportMs = nowMs
             for source in sources.values { sendReceiverReport(for: source) }
         }
+        if !feedbackTransports.isEmpty { sendTransportFeedback() }
         if nowMs - lastConsentCheckMs >= 250 {
             lastConsentCheckMs = nowMs
             checkICEConsent()
@@ -163,6 +185,7 @@ final class MediaCore {
     func shutDown() {
         events.finish()
         transports.removeAll()
+        feedbackTransports.removeAll()
         sources.removeAll()
         sinks.removeAll()
         publishReport()

@@ -322,6 +322,12 @@ public final class MediaPlane: MediaCommands {
         postToTransport(id, .connectWebRTCTransport(id: id, inbound: inbound, outbound: outbound))
     }
 
+    /// The congestion control a WebRTC transport's SDP settled: transport-wide feedback to its
+    /// publisher when its packets carry transport-wide sequence numbers.
+    public func setCongestionControl(transportId: Int, _ spec: CongestionControlSpec) {
+        postToTransport(transportId, .setCongestionControl(id: transportId, spec))
+    }
+
     /// Sends one datagram (a DTLS record) from the shared WebRTC port. Safe from any thread:
     /// the kernel serialises sends on the socket.
     public func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint) {

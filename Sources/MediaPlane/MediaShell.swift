@@ -26,6 +26,8 @@ final class MediaShell {
     static let wakeToken = UInt64.max
     static let webRTCToken = UInt64.max - 1
     static let maximumReadyEvents: Int32 = 64
+    /// The longest wait for packets before the timers run.
+    static let idleWaitMs: Int32 = 20
     /// Receive buffers hold a full Ethernet-size datagram plus room to spare; longer ones are
     /// truncated and dropped as oversized. With receive offload a message holds a run of
     /// datagrams, up to the largest UDP payload.
@@ -66,7 +68,7 @@ final class MediaShell {
         updateClock()
         core.startTimers()
         while running {
-            let ready = pkr_epoll_wait(epollFD, readyTokens, Self.maximumReadyEvents, 20)
+            let ready = pkr_epoll_wait(epollFD, readyTokens, Self.maximumReadyEvents, core.timerWaitMs(idleWaitMs: Self.idleWaitMs))
             updateClock()
             if ready > 0 {
                 // Commands first: a publish or subscribe that raced its first packets applies
@@ -110,8 +112,9 @@ final class MediaShell {
     }
 
     func updateClock() {
-        let monotonicMs = pkr_monotonic_ms()
-        core.advanceClock(monotonicMs: monotonicMs, unixMs: pkr_realtime_ms())
+        let monotonicUs = pkr_monotonic_us()
+        let monotonicMs = monotonicUs / 1000
+        core.advanceClock(monotonicUs: monotonicUs, unixMs: pkr_realtime_ms())
         // Reading the thread's CPU clock is a syscall: once a second, for /metrics.
         if monotonicMs - lastCPUSampleMs >= 1000 {
             lastCPUSampleMs = monotonicMs
@@ -163,6 +166,8 @@ final class MediaShell {
         if core.queuedFromReceiveBatch { core.flushAll() }
         let received = pkr_batch_receive(fd, receiveBatch)
         if received <= 0 { return }
+        // Arrivals are timed by their batch (transport-wide feedback reports them to 250 µs).
+        core.advanceMonotonicClock(monotonicUs: pkr_monotonic_us())
         core.counters.receiveBatches &+= 1
         core.counters.receiveMessages &+= UInt64(received)
         core.handlesReceiveBatch = true

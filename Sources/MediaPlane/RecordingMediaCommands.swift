@@ -16,6 +16,7 @@ public final class RecordingMediaCommands: MediaCommands {
         case setRemoteICECredentials(transportId: Int, credentials: ICECredentials)
         case restartICE(transportId: Int, local: ICECredentials, remote: ICECredentials)
         case connectWebRTCTransport(id: Int)
+        case setCongestionControl(transportId: Int, CongestionControlSpec)
         case sendWebRTCDatagram([UInt8], to: IPv4Endpoint)
         /// One ``MediaCommands/apply(_:)`` call.
         case apply([MediaChange])
@@ -145,6 +146,10 @@ public final class RecordingMediaCommands: MediaCommands {
             state.transports.entries[id]?.connected = true
             state.commands.append(.connectWebRTCTransport(id: id))
         }
+    }
+
+    public func setCongestionControl(transportId: Int, _ spec: CongestionControlSpec) {
+        state.withLock { $0.commands.append(.setCongestionControl(transportId: transportId, spec)) }
     }
 
     public func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint) {

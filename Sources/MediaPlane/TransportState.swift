@@ -1,6 +1,7 @@
 import CSocketShims
 import ICE
 import SecureTransport
+import StreamCore
 
 /// One media transport as the data-plane thread owns it: its socket, keys, peer address, the
 /// tracks it carries and its send queue. Only the data-plane thread touches it.
@@ -72,6 +73,11 @@ final class TransportState {
     /// the audio level, under this id (0: leave packets as they are).
     var audioLevelExtensionId: UInt8 = 0
     var rewritesExtensions = false
+    /// Transport-wide congestion control toward the publisher: the header-extension id of the
+    /// transport-wide sequence number its packets carry (0: none), and their arrivals, which
+    /// the relay reports back in transport-wide feedback.
+    var receivedSequenceExtensionId: UInt8 = 0
+    var feedbackRecorder: TransportFeedbackRecorder?
 
     init(id: Int, fd: Int32, sendFD: Int32 = -1, profile: SRTPProfile?, outbound: SRTPSession?, rtcpSSRC: UInt32, slotCount: Int, slotCapacity: Int, sharesSocket: Bool = false) {
         self.id = id

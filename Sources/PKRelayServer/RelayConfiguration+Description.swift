@@ -27,6 +27,7 @@ extension RelayConfiguration {
           portRangeStart: \(media.portRange.lowerBound)
           portRangeEnd: \(media.portRange.upperBound)
           allowPlainRTP: \(allowPlainRTP)
+          congestionFeedback: \(congestionFeedback)
           srtpProfiles: [\(srtpProfiles.map(\.rawValue).joined(separator: ", "))]
           receiveBufferBytes: \(media.receiveBufferBytes)
           sendBufferBytes: \(media.sendBufferBytes)

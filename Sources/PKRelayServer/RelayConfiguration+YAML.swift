@@ -52,6 +52,7 @@ extension RelayConfiguration {
         guard first <= last else { throw ConfigurationError(key: "media.portRangeEnd", reason: "must not be below media.portRangeStart (\(first))") }
         configuration.media.portRange = first...last
         configuration.allowPlainRTP = try media.bool("allowPlainRTP", default: configuration.allowPlainRTP)
+        configuration.congestionFeedback = try media.bool("congestionFeedback", default: configuration.congestionFeedback)
         if let names = try media.list("srtpProfiles") {
             var profiles: [SRTPProfile] = []
             for (index, name) in names.enumerated() {

@@ -152,6 +152,8 @@ extension RelayCore {
             case .connectMedia(let inbound, let outbound, let profile):
                 media.connectWebRTCTransport(id: id, inbound: inbound, outbound: outbound)
                 logger.info("webrtc transport connected", metadata: ["transport": "\(id)", "profile": "\(profile.rawValue)"])
+            case .congestionControl(let spec):
+                media.setCongestionControl(transportId: id, spec)
             case .event(let event):
                 send(event, to: session)
             case .ended(let unpublishReason, let reason):

@@ -41,8 +41,9 @@ public actor RelayCore {
     /// The relay's DTLS certificate and settings, shared by every WebRTC transport; nil when WebRTC is off.
     let dtlsContext: DTLSContext?
     /// The relay's WebRTC codecs and extensions (RFC 4588 RTX is offered to subscribers and
-    /// accepted from publishers).
-    let negotiator = RelayNegotiator(capabilities: RelayCapabilities())
+    /// accepted from publishers; transport-wide congestion control unless
+    /// `media.congestionFeedback` is off).
+    let negotiator: RelayNegotiator
     let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -82,6 +83,8 @@ public actor RelayCore {
         self.directory = directory ?? LocalRoomDirectory(node: ClusterNode(id: "", controlURL: "", mediaAddress: media.announcedAddress, capacity: 1))
         self.peers = peers
         self.configuration = configuration
+        negotiator = RelayNegotiator(
+            capabilities: configuration.congestionFeedback ? RelayCapabilities() : RelayCapabilities().withoutTransportWideCongestionControl())
         self.media = media
         self.logger = logger
         self.nowMs = nowMs

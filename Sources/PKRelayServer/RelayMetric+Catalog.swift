@@ -53,6 +53,8 @@ extension RelayMetric {
     static let retransmissionsMissed = counter("pkrelay_retransmissions_missed_total", "NACKed packets no longer in the buffer.")
     static let nacksSent = counter("pkrelay_nacks_sent_total", "NACKs sent to publishers for packets that did not arrive.")
     static let retransmissionsReceived = counter("pkrelay_retransmissions_received_total", "Packets received on publishers' RTX (RFC 4588) streams.")
+    static let transportFeedbackSent = counter(
+        "pkrelay_transport_feedback_sent_total", "Transport-wide congestion control feedback packets sent to publishers.")
     static let droppedPackets = counter("pkrelay_dropped_packets_total", "Packets dropped, by reason.")
     static let srtpFailures = counter("pkrelay_srtp_failures_total", "SRTP/SRTCP packets that failed to authenticate or decrypt.")
 
@@ -85,6 +87,7 @@ extension RelayMetric {
         controlRequests, controlRequestSeconds, firstKeyframeSeconds, usersJoined, usersLeft, forwardStateChanges, linksConnected, linksEnded, invitations,
         packetsIn, bytesIn, packetsOut, bytesOut, sendCalls, sendMessages, gsoFallbacks, paddedPackets, paddingBytes, receiveMessages, gro, gso, sendOnlySockets,
         keyframeRequestsReceived, keyframeRequestsSent, nacksReceived, retransmissions, retransmissionsMissed, nacksSent, retransmissionsReceived,
+        transportFeedbackSent,
         droppedPackets, srtpFailures, processCPUSeconds, cpuCores, mediaThreadCPUSeconds,
         webhookDeliveries, webhookFailures, webhookDropped, webhookQueueDepth, limitRefusals,
         clusterServing, clusterRooms, clusterLeaseLosses, clusterRenewalFailures, clusterRedirects, clusterPeers, clusterPeerLosses,

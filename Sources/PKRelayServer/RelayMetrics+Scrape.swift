@@ -34,6 +34,7 @@ extension RelayMetrics {
         mirror(.retransmissions, total: counters.retransmissionsSent)
         mirror(.retransmissionsMissed, total: counters.retransmissionsMissed)
         mirror(.nacksSent, total: counters.nacksSent)
+        mirror(.transportFeedbackSent, total: counters.transportFeedbackSent)
         mirror(.retransmissionsReceived, total: counters.retransmissionsReceived)
         for reason in DropReason.allCases { mirror(.droppedPackets, [("reason", reason.label)], total: counters.drops(reason)) }
         let srtp = [DropReason.srtpAuthenticationFailed, .srtpReplayed, .srtpMalformed, .srtpOther].reduce(UInt64(0)) { $0 &+ counters.drops($1) }

@@ -14,6 +14,8 @@ enum WebRTCEffect {
     case restartICE(local: ICECredentials, remote: ICECredentials)
     /// DTLS is through: media flows with these sessions.
     case connectMedia(inbound: SRTPSessionHandoff, outbound: SRTPSessionHandoff, profile: SRTPProfile)
+    /// The congestion control the SDP settled (transport-wide feedback to a publisher).
+    case congestionControl(CongestionControlSpec)
     /// An event for the transport's connection.
     case event(ServerEvent)
     /// The relay gave up on the transport (or the client closed DTLS): its streams end with

@@ -162,14 +162,21 @@ struct WebRTCSession {
             tracks.append(track)
         }
         guard !tracks.isEmpty else { return .failure(RelayError(.sdpRejected, "the offer has no audio or video section the relay can receive")) }
-        return .success(PublishNegotiation(answerSDP: answer.sdp, tracks: tracks, ridExtensionId: ridExtensionId, clientTransport: answer.negotiated.clientTransport))
+        // One id for the transport-wide sequence number across the bundle (RFC 8843 wants the
+        // same id for the same URI in every bundled section); the first accepted section's.
+        let congestionControl = CongestionControlSpec(
+            receivedSequenceExtensionId: answer.negotiated.sections.lazy.compactMap(\.headerExtensions.transportWideSequenceNumber).first ?? 0)
+        return .success(PublishNegotiation(
+            answerSDP: answer.sdp, tracks: tracks, ridExtensionId: ridExtensionId, congestionControl: congestionControl,
+            clientTransport: answer.negotiated.clientTransport))
     }
 
     /// The engine published what the offer carried: the transport publishes from now on, and
     /// the handshake can start.
     mutating func published(_ negotiation: PublishNegotiation, context: DTLSContext) -> [WebRTCEffect] {
         purpose = .publish
-        return adopt(negotiation.clientTransport, context: context)
+        let congestionControl: [WebRTCEffect] = negotiation.congestionControl == .none ? [] : [.congestionControl(negotiation.congestionControl)]
+        return congestionControl + adopt(negotiation.clientTransport, context: context)
     }
 
     // MARK: Receiving

@@ -67,6 +67,20 @@ public enum RTPHeaderExtensions {
         return (voiceActivity: byte & 0x80 != 0, level: byte & 0x7F)
     }
 
+    /// Reads the transport-wide sequence number (draft-holmer-rmcat-transport-wide-cc-extensions-01
+    /// section 2) of the element with identifier `id`: two bytes, network order.
+    ///
+    /// - Returns: the number, or nil when the element is missing or shorter than two bytes.
+    @inline(__always)
+    public static func transportWideSequenceNumber(
+        in packet: UnsafeRawBufferPointer,
+        header: RTPHeader,
+        id: UInt8
+    ) -> UInt16? {
+        guard let data = find(id: id, in: packet, header: header), data.count >= 2 else { return nil }
+        return packet.readUInt16(at: data.lowerBound)
+    }
+
     /// Walks the extension block looking for `id`; returns where its identifier byte sits,
     /// where its data lies, and which form the block uses.
     static func locate(

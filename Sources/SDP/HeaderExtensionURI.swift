@@ -8,4 +8,8 @@ public enum HeaderExtensionURI: Sendable {
     public static let repairedRTPStreamID = "urn:ietf:params:rtp-hdrext:sdes:repaired-rtp-stream-id"
     /// The audio level of each audio packet (RFC 6464), used for active-speaker detection.
     public static let audioLevel = "urn:ietf:params:rtp-hdrext:ssrc-audio-level"
+    /// A sequence number across every stream of the transport
+    /// (draft-holmer-rmcat-transport-wide-cc-extensions-01), which transport-wide congestion
+    /// control feedback reports packets by.
+    public static let transportWideSequenceNumber = "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
 }

@@ -1,8 +1,11 @@
 /// What the relay accepts from publishers and offers to subscribers.
 ///
 /// Everything outside these lists that a client offers (VP9, AV1, red, ulpfec, flexfec,
-/// transport-cc, goog-remb, abs-send-time, playout-delay, data channels, ...) is left out of
-/// the relay's answers.
+/// goog-remb, abs-send-time, playout-delay, data channels, ...) is left out of the relay's
+/// answers. Transport-wide congestion control (the transport-wide sequence number extension and
+/// `transport-cc` feedback) is accepted by default: the relay reports each packet's arrival, and
+/// the publisher's send-side estimator runs on that; ``withoutTransportWideCongestionControl()``
+/// leaves it out.
 public struct RelayCapabilities: Sendable, Hashable {
     /// The codecs, in the relay's order of preference within each kind. Within one codec the
     /// offer's order decides, after the codec's own preferences (H.264 profiles).
@@ -27,11 +30,11 @@ public struct RelayCapabilities: Sendable, Hashable {
     public init(
         codecs: [RelayCodec] = [.opus, .vp8, .h264],
         negotiatesRetransmission: Bool = true,
-        audioFeedback: [String] = [],
-        videoFeedback: [String] = ["nack", "nack pli", "ccm fir"],
+        audioFeedback: [String] = [RelayCapabilities.transportWideFeedback],
+        videoFeedback: [String] = ["nack", "nack pli", "ccm fir", RelayCapabilities.transportWideFeedback],
         headerExtensionURIs: [String] = [
             HeaderExtensionURI.mid, HeaderExtensionURI.rtpStreamID, HeaderExtensionURI.repairedRTPStreamID,
-            HeaderExtensionURI.audioLevel,
+            HeaderExtensionURI.audioLevel, HeaderExtensionURI.transportWideSequenceNumber,
         ],
         allowsMixedExtensionForms: Bool = true,
         subscriptionMidExtensionID: UInt8 = 1,
@@ -49,6 +52,19 @@ public struct RelayCapabilities: Sendable, Hashable {
 
     /// The relay's standard capabilities.
     public static let standard = RelayCapabilities()
+
+    /// The `a=rtcp-fb` value of transport-wide congestion control feedback.
+    public static let transportWideFeedback = "transport-cc"
+
+    /// These capabilities without transport-wide congestion control: neither the sequence
+    /// number extension nor `transport-cc` feedback is accepted (`media.congestionFeedback: false`).
+    public func withoutTransportWideCongestionControl() -> RelayCapabilities {
+        var capabilities = self
+        capabilities.audioFeedback.removeAll { $0 == Self.transportWideFeedback }
+        capabilities.videoFeedback.removeAll { $0 == Self.transportWideFeedback }
+        capabilities.headerExtensionURIs.removeAll { $0 == HeaderExtensionURI.transportWideSequenceNumber }
+        return capabilities
+    }
 
     /// The feedback values accepted for `kind`.
     func feedback(for kind: SDPMediaKind) -> [String] { kind == .audio ? audioFeedback : videoFeedback }

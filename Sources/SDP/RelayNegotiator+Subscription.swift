@@ -55,7 +55,9 @@ extension RelayNegotiator {
         }
         section.rtpMaps = codecs.map(\.rtpMap)
         section.formatParameters = codecs.compactMap(\.fmtp)
-        section.feedback = capabilities.feedback(for: track.kind).map { value in
+        // Transport-wide feedback is asked of publishers only: nothing the relay sends carries a
+        // transport-wide sequence number for a subscriber to report.
+        section.feedback = capabilities.feedback(for: track.kind).filter { $0 != RelayCapabilities.transportWideFeedback }.map { value in
             let (type, parameter) = SDPText.splitOnce(Substring(value), at: " ")
             return SDPFeedback(payloadType: track.codec.payloadType, type: String(type), parameter: parameter.map(String.init))
         }

@@ -128,6 +128,9 @@ import SecureTransport
         #expect(rtp.contains { $0.ssrc == MediaCoreFuzzRig.retransmissionSSRC(ofSubscriber: 1) }, "the NACK was answered over RTX")
         #expect(rtp.contains { $0.transport == 2 && $0.bytes[0] & 0x20 != 0 }, "a video packet was padded to its run")
         #expect(!packetwise.contains { $0.transport == 2 && $0.bytes[0] & 0x20 != 0 }, "packet by packet there is no run to pad to")
+        // Packets with a transport-wide sequence number are reported back to the publisher.
+        #expect(batches.contains { $0.transport == MediaCoreFuzzRig.publisherTransport && $0.isRTCP && $0.bytes[1] == 205 && $0.bytes[0] & 0x1F == 15 },
+                "the publisher got transport-wide feedback")
         // The publisher repairs a packet over RTX that had already arrived: it is not sent again.
         let numbered = rtp.map { "\($0.transport) \($0.ssrc) \($0.sequenceNumber)" }
         #expect(Set(numbered).count == numbered.count)

@@ -75,6 +75,13 @@ struct ConfigurationTests {
         #expect(try RelayConfiguration.load(yaml: "media: {connectedSockets: false}").effectiveSettings.contains("connectedSockets: false"))
     }
 
+    @Test func congestionFeedbackIsOnUnlessTurnedOff() throws {
+        #expect(try RelayConfiguration.load(yaml: "").congestionFeedback)
+        #expect(try !RelayConfiguration.load(yaml: "media: {congestionFeedback: false}").congestionFeedback)
+        #expect(try !RelayConfiguration.load(yaml: "", environment: ["PKRELAY_MEDIA_CONGESTION_FEEDBACK": "false"]).congestionFeedback)
+        #expect(try RelayConfiguration.load(yaml: "media: {congestionFeedback: false}").effectiveSettings.contains("congestionFeedback: false"))
+    }
+
     @Test func overridesAreRead() throws {
         let configuration = try RelayConfiguration.load(yaml: """
             control: {port: 9000, maxMessageBytes: 2048}

@@ -1,3 +1,4 @@
+import Foundation
 import ICE
 import MediaPlane
 import Protocol
@@ -78,6 +79,29 @@ struct WebRTCSessionTests {
         #expect(connects.count == 1)
         let events = effects.compactMap { if case .event(let event) = $0 { event } else { nil } }
         #expect(events == [.transportStateChanged(TransportStateChangedEvent(transportId: 7, state: "connected"))])
+    }
+
+    @Test func aPublisherOfferingTransportWideCongestionControlGetsFeedbackFromTheRelay() throws {
+        var session = makeSession()
+        let offer = publishOffer().replacingOccurrences(
+            of: "a=rtcp-fb:96 nack pli\r\n",
+            with: "a=rtcp-fb:96 nack pli\r\na=rtcp-fb:96 transport-cc\r\na=extmap:5 \(HeaderExtensionURI.transportWideSequenceNumber)\r\n")
+        let negotiation = try session.negotiatePublish(offer: offer, negotiator: negotiator, relay: relay(session)).get()
+        #expect(negotiation.answerSDP.contains("a=rtcp-fb:96 transport-cc"))
+        #expect(negotiation.congestionControl == CongestionControlSpec(receivedSequenceExtensionId: 5))
+        let adopted = session.published(negotiation, context: Self.relayContext)
+        guard adopted.count == 2, case .congestionControl(let spec) = adopted[0], case .setRemoteICECredentials = adopted[1] else {
+            Issue.record("\(adopted)")
+            return
+        }
+        #expect(spec.receivedSequenceExtensionId == 5)
+
+        // Without transport-wide congestion control in the relay's capabilities, none is set up.
+        var plain = makeSession()
+        let withoutFeedback = RelayNegotiator(capabilities: RelayCapabilities().withoutTransportWideCongestionControl())
+        let refused = try plain.negotiatePublish(offer: offer, negotiator: withoutFeedback, relay: relay(plain)).get()
+        #expect(refused.congestionControl == .none && !refused.answerSDP.contains("transport-cc"))
+        #expect(plain.published(refused, context: Self.relayContext).count == 1)
     }
 
     @Test func recordsThatComeBeforeTheClientsSDPWaitAndAreUsedOnceItArrives() throws {

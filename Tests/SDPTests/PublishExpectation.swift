@@ -16,11 +16,12 @@ struct PublishExpectation: Sendable, CustomStringConvertible {
             name: "Chromium", offer: SDPFixtures.chromiumOffer,
             sections: [
                 NegotiatedPublishSection(
-                    mid: "0", kind: .audio, codec: .opus(payloadType: 111), headerExtensions: NegotiatedHeaderExtensions(mid: 4, audioLevel: 1),
+                    mid: "0", kind: .audio, codec: .opus(payloadType: 111), feedback: ["transport-cc"],
+                    headerExtensions: NegotiatedHeaderExtensions(mid: 4, audioLevel: 1, transportWideSequenceNumber: 3),
                     isReducedSizeRTCP: true, ssrcs: [2_863_412_071], cname: "Hx7bq2KoT9vLm4Zs"),
                 NegotiatedPublishSection(
-                    mid: "1", kind: .video, codec: .vp8(payloadType: 96), rtxPayloadType: 97, feedback: ["ccm fir", "nack", "nack pli"],
-                    headerExtensions: NegotiatedHeaderExtensions(mid: 4, rtpStreamID: 10, repairedRTPStreamID: 11),
+                    mid: "1", kind: .video, codec: .vp8(payloadType: 96), rtxPayloadType: 97, feedback: ["transport-cc", "ccm fir", "nack", "nack pli"],
+                    headerExtensions: NegotiatedHeaderExtensions(mid: 4, rtpStreamID: 10, repairedRTPStreamID: 11, transportWideSequenceNumber: 3),
                     isReducedSizeRTCP: true, ssrcs: [1_518_396_263], rtxSSRCs: [1_518_396_263: 3_067_519_340],
                     cname: "Hx7bq2KoT9vLm4Zs"),
             ],
@@ -29,11 +30,12 @@ struct PublishExpectation: Sendable, CustomStringConvertible {
             name: "Chromium simulcast", offer: SDPFixtures.chromiumSimulcastOffer,
             sections: [
                 NegotiatedPublishSection(
-                    mid: "0", kind: .audio, codec: .opus(payloadType: 111), headerExtensions: NegotiatedHeaderExtensions(mid: 4, audioLevel: 1),
+                    mid: "0", kind: .audio, codec: .opus(payloadType: 111), feedback: ["transport-cc"],
+                    headerExtensions: NegotiatedHeaderExtensions(mid: 4, audioLevel: 1, transportWideSequenceNumber: 3),
                     isReducedSizeRTCP: true, ssrcs: [1_096_503_512], cname: "pZ3nW8rQk1Lx5VtY"),
                 NegotiatedPublishSection(
-                    mid: "1", kind: .video, codec: .vp8(payloadType: 96), rtxPayloadType: 97, feedback: ["ccm fir", "nack", "nack pli"],
-                    headerExtensions: NegotiatedHeaderExtensions(mid: 4, rtpStreamID: 10, repairedRTPStreamID: 11),
+                    mid: "1", kind: .video, codec: .vp8(payloadType: 96), rtxPayloadType: 97, feedback: ["transport-cc", "ccm fir", "nack", "nack pli"],
+                    headerExtensions: NegotiatedHeaderExtensions(mid: 4, rtpStreamID: 10, repairedRTPStreamID: 11, transportWideSequenceNumber: 3),
                     isReducedSizeRTCP: true, simulcastRIDs: ["h", "m", "l"]),
             ],
             clientUsernameFragment: "hT8e", clientFingerprintCount: 1, allowsMixedExtensionForms: true),
@@ -48,7 +50,8 @@ struct PublishExpectation: Sendable, CustomStringConvertible {
                 NegotiatedPublishSection(
                     mid: "1", kind: .video,
                     codec: CodecDescription(payloadType: 120, name: "VP8", clockRate: 90_000, formatParameters: "max-fs=12288;max-fr=60"),
-                    rtxPayloadType: 124, feedback: ["nack", "nack pli", "ccm fir"], headerExtensions: NegotiatedHeaderExtensions(mid: 3),
+                    rtxPayloadType: 124, feedback: ["nack", "nack pli", "ccm fir", "transport-cc"],
+                    headerExtensions: NegotiatedHeaderExtensions(mid: 3, transportWideSequenceNumber: 7),
                     isReducedSizeRTCP: true, ssrcs: [2_469_785_347], rtxSSRCs: [2_469_785_347: 1_820_453_298],
                     cname: "{3b9e5f70-a1c4-4d26-9f83-7c0e2d5a64b1}"),
             ],

@@ -39,7 +39,8 @@ struct PublishNegotiationTests {
                 mid: section.extensionMap(uri: HeaderExtensionURI.mid)?.id,
                 rtpStreamID: section.extensionMap(uri: HeaderExtensionURI.rtpStreamID)?.id,
                 repairedRTPStreamID: section.extensionMap(uri: HeaderExtensionURI.repairedRTPStreamID)?.id,
-                audioLevel: section.extensionMap(uri: HeaderExtensionURI.audioLevel)?.id) == expected.headerExtensions)
+                audioLevel: section.extensionMap(uri: HeaderExtensionURI.audioLevel)?.id,
+                transportWideSequenceNumber: section.extensionMap(uri: HeaderExtensionURI.transportWideSequenceNumber)?.id) == expected.headerExtensions)
         }
     }
 
@@ -70,18 +71,22 @@ struct PublishNegotiationTests {
             a=recvonly\r
             \(transport)
             a=extmap:1 urn:ietf:params:rtp-hdrext:ssrc-audio-level\r
+            a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01\r
             a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid\r
             a=rtpmap:111 opus/48000/2\r
+            a=rtcp-fb:111 transport-cc\r
             a=fmtp:111 minptime=10;useinbandfec=1\r
             m=video 40012 UDP/TLS/RTP/SAVPF 96 97\r
             c=IN IP4 203.0.113.10\r
             a=mid:1\r
             a=recvonly\r
             \(transport)
+            a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01\r
             a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid\r
             a=extmap:10 urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id\r
             a=extmap:11 urn:ietf:params:rtp-hdrext:sdes:repaired-rtp-stream-id\r
             a=rtpmap:96 VP8/90000\r
+            a=rtcp-fb:96 transport-cc\r
             a=rtcp-fb:96 ccm fir\r
             a=rtcp-fb:96 nack\r
             a=rtcp-fb:96 nack pli\r
@@ -222,7 +227,21 @@ struct PublishNegotiationTests {
             "a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid": ["a=extmap:4/recvonly urn:ietf:params:rtp-hdrext:sdes:mid"],
         ])
         let audio = try negotiator.answer(toPublishOffer: offer, relay: relay).sessionDescription.media[0]
-        #expect(audio.extensionMaps == [SDPExtensionMap(id: 1, direction: .recvonly, uri: HeaderExtensionURI.audioLevel)])
+        #expect(audio.extensionMaps == [
+            SDPExtensionMap(id: 1, direction: .recvonly, uri: HeaderExtensionURI.audioLevel),
+            SDPExtensionMap(id: 3, uri: HeaderExtensionURI.transportWideSequenceNumber),
+        ])
+    }
+
+    @Test("without transport-wide congestion control the answer keeps neither its extension nor its feedback")
+    func withoutTransportWideCongestionControl() throws {
+        let negotiator = RelayNegotiator(capabilities: RelayCapabilities().withoutTransportWideCongestionControl())
+        let result = try negotiator.answer(toPublishOffer: SDPFixtures.chromiumOffer, relay: relay)
+        #expect(result.negotiated.sections.allSatisfy { $0.headerExtensions.transportWideSequenceNumber == nil })
+        #expect(result.negotiated.sections.allSatisfy { !$0.feedback.contains(RelayCapabilities.transportWideFeedback) })
+        #expect(!result.sdp.contains("transport-cc") && !result.sdp.contains(HeaderExtensionURI.transportWideSequenceNumber))
+        // The rest of the feedback stays.
+        #expect(result.negotiated.section(mid: "1")?.feedback == ["ccm fir", "nack", "nack pli"])
     }
 
     @Test("a bundle-only section with port 0 is accepted")

@@ -93,6 +93,23 @@ let benchmarks: @Sendable () -> Void = {
         CoreFanOut(subscribers: 1, profile: .aeadAES128GCM, retransmissionBudgetPercent: 100)
     }
 
+    // Transport-wide feedback to the publisher: each packet carries a transport-wide sequence
+    // number, the clock moves 1 ms per packet and the timers run after every batch of 32, as the
+    // shell runs them. Against the same run without recording, what recording every arrival and
+    // sending the feedback on the timer (amortised per received packet) cost.
+    for subscribers in [1, 16] {
+        for records in [false, true] {
+            Benchmark("core: fan-out to \(subscribers) (GCM), timers, \(records ? "transport-wide feedback" : "no feedback")") { benchmark, fanOut in
+                let before = fanOut.transportFeedbackSent
+                runCoreFanOut(fanOut, iterations: benchmark.scaledIterations)
+                precondition(records == (fanOut.transportFeedbackSent > before) || benchmark.scaledIterations.count < 100, "feedback was not measured")
+            } setup: {
+                CoreFanOut(
+                    subscribers: subscribers, profile: .aeadAES128GCM, transportSequence: true, recordsArrivals: records, microsecondsPerPacket: 1000)
+            }
+        }
+    }
+
     for subscribers in [1, 8, 64] {
         Benchmark("core: fan-out to \(subscribers) (GCM)") { benchmark, fanOut in
             runCoreFanOut(fanOut, iterations: benchmark.scaledIterations)

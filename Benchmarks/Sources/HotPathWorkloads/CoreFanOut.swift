@@ -23,7 +23,18 @@ public final class CoreFanOut: @unchecked Sendable {
     /// Seals each packet as an SRTP publisher would, before the core opens it; nil for a plain publisher.
     let publisherSender: SRTPSession?
     var sequence: UInt16 = 1000
+    /// Whether packets carry a transport-wide sequence number (an 8-byte extension block before
+    /// the payload), and whether the publisher's transport records them for feedback.
+    let carriesTransportSequence: Bool
+    /// The clock in microseconds, moved on by ``microsecondsPerPacket`` per packet when the
+    /// core's timers run every batch (0: the clock stands and no timer runs).
+    var nowUs: Int64 = 1_000_000
+    let microsecondsPerPacket: Int64
     public static let ssrc: UInt32 = 0x1234_5678
+    /// The header-extension id of the transport-wide sequence number.
+    static let transportSequenceId: UInt8 = 3
+    /// Where the VP8 payload descriptor starts.
+    let payloadOffset: Int
 
     /// - Parameters:
     ///   - segmentPadding: `media.gsoPadding` with GSO on (0: GSO off, as by default); with
@@ -32,9 +43,14 @@ public final class CoreFanOut: @unchecked Sendable {
     ///     their stream (nil: the default).
     ///   - publisherProfile: The publisher's SRTP profile (nil: plain RTP): each packet is sealed
     ///     in the receive batch before the core gets it, and the core opens it.
+    ///   - transportSequence: packets carry a transport-wide sequence number; with
+    ///     `recordsArrivals` the publisher's transport records them and sends feedback on its timer.
+    ///   - microsecondsPerPacket: the time between packets; when not 0 the clock moves on by it
+    ///     per packet and the core's timers run after every batch of 32, as the shell runs them.
     public init(
         subscribers: Int, profile: SRTPProfile?, packetLength: Int = 1200, segmentPadding: Int = 0, shorterEveryOther: Int = 0,
-        retransmissionBudgetPercent: Int? = nil, publisherProfile: SRTPProfile? = nil
+        retransmissionBudgetPercent: Int? = nil, publisherProfile: SRTPProfile? = nil, transportSequence: Bool = false, recordsArrivals: Bool = false,
+        microsecondsPerPacket: Int64 = 0
     ) {
         let (_, events) = AsyncStream.makeStream(of: MediaPlaneEvent.self)
         var configuration = MediaPlaneConfiguration()
@@ -45,7 +61,8 @@ public final class CoreFanOut: @unchecked Sendable {
         }
         core = MediaCore(
             configuration: configuration, reports: ReportStore(), output: output, hasWebRTCSocket: false, events: events, randomSeed: 1)
-        core.advanceClock(monotonicMs: 1000, unixMs: 1_700_000_000_000)
+        core.advanceClock(monotonicUs: nowUs, unixMs: 1_700_000_000_000)
+        core.startTimers()
         var inbound: SRTPSession?
         if let publisherProfile {
             let keys = SDESKeying.generateKeyingMaterial(for: publisherProfile)
@@ -57,25 +74,39 @@ public final class CoreFanOut: @unchecked Sendable {
         core.apply(.addTransport(id: 1, fd: -1, port: 1, profile: publisherProfile, outbound: nil))
         core.apply(.connectTransport(id: 1, remote: publisherAddress, inbound: inbound.map { SRTPSessionHandoff($0) }, addressGranted: true))
         publisher = core.transports[1]!
+        if recordsArrivals { core.apply(.setCongestionControl(id: 1, CongestionControlSpec(receivedSequenceExtensionId: Self.transportSequenceId))) }
         core.apply(.addSource(MediaSourceSpec(id: 1, transportId: 1, ssrc: Self.ssrc, isVideo: true, codec: "VP8", clockRate: 90_000)))
         Self.addSubscribers(to: core, count: subscribers, firstTransport: 2, source: 1, profile: profile)
         length = packetLength
         self.shorterEveryOther = shorterEveryOther
+        carriesTransportSequence = transportSequence
+        self.microsecondsPerPacket = microsecondsPerPacket
         template = .allocate(byteCount: 2048, alignment: 16)
         template.initializeMemory(as: UInt8.self, repeating: 0xA5)
         _ = RTPHeaderWriter.write(marker: true, payloadType: 96, sequenceNumber: sequence, timestamp: 90_000, ssrc: Self.ssrc, into: template)
         receiveBuffer = .allocate(byteCount: 32 * 2048, alignment: 16)
+        var payload = 12
+        if transportSequence {
+            // RFC 8285 one-byte form: the sequence number (two bytes) under its id, one byte of padding.
+            template[0] |= 0x10
+            for (index, byte) in [0xBE, 0xDE, 0x00, 0x01, Self.transportSequenceId << 4 | 1, 0, 0, 0].enumerated() { template[12 + index] = byte }
+            payload = 20
+        }
+        self.payloadOffset = payload
         // A keyframe first, so every sink is past its keyframe gate: VP8 descriptor, P bit 0.
-        template[12] = 0x10
-        template[13] = 0x00
+        template[payload] = 0x10
+        template[payload + 1] = 0x00
         deliver()
         // Delta frames from now on.
-        template[13] = 0x01
+        template[payload + 1] = 0x01
         core.flushAll()
     }
 
     /// Video packets the core padded to their run so far (`media.gsoPadding`).
     public var paddedPackets: UInt64 { core.counters.paddedPackets }
+
+    /// Transport-wide feedback packets the core sent so far.
+    public var transportFeedbackSent: UInt64 { core.counters.transportFeedbackSent }
 
     /// NACKed packets the core resent so far.
     public var retransmissionsSent: UInt64 { core.counters.retransmissionsSent }
@@ -115,6 +146,14 @@ public final class CoreFanOut: @unchecked Sendable {
     public func deliver() {
         sequence &+= 1
         RTPHeaderWriter.setSequenceNumber(sequence, in: template.baseAddress!)
+        if carriesTransportSequence {
+            template[17] = UInt8(truncatingIfNeeded: sequence >> 8)
+            template[18] = UInt8(truncatingIfNeeded: sequence)
+        }
+        if microsecondsPerPacket != 0 {
+            nowUs += microsecondsPerPacket
+            core.advanceMonotonicClock(monotonicUs: nowUs)
+        }
         let slot = receiveBuffer + Int(sequence & 31) * 2048
         var length = sequence & 1 == 1 ? self.length - shorterEveryOther : self.length
         slot.copyMemory(from: template.baseAddress!, byteCount: length)
@@ -148,7 +187,13 @@ public func runCoreNackEveryPacket(_ state: CoreFanOut, iterations: Range<Int>, 
 public func runCoreFanOut(_ state: CoreFanOut, iterations: Range<Int>) {
     for iteration in iterations {
         state.deliver()
-        if iteration & 31 == 31 { state.core.flushAll() }
+        if iteration & 31 == 31 {
+            state.core.flushAll()
+            if state.microsecondsPerPacket != 0 {
+                state.core.runTimers()
+                state.core.flushAll()
+            }
+        }
     }
     state.core.flushAll()
 }

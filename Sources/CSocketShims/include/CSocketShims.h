@@ -155,6 +155,9 @@ void pkr_set_thread_name(const char *name);
 /* The kernel's id of the calling thread (what /proc/self/task lists). */
 int32_t pkr_thread_id(void);
 int64_t pkr_monotonic_ms(void);
+/* The monotonic clock in microseconds (the same clock as pkr_monotonic_ms): arrival times for
+   transport-wide congestion feedback, whose deltas count 250 µs ticks. */
+int64_t pkr_monotonic_us(void);
 int64_t pkr_realtime_ms(void);
 /* CPU time in microseconds used so far by the calling thread, and by the whole process (every
    thread, user and system). Each is a syscall: read them about once a second, never per packet. */

@@ -23,6 +23,8 @@ import SecureTransport
     public static let videoPayloadType: UInt8 = 96
     public static let retransmissionPayloadType: UInt8 = 97
     public static let audioPayloadType: UInt8 = 111
+    /// The header-extension id of the publisher's transport-wide sequence number.
+    public static let transportSequenceExtensionId: UInt8 = 3
     /// Where the publisher sends from; a subscriber sends from ``subscriberEndpoint(_:)``.
     public static let publisherEndpoint = IPv4Endpoint(ip: 0x0A00_0001, port: 5000)
     /// An address no transport knows.
@@ -86,6 +88,10 @@ import SecureTransport
             secondShard.apply(.addLink(PipeLinkHandoff(link: PipeLink(peer: 0, outbound: backward, inbound: forward))))
         }
         try addTransport(Self.publisherTransport, remote: Self.publisherEndpoint, profile: layout.publisherUsesSRTP ? .aeadAES128GCM : nil, rewritesExtensions: false)
+        // Transport-wide feedback to the publisher: inputs whose extension blocks name this id
+        // drive the arrival record and the feedback the timer writes.
+        core.apply(.setCongestionControl(
+            id: Self.publisherTransport, CongestionControlSpec(receivedSequenceExtensionId: Self.transportSequenceExtensionId)))
         for index in 0..<3 { addSource(index) }
         for subscriber in layout.subscribers.indices { try setUpSubscriber(subscriber) }
         settle()

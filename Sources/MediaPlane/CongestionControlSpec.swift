@@ -1,0 +1,15 @@
+/// The congestion control a transport takes part in, as its SDP settled it.
+public struct CongestionControlSpec: Sendable, Hashable {
+    /// Toward a publisher: the header-extension id of the transport-wide sequence number
+    /// (draft-holmer-rmcat-transport-wide-cc-extensions-01) its packets carry, 0 for none. The
+    /// relay records each packet's arrival and sends transport-wide feedback (RTCP RTPFB FMT 15),
+    /// which the publisher's send-side estimator runs on.
+    public var receivedSequenceExtensionId: UInt8
+
+    public init(receivedSequenceExtensionId: UInt8 = 0) {
+        self.receivedSequenceExtensionId = receivedSequenceExtensionId
+    }
+
+    /// No congestion control.
+    public static let none = CongestionControlSpec()
+}
