@@ -204,12 +204,16 @@ class RelaySession:
         return await self.request("joinRoom", params)
 
     async def create_webrtc_transport(self):
-        transport = await self.request("createTransport", {"kind": "webrtc"})
+        # The room goes with it (the transport may come before the join): the relay places
+        # the transport on that room's media thread, whose port it answers with.
+        transport = await self.request("createTransport", {"kind": "webrtc", "roomId": self.args.room})
         if "transportId" not in transport:
             raise ProtocolFailure(
                 {"method": "createTransport", "code": TRANSPORT_ERROR_CODE,
                  "message": f"no transportId in {transport}"}
             )
+        self.report.setdefault("transports", []).append(
+            {"transportId": transport["transportId"], "port": transport.get("port")})
         return transport
 
     def transport_failure(self, transport_id):
