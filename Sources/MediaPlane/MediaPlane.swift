@@ -249,11 +249,13 @@ public final class MediaPlane: MediaCommands {
     public func place(transports ids: [Int], group: String?) {
         post(registry.withLock { registry -> ShardRouting.Posts in
             var posts: ShardRouting.Posts = []
+            // Placed transports first: a room without a shard takes theirs (their ports are out),
+            // and the waiting ones follow it.
+            if let group {
+                for id in ids where registry.unplaced[id] == nil { registry.routing.adopt(id, group: group) }
+            }
             for id in ids {
-                guard let pending = registry.unplaced.removeValue(forKey: id) else {
-                    if let group { registry.routing.adopt(id, group: group) }
-                    continue
-                }
+                guard let pending = registry.unplaced.removeValue(forKey: id) else { continue }
                 let shard = registry.routing.placeTransport(id, group: group)
                 posts += pending.map { (shard, $0) }
             }
