@@ -10,16 +10,18 @@ public import SecureTransport
 public protocol MediaCommands: AnyObject, Sendable {
     /// The address clients send media to.
     var announcedAddress: String { get }
-    /// The shared WebRTC port, or nil when WebRTC is off.
-    var webRTCPort: Int? { get }
+    /// Each shard's WebRTC port, in shard order (a WebRTC transport uses its shard's); empty
+    /// when WebRTC is off.
+    var webRTCPorts: [Int] { get }
     /// Handshake and liveness events of WebRTC transports.
     var events: AsyncStream<MediaPlaneEvent> { get }
 
     /// Opens a UDP transport on a free port (`profile` nil: plain RTP). With a `group` (its
     /// session's room) it is placed at once; without, when ``place(transports:group:)`` names it.
     func openTransport(profile: SRTPProfile?, group: String?) -> Result<OpenedTransport, MediaPlaneError>
-    /// Opens a WebRTC transport on the shared port, answering ICE checks for `credentials`.
-    func openWebRTCTransport(credentials: ICECredentials, audioLevelExtensionId: UInt8) -> Result<Int, MediaPlaneError>
+    /// Opens a WebRTC transport, answering ICE checks for `credentials`, on the shard of
+    /// `group` (its session's room) or the least loaded one: its port is that shard's.
+    func openWebRTCTransport(credentials: ICECredentials, audioLevelExtensionId: UInt8, group: String?) -> Result<OpenedWebRTCTransport, MediaPlaneError>
     /// Places transports not yet on a shard with `group`'s (a room's) transports.
     func place(transports ids: [Int], group: String?)
     /// Gives a transport the client's key and, optionally, its address (else it latches). Media
@@ -36,8 +38,8 @@ public protocol MediaCommands: AnyObject, Sendable {
     /// The congestion control a WebRTC transport's SDP settled (transport-wide feedback to its
     /// publisher).
     func setCongestionControl(transportId: Int, _ spec: CongestionControlSpec)
-    /// Sends one datagram (a DTLS record) from the shared WebRTC port.
-    func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint)
+    /// Sends one datagram (a DTLS record) of a WebRTC transport from its shard's WebRTC port.
+    func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint, transportId: Int)
     /// Carries out routing changes in order: each shard they touch gets its part in one mailbox
     /// post, so the data plane never sees half of an outcome.
     func apply(_ changes: [MediaChange])

@@ -2,7 +2,7 @@ import ICE
 import RTPWire
 
 extension MediaCore {
-    /// RFC 7983 demultiplexing on the shared port: STUN finds its transport by USERNAME; DTLS,
+    /// RFC 7983 demultiplexing on the shard's WebRTC port: STUN finds its transport by USERNAME; DTLS,
     /// RTP and RTCP by the address that passed that transport's ICE checks.
     func handleWebRTCDatagram(_ buffer: UnsafeMutableRawPointer, length: Int, from endpoint: IPv4Endpoint) {
         guard length > 0, length <= Self.maximumPacketSize else {

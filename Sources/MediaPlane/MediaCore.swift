@@ -55,7 +55,7 @@ final class MediaCore {
     var lastLevelsMs: Int64 = 0
     var lastConsentCheckMs: Int64 = 0
     var randomState: UInt64
-    /// Whether WebRTC transports can be added (the shell has the shared WebRTC socket).
+    /// Whether WebRTC transports can be added (the shell has its shard's WebRTC socket).
     let hasWebRTCSocket: Bool
     /// WebRTC transports by the key of their local ICE ufrag, to route STUN checks.
     var webRTCByUfrag: [UInt64: TransportState] = [:]
@@ -83,7 +83,7 @@ final class MediaCore {
 
     /// - Parameters:
     ///   - randomSeed: seeds the initial sequence numbers, timestamps and RTCP SSRCs (tests pass a fixed one).
-    ///   - hasWebRTCSocket: whether the shell owns a shared WebRTC socket.
+    ///   - hasWebRTCSocket: whether the shell owns its shard's WebRTC socket.
     init(
         configuration: MediaPlaneConfiguration, reports: ReportStore, output: any DatagramOutput, hasWebRTCSocket: Bool,
         events: AsyncStream<MediaPlaneEvent>.Continuation, randomSeed: UInt64

@@ -16,18 +16,17 @@ public final class MediaPlane: MediaCommands {
     let lifecycle = Mutex<Lifecycle>(.created)
     /// The shards' reports merged, with the report times they were merged from.
     let mergedReport = Mutex<(stamps: [Int64], report: MediaPlaneReport)>(([], MediaPlaneReport()))
-    /// The shared WebRTC socket, read by shard 0, or -1 when WebRTC is off.
-    let webRTCFD: Int32
-    /// The shared WebRTC socket's send-only twin, or -1 (then it sends on `webRTCFD`).
-    let webRTCSendFD: Int32
-    /// The port of the shared WebRTC socket (the configured one, or the one the system chose for 0).
-    public let webRTCPort: Int?
+    /// The WebRTC sockets, one per shard in shard order, each read by its shard and shared by
+    /// the WebRTC transports that live there; empty when WebRTC is off.
+    let webRTCFDs: [Int32]
+    /// Their send-only twins, in shard order, or -1 (then the shard sends on its reading socket).
+    let webRTCSendFDs: [Int32]
+    /// Each shard's WebRTC port, in shard order: `media.webrtcPort` plus the shard's index, or
+    /// the ports the system chose when it is 0; empty when WebRTC is off.
+    public let webRTCPorts: [Int]
     /// Handshake and liveness events of WebRTC transports, for the control plane to consume.
     public let events: AsyncStream<MediaPlaneEvent>
     let eventSink: AsyncStream<MediaPlaneEvent>.Continuation
-
-    /// The shard that reads the shared WebRTC port: every WebRTC transport lives there.
-    static let webRTCShard = 0
 
     enum Lifecycle: Sendable { case created, running, stopped }
 
@@ -71,19 +70,15 @@ public final class MediaPlane: MediaCommands {
         self.registry = Mutex(Registry(
             transports: TransportRegistry(firstPort: configuration.portRange.lowerBound), routing: ShardRouting(shardCount: shards.count)))
         if let port = configuration.webRTCPort {
-            let fd = pkr_udp_open(bind.ip, UInt16(clamping: port), Int32(clamping: configuration.receiveBufferBytes), Int32(clamping: configuration.sendBufferBytes))
-            guard fd >= 0 else {
+            do {
+                (webRTCFDs, webRTCSendFDs, webRTCPorts) = try Self.openWebRTCSockets(
+                    firstPort: port, count: shards.count, bindIP: bind.ip, configuration: configuration)
+            } catch {
                 for shard in shards { shard.close() }
-                throw fd == -98 ? .webRTCPortInUse(port) : .socketFailed(errno: -fd)
+                throw error
             }
-            if configuration.receiveOffload == .on { _ = pkr_udp_enable_receive_offload(fd) }
-            webRTCFD = fd
-            webRTCSendFD = Self.openSendTwin(of: fd, configuration: configuration)
-            webRTCPort = Int(pkr_udp_local_port(fd))
         } else {
-            webRTCFD = -1
-            webRTCSendFD = -1
-            webRTCPort = nil
+            (webRTCFDs, webRTCSendFDs, webRTCPorts) = ([], [], [])
         }
         (events, eventSink) = AsyncStream.makeStream(of: MediaPlaneEvent.self, bufferingPolicy: .bufferingNewest(4096))
     }
@@ -121,6 +116,32 @@ public final class MediaPlane: MediaCommands {
         return max(-1, pkr_udp_open_send_twin(fd, Int32(clamping: configuration.sendBufferBytes)))
     }
 
+    /// One WebRTC socket (and its send-only twin, where used) per shard: `firstPort` plus the
+    /// shard's index, or a port the system chooses for each when `firstPort` is 0. Every socket
+    /// opened is closed again when one fails.
+    static func openWebRTCSockets(
+        firstPort: Int, count: Int, bindIP: UInt32, configuration: MediaPlaneConfiguration
+    ) throws(MediaPlaneError) -> (fds: [Int32], sendFDs: [Int32], ports: [Int]) {
+        var fds: [Int32] = [], sendFDs: [Int32] = [], ports: [Int] = []
+        func closeOpened() { for fd in fds + sendFDs where fd >= 0 { _ = pkr_close(fd) } }
+        guard firstPort >= 0, firstPort == 0 || firstPort + count - 1 <= 65_535 else {
+            throw .webRTCPortsOutOfRange(first: firstPort, count: count)
+        }
+        for index in 0..<count {
+            let port = firstPort == 0 ? 0 : firstPort + index
+            let fd = pkr_udp_open(bindIP, UInt16(port), Int32(clamping: configuration.receiveBufferBytes), Int32(clamping: configuration.sendBufferBytes))
+            guard fd >= 0 else {
+                closeOpened()
+                throw fd == -98 ? .webRTCPortInUse(port) : .socketFailed(errno: -fd)
+            }
+            if configuration.receiveOffload == .on { _ = pkr_udp_enable_receive_offload(fd) }
+            fds.append(fd)
+            sendFDs.append(openSendTwin(of: fd, configuration: configuration))
+            ports.append(Int(pkr_udp_local_port(fd)))
+        }
+        return (fds, sendFDs, ports)
+    }
+
     /// The number of data-plane threads.
     public var threadCount: Int { shards.count }
 
@@ -131,9 +152,10 @@ public final class MediaPlane: MediaCommands {
             let eventFDs = shards.map(\.mailbox.eventFD)
             var started = true
             for shard in shards {
+                let hasWebRTC = webRTCFDs.indices.contains(shard.index)
                 started = shard.start(
-                    configuration: configuration, webRTCFD: shard.index == Self.webRTCShard ? webRTCFD : -1,
-                    webRTCSendFD: shard.index == Self.webRTCShard ? webRTCSendFD : -1, peerEventFDs: eventFDs,
+                    configuration: configuration, webRTCFD: hasWebRTC ? webRTCFDs[shard.index] : -1,
+                    webRTCSendFD: hasWebRTC ? webRTCSendFDs[shard.index] : -1, peerEventFDs: eventFDs,
                     events: eventSink) && started
             }
             if started { state = .running }
@@ -221,10 +243,17 @@ public final class MediaPlane: MediaCommands {
     }
 
     /// Puts transports not yet on a shard onto `group`'s (a room's) shard, or the least loaded
-    /// one without a group; transports already placed stay where they are.
+    /// one without a group; transports already placed stay where they are, and those placed
+    /// without a group (WebRTC transports opened before the join) give a group without a shard
+    /// theirs.
     public func place(transports ids: [Int], group: String?) {
         post(registry.withLock { registry -> ShardRouting.Posts in
             var posts: ShardRouting.Posts = []
+            // Placed transports first: a room without a shard takes theirs (their ports are out),
+            // and the waiting ones follow it.
+            if let group {
+                for id in ids where registry.unplaced[id] == nil { registry.routing.adopt(id, group: group) }
+            }
             for id in ids {
                 guard let pending = registry.unplaced.removeValue(forKey: id) else { continue }
                 let shard = registry.routing.placeTransport(id, group: group)
@@ -285,26 +314,32 @@ public final class MediaPlane: MediaCommands {
         return .success(())
     }
 
-    /// Opens a WebRTC transport on the shared WebRTC port, answering ICE checks for
-    /// `credentials` from now on. DTLS records reach ``events``; media flows once
-    /// ``connectWebRTCTransport(id:inbound:outbound:)`` hands over the keys.
+    /// Opens a WebRTC transport on the WebRTC port of the shard it is placed on, answering ICE
+    /// checks for `credentials` from now on. With a `group` (the room of its session) it goes
+    /// to the group's shard, else to the least loaded one, whose shard the group of a later
+    /// ``place(transports:group:)`` adopts if it has none yet: unlike an SRTP transport it
+    /// cannot wait, because its port goes into the client's SDP. DTLS records reach
+    /// ``events``; media flows once ``connectWebRTCTransport(id:inbound:outbound:)`` hands
+    /// over the keys.
     ///
     /// Packets sent on it carry no header extension of the publisher's except the audio level,
     /// rewritten to `audioLevelExtensionId` (the id the relay's SDP offers name).
-    public func openWebRTCTransport(credentials: ICECredentials, audioLevelExtensionId: UInt8) -> Result<Int, MediaPlaneError> {
+    public func openWebRTCTransport(
+        credentials: ICECredentials, audioLevelExtensionId: UInt8, group: String?
+    ) -> Result<OpenedWebRTCTransport, MediaPlaneError> {
         let timeout = UInt64(max(1, configuration.iceTimeoutMs)) * 1_000_000
         let timeouts = ICETimeouts(consent: timeout, connect: timeout)
-        guard webRTCFD >= 0, let port = webRTCPort else { return .failure(.webRTCDisabled) }
-        let id = registry.withLock { registry in
+        guard webRTCPorts.count == shards.count else { return .failure(.webRTCDisabled) }
+        let (id, shard) = registry.withLock { registry in
             let id = registry.transports.nextId
             registry.transports.nextId += 1
-            registry.transports.entries[id] = TransportRegistry.Entry(port: port, profile: nil, connected: false, sharesSocket: true)
-            _ = registry.routing.placeTransport(id, group: nil, fixed: Self.webRTCShard)
-            return id
+            let shard = registry.routing.placeTransport(id, group: group)
+            registry.transports.entries[id] = TransportRegistry.Entry(port: webRTCPorts[shard], profile: nil, connected: false, sharesSocket: true)
+            return (id, shard)
         }
         let agent = ICELiteAgent(localCredentials: credentials, timeouts: timeouts, createdAt: UInt64(max(0, pkr_monotonic_ms())) &* 1_000_000)
         postToTransport(id, .addWebRTCTransport(id: id, agent: agent, audioLevelExtensionId: audioLevelExtensionId))
-        return .success(id)
+        return .success(OpenedWebRTCTransport(id: id, port: webRTCPorts[shard], shard: shard))
     }
 
     /// The peer's ICE credentials from its SDP: from now on its checks must name its ufrag.
@@ -328,20 +363,22 @@ public final class MediaPlane: MediaCommands {
         postToTransport(transportId, .setCongestionControl(id: transportId, spec))
     }
 
-    /// Sends one datagram (a DTLS record) from the shared WebRTC port. Safe from any thread:
-    /// the kernel serialises sends on the socket.
-    public func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint) {
-        guard webRTCFD >= 0 else { return }
+    /// Sends one datagram (a DTLS record) of a WebRTC transport from its shard's WebRTC port,
+    /// the address its client checks; nothing once the transport is closed. Safe from any
+    /// thread: the kernel serialises sends on the socket.
+    public func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint, transportId: Int) {
+        guard let shard = registry.withLock({ $0.routing.shard(ofTransport: transportId) }), webRTCFDs.indices.contains(shard) else { return }
+        let fd = webRTCSendFDs[shard] >= 0 ? webRTCSendFDs[shard] : webRTCFDs[shard]
         datagram.withUnsafeBytes { bytes in
-            _ = pkr_udp_send(webRTCSendFD >= 0 ? webRTCSendFD : webRTCFD, bytes.baseAddress, UInt32(bytes.count), remote.ip, remote.port)
+            _ = pkr_udp_send(fd, bytes.baseAddress, UInt32(bytes.count), remote.ip, remote.port)
         }
     }
 
     /// The number of open transports.
     public var transportCount: Int { registry.withLock { $0.transports.entries.count } }
 
-    /// The UDP ports of the media port range held by open transports (the shared WebRTC port
-    /// is not counted).
+    /// The UDP ports of the media port range held by open transports (the WebRTC ports are
+    /// not counted).
     public var portsInUseCount: Int { registry.withLock { $0.transports.portsInUse.count } }
 
     /// Counts and settings for the relay's overview.

@@ -54,7 +54,9 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     public var keyframeRepeatIntervalMs: Int64 = 300
     public var keyframeRepeatAttempts: Int = 10
     public var keyframeRepeatSlowIntervalMs: Int64 = 2000
-    /// The UDP port every WebRTC transport shares (ICE-lite, DTLS, SRTP); nil turns WebRTC off.
+    /// The first WebRTC port (ICE-lite, DTLS, SRTP): shard `i` reads `webRTCPort + i`, shared by
+    /// the WebRTC transports that live on it; 0 lets the system choose each shard's port; nil
+    /// turns WebRTC off.
     public var webRTCPort: Int? = 7702
     /// How long a WebRTC transport may go without a valid ICE check: before its first one
     /// (counted from the client's SDP) and between consent checks (RFC 7675 uses 30 s).

@@ -9,6 +9,8 @@ public enum MediaPlaneError: Error, Sendable, Hashable, CustomStringConvertible 
     case notRunning
     case webRTCPortInUse(Int)
     case webRTCDisabled
+    /// The WebRTC ports, one per shard from the first, would run past 65535.
+    case webRTCPortsOutOfRange(first: Int, count: Int)
     case segmentationOffloadUnsupported
     case receiveOffloadUnsupported
 
@@ -23,6 +25,7 @@ public enum MediaPlaneError: Error, Sendable, Hashable, CustomStringConvertible 
         case .notRunning: "the media plane is not running"
         case .webRTCPortInUse(let port): "the WebRTC port \(port) is in use by another process"
         case .webRTCDisabled: "WebRTC is off on this relay (media.webrtcPort is not set)"
+        case .webRTCPortsOutOfRange(let first, let count): "the WebRTC ports \(first)-\(first + count - 1) (one per media thread) do not fit below 65536"
         case .segmentationOffloadUnsupported: "media.gso is on, but this kernel does not support UDP_SEGMENT (Linux 4.18 or later): set it to auto or off"
         case .receiveOffloadUnsupported: "media.gro is on, but this kernel does not support UDP_GRO (Linux 5.0 or later): set it to auto or off"
         }

@@ -2,7 +2,7 @@
 public struct MediaPlaneStatus: Sendable, Hashable {
     /// Open transports.
     public var transports: Int
-    /// UDP ports of the media port range held by open transports (the shared WebRTC port aside).
+    /// UDP ports of the media port range held by open transports (the WebRTC ports aside).
     public var udpPortsInUse: Int
     /// `media.gso` and `media.gro` resolved for this kernel.
     public var segmentationOffload: Bool

@@ -8,7 +8,7 @@ final class MediaShell {
     let reports: ReportStore
     var lastCPUSampleMs: Int64 = 0
     let epollFD: Int32
-    /// The one UDP socket every WebRTC transport shares; -1 when WebRTC is off.
+    /// This shard's WebRTC socket, shared by the WebRTC transports that live here; -1 when WebRTC is off.
     let webRTCFD: Int32
     /// Its send-only twin, or `webRTCFD` itself.
     let webRTCSendFD: Int32
@@ -151,7 +151,7 @@ final class MediaShell {
         _ = pkr_close(transport.fd)
     }
 
-    /// Reads one batch from one socket: a transport's own socket, or the shared WebRTC one.
+    /// Reads one batch from one socket: a transport's own socket, or the shard's WebRTC one.
     /// One batch per turn, not until the socket is empty: the epoll set is level-triggered, so a
     /// socket with more waiting is reported again at the next wait, which costs no more than
     /// another read would and spares the read that finds a socket empty after a full batch

@@ -10,14 +10,14 @@ public final class RecordingMediaCommands: MediaCommands {
     /// One command as it was asked.
     public enum Command: Sendable, Hashable {
         case openTransport(id: Int, port: Int, profile: SRTPProfile?, group: String?)
-        case openWebRTCTransport(id: Int)
+        case openWebRTCTransport(id: Int, group: String?)
         case place(transports: [Int], group: String?)
         case connectTransport(id: Int, remote: IPv4Endpoint?, keyed: Bool, addressGranted: Bool)
         case setRemoteICECredentials(transportId: Int, credentials: ICECredentials)
         case restartICE(transportId: Int, local: ICECredentials, remote: ICECredentials)
         case connectWebRTCTransport(id: Int)
         case setCongestionControl(transportId: Int, CongestionControlSpec)
-        case sendWebRTCDatagram([UInt8], to: IPv4Endpoint)
+        case sendWebRTCDatagram([UInt8], to: IPv4Endpoint, transportId: Int)
         /// One ``MediaCommands/apply(_:)`` call.
         case apply([MediaChange])
     }
@@ -30,16 +30,18 @@ public final class RecordingMediaCommands: MediaCommands {
     }
 
     public let announcedAddress: String
-    public let webRTCPort: Int?
+    public let webRTCPorts: [Int]
     public let portRange: ClosedRange<Int>
     public let events: AsyncStream<MediaPlaneEvent>
     private let eventSink: AsyncStream<MediaPlaneEvent>.Continuation
     private let state: Mutex<State>
 
-    public init(announcedAddress: String = "127.0.0.1", portRange: ClosedRange<Int> = 40_000...40_999, webRTCPort: Int? = 7702) {
+    /// A recorder with WebRTC ports `webRTCPorts` (one per shard it pretends to have; empty: WebRTC off).
+    /// WebRTC transports are dealt to them in turn, so a test sees more than one port.
+    public init(announcedAddress: String = "127.0.0.1", portRange: ClosedRange<Int> = 40_000...40_999, webRTCPorts: [Int] = [7702]) {
         self.announcedAddress = announcedAddress
         self.portRange = portRange
-        self.webRTCPort = webRTCPort
+        self.webRTCPorts = webRTCPorts
         self.state = Mutex(State(transports: TransportRegistry(firstPort: portRange.lowerBound)))
         (events, eventSink) = AsyncStream.makeStream(of: MediaPlaneEvent.self, bufferingPolicy: .bufferingNewest(4096))
     }
@@ -99,14 +101,15 @@ public final class RecordingMediaCommands: MediaCommands {
         }
     }
 
-    public func openWebRTCTransport(credentials: ICECredentials, audioLevelExtensionId: UInt8) -> Result<Int, MediaPlaneError> {
-        guard let port = webRTCPort else { return .failure(.webRTCDisabled) }
+    public func openWebRTCTransport(credentials: ICECredentials, audioLevelExtensionId: UInt8, group: String?) -> Result<OpenedWebRTCTransport, MediaPlaneError> {
+        guard !webRTCPorts.isEmpty else { return .failure(.webRTCDisabled) }
         return state.withLock { state in
             let id = state.transports.nextId
             state.transports.nextId += 1
-            state.transports.entries[id] = TransportRegistry.Entry(port: port, profile: nil, connected: false, sharesSocket: true)
-            state.commands.append(.openWebRTCTransport(id: id))
-            return .success(id)
+            let shard = id % webRTCPorts.count
+            state.transports.entries[id] = TransportRegistry.Entry(port: webRTCPorts[shard], profile: nil, connected: false, sharesSocket: true)
+            state.commands.append(.openWebRTCTransport(id: id, group: group))
+            return .success(OpenedWebRTCTransport(id: id, port: webRTCPorts[shard], shard: shard))
         }
     }
 
@@ -152,8 +155,8 @@ public final class RecordingMediaCommands: MediaCommands {
         state.withLock { $0.commands.append(.setCongestionControl(transportId: transportId, spec)) }
     }
 
-    public func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint) {
-        state.withLock { $0.commands.append(.sendWebRTCDatagram(datagram, to: remote)) }
+    public func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint, transportId: Int) {
+        state.withLock { $0.commands.append(.sendWebRTCDatagram(datagram, to: remote, transportId: transportId)) }
     }
 
     public func apply(_ changes: [MediaChange]) {

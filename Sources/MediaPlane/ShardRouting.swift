@@ -40,12 +40,10 @@ struct ShardRouting: Sendable {
     // MARK: Transports
 
     /// Chooses a new transport's shard: its group's, or the least loaded one (which then becomes
-    /// the group's). `fixed` forces a shard (WebRTC transports live where the WebRTC port is read).
-    mutating func placeTransport(_ id: Int, group: String?, fixed: Int? = nil) -> Int {
+    /// the group's).
+    mutating func placeTransport(_ id: Int, group: String?) -> Int {
         let shard: Int
-        if let fixed {
-            shard = fixed
-        } else if let group, let placed = groups[group] {
+        if let group, let placed = groups[group] {
             shard = placed.shard
         } else {
             shard = transportsPerShard.indices.min { transportsPerShard[$0] < transportsPerShard[$1] } ?? 0
@@ -60,6 +58,19 @@ struct ShardRouting: Sendable {
     }
 
     func shard(ofTransport id: Int) -> Int? { transportShard[id] }
+
+    /// A transport placed without a group (a WebRTC transport opened before its session joined
+    /// a room) joins `group`: a group without a shard yet takes the transport's, so the room's
+    /// later transports follow it; a group already elsewhere leaves it where it is (its port is
+    /// in the client's SDP), reached through the pipes. Returns whether it joined.
+    @discardableResult
+    mutating func adopt(_ id: Int, group: String) -> Bool {
+        guard let shard = transportShard[id], transportGroup[id] == nil else { return false }
+        if let placed = groups[group], placed.shard != shard { return false }
+        groups[group, default: (shard, 0)].transports += 1
+        transportGroup[id] = group
+        return true
+    }
 
     /// A transport closed (its shard's core drops its sources and sinks itself): remote copies of
     /// its sources go, and its sinks let go of theirs.

@@ -1,10 +1,10 @@
 import CSocketShims
 
-/// Sends the media core's datagrams on the transports' own sockets, or on the shared WebRTC
+/// Sends the media core's datagrams on the transports' own sockets, or on the shard's WebRTC
 /// socket for WebRTC transports: one `sendmmsg` per transport and batch, with each run of
 /// equal-size datagrams as one UDP_SEGMENT message when segmentation offload is on.
 final class SocketDatagramOutput: DatagramOutput {
-    /// The one UDP socket every WebRTC transport shares, or its send-only twin; -1 when WebRTC
+    /// The shard's WebRTC socket, shared by its WebRTC transports, or its send-only twin; -1 when WebRTC
     /// is off.
     let webRTCFD: Int32
     /// Whether batches leave with UDP generic segmentation offload.

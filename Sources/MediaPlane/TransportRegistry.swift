@@ -6,7 +6,7 @@ struct TransportRegistry: Sendable {
         var port: Int
         var profile: SRTPProfile?
         var connected: Bool
-        /// A WebRTC transport on the shared port, which it does not own.
+        /// A WebRTC transport on its shard's WebRTC port, which it shares and does not own.
         var sharesSocket = false
     }
 

@@ -41,7 +41,7 @@ extension RelayConfiguration {
           retransmissionBufferPackets: \(media.retransmissionBufferPackets)
           keyframeRequestIntervalMs: \(media.keyframeRequestIntervalMs)
           webrtcEnabled: \(media.webRTCPort != nil)
-          webrtcPort: \(media.webRTCPort ?? 7702)
+          webrtcPort: \(media.webRTCPort ?? 7702)\(webRTCPortsComment)
           iceTimeoutSeconds: \(media.iceTimeoutMs / 1000)
           threads: \(media.threads)
         rooms:

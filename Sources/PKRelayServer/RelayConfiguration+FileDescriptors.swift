@@ -3,10 +3,11 @@ import MediaPlane
 
 extension RelayConfiguration {
     /// Descriptors the relay may need at its limits: every control connection, every media
-    /// port (two with send-only sockets), the WebRTC port, listeners, epoll and eventfd per
-    /// shard, and some headroom for webhooks and logs.
+    /// port (two with send-only sockets), listeners, epoll, eventfd and the WebRTC port (two
+    /// sockets with send-only sockets) per shard, and some headroom for webhooks and logs.
     public var fileDescriptorsNeeded: Int {
-        maxConnections + media.portRange.count * (media.sendOnlySockets ? 2 : 1) + media.threads * 2 + 256
+        let webRTCPerShard = media.webRTCPort == nil ? 0 : (media.sendOnlySockets ? 2 : 1)
+        return maxConnections + media.portRange.count * (media.sendOnlySockets ? 2 : 1) + media.threads * (2 + webRTCPerShard) + 256
     }
 
     /// Raises the process's soft open-file limit to its hard limit and returns the limit in

@@ -77,14 +77,26 @@ extension RelayConfiguration {
         guard retransmission & (retransmission - 1) == 0 else { throw ConfigurationError(key: "media.retransmissionBufferPackets", reason: "must be a power of two, got \(retransmission)") }
         configuration.media.retransmissionBufferPackets = retransmission
         configuration.media.keyframeRequestIntervalMs = Int64(try media.int("keyframeRequestIntervalMs", default: Int(configuration.media.keyframeRequestIntervalMs), in: 50...10000))
+        configuration.media.threads = try media.int("threads", default: configuration.media.threads, in: 1...MediaPlaneConfiguration.maximumThreads)
         let webRTCEnabled = try media.bool("webrtcEnabled", default: configuration.media.webRTCPort != nil)
         let webRTCPort = try media.int("webrtcPort", default: configuration.media.webRTCPort ?? 7702, in: 0...65535)
-        if webRTCEnabled, configuration.media.portRange.contains(webRTCPort) {
-            throw ConfigurationError(key: "media.webrtcPort", reason: "must lie outside media.portRangeStart-portRangeEnd (\(first)-\(last)), which SRTP transports use")
+        if webRTCEnabled, webRTCPort != 0 {
+            // One WebRTC port per media thread: webrtcPort, webrtcPort + 1, ...
+            let threads = configuration.media.threads
+            let lastWebRTCPort = webRTCPort + threads - 1
+            guard lastWebRTCPort <= 65535 else {
+                throw ConfigurationError(
+                    key: "media.webrtcPort",
+                    reason: "\(webRTCPort) leaves no room for one WebRTC port per media thread: \(threads) threads need \(webRTCPort)-\(lastWebRTCPort), past 65535")
+            }
+            if webRTCPort <= last, first <= lastWebRTCPort {
+                throw ConfigurationError(
+                    key: "media.webrtcPort",
+                    reason: "the WebRTC ports \(webRTCPort)-\(lastWebRTCPort) (one per media thread, media.threads \(threads)) must lie outside media.portRangeStart-portRangeEnd (\(first)-\(last)), which SRTP transports use")
+            }
         }
         configuration.media.webRTCPort = webRTCEnabled ? webRTCPort : nil
         configuration.media.iceTimeoutMs = Int64(try media.int("iceTimeoutSeconds", default: Int(configuration.media.iceTimeoutMs / 1000), in: 5...300)) * 1000
-        configuration.media.threads = try media.int("threads", default: configuration.media.threads, in: 1...MediaPlaneConfiguration.maximumThreads)
         try media.finish()
 
         var rooms = try root.section("rooms")

@@ -13,11 +13,14 @@ extension RelayCore {
             refusals.count(.transportsPerConnection)
             return fail(RelayError(.tooManyTransports, "a connection may open at most \(configuration.maxTransportsPerConnection) transports"))
         }
+        if let room = params.roomId, let problem = RelayIdentifier.problem(with: room) { return fail(RelayError(.invalidParams, "params.roomId \(problem)")) }
+        // A room's transports share a shard, so a room without forwards never crosses shards.
+        let room = params.roomId ?? engine.rooms(of: session).first
         switch params.kind {
         case nil, "srtp"?: break
         case "webrtc"?:
             if params.srtpProfile != nil { return fail(RelayError(.invalidParams, "srtpProfile is for srtp transports; WebRTC negotiates its profile in DTLS")) }
-            return createWebRTCTransport(session: session)
+            return createWebRTCTransport(session: session, room: room)
         case let other?:
             return fail(RelayError(.invalidParams, "params.kind must be \"srtp\" or \"webrtc\", got \"\(other)\""))
         }
@@ -35,9 +38,9 @@ extension RelayCore {
             }
             profile = named
         }
-        // A room's transports share a shard, so a room without forwards never crosses shards; a
-        // transport opened before its session joins waits for the join to be placed.
-        switch media.openTransport(profile: profile, group: engine.rooms(of: session).first) {
+        // An SRTP transport opened before its session joins, for no named room, waits for the
+        // join to be placed.
+        switch media.openTransport(profile: profile, group: room) {
         case .failure(.noFreePort(let range)):
             refusals.count(.mediaPorts)
             logger.error("no free media port", metadata: ["range": "\(range.lowerBound)-\(range.upperBound)"])

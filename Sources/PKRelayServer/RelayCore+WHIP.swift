@@ -84,7 +84,7 @@ extension RelayCore {
         guard let ufrag, let password, ICECredentials(ufrag: ufrag, password: password).isValid else {
             return .refused(status: 400, message: "an ICE restart names both a=ice-ufrag (4-256 ice-chars) and a=ice-pwd (22-256 ice-chars)")
         }
-        guard webRTC[record.transportId] != nil, let port = media.webRTCPort else { return .refused(status: 409, message: "the session's transport has ended") }
+        guard let port = webRTCPort(of: record.transportId, session: record.session) else { return .refused(status: 409, message: "the session's transport has ended") }
         let (local, effects) = webRTC[record.transportId]!.restartFromFragment(client: ICECredentials(ufrag: ufrag, password: password))
         run(effects, transport: record.transportId, session: record.session)
         let answer = [

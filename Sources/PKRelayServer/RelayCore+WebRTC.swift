@@ -9,26 +9,29 @@ public import Logging
 /// WebRTC transports: the relay core opens them, routes their requests and the data plane's
 /// events to their ``WebRTCSession``s, and carries out what those sessions decide.
 extension RelayCore {
-    /// Opens a WebRTC transport on the shared WebRTC port with fresh ICE credentials. Its
-    /// audio levels go under `audioLevelExtensionId` (the relay's offers name it; a player's
-    /// offer names its own, or none: 0 writes none).
-    func createWebRTCTransport(session: SessionID, audioLevelExtensionId: UInt8? = nil) -> EngineOutcome<CreateTransportResult> {
+    /// Opens a WebRTC transport with fresh ICE credentials on the shard of `room` (by default
+    /// its session's first room; the least loaded shard without one), whose WebRTC port goes
+    /// into the result and every SDP of it. Its audio levels go under `audioLevelExtensionId`
+    /// (the relay's offers name it; a player's offer names its own, or none: 0 writes none).
+    func createWebRTCTransport(session: SessionID, room: String? = nil, audioLevelExtensionId: UInt8? = nil) -> EngineOutcome<CreateTransportResult> {
         func fail(_ error: RelayError) -> EngineOutcome<CreateTransportResult> { EngineOutcome(result: .failure(error), actions: []) }
-        guard let dtlsContext, let port = media.webRTCPort else {
+        guard let dtlsContext, !media.webRTCPorts.isEmpty else {
             return fail(RelayError(.unsupported, "WebRTC is off on this relay (media.webrtcEnabled)"))
         }
         let credentials = ICECredentials.random()
         switch media.openWebRTCTransport(
-            credentials: credentials, audioLevelExtensionId: audioLevelExtensionId ?? negotiator.capabilities.subscriptionAudioLevelExtensionID) {
+            credentials: credentials, audioLevelExtensionId: audioLevelExtensionId ?? negotiator.capabilities.subscriptionAudioLevelExtensionID,
+            group: room ?? engine.rooms(of: session).first) {
         case .failure(let error):
             return fail(RelayError(.internalError, "could not open a WebRTC transport: \(error)"))
-        case .success(let id):
-            sessions[session]?.transports[id] = port
+        case .success(let opened):
+            let id = opened.id
+            sessions[session]?.transports[id] = opened.port
             engine.transportCreated(session: session, transportId: id, kind: .webRTC)
             webRTC[id] = WebRTCSession(id: id, session: session, credentials: credentials, sdpSessionID: UInt64.random(in: 1...UInt64(Int64.max)))
             let fingerprint = dtlsContext.certificate.fingerprint
             let result = CreateTransportResult(
-                transportId: id, kind: "webrtc", ip: media.announcedAddress, port: port, srtp: nil,
+                transportId: id, kind: "webrtc", ip: media.announcedAddress, port: opened.port, srtp: nil,
                 ice: ICEParameters(usernameFragment: credentials.ufrag, password: credentials.password),
                 dtls: DTLSParameters(role: "server", fingerprint: FingerprintParameters(algorithm: fingerprint.algorithm.rawValue, value: Self.hexPairs(fingerprint.digest))),
                 iceServers: iceServers(forTransport: id, session: session))
@@ -45,9 +48,14 @@ extension RelayCore {
         return TURNRESTCredentials.servers(configuration.iceServers, id: owner, nowSeconds: nowMs() / 1000, validSeconds: configuration.iceCredentialSeconds)
     }
 
+    /// The WebRTC port of a transport of `session`: its shard's, as createTransport gave it.
+    func webRTCPort(of transportId: Int, session: SessionID) -> Int? {
+        webRTC[transportId] != nil ? sessions[session]?.transports[transportId] : nil
+    }
+
     /// The relay's side of a transport as SDP describes it.
     func relayDescription(of session: WebRTCSession) -> RelayTransportDescription? {
-        guard let dtlsContext, let port = media.webRTCPort else { return nil }
+        guard let dtlsContext, let port = webRTCPort(of: session.id, session: session.session) else { return nil }
         let fingerprint = dtlsContext.certificate.fingerprint
         return RelayTransportDescription(
             iceUsernameFragment: session.credentials.ufrag, icePassword: session.credentials.password,
@@ -143,7 +151,7 @@ extension RelayCore {
         for effect in effects {
             switch effect {
             case .send(let datagrams, let remote):
-                for datagram in datagrams { media.sendWebRTCDatagram(datagram, to: remote) }
+                for datagram in datagrams { media.sendWebRTCDatagram(datagram, to: remote, transportId: id) }
             case .setRemoteICECredentials(let credentials):
                 media.setRemoteICECredentials(transportId: id, credentials: credentials)
             case .restartICE(let local, let remote):

@@ -91,9 +91,9 @@ public actor RelayCore {
         self.feed = OperatorFeed(logger: logger, metrics: RelayMetrics(), webhooks: WebhookHub(configuration: configuration.webhooks, logger: logger, nowMs: nowMs))
         self.verifier = TokenVerifier(keys: configuration.verificationKeys, leewaySeconds: configuration.tokenLeewaySeconds)
         self.engine = RoomEngine(limits: configuration.rooms, ssrcSeed: UInt64(bitPattern: nowMs()) ^ 0xA5A5_5A5A_C3C3_3C3C)
-        if media.webRTCPort != nil, let dtlsContext {
+        if !media.webRTCPorts.isEmpty, let dtlsContext {
             self.dtlsContext = dtlsContext
-        } else if media.webRTCPort != nil {
+        } else if !media.webRTCPorts.isEmpty {
             do {
                 self.dtlsContext = try DTLSContext(certificate: DTLSCertificate(), srtpProfiles: configuration.srtpProfiles)
             } catch {

@@ -71,6 +71,7 @@ public final class RelayServer: Sendable {
             "threads": "\(media.threadCount)", "gso": "\(media.segmentationOffload.rawValue)",
             "gro": "\(media.receiveOffload.rawValue)", "sendOnlySockets": "\(media.sendOnlySockets)",
             "connectedSockets": "\(media.connectedSockets)",
+            "webrtcPorts": "\(media.webRTCPorts.isEmpty ? "off" : media.webRTCPorts.map(String.init).joined(separator: ","))",
         ])
         let control = makeControlApplication()
         let admin = makeAdminApplication()

@@ -6,7 +6,7 @@ import SecureTransport
 /// What a ``WebRTCSession`` asks the relay core to do after an event: the core carries the
 /// effects out in order and decides nothing about them.
 enum WebRTCEffect {
-    /// DTLS records for the client, in order, from the shared WebRTC port.
+    /// DTLS records for the client, in order, from the transport's WebRTC port.
     case send([[UInt8]], to: IPv4Endpoint)
     /// The client's ICE credentials: its connectivity checks must name its ufrag from now on.
     case setRemoteICECredentials(ICECredentials)

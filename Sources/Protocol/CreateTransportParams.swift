@@ -1,13 +1,20 @@
 /// Parameters of `createTransport`.
 public struct CreateTransportParams: Sendable, Codable, Hashable {
     /// `srtp` (default): a UDP port of its own with SDES keys, for tools and servers. `webrtc`:
-    /// ICE-lite, DTLS-SRTP and SDP on the relay's shared WebRTC port, for browsers and apps.
+    /// ICE-lite, DTLS-SRTP and SDP on one of the relay's WebRTC ports (one per media
+    /// thread), for browsers and apps.
     public var kind: String?
     /// SRTP transports only: `AEAD_AES_128_GCM` (default), `AES_CM_128_HMAC_SHA1_80`, or `none`
     /// for plain RTP where the relay's configuration allows it.
     public var srtpProfile: String?
-    public init(kind: String? = nil, srtpProfile: String? = nil) {
+    /// The room the transport is for, when that is not the connection's first room (a
+    /// transport opened before `joinRoom`, or for a second room): the relay places it on that
+    /// room's data-plane thread. A WebRTC transport's port is its thread's, fixed at creation.
+    public var roomId: String?
+
+    public init(kind: String? = nil, srtpProfile: String? = nil, roomId: String? = nil) {
         self.kind = kind
         self.srtpProfile = srtpProfile
+        self.roomId = roomId
     }
 }

@@ -215,12 +215,16 @@ class RelaySession:
         return await self.request("joinRoom", params)
 
     async def create_webrtc_transport(self):
-        transport = await self.request("createTransport", {"kind": "webrtc"})
+        # The room goes with it (the transport may come before the join): the relay places
+        # the transport on that room's media thread, whose port it answers with.
+        transport = await self.request("createTransport", {"kind": "webrtc", "roomId": self.args.room})
         if "transportId" not in transport:
             raise ProtocolFailure(
                 {"method": "createTransport", "code": TRANSPORT_ERROR_CODE,
                  "message": f"no transportId in {transport}"}
             )
+        self.report.setdefault("transports", []).append(
+            {"transportId": transport["transportId"], "port": transport.get("port")})
         if getattr(self.args, "relay_only", False):
             global ICE_SERVERS, ICE_RELAY_ONLY
             ICE_SERVERS = [s for s in transport.get("iceServers", []) if any(u.startswith("turn") for u in s.get("urls", []))]

@@ -42,12 +42,33 @@ import Testing
         #expect(routing.placeTransport(3, group: "r1") == 0)
         #expect(routing.placeTransport(4, group: "r3") == 2)
         #expect(routing.placeTransport(5, group: nil) == 1)
-        #expect(routing.placeTransport(6, group: "r9", fixed: 0) == 0)
-        #expect(routing.transportsPerShard == [3, 2, 1])
+        #expect(routing.transportsPerShard == [2, 2, 1])
         // A group is forgotten with its last transport.
         _ = routing.transportClosed(4)
         #expect(routing.groups["r3"] == nil)
         #expect(routing.placeTransport(7, group: "r3") == 2)
+    }
+
+    /// A WebRTC transport opened before its session joined is placed at once (its port is in the
+    /// client's SDP): a room without a shard adopts it, a room already elsewhere leaves it be.
+    @Test func aTransportPlacedBeforeItsRoomGivesTheRoomItsShard() {
+        var routing = ShardRouting(shardCount: 2)
+        #expect(routing.placeTransport(1, group: "busy") == 0)
+        #expect(routing.placeTransport(2, group: nil) == 1)
+        let adopted = routing.adopt(2, group: "new")
+        #expect(adopted)
+        #expect(routing.placeTransport(3, group: "new") == 1, "the room follows its first transport")
+        let adoptedTwice = routing.adopt(2, group: "other")
+        #expect(!adoptedTwice, "a transport joins one group")
+        #expect(routing.placeTransport(4, group: nil) == 0)
+        let adoptedElsewhere = routing.adopt(4, group: "new")
+        #expect(!adoptedElsewhere, "the room lives on shard 1; transport 4 stays on 0")
+        #expect(routing.shard(ofTransport: 4) == 0)
+        // The group counts its adopted transport: it keeps its shard while transport 3 is gone.
+        _ = routing.transportClosed(3)
+        #expect(routing.groups["new"]?.shard == 1 && routing.groups["new"]?.transports == 1)
+        _ = routing.transportClosed(2)
+        #expect(routing.groups["new"] == nil)
     }
 
     @Test func aSubscriberOnTheSourcesShardNeedsNoPipe() {

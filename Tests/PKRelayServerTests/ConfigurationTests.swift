@@ -64,7 +64,23 @@ struct ConfigurationTests {
         #expect(try RelayConfiguration.load(yaml: "media: {sendOnlySockets: false}").effectiveSettings.contains("sendOnlySockets: false"))
         let twins = try RelayConfiguration.load(yaml: "")
         let single = try RelayConfiguration.load(yaml: "media: {sendOnlySockets: false}")
-        #expect(twins.fileDescriptorsNeeded - single.fileDescriptorsNeeded == twins.media.portRange.count)
+        // A twin for every media port and for every shard's WebRTC port.
+        #expect(twins.fileDescriptorsNeeded - single.fileDescriptorsNeeded == twins.media.portRange.count + twins.media.threads)
+    }
+
+    @Test func webRTCPortsAreOnePerMediaThread() throws {
+        let four = try RelayConfiguration.load(yaml: "media: {webrtcPort: 7702, threads: 4}")
+        #expect(four.webRTCPortRange == 7702...7705)
+        #expect(four.effectiveSettings.contains("webrtcPort: 7702  # WebRTC ports 7702-7705, one per media thread"))
+        // The range may end right below the SRTP range, or at the last port.
+        #expect(try RelayConfiguration.load(yaml: "media: {webrtcPort: 39996, threads: 4}").webRTCPortRange == 39996...39999)
+        #expect(try RelayConfiguration.load(yaml: "media: {webrtcPort: 65534, threads: 2}").webRTCPortRange == 65534...65535)
+        // The environment's thread count counts as the file's would.
+        #expect(throws: ConfigurationError.self) {
+            try RelayConfiguration.load(yaml: "media: {webrtcPort: 39999}", environment: ["PKRELAY_MEDIA_THREADS": "2"])
+        }
+        #expect(try RelayConfiguration.load(yaml: "media: {webrtcPort: 0, threads: 8}").webRTCPortRange == nil)
+        #expect(try RelayConfiguration.load(yaml: "media: {webrtcEnabled: false, webrtcPort: 65535, threads: 8}").webRTCPortRange == nil)
     }
 
     @Test func connectedSocketsAreOnUnlessTurnedOff() throws {
@@ -140,6 +156,10 @@ struct ConfigurationTests {
         BadCase(yaml: "media: {gro: sometimes}", key: "media.gro", reason: "must be one of auto, on, off, got 'sometimes'"),
         BadCase(yaml: "media: {sendOnlySockets: auto}", key: "media.sendOnlySockets", reason: "true or false"),
         BadCase(yaml: "media: {connectedSockets: 1}", key: "media.connectedSockets", reason: "true or false"),
+        // One WebRTC port per media thread: the range must fit below 65536 and clear the SRTP range.
+        BadCase(yaml: "media: {webrtcPort: 65535, threads: 2}", key: "media.webrtcPort", reason: "2 threads need 65535-65536, past 65535"),
+        BadCase(yaml: "media: {webrtcPort: 39998, threads: 4}", key: "media.webrtcPort", reason: "the WebRTC ports 39998-40001 (one per media thread, media.threads 4) must lie outside"),
+        BadCase(yaml: "media: {webrtcPort: 41000, threads: 1, portRangeStart: 40000, portRangeEnd: 41000}", key: "media.webrtcPort", reason: "must lie outside media.portRangeStart-portRangeEnd (40000-41000)"),
         BadCase(yaml: "media: {retransmissionBufferPackets: 500}", key: "media.retransmissionBufferPackets", reason: "power of two"),
         BadCase(yaml: "auth: {keys: [{id: k, secret: short}]}", key: "auth.keys[0].secret", reason: "at least 32"),
         BadCase(yaml: "auth: {keys: [{secret: 0123456789abcdef0123456789abcdef}]}", key: "auth.keys[0].id", reason: "required"),

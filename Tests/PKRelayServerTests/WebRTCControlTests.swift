@@ -12,7 +12,7 @@ import PKRelayServer
 #endif
 
 /// The WebRTC control surface without a browser: transport creation, the errors an app
-/// developer meets, and ICE checks answered on the shared port over real UDP.
+/// developer meets, and ICE checks answered on the transport's port over real UDP.
 @Suite("WebRTC control and ICE", .timeLimit(.minutes(1)))
 struct WebRTCControlTests {
     static func errorCode(_ body: () async throws -> Void) async -> (code: Int, message: String)? {
@@ -23,7 +23,7 @@ struct WebRTCControlTests {
         return nil
     }
 
-    @Test("createTransport kind webrtc: ICE credentials, DTLS fingerprint, the shared port; wrong uses are refused")
+    @Test("createTransport kind webrtc: ICE credentials, DTLS fingerprint, the room shard's port; wrong uses are refused")
     func transportAndErrors() async throws {
         try await TestRelay.with { relay in
             let client = try await relay.join(room: "c1", user: "anchor")
@@ -35,7 +35,7 @@ struct WebRTCControlTests {
             #expect(dtls.role == "server" && dtls.fingerprint.algorithm == "sha-256")
             #expect(dtls.fingerprint.value.split(separator: ":").count == 32)
             let second: CreateTransportResult = try await client.request("createTransport", CreateTransportParams(kind: "webrtc"))
-            #expect(second.port == created.port, "every WebRTC transport shares one port")
+            #expect(second.port == created.port, "a room's WebRTC transports share its shard's port")
             #expect(second.ice?.usernameFragment != ice.usernameFragment)
 
             let cases: [(String, () async throws -> Void, Int, String)] = [
@@ -65,7 +65,7 @@ struct WebRTCControlTests {
         }
     }
 
-    @Test("ICE checks on the shared port: success with the mapped address, 401 for a wrong password")
+    @Test("ICE checks on the transport's port: success with the mapped address, 401 for a wrong password")
     func iceChecksOverUDP() async throws {
         try await TestRelay.with { relay in
             let client = try await relay.join(room: "c2", user: "anchor")
@@ -237,6 +237,18 @@ final class UDPTestSocket {
             }
         }
         return sent == datagram.count
+    }
+
+    /// From now on takes datagrams from 127.0.0.1:`port` only (a connected socket), as a client
+    /// that talks to one candidate sees them: whatever comes from another port is not read.
+    func acceptOnly(fromPort port: Int) -> Bool {
+        var peer = sockaddr_in()
+        peer.sin_family = sa_family_t(AF_INET)
+        peer.sin_port = in_port_t(UInt16(port).bigEndian)
+        peer.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        return withUnsafePointer(to: &peer) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
     }
 
     /// The next datagram, or nil after `timeoutMs`.

@@ -5,6 +5,9 @@ import SecureTransport
 import Testing
 import PKRelayServer
 
+@testable import PKRelayServer
+import MediaPlane
+
 /// WebRTC end to end with real peers: aiortc (ICE, DTLS-SRTP, SDP, VP8/Opus encoders and
 /// decoders of its own) publishing and subscribing through the relay, across a forward, and
 /// mixed with ffmpeg on plain SRTP transports in both directions.
@@ -36,6 +39,43 @@ struct WebRTCInteropTests {
                 #expect(WebRTCPeerProcess.frames(summary, "audio", of: "alice") >= 20, "\(summary)")
                 print("aiortc interop sending: \((try? await relay.sendingSummary()) ?? "-")")
                 try await relay.expectConsistentSendingCounts()
+            }
+        }
+    }
+
+    @Test("two rooms on two shards: each room's aiortc viewer decodes its aiortc anchor, each pair on its shard's WebRTC port", .enabled(if: enabled, reason))
+    func roomsOnTwoShards() async throws {
+        try await Self.withDirectory { directory in
+            // Two shards whatever PKR_TEST_MEDIA_THREADS says: this test is about them.
+            try await TestRelay.with({ $0.media.threads = 2 }) { relay in
+                var peers: [(publisher: WebRTCPeerProcess, viewer: WebRTCPeerProcess)] = []
+                defer { for pair in peers { pair.publisher.kill(); pair.viewer.kill() } }
+                for (room, anchor) in [("ws1", "alice"), ("ws2", "bob")] {
+                    let publisher = try WebRTCPeerProcess("publisher \(room)", relay: relay, room: room, user: anchor, arguments: ["publish", "--duration", "15"], directory: directory)
+                    let viewer = try WebRTCPeerProcess("viewer \(room)", relay: relay, room: room, user: "viewer", arguments: [
+                        "subscribe", "--publisher", anchor, "--min-video-frames", "30", "--min-audio-frames", "20", "--duration", "15",
+                    ], directory: directory)
+                    peers.append((publisher, viewer))
+                    // The next room is placed once this one's transports are: on the other shard.
+                    let deadline = ContinuousClock.now + .seconds(20)
+                    while relay.server.media.transportCount < 2 * peers.count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                // The port each peer's transport got names its shard (one WebRTC port per shard).
+                func port(_ summary: [String: Any]) -> Int? { (summary["transports"] as? [[String: Any]])?.first?["port"] as? Int }
+                let media = relay.server.media
+                var roomPorts: [Int] = []
+                for (index, anchor) in ["alice", "bob"].enumerated() {
+                    let viewer = peers[index].viewer
+                    let (status, summary) = try await viewer.finish(timeout: .seconds(60))
+                    #expect(status == 0, "\(viewer.name): \(summary); stderr:\n\(viewer.stderrTail)")
+                    #expect(WebRTCPeerProcess.frames(summary, "video", of: anchor) >= 30, "\(summary)")
+                    #expect(WebRTCPeerProcess.frames(summary, "audio", of: anchor) >= 20, "\(summary)")
+                    let viewerPort = try #require(port(summary), "\(summary)")
+                    let (_, sent) = try await peers[index].publisher.finish(timeout: .seconds(40))
+                    #expect(port(sent) == viewerPort, "a room's anchor and viewer share its shard: \(sent)")
+                    roomPorts.append(viewerPort)
+                }
+                #expect(Set(roomPorts).count == 2 && roomPorts.allSatisfy(media.webRTCPorts.contains), "rooms on ports \(roomPorts) of \(media.webRTCPorts)")
             }
         }
     }

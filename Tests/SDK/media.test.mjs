@@ -52,11 +52,12 @@ function setup(relayOptions) {
 const JOIN = {roomId: 'room-a', userId: 'anchor-a', token: 't'};
 const camera = (webrtc) => new webrtc.FakeMediaStream([new webrtc.FakeTrack('audio'), new webrtc.FakeTrack('video')]);
 
-test('a join with auto-subscribe opens the receiving transport first and names it subscribeTransportId', async () => {
+test('a join with auto-subscribe opens the receiving transport first, for its room, and names it subscribeTransportId', async () => {
   const {client, sockets, webrtc} = setup();
   await client.joinRoom(JOIN);
   assert.deepEqual(sockets[0].methods(), ['createTransport', 'joinRoom']);
-  assert.deepEqual(sockets[0].sent[0].params, {kind: 'webrtc'});
+  // The room goes with it, so that the relay places the transport on the room's media thread.
+  assert.deepEqual(sockets[0].sent[0].params, {kind: 'webrtc', roomId: JOIN.roomId});
   assert.equal(sockets[0].sent[1].params.roomConfig.subscribeTransportId, 1);
   assert.equal(client.receiveTransportId, 1);
   assert.equal(webrtc.peerConnections.length, 1);

@@ -499,9 +499,9 @@ class ReceiveTransport {
     this.receivers = new Map();   // transceiver → {userId, streamIndex, kind, receiver, transceiver, detach}
   }
 
-  /** Creates the relay transport and its peer connection; resolves with the transport id. */
-  async open() {
-    const result = await this.client._request('createTransport', {kind: 'webrtc'});
+  /** Creates the relay transport (on `roomId`'s media thread) and its peer connection; resolves with the transport id. */
+  async open(roomId) {
+    const result = await this.client._request('createTransport', roomId === undefined ? {kind: 'webrtc'} : {kind: 'webrtc', roomId});
     this.id = result.transportId;
     const PC = this.client._RTCPeerConnection;
     if (!PC) throw new PKRelayError(ErrorCode.MediaFailed, 'RTCPeerConnection is not available here', 'createTransport');
@@ -716,7 +716,7 @@ export class LocalPublication {
     const client = this.room.client;
     const PC = client._RTCPeerConnection;
     if (!PC) throw new PKRelayError(ErrorCode.MediaFailed, 'RTCPeerConnection is not available here', 'publishStream');
-    const transport = await client._request('createTransport', {kind: 'webrtc'});
+    const transport = await client._request('createTransport', {kind: 'webrtc', roomId: this.room.roomId});
     const pc = new PC(withIceServers(PUBLISH_CONFIG, transport));
     this.transportId = transport.transportId;
     this.pc = pc;
@@ -902,7 +902,7 @@ export class Room extends Emitter {
   async _join() {
     const roomConfig = {autoPublish: this._options.autoPublish};
     if (this._options.autoSubscribe) {
-      roomConfig.subscribeTransportId = await this.client._receiveTransportId();
+      roomConfig.subscribeTransportId = await this.client._receiveTransportId(this.roomId);
       roomConfig.autoSubscribeAudio = this._options.autoSubscribeAudio;
       roomConfig.autoSubscribeVideo = this._options.autoSubscribeVideo;
       roomConfig.autoSubscribeVideoStreamType = this._options.autoSubscribeVideoStreamType;
@@ -1031,7 +1031,7 @@ export class Room extends Emitter {
   }
 
   async _subscribe(sub) {
-    const transportId = await this.client._receiveTransportId();
+    const transportId = await this.client._receiveTransportId(this.roomId);
     return this.client._request('subscribeStream', {
       roomId: this.roomId, userId: sub.userId, streamIndex: sub.streamIndex, mediaType: sub.mediaType,
       transportId, videoStreamType: sub.videoStreamType,
@@ -1529,11 +1529,13 @@ export class PKRelayClient extends Emitter {
     this._setState(ConnectionState.Disconnected, 'client');
   }
 
-  async _receiveTransportId() {
+  // The connection's one receiving transport, opened for the room that first needs it: the
+  // relay places it on that room's media thread (its port is that thread's).
+  async _receiveTransportId(roomId) {
     if (this._receive && !this._receive.closed && this._receive.id !== null) return this._receive.id;
     if (!this._receiveOpening) {
       const transport = new ReceiveTransport(this);
-      this._receiveOpening = transport.open().then((id) => {
+      this._receiveOpening = transport.open(roomId).then((id) => {
         this._receive = transport;
         return id;
       }).finally(() => {

@@ -1,0 +1,90 @@
+import CSocketShims
+import ICE
+import Testing
+
+@testable import MediaPlane
+
+/// One WebRTC port per shard: `media.webrtcPort` plus the shard's index, each read by its
+/// shard, a transport placed at creation with its room and given its shard's port.
+@Suite(.serialized) struct WebRTCPortTests {
+    static let loopback: UInt32 = 0x7F00_0001
+
+    static func configuration(threads: Int, webRTCPort: Int?) -> MediaPlaneConfiguration {
+        var configuration = MediaPlaneConfiguration()
+        configuration.threads = threads
+        configuration.webRTCPort = webRTCPort
+        configuration.portRange = 47_980...47_989
+        configuration.segmentationOffload = .off
+        configuration.receiveOffload = .off
+        return configuration
+    }
+
+    /// A first port whose next `count - 1` are free now (bound and released at once).
+    static func freePorts(_ count: Int) -> Int? {
+        for first in stride(from: 33_000, to: 60_000, by: 97) {
+            let fds = (0..<count).map { pkr_udp_open(loopback, UInt16(first + $0), 0, 0) }
+            for fd in fds where fd >= 0 { _ = pkr_close(fd) }
+            if fds.allSatisfy({ $0 >= 0 }) { return first }
+        }
+        return nil
+    }
+
+    @Test func eachShardReadsTheConfiguredPortPlusItsIndex() throws {
+        let first = try #require(Self.freePorts(3))
+        let plane = try MediaPlane(configuration: Self.configuration(threads: 3, webRTCPort: first))
+        #expect(plane.webRTCPorts == [first, first + 1, first + 2])
+        plane.start()
+        plane.stop()
+        // Port 0: the system chooses a port for each shard.
+        let chosen = try MediaPlane(configuration: Self.configuration(threads: 2, webRTCPort: 0))
+        #expect(chosen.webRTCPorts.count == 2 && Set(chosen.webRTCPorts).count == 2 && !chosen.webRTCPorts.contains(0))
+        chosen.start()
+        chosen.stop()
+        let off = try MediaPlane(configuration: Self.configuration(threads: 2, webRTCPort: nil))
+        #expect(off.webRTCPorts.isEmpty)
+        off.start()
+        off.stop()
+    }
+
+    @Test func aTakenPortIsNamedAndTheOthersAreReleased() throws {
+        let first = try #require(Self.freePorts(2))
+        let squatter = pkr_udp_open(Self.loopback, UInt16(first + 1), 0, 0)
+        try #require(squatter >= 0)
+        #expect(throws: MediaPlaneError.webRTCPortInUse(first + 1)) {
+            _ = try MediaPlane(configuration: Self.configuration(threads: 2, webRTCPort: first))
+        }
+        _ = pkr_close(squatter)
+        // The first shard's socket was closed with the failure: the port is free again.
+        let again = pkr_udp_open(Self.loopback, UInt16(first), 0, 0)
+        #expect(again >= 0)
+        if again >= 0 { _ = pkr_close(again) }
+        #expect(throws: MediaPlaneError.webRTCPortsOutOfRange(first: 65_535, count: 2)) {
+            _ = try MediaPlane(configuration: Self.configuration(threads: 2, webRTCPort: 65_535))
+        }
+    }
+
+    @Test func aTransportLivesOnItsRoomsShardWithThatShardsPort() throws {
+        let plane = try MediaPlane(configuration: Self.configuration(threads: 2, webRTCPort: 0))
+        plane.start()
+        defer { plane.stop() }
+        func open(_ ufrag: String, _ group: String?) throws -> OpenedWebRTCTransport {
+            try plane.openWebRTCTransport(
+                credentials: ICECredentials(ufrag: ufrag, password: String(repeating: "p", count: 24)), audioLevelExtensionId: 0, group: group).get()
+        }
+        let a = try open("aaaa", "room-a")
+        let b = try open("bbbb", "room-b")
+        let a2 = try open("aaa2", "room-a")
+        #expect(a.shard != b.shard, "the second room goes to the less loaded shard")
+        #expect(a2.shard == a.shard && a2.port == a.port)
+        #expect(a.port == plane.webRTCPorts[a.shard] && b.port == plane.webRTCPorts[b.shard])
+        #expect(plane.shard(ofTransport: b.id) == b.shard)
+        // Opened before its join, with no room: placed at once, and its room, new, follows it.
+        // An SRTP transport that waited for the same join follows it, whichever the join names first.
+        let early = try open("eeee", nil)
+        let waiting = try plane.openTransport(profile: nil).get()
+        plane.place(transports: [waiting.id, early.id], group: "room-c")
+        #expect(plane.shard(ofTransport: waiting.id) == early.shard)
+        #expect(try open("ccc2", "room-c").shard == early.shard)
+        #expect(plane.portsInUseCount == 1, "WebRTC transports take no port of the SRTP range, the SRTP one does")
+    }
+}
