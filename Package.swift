@@ -15,9 +15,10 @@ let strict: [SwiftSetting] = [
 /// on the media path they were half of all instructions (a `swift_beginAccess` for each access
 /// to a class's stored property, about fifteen per forwarded packet). Debug builds, which run
 /// the tests, keep them, so an overlapping access is still caught there.
-let perPacket: [SwiftSetting] = strict + [
-    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
-]
+let perPacket: [SwiftSetting] =
+    strict + [
+        .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+    ]
 
 let package = Package(
     name: "PKRelay",
@@ -242,12 +243,13 @@ if Context.environment["PKRELAY_FUZZ"] == "1" {
     for target in package.targets where instrumented.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(sanitizers)]
     }
-    package.targets.append(.executableTarget(
-        name: "pkrelay-fuzz",
-        dependencies: ["FuzzTargets"],
-        path: "Fuzz/Driver",
-        swiftSettings: strict + [.unsafeFlags(sanitizers + ["-parse-as-library"])],
-        // gold fails on the fuzzer runtime's objects; lld comes with the Swift toolchain.
-        linkerSettings: [.unsafeFlags(sanitizers + ["-use-ld=lld"])]
-    ))
+    package.targets.append(
+        .executableTarget(
+            name: "pkrelay-fuzz",
+            dependencies: ["FuzzTargets"],
+            path: "Fuzz/Driver",
+            swiftSettings: strict + [.unsafeFlags(sanitizers + ["-parse-as-library"])],
+            // gold fails on the fuzzer runtime's objects; lld comes with the Swift toolchain.
+            linkerSettings: [.unsafeFlags(sanitizers + ["-use-ld=lld"])]
+        ))
 }

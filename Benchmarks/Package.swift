@@ -9,7 +9,7 @@ let package = Package(
     name: "PKRelayBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"])
     ],
     targets: [
         // As in the relay's release build: no dynamic exclusivity checks on the per-packet modules.

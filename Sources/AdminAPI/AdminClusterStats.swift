@@ -17,7 +17,9 @@ public struct AdminClusterStats: Sendable, Codable, Hashable {
     public var peerLosses: Int
 
     /// Creates the value from its fields.
-    public init(nodeId: String, serving: Bool, leaseEpoch: Int64, rooms: Int, leaseLosses: Int, renewalFailures: Int, redirects: Int, peers: [String], peerLosses: Int) {
+    public init(
+        nodeId: String, serving: Bool, leaseEpoch: Int64, rooms: Int, leaseLosses: Int, renewalFailures: Int, redirects: Int, peers: [String], peerLosses: Int
+    ) {
         self.nodeId = nodeId
         self.serving = serving
         self.leaseEpoch = leaseEpoch

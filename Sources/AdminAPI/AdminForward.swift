@@ -24,7 +24,10 @@ public struct AdminForward: Sendable, Codable, Hashable {
     public var firstKeyframeDelivered: Bool
 
     /// Creates the value from its fields.
-    public init(roomId: String, userId: String, targetRoomId: String, direction: AdminForward.Direction, state: AdminForward.State, startedAt: Int64, firstKeyframeDelivered: Bool) {
+    public init(
+        roomId: String, userId: String, targetRoomId: String, direction: AdminForward.Direction, state: AdminForward.State, startedAt: Int64,
+        firstKeyframeDelivered: Bool
+    ) {
         self.roomId = roomId
         self.userId = userId
         self.targetRoomId = targetRoomId

@@ -20,7 +20,10 @@ public struct AdminStats: Sendable, Codable, Hashable {
     public var cluster: AdminClusterStats?
 
     /// Creates the value from its fields.
-    public init(rooms: Int, users: Int, streams: Int, subscriptions: Int, forwards: Int, links: Int, connections: Int, transports: Int, udpPorts: Int, accepting: Bool, media: AdminMediaStats, webhooks: AdminWebhookStats, cluster: AdminClusterStats? = nil) {
+    public init(
+        rooms: Int, users: Int, streams: Int, subscriptions: Int, forwards: Int, links: Int, connections: Int, transports: Int, udpPorts: Int, accepting: Bool,
+        media: AdminMediaStats, webhooks: AdminWebhookStats, cluster: AdminClusterStats? = nil
+    ) {
         self.rooms = rooms
         self.users = users
         self.streams = streams

@@ -13,7 +13,10 @@ public struct AdminUser: Sendable, Codable, Hashable {
     public var subscriptions: [AdminSubscription]
 
     /// Creates the value from its fields.
-    public init(userId: String, role: UserRole, visible: Bool, forwardedFrom: String? = nil, tokenExpiresAt: Int64, streams: [AdminStream], subscriptions: [AdminSubscription]) {
+    public init(
+        userId: String, role: UserRole, visible: Bool, forwardedFrom: String? = nil, tokenExpiresAt: Int64, streams: [AdminStream],
+        subscriptions: [AdminSubscription]
+    ) {
         self.userId = userId
         self.role = role
         self.visible = visible

@@ -21,7 +21,9 @@ public struct TokenVerifier: Sendable {
     /// Checks a token and returns its claims, or a RelayError with -1000 (invalid) or -1009
     /// (expired or not yet valid) and a message saying which check failed.
     public func verify(_ token: String, nowSeconds: Int64) -> Result<TokenClaims, RelayError> {
-        guard token.utf8.count <= Self.maximumTokenLength else { return .failure(RelayError(.invalidToken, "token is longer than \(Self.maximumTokenLength) bytes")) }
+        guard token.utf8.count <= Self.maximumTokenLength else {
+            return .failure(RelayError(.invalidToken, "token is longer than \(Self.maximumTokenLength) bytes"))
+        }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return .failure(RelayError(.invalidToken, "token is not a JWT (expected three dot-separated parts)")) }
         guard let headerBytes = Base64URL.decode(parts[0]), let header = try? JSONDecoder().decode(TokenHeader.self, from: Data(headerBytes)) else {
@@ -43,11 +45,16 @@ public struct TokenVerifier: Sendable {
         if claims.sub.isEmpty { return .failure(RelayError(.invalidToken, "token has an empty user id (sub)")) }
         for (name, value) in [("exp", claims.exp), ("nbf", claims.nbf), ("iat", claims.iat), ("grants.publishExpiresAt", claims.grants?.publishExpiresAt)] {
             if let value, !Self.acceptedTimes.contains(value) {
-                return .failure(RelayError(.invalidToken, "token claim \(name) is \(value); times are Unix seconds in \(Self.acceptedTimes.lowerBound)...\(Self.acceptedTimes.upperBound)"))
+                return .failure(
+                    RelayError(
+                        .invalidToken,
+                        "token claim \(name) is \(value); times are Unix seconds in \(Self.acceptedTimes.lowerBound)...\(Self.acceptedTimes.upperBound)"))
             }
         }
         if nowSeconds.saturatingSubtracting(leewaySeconds) > claims.exp { return .failure(RelayError(.tokenExpired, "token expired at \(claims.exp)")) }
-        if let nbf = claims.nbf, nowSeconds.saturatingAdding(leewaySeconds) < nbf { return .failure(RelayError(.tokenExpired, "token is not valid before \(nbf)")) }
+        if let nbf = claims.nbf, nowSeconds.saturatingAdding(leewaySeconds) < nbf {
+            return .failure(RelayError(.tokenExpired, "token is not valid before \(nbf)"))
+        }
         return .success(claims)
     }
 

@@ -62,7 +62,8 @@ public final class ClusterStore: PlacementStore {
     public func register(_ node: ClusterNode) async throws -> NodeLease {
         try Self.check(node.id)
         for _ in 0..<Self.registrationAttempts {
-            let rows = try await client.query("""
+            let rows = try await client.query(
+                """
                 INSERT INTO pkrelay_nodes AS n (node_id, control_url, media_address, capacity, load, lease_epoch, lease_expires_at)
                 VALUES (\(node.id), \(node.controlURL), \(node.mediaAddress), \(max(1, node.capacity)), 0,
                         nextval('pkrelay_epoch'), now() + \(leaseDurationMs)::int8 * interval '1 millisecond')
@@ -88,7 +89,8 @@ public final class ClusterStore: PlacementStore {
     /// Extends `lease` and reports the node's load. Throws ``ClusterStoreError/leaseLost(nodeId:)``
     /// when the lease is no longer live: the node must stop serving its rooms.
     public func renew(_ lease: NodeLease, load: Int) async throws -> NodeLease {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             UPDATE pkrelay_nodes
             SET lease_expires_at = now() + \(leaseDurationMs)::int8 * interval '1 millisecond', load = \(load)
             WHERE node_id = \(lease.nodeId) AND lease_epoch = \(lease.epoch) AND lease_expires_at > now()
@@ -111,7 +113,8 @@ public final class ClusterStore: PlacementStore {
 
     /// The nodes holding a live lease, by id.
     public func liveNodes() async throws -> [ClusterNode] {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT node_id, control_url, media_address, capacity, load FROM pkrelay_nodes
             WHERE lease_expires_at > now() ORDER BY node_id
             """, logger: logger)
@@ -126,7 +129,8 @@ public final class ClusterStore: PlacementStore {
 
     /// Where `roomId` lives now: nil when it is not placed or its node's lease is no longer live.
     public func placement(of roomId: String) async throws -> RoomPlacement? {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT r.epoch, n.node_id, n.control_url, n.media_address, n.capacity, n.load
             FROM pkrelay_rooms r JOIN pkrelay_nodes n
               ON n.node_id = r.node_id AND n.lease_epoch = r.lease_epoch AND n.lease_expires_at > now()
@@ -192,7 +196,8 @@ public final class ClusterStore: PlacementStore {
         // The room's row is written only when it is missing or bound to a lease that is no longer
         // live; under concurrent claims, PostgreSQL re-checks the WHERE against the row the
         // winner wrote, so exactly one claim succeeds.
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             INSERT INTO pkrelay_rooms AS r (room_id, node_id, lease_epoch, epoch)
             SELECT \(roomId), n.node_id, n.lease_epoch, nextval('pkrelay_epoch') FROM pkrelay_nodes n
             WHERE n.node_id = \(nodeId) AND n.lease_expires_at > now()
@@ -214,7 +219,8 @@ public final class ClusterStore: PlacementStore {
     }
 
     private func leastLoadedNode() async throws -> ClusterNode? {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT n.node_id, n.control_url, n.media_address, n.capacity, n.load
             FROM pkrelay_nodes n
             WHERE n.lease_expires_at > now()
@@ -229,7 +235,8 @@ public final class ClusterStore: PlacementStore {
     }
 
     private func isLive(_ lease: NodeLease) async throws -> Bool {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT 1::int4 FROM pkrelay_nodes
             WHERE node_id = \(lease.nodeId) AND lease_epoch = \(lease.epoch) AND lease_expires_at > now()
             """, logger: logger)

@@ -1,6 +1,6 @@
 import Auth
-import Synchronization
 import Foundation
+import Synchronization
 
 /// A fuzzer's input read as a control-channel script: one step per line.
 ///

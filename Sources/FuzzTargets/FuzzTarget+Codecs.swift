@@ -25,7 +25,8 @@ extension FuzzTarget {
             }
             if payload.count >= 3 {
                 // The M bit says whether the picture ID is 7 or 15 bits; it decides the layout.
-                precondition(rewritten[2] & 0x80 == payload[2] & 0x80 || payload[1] & 0x80 == 0 || payload[0] & 0x80 == 0, "the rewriter changed the picture ID's width")
+                precondition(
+                    rewritten[2] & 0x80 == payload[2] & 0x80 || payload[1] & 0x80 == 0 || payload[0] & 0x80 == 0, "the rewriter changed the picture ID's width")
             }
             let stillKeyframe = rewritten.withUnsafeBytes { KeyframeDetector.isKeyframe(codec: .vp8, payload: $0) }
             precondition(stillKeyframe == answers[VideoCodec.allCases.firstIndex(of: .vp8)!], "rewriting changed what the VP8 detector sees")

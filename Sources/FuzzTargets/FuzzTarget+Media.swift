@@ -36,7 +36,7 @@ extension FuzzTarget {
         var layout = mediaLayout(&input)
         layout.oddSubscribersOnSecondShard = secondShard
         guard let batches = try? MediaCoreFuzzRig(layout: layout, handlesBatches: true),
-              let packetwise = try? MediaCoreFuzzRig(layout: layout, handlesBatches: false)
+            let packetwise = try? MediaCoreFuzzRig(layout: layout, handlesBatches: false)
         else { preconditionFailure("the rig could not be set up") }
         var script = MediaFuzzScript(layout: layout)
         var steps = 0
@@ -67,7 +67,8 @@ extension FuzzTarget {
     /// The room: subscriber count (1-4), retransmissions, audio level, codec, SRTP publisher and
     /// segment padding from the first byte; each subscriber's kind from two bits of the second.
     static func mediaLayout(_ input: inout FuzzInput) -> MediaFuzzLayout {
-        let shape = input.byte(), kinds = input.byte()
+        let shape = input.byte()
+        let kinds = input.byte()
         let count = 1 + Int(shape & 3)
         return MediaFuzzLayout(
             subscribers: (0..<count).map { MediaFuzzSubscriberKind.allCases[Int(kinds >> (2 * $0)) & 3] },
@@ -85,7 +86,8 @@ extension FuzzTarget {
             // A NACK answered on a sink's own SSRC repeats a datagram exactly; anything else under
             // an index already used would be a second plaintext under one AES-GCM nonce.
             let opened = delivery.status == nil || delivery.status == .ok || (delivery.status == .replayed && delivery.repeatsEarlierDatagram)
-            precondition(opened, "a datagram to transport \(delivery.transport) did not open (\(String(describing: delivery.status))): \(delivery.bytes.prefix(12))")
+            precondition(
+                opened, "a datagram to transport \(delivery.transport) did not open (\(String(describing: delivery.status))): \(delivery.bytes.prefix(12))")
             precondition(delivery.bytes.count >= 8, "a datagram of \(delivery.bytes.count) bytes went to transport \(delivery.transport)")
             if delivery.transport == MediaCoreFuzzRig.publisherTransport {
                 precondition(delivery.isRTCP, "the publisher was sent RTP")
@@ -120,7 +122,8 @@ extension FuzzTarget {
             }
             return streams
         }
-        let a = streams(batches), b = streams(packetwise)
+        let a = streams(batches)
+        let b = streams(packetwise)
         precondition(a.keys.sorted() == b.keys.sorted(), "the rigs sent on different streams: \(a.keys.sorted()) and \(b.keys.sorted())")
         for (key, first) in a {
             let second = b[key] ?? []

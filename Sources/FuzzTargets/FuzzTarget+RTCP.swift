@@ -40,7 +40,9 @@ extension FuzzTarget {
                 fractionLost: block.fractionLost, cumulativeLost: block.cumulativeLost, jitter: block.jitter,
                 lastSenderReport: block.lastSenderReport, delaySinceLastSenderReport: block.delaySinceLastSenderReport,
                 nowNTPMiddle32: block.extendedHighestSequence)
-            precondition(block.cumulativeLost >= RTCPReportBlock.minimumCumulativeLost && block.cumulativeLost <= RTCPReportBlock.maximumCumulativeLost, "cumulative loss outside 24 bits")
+            precondition(
+                block.cumulativeLost >= RTCPReportBlock.minimumCumulativeLost && block.cumulativeLost <= RTCPReportBlock.maximumCumulativeLost,
+                "cumulative loss outside 24 bits")
             precondition((statistics.roundTripTimeMs ?? 0) >= 0, "a negative round trip")
             _ = NTPTime.milliseconds(fromCompact: block.delaySinceLastSenderReport)
         }
@@ -72,8 +74,13 @@ extension FuzzTarget {
     /// Writes one compound packet with every writer, fields from the input, at an offset the
     /// input picks, and parses it back.
     private static func checkWriters(_ input: inout FuzzInput) {
-        let senderSSRC = input.uint32(), mediaSSRC = input.uint32(), ntp = input.uint64(), rtpTimestamp = input.uint32()
-        let packetID = input.uint16(), bitmask = input.uint16(), firSequence = input.byte()
+        let senderSSRC = input.uint32()
+        let mediaSSRC = input.uint32()
+        let ntp = input.uint64()
+        let rtpTimestamp = input.uint32()
+        let packetID = input.uint16()
+        let bitmask = input.uint16()
+        let firSequence = input.byte()
         let block = RTCPReportBlock(
             ssrc: input.uint32(), fractionLost: input.byte(),
             cumulativeLost: Int32(truncatingIfNeeded: input.uint32() << 8) >> 8,
@@ -88,7 +95,10 @@ extension FuzzTarget {
                 precondition(length != nil, "a writer refused a buffer with room")
                 offset += length!
             }
-            add(RTCPWriter.writeSenderReport(ssrc: senderSSRC, ntpTimestamp: ntp, rtpTimestamp: rtpTimestamp, packetCount: UInt32(packetID), octetCount: mediaSSRC, into: out, at: offset))
+            add(
+                RTCPWriter.writeSenderReport(
+                    ssrc: senderSSRC, ntpTimestamp: ntp, rtpTimestamp: rtpTimestamp, packetCount: UInt32(packetID), octetCount: mediaSSRC, into: out, at: offset
+                ))
             add(RTCPWriter.writeReceiverReport(ssrc: senderSSRC, block: block, into: out, at: offset))
             add(RTCPWriter.writeReceiverReport(ssrc: mediaSSRC, block: nil, into: out, at: offset))
             add(RTCPWriter.writeGenericNACK(senderSSRC: senderSSRC, mediaSSRC: mediaSSRC, packetID: packetID, lostBitmask: bitmask, into: out, at: offset))
@@ -100,7 +110,8 @@ extension FuzzTarget {
             offset += described ?? 0
             // A buffer one byte short of each packet is refused and left untouched.
             let tail = UnsafeMutableRawBufferPointer(rebasing: out[offset..<(offset + RTCPWriter.fullIntraRequestLength - 1)])
-            precondition(RTCPWriter.writeFullIntraRequest(senderSSRC: 1, mediaSSRC: 2, sequenceNumber: 3, into: tail, at: 0) == nil, "a writer wrote past the end")
+            precondition(
+                RTCPWriter.writeFullIntraRequest(senderSSRC: 1, mediaSSRC: 2, sequenceNumber: 3, into: tail, at: 0) == nil, "a writer wrote past the end")
             precondition(tail.allSatisfy { $0 == 0 }, "a refusing writer wrote")
         }
         buffer.withUnsafeBytes { raw in
@@ -110,28 +121,34 @@ extension FuzzTarget {
             while let view = iterator.next() { views.append(view) }
             precondition(!iterator.isMalformed && views.count == (cname.isEmpty ? 7 : 8), "written packets do not iterate")
             let sender = RTCPSenderReport(view: views[0], in: written)!
-            precondition(sender.ssrc == senderSSRC && sender.ntpTimestamp == ntp && sender.rtpTimestamp == rtpTimestamp
-                && sender.packetCount == UInt32(packetID) && sender.octetCount == mediaSSRC && sender.reportCount == 0, "sender report round trip")
+            precondition(
+                sender.ssrc == senderSSRC && sender.ntpTimestamp == ntp && sender.rtpTimestamp == rtpTimestamp
+                    && sender.packetCount == UInt32(packetID) && sender.octetCount == mediaSSRC && sender.reportCount == 0, "sender report round trip")
             let receiver = RTCPReceiverReport(view: views[1], in: written)!
-            precondition(receiver.ssrc == senderSSRC && receiver.reportCount == 1 && receiver.reportBlock(at: 0, in: written) == block, "receiver report round trip")
+            precondition(
+                receiver.ssrc == senderSSRC && receiver.reportCount == 1 && receiver.reportBlock(at: 0, in: written) == block, "receiver report round trip")
             let empty = RTCPReceiverReport(view: views[2], in: written)!
             precondition(empty.ssrc == mediaSSRC && empty.reportCount == 0, "empty receiver report round trip")
             let nack = RTCPFeedback(view: views[3], in: written)!
-            precondition(nack.isGenericNACK && nack.senderSSRC == senderSSRC && nack.mediaSSRC == mediaSSRC && nack.nackEntryCount == 1
-                && nack.nackEntry(at: 0, in: written) == RTCPNackEntry(packetID: packetID, lostBitmask: bitmask), "NACK round trip")
+            precondition(
+                nack.isGenericNACK && nack.senderSSRC == senderSSRC && nack.mediaSSRC == mediaSSRC && nack.nackEntryCount == 1
+                    && nack.nackEntry(at: 0, in: written) == RTCPNackEntry(packetID: packetID, lostBitmask: bitmask), "NACK round trip")
             let pli = RTCPFeedback(view: views[4], in: written)!
             precondition(pli.isPictureLossIndication && pli.senderSSRC == senderSSRC && pli.mediaSSRC == mediaSSRC && pli.fciLength == 0, "PLI round trip")
             let fir = RTCPFeedback(view: views[5], in: written)!
             let entry = fir.firEntry(at: 0, in: written)
-            precondition(fir.isFullIntraRequest && fir.mediaSSRC == 0 && fir.firEntryCount == 1 && entry?.ssrc == mediaSSRC && entry?.sequenceNumber == firSequence, "FIR round trip")
+            precondition(
+                fir.isFullIntraRequest && fir.mediaSSRC == 0 && fir.firEntryCount == 1 && entry?.ssrc == mediaSSRC && entry?.sequenceNumber == firSequence,
+                "FIR round trip")
             let goodbye = RTCPGoodbye(view: views[6], in: written)!
             precondition(goodbye.sourceCount == 1 && goodbye.ssrc(at: 0, in: written) == mediaSSRC, "goodbye round trip")
             if !cname.isEmpty {
                 let description = views[7]
                 let itemLength = Int(written[description.offset + 9])
                 let text = Array(written[(description.offset + 10)..<(description.offset + 10 + itemLength)])
-                precondition(description.packetType == RTCPPacketType.sourceDescription && description.countOrFormat == 1
-                    && written[description.offset + 8] == 1 && text == cname && written[description.offset + 10 + itemLength] == 0, "SDES round trip")
+                precondition(
+                    description.packetType == RTCPPacketType.sourceDescription && description.countOrFormat == 1
+                        && written[description.offset + 8] == 1 && text == cname && written[description.offset + 10 + itemLength] == 0, "SDES round trip")
             }
         }
     }

@@ -21,12 +21,12 @@ extension FuzzTarget {
         let material = srtpMaterial(profile)
         let window = 64 + Int(first >> 1) * 32
         guard let fastSender = try? SRTPSession(profile: profile, keyingMaterial: material, direction: .sender),
-              let splitSender = try? SRTPSession(profile: profile, keyingMaterial: material, direction: .sender),
-              let referenceSender = try? SRTPSession(
-                  profile: profile, keyingMaterial: material, direction: .sender, replayWindowSize: 1024, onOpenSSL: false),
-              let fastReceiver = try? SRTPSession(profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: window),
-              let referenceReceiver = try? SRTPSession(
-                  profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: window, onOpenSSL: false)
+            let splitSender = try? SRTPSession(profile: profile, keyingMaterial: material, direction: .sender),
+            let referenceSender = try? SRTPSession(
+                profile: profile, keyingMaterial: material, direction: .sender, replayWindowSize: 1024, onOpenSSL: false),
+            let fastReceiver = try? SRTPSession(profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: window),
+            let referenceReceiver = try? SRTPSession(
+                profile: profile, keyingMaterial: material, direction: .receiver, replayWindowSize: window, onOpenSSL: false)
         else { preconditionFailure("SRTP sessions could not be created") }
         var sequences: [UInt16] = [0, 60_000, 65_530, 1000]
         var delivered: [[UInt8]] = []
@@ -38,7 +38,9 @@ extension FuzzTarget {
             let stream = Int(step.0 & 3)
             let move = Int16(bitPattern: UInt16(step.1) << 8 | UInt16(step.2))
             sequences[stream] = sequences[stream] &+ UInt16(bitPattern: move)
-            var plain: [UInt8] = [0x80, 96, UInt8(sequences[stream] >> 8), UInt8(truncatingIfNeeded: sequences[stream]), 0, 0, 0, 1, 0, 0, 0, UInt8(stream + 1)]
+            var plain: [UInt8] = [
+                0x80, 96, UInt8(sequences[stream] >> 8), UInt8(truncatingIfNeeded: sequences[stream]), 0, 0, 0, 1, 0, 0, 0, UInt8(stream + 1),
+            ]
             plain += [UInt8](repeating: step.3, count: Int(step.3 % 64))
             let fast = protect(fastSender, plain)
             let reference = protect(referenceSender, plain)
@@ -61,7 +63,9 @@ extension FuzzTarget {
             for packet in deliveries {
                 let opened = unprotect(fastReceiver, packet)
                 let expected = unprotect(referenceReceiver, packet)
-                precondition(opened.status == expected.status, "the OpenSSL receiver said \(opened.status) where libsrtp said \(expected.status) (\(packet.count) bytes, header \(packet.prefix(12)))")
+                precondition(
+                    opened.status == expected.status,
+                    "the OpenSSL receiver said \(opened.status) where libsrtp said \(expected.status) (\(packet.count) bytes, header \(packet.prefix(12)))")
                 precondition(opened.status != .ok || opened.packet == expected.packet, "the OpenSSL receiver's bytes differ from libsrtp's")
             }
             delivered.append(reference.packet)
@@ -134,7 +138,10 @@ extension FuzzTarget {
         let tail = Array(plain.dropFirst(headLength)) + [0]
         var length = 0
         let status = buffer.withUnsafeMutableBytes { out in
-            tail.withUnsafeBytes { session.protectRTP(out.baseAddress!, headLength: headLength, tail: $0.baseAddress!, tailLength: plain.count - headLength, length: &length, capacity: out.count) }
+            tail.withUnsafeBytes {
+                session.protectRTP(
+                    out.baseAddress!, headLength: headLength, tail: $0.baseAddress!, tailLength: plain.count - headLength, length: &length, capacity: out.count)
+            }
         }
         return (status, status == .ok ? Array(buffer.prefix(length)) : [])
     }

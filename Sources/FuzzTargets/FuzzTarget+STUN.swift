@@ -68,7 +68,8 @@ extension FuzzTarget {
             }
         }
 
-        let source = fromIPv6
+        let source =
+            fromIPv6
             ? STUNAddress(ipv6High: 0x2001_0DB8_0000_0000, low: 0x0000_0000_0000_0001, port: 61_000)
             : STUNAddress(ipv4: 0xC000_0201, port: 61_000)
         var agent = ICELiteAgent(localCredentials: stunCredentials, createdAt: 1_000)

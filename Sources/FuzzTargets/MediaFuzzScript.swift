@@ -49,17 +49,20 @@ struct MediaFuzzScript {
         case 6:
             return finish()
         case 7:
-            let kind = input.byte(), subscriber = Int(input.byte()), argument = Int(input.byte())
-            let change: MediaFuzzChange = switch kind % 8 {
-            case 0: .switchLayer(subscriber: subscriber)
-            case 1: .unbind(subscriber: subscriber, video: argument & 1 == 0)
-            case 2: .bind(subscriber: subscriber, video: argument & 1 == 0, layer: argument >> 1)
-            case 3: .toggleSink(subscriber: subscriber, video: argument & 1 == 0)
-            case 4: .toggleSource(index: argument)
-            case 5: .requestKeyframe(layer: argument)
-            case 6: .restartAtKeyframe(subscriber: subscriber)
-            default: .reconnect(subscriber: subscriber)
-            }
+            let kind = input.byte()
+            let subscriber = Int(input.byte())
+            let argument = Int(input.byte())
+            let change: MediaFuzzChange =
+                switch kind % 8 {
+                case 0: .switchLayer(subscriber: subscriber)
+                case 1: .unbind(subscriber: subscriber, video: argument & 1 == 0)
+                case 2: .bind(subscriber: subscriber, video: argument & 1 == 0, layer: argument >> 1)
+                case 3: .toggleSink(subscriber: subscriber, video: argument & 1 == 0)
+                case 4: .toggleSource(index: argument)
+                case 5: .requestKeyframe(layer: argument)
+                case 6: .restartAtKeyframe(subscriber: subscriber)
+                default: .reconnect(subscriber: subscriber)
+                }
             return finish() + [.change(change)]
         case 8:
             return finish() + [.advance(milliseconds: Self.advances[Int(input.byte()) % Self.advances.count])]
@@ -89,22 +92,25 @@ struct MediaFuzzScript {
         let stream = Int(input.byte()) % 5
         let sequenceStep = Int8(bitPattern: input.byte())
         let timestampStep = UInt32(input.byte())
-        let flags = input.byte(), filler = input.byte()
-        let ssrc: UInt32 = switch stream {
-        case 0: MediaCoreFuzzRig.largeVideoSSRC
-        case 1: MediaCoreFuzzRig.smallVideoSSRC
-        case 2: MediaCoreFuzzRig.audioSSRC
-        case 3: MediaCoreFuzzRig.retransmissionSSRC
-        default: 0x5EED_0000 | UInt32(filler)
-        }
+        let flags = input.byte()
+        let filler = input.byte()
+        let ssrc: UInt32 =
+            switch stream {
+            case 0: MediaCoreFuzzRig.largeVideoSSRC
+            case 1: MediaCoreFuzzRig.smallVideoSSRC
+            case 2: MediaCoreFuzzRig.audioSSRC
+            case 3: MediaCoreFuzzRig.retransmissionSSRC
+            default: 0x5EED_0000 | UInt32(filler)
+            }
         // Mostly the next packet; a step of 0 repeats one (with the bytes the rest of the input
         // gives it), a negative step comes late, and the last few steps jump far away: alone (a
         // stray, after which the stream goes on where it was) or for good (a restarted sender).
-        let step: UInt16 = switch sequenceStep {
-        case 1..<100: 1
-        case Self.strayStep...: 30_000 &+ UInt16(bitPattern: Int16(sequenceStep))
-        default: UInt16(bitPattern: Int16(sequenceStep))
-        }
+        let step: UInt16 =
+            switch sequenceStep {
+            case 1..<100: 1
+            case Self.strayStep...: 30_000 &+ UInt16(bitPattern: Int16(sequenceStep))
+            default: UInt16(bitPattern: Int16(sequenceStep))
+            }
         let sequenceNumber = sequenceNumbers[ssrc, default: 1000] &+ step
         if !(Self.strayStep..<Self.restartStep).contains(sequenceStep) { sequenceNumbers[ssrc] = sequenceNumber }
         let timestamp = timestamps[ssrc, default: 90_000] &+ timestampStep &* 100
@@ -118,10 +124,12 @@ struct MediaFuzzScript {
         if flags & 0x02 != 0 { payload += keyframePrefix() }
         let size = Self.payloadSizes[Int(flags >> 4)]
         while payload.count < size { payload.append(filler &+ UInt8(truncatingIfNeeded: payload.count)) }
-        let payloadType = stream == 2 ? MediaCoreFuzzRig.audioPayloadType : stream == 3 ? MediaCoreFuzzRig.retransmissionPayloadType : MediaCoreFuzzRig.videoPayloadType
+        let payloadType =
+            stream == 2 ? MediaCoreFuzzRig.audioPayloadType : stream == 3 ? MediaCoreFuzzRig.retransmissionPayloadType : MediaCoreFuzzRig.videoPayloadType
         var packet = [UInt8](repeating: 0, count: RTPHeader.fixedHeaderLength)
         _ = packet.withUnsafeMutableBytes {
-            RTPHeaderWriter.write(marker: flags & 0x01 != 0, payloadType: payloadType, sequenceNumber: sequenceNumber, timestamp: timestamp, ssrc: ssrc, into: $0)
+            RTPHeaderWriter.write(
+                marker: flags & 0x01 != 0, payloadType: payloadType, sequenceNumber: sequenceNumber, timestamp: timestamp, ssrc: ssrc, into: $0)
         }
         if flags & 0x04 != 0 {
             // RFC 8285 one-byte form: the audio level (id 1, voice, level from the filler) and a
@@ -153,8 +161,11 @@ struct MediaFuzzScript {
     /// receiver report, or raw bytes.
     mutating func subscriberFeedback(_ input: inout FuzzInput) -> MediaFuzzAction {
         let subscriber = Int(input.byte()) % max(1, layout.subscribers.count)
-        let kind = input.byte(), first = input.byte(), second = input.byte()
-        let video = MediaCoreFuzzRig.videoSSRC(ofSubscriber: subscriber), audio = MediaCoreFuzzRig.audioSSRC(ofSubscriber: subscriber)
+        let kind = input.byte()
+        let first = input.byte()
+        let second = input.byte()
+        let video = MediaCoreFuzzRig.videoSSRC(ofSubscriber: subscriber)
+        let audio = MediaCoreFuzzRig.audioSSRC(ofSubscriber: subscriber)
         var packet: [UInt8]
         switch kind % 5 {
         case 0, 2:
@@ -162,12 +173,15 @@ struct MediaFuzzScript {
             packet = [UInt8](repeating: 0, count: RTCPWriter.genericNACKLength)
             _ = packet.withUnsafeMutableBytes {
                 RTCPWriter.writeGenericNACK(
-                    senderSSRC: 0xFEED, mediaSSRC: ssrc, packetID: lastSent[ssrc, default: 0] &- UInt16(first), lostBitmask: UInt16(second) << 8 | UInt16(first),
+                    senderSSRC: 0xFEED, mediaSSRC: ssrc, packetID: lastSent[ssrc, default: 0] &- UInt16(first),
+                    lostBitmask: UInt16(second) << 8 | UInt16(first),
                     into: $0, at: 0)
             }
         case 1:
             packet = [UInt8](repeating: 0, count: RTCPWriter.pictureLossIndicationLength)
-            _ = packet.withUnsafeMutableBytes { RTCPWriter.writePictureLossIndication(senderSSRC: 0xFEED, mediaSSRC: first & 1 == 0 ? video : audio, into: $0, at: 0) }
+            _ = packet.withUnsafeMutableBytes {
+                RTCPWriter.writePictureLossIndication(senderSSRC: 0xFEED, mediaSSRC: first & 1 == 0 ? video : audio, into: $0, at: 0)
+            }
         case 3:
             packet = [UInt8](repeating: 0, count: RTCPWriter.emptyReceiverReportLength)
             _ = packet.withUnsafeMutableBytes { RTCPWriter.writeReceiverReport(ssrc: 0xFEED, block: nil, into: $0, at: 0) }

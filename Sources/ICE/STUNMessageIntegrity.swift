@@ -28,7 +28,7 @@ public enum STUNMessageIntegrity {
         scratch: UnsafeMutableRawBufferPointer
     ) -> Bool {
         guard let code = message.integrityValue(in: packet),
-              let signedLength = message.integrityInput(from: packet, into: scratch)
+            let signedLength = message.integrityInput(from: packet, into: scratch)
         else { return false }
         return HMACSHA1.isValid(code, message: UnsafeRawBufferPointer(rebasing: scratch[0..<signedLength]), key: key)
     }

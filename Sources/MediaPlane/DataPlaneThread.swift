@@ -1,7 +1,8 @@
 import CSocketShims
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Starts the data plane on a dedicated POSIX thread, apart from Swift concurrency's pool, so
@@ -27,14 +28,16 @@ final class DataPlaneThread: @unchecked Sendable {
     /// Starts `body` on a new thread named `name` (what top, ps and perf show).
     func start(name: String, _ body: @escaping () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Box(name: name, owner: self, body)).toOpaque()
-        let result = pthread_create(&thread, nil, { argument in
-            let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
-            pkr_set_thread_name(box.name)
-            DataPlaneThread.adoptRelayPriority()
-            box.owner.kernelThreadID.store(pkr_thread_id(), ordering: .releasing)
-            box.body()
-            return nil
-        }, box)
+        let result = pthread_create(
+            &thread, nil,
+            { argument in
+                let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
+                pkr_set_thread_name(box.name)
+                DataPlaneThread.adoptRelayPriority()
+                box.owner.kernelThreadID.store(pkr_thread_id(), ordering: .releasing)
+                box.body()
+                return nil
+            }, box)
         if result != 0 {
             Unmanaged<Box>.fromOpaque(box).release()
             return false

@@ -1,5 +1,5 @@
-import SecureTransport
 import ICE
+import SecureTransport
 import StreamCore
 
 extension MediaCore {
@@ -213,7 +213,10 @@ extension MediaCore {
         for sink in source.pendingSinks { sink.pendingSource = nil }
         source.pendingSinks.removeAll()
         let orphans = source.sinks
-        for sink in orphans { sink.source = nil; sink.waitingForKeyframe = false }
+        for sink in orphans {
+            sink.source = nil
+            sink.waitingForKeyframe = false
+        }
         source.sinks.removeAll()
         // A sink that was about to switch away from this source moves now, waiting for a keyframe.
         for sink in orphans {

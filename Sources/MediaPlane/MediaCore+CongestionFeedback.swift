@@ -24,7 +24,7 @@ extension MediaCore {
     @inline(__always)
     func recordTransportWideArrival(_ packet: UnsafeRawBufferPointer, header: RTPHeader, wireLength: Int, on transport: TransportState) {
         guard let number = RTPHeaderExtensions.transportWideSequenceNumber(in: packet, header: header, id: transport.receivedSequenceExtensionId),
-              let recorder = transport.feedbackRecorder
+            let recorder = transport.feedbackRecorder
         else { return }
         recorder.record(sequenceNumber: number, arrivalUs: nowUs, ssrc: header.ssrc, bytes: wireLength)
     }

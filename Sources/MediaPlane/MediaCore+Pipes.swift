@@ -41,11 +41,17 @@ extension MediaCore {
         let view = UnsafeRawBufferPointer(packet)
         switch kind {
         case PipeTag.media:
-            guard let header = RTPHeader.parse(view) else { counters.drop(.malformedRTP); return }
+            guard let header = RTPHeader.parse(view) else {
+                counters.drop(.malformedRTP)
+                return
+            }
             deliver(view, header: header, from: source)
         case PipeTag.senderReport:
             var iterator = RTCPPacketIterator(view)
-            guard let first = iterator.next(), let report = RTCPSenderReport(view: first, in: view) else { counters.drop(.malformedRTCP); return }
+            guard let first = iterator.next(), let report = RTCPSenderReport(view: first, in: view) else {
+                counters.drop(.malformedRTCP)
+                return
+            }
             handleSenderReport(report, from: source)
         case PipeTag.keyframeRequest:
             // Counted where the subscriber asked; here it is only passed on, throttled.

@@ -10,18 +10,27 @@ extension MediaCore {
         while let view = iterator.next() {
             switch view.packetType {
             case RTCPPacketType.senderReport:
-                guard let report = RTCPSenderReport(view: view, in: packet) else { counters.drop(.malformedRTCP); continue }
+                guard let report = RTCPSenderReport(view: view, in: packet) else {
+                    counters.drop(.malformedRTCP)
+                    continue
+                }
                 if let source = transport.sources[report.ssrc] { handleSenderReport(report, from: source) }
                 for index in 0..<report.reportCount {
                     if let block = report.reportBlock(at: index, in: packet) { handleReportBlock(block, on: transport) }
                 }
             case RTCPPacketType.receiverReport:
-                guard let report = RTCPReceiverReport(view: view, in: packet) else { counters.drop(.malformedRTCP); continue }
+                guard let report = RTCPReceiverReport(view: view, in: packet) else {
+                    counters.drop(.malformedRTCP)
+                    continue
+                }
                 for index in 0..<report.reportCount {
                     if let block = report.reportBlock(at: index, in: packet) { handleReportBlock(block, on: transport) }
                 }
             case RTCPPacketType.payloadFeedback:
-                guard let feedback = RTCPFeedback(view: view, in: packet) else { counters.drop(.malformedRTCP); continue }
+                guard let feedback = RTCPFeedback(view: view, in: packet) else {
+                    counters.drop(.malformedRTCP)
+                    continue
+                }
                 if feedback.isPictureLossIndication {
                     counters.keyframeRequestsReceived &+= 1
                     if let sink = transport.sinks[feedback.mediaSSRC] { requestKeyframe(for: sink) }
@@ -32,7 +41,10 @@ extension MediaCore {
                     }
                 }
             case RTCPPacketType.transportFeedback:
-                guard let feedback = RTCPFeedback(view: view, in: packet) else { counters.drop(.malformedRTCP); continue }
+                guard let feedback = RTCPFeedback(view: view, in: packet) else {
+                    counters.drop(.malformedRTCP)
+                    continue
+                }
                 guard feedback.isGenericNACK, let sink = transport.sinks[feedback.mediaSSRC] else { continue }
                 for index in 0..<feedback.nackEntryCount {
                     guard let entry = feedback.nackEntry(at: index, in: packet) else { break }
@@ -54,9 +66,11 @@ extension MediaCore {
     func handleSenderReport(_ report: RTCPSenderReport, from source: SourceState) {
         source.lastSenderReportNTPMiddle = NTPTime.middle32(report.ntpTimestamp)
         source.lastSenderReportArrivalMs = nowMs
-        if !source.outlets.isEmpty, let length = RTCPWriter.writeSenderReport(
-            ssrc: source.ssrc, ntpTimestamp: report.ntpTimestamp, rtpTimestamp: report.rtpTimestamp,
-            packetCount: report.packetCount, octetCount: report.octetCount, into: pipeScratch, at: 0) {
+        if !source.outlets.isEmpty,
+            let length = RTCPWriter.writeSenderReport(
+                ssrc: source.ssrc, ntpTimestamp: report.ntpTimestamp, rtpTimestamp: report.rtpTimestamp,
+                packetCount: report.packetCount, octetCount: report.octetCount, into: pipeScratch, at: 0)
+        {
             let tag = PipeTag.make(PipeTag.senderReport, source: source.id)
             for outlet in source.outlets where !outlet.link.push(UnsafeRawBufferPointer(rebasing: pipeScratch[0..<length]), tag: tag) {
                 counters.drop(.pipeFull)
@@ -68,9 +82,11 @@ extension MediaCore {
             let transport = sink.transport
             let slot = reserveSlot(on: transport)
             let buffer = UnsafeMutableRawBufferPointer(start: slot, count: transport.slotCapacity)
-            guard let length = RTCPWriter.writeSenderReport(
-                ssrc: sink.rewriter.outputSSRC, ntpTimestamp: ntp, rtpTimestamp: timestamp,
-                packetCount: sink.rewriter.packetsSent, octetCount: sink.rewriter.octetsSent, into: buffer, at: 0) else { continue }
+            guard
+                let length = RTCPWriter.writeSenderReport(
+                    ssrc: sink.rewriter.outputSSRC, ntpTimestamp: ntp, rtpTimestamp: timestamp,
+                    packetCount: sink.rewriter.packetsSent, octetCount: sink.rewriter.octetsSent, into: buffer, at: 0)
+            else { continue }
             commitRTCP(on: transport, slot: slot, length: length)
         }
     }
@@ -102,8 +118,10 @@ extension MediaCore {
         let bitmask: UInt16 = count == 1 ? 0 : UInt16(truncatingIfNeeded: (1 << (count - 1)) - 1)
         let slot = reserveSlot(on: transport)
         let buffer = UnsafeMutableRawBufferPointer(start: slot, count: transport.slotCapacity)
-        guard let length = RTCPWriter.writeGenericNACK(
-            senderSSRC: transport.rtcpSSRC, mediaSSRC: source.ssrc, packetID: firstMissing, lostBitmask: bitmask, into: buffer, at: 0) else { return }
+        guard
+            let length = RTCPWriter.writeGenericNACK(
+                senderSSRC: transport.rtcpSSRC, mediaSSRC: source.ssrc, packetID: firstMissing, lostBitmask: bitmask, into: buffer, at: 0)
+        else { return }
         counters.nacksSent &+= 1
         commitRTCP(on: transport, slot: slot, length: length)
     }
@@ -137,7 +155,8 @@ extension MediaCore {
             return
         }
         guard let limiter = sink.retransmissionLimiter, let source = sink.source, let buffer = source.retransmissions,
-              let sourceSequence = sink.rewriter.sourceSequenceNumber(forOutput: outputSequenceNumber, sourceGeneration: sink.generation) else {
+            let sourceSequence = sink.rewriter.sourceSequenceNumber(forOutput: outputSequenceNumber, sourceGeneration: sink.generation)
+        else {
             counters.retransmissionsMissed &+= 1
             return
         }
@@ -151,7 +170,9 @@ extension MediaCore {
                 overBudget = true
                 return false
             }
-            guard let header = RTPHeader.parse(stored), let timestamp = sink.rewriter.outputTimestamp(forSource: header.timestamp, sourceGeneration: sink.generation) else { return false }
+            guard let header = RTPHeader.parse(stored),
+                let timestamp = sink.rewriter.outputTimestamp(forSource: header.timestamp, sourceGeneration: sink.generation)
+            else { return false }
             if sink.rtxSSRC != 0 {
                 let went = sendRTX(stored, header: header, to: sink, originalSequenceNumber: outputSequenceNumber, timestamp: timestamp)
                 if went { limiter.recordResent(outputSequenceNumber, bytes: stored.count, nowMs: nowMs) }

@@ -9,11 +9,23 @@ extension MediaCore {
         counters.bytesIn &+= UInt64(length)
         transport.report.packetsIn &+= 1
         transport.report.bytesIn &+= UInt64(length)
-        guard length > 0 else { counters.drop(.truncated); return }
-        guard length <= Self.maximumPacketSize else { counters.drop(.oversized); return }
+        guard length > 0 else {
+            counters.drop(.truncated)
+            return
+        }
+        guard length <= Self.maximumPacketSize else {
+            counters.drop(.oversized)
+            return
+        }
         let kind = PacketDemultiplexer.classify(UnsafeRawBufferPointer(start: buffer, count: length))
-        guard kind == .rtp || kind == .rtcp else { counters.drop(.notRTP); return }
-        guard transport.connected else { counters.drop(.notConnected); return }
+        guard kind == .rtp || kind == .rtcp else {
+            counters.drop(.notRTP)
+            return
+        }
+        guard transport.connected else {
+            counters.drop(.notConnected)
+            return
+        }
         let fromRemote = endpoint.key == transport.remoteKey
         // RTCP may come from a second address (senders such as ffmpeg use RTP port + 1) once it
         // authenticates; on a plain transport only the peer's own address counts.
@@ -24,21 +36,35 @@ extension MediaCore {
         }
         var plainLength = length
         if !transport.isPlain {
-            guard let inbound = transport.inbound else { counters.drop(.noInboundKey); return }
+            guard let inbound = transport.inbound else {
+                counters.drop(.noInboundKey)
+                return
+            }
             let status = kind == .rtp ? inbound.unprotectRTP(buffer, length: &plainLength) : inbound.unprotectRTCP(buffer, length: &plainLength)
             switch status {
             case .ok: break
-            case .authenticationFailed: counters.drop(.srtpAuthenticationFailed); return
-            case .replayed: counters.drop(.srtpReplayed); return
-            case .malformed: counters.drop(.srtpMalformed); return
-            case .failed: counters.drop(.srtpOther); return
+            case .authenticationFailed:
+                counters.drop(.srtpAuthenticationFailed)
+                return
+            case .replayed:
+                counters.drop(.srtpReplayed)
+                return
+            case .malformed:
+                counters.drop(.srtpMalformed)
+                return
+            case .failed:
+                counters.drop(.srtpOther)
+                return
             }
         }
         // The packet authenticated (or, plain, came) from the address the relay sends to.
         if fromRemote, !transport.remoteProven { addressProven(transport) }
         let packet = UnsafeRawBufferPointer(start: buffer, count: plainLength)
         if kind == .rtp {
-            guard let header = RTPHeader.parse(packet) else { counters.drop(.malformedRTP); return }
+            guard let header = RTPHeader.parse(packet) else {
+                counters.drop(.malformedRTP)
+                return
+            }
             latchIfNeeded(transport, endpoint)
             // Every authenticated packet crossed the network, whatever becomes of it after.
             if transport.receivedSequenceExtensionId != 0, header.hasExtension {
@@ -52,7 +78,10 @@ extension MediaCore {
             }
             handleRTP(packet, header: header, on: transport)
         } else {
-            guard plainLength >= 8 else { counters.drop(.malformedRTCP); return }
+            guard plainLength >= 8 else {
+                counters.drop(.malformedRTCP)
+                return
+            }
             // RTCP does not latch the transport: senders such as ffmpeg send RTCP from another port
             // than RTP, and a sender report before their first RTP packet. It latches its own
             // second address instead, so no other sender can reuse it.
@@ -98,10 +127,14 @@ extension MediaCore {
     /// packet continues as the track's own. Padding-only packets (bandwidth probes) end here,
     /// as do packets too short to hold the original sequence number.
     func handleRetransmission(_ buffer: UnsafeMutableRawPointer, header: RTPHeader, for source: SourceState, on transport: TransportState) {
-        guard header.payloadType == source.rtxPayloadType else { counters.drop(.unexpectedPayloadType); return }
+        guard header.payloadType == source.rtxPayloadType else {
+            counters.drop(.unexpectedPayloadType)
+            return
+        }
         counters.retransmissionsReceived &+= 1
-        guard let original = RTPRetransmission.unwrap(
-            buffer, header: header, originalSSRC: source.ssrc, originalPayloadType: source.originalPayloadType)
+        guard
+            let original = RTPRetransmission.unwrap(
+                buffer, header: header, originalSSRC: source.ssrc, originalPayloadType: source.originalPayloadType)
         else {
             counters.drop(header.payloadLength == 0 ? .paddingOnly : .malformedRTP)
             return
@@ -206,11 +239,17 @@ extension MediaCore {
             return
         }
         if sink.waitingForKeyframe {
-            guard keyframe else { counters.drop(.waitingForKeyframe); return }
+            guard keyframe else {
+                counters.drop(.waitingForKeyframe)
+                return
+            }
             sink.waitingForKeyframe = false
             sink.report.keyframeDeliveredAtMs = nowUnixMs
         }
-        guard let numbers = sink.rewriter.rewrite(sourceGeneration: sink.generation, sequenceNumber: header.sequenceNumber, timestamp: header.timestamp, nowMs: nowMs) else {
+        guard
+            let numbers = sink.rewriter.rewrite(
+                sourceGeneration: sink.generation, sequenceNumber: header.sequenceNumber, timestamp: header.timestamp, nowMs: nowMs)
+        else {
             counters.drop(.staleSequence)
             sink.report.drops &+= 1
             return
@@ -242,7 +281,8 @@ extension MediaCore {
     @inline(__always)
     func audioLevel(of packet: UnsafeRawBufferPointer, header: RTPHeader, from source: SourceState?) -> (level: UInt8, voiceActivity: Bool)? {
         guard let source, source.audioLevelId != 0, header.hasExtension,
-              let audio = RTPHeaderExtensions.audioLevel(in: packet, header: header, id: source.audioLevelId) else { return nil }
+            let audio = RTPHeaderExtensions.audioLevel(in: packet, header: header, id: source.audioLevelId)
+        else { return nil }
         return (audio.level, audio.voiceActivity)
     }
 
@@ -259,7 +299,8 @@ extension MediaCore {
         guard !transport.ridSources.isEmpty, header.ssrc != 0, header.hasExtension else { return nil }
         for (index, source) in transport.ridSources.enumerated() {
             guard let range = RTPHeaderExtensions.find(id: source.ridExtensionId, in: packet, header: header),
-                  range.count == source.rid.count, packet[range].elementsEqual(source.rid) else { continue }
+                range.count == source.rid.count, packet[range].elementsEqual(source.rid)
+            else { continue }
             transport.ridSources.remove(at: index)
             source.ssrc = header.ssrc
             transport.sources[header.ssrc] = source

@@ -36,7 +36,7 @@ extension MediaCore {
         guard size > 0, firstByte & 0x20 == 0 else { return 0 }
         let padding = size - (plainLength + transport.rtpTrailerLength)
         guard padding > 0, padding <= segmentPaddingLimit, plainLength + padding <= Self.maximumPacketSize,
-              transport.runSegments < Int(PKR_MAX_SEGMENTS), transport.runBytes + size <= Int(PKR_MAX_SEGMENTED_BYTES)
+            transport.runSegments < Int(PKR_MAX_SEGMENTS), transport.runBytes + size <= Int(PKR_MAX_SEGMENTED_BYTES)
         else { return 0 }
         return padding
     }

@@ -50,17 +50,25 @@ extension MediaCore {
         payloadType: UInt8 = SinkState.keepPayloadType, vp8 sink: SinkState? = nil, fields: VP8DescriptorFields? = nil, payloadOffset: Int = 0,
         fromReceiveBatch: Bool = false, padding choice: SegmentPaddingChoice = .none
     ) -> Bool {
-        guard packet.count <= Self.maximumPacketSize, let base = packet.baseAddress else { counters.drop(.oversized); return false }
-        guard transport.isPlain || transport.outbound != nil else { counters.drop(.sinkNotConnected); return false }
+        guard packet.count <= Self.maximumPacketSize, let base = packet.baseAddress else {
+            counters.drop(.oversized)
+            return false
+        }
+        guard transport.isPlain || transport.outbound != nil else {
+            counters.drop(.sinkNotConnected)
+            return false
+        }
         let slot = reserveSlot(on: transport)
         // A padded packet is copied whole: its padding follows the payload in the slot.
         let padding = padding(choice, plainLength: packet.count, firstByte: base.load(as: UInt8.self), on: transport)
-        let copied = fromReceiveBatch && padding == 0
+        let copied =
+            fromReceiveBatch && padding == 0
             ? Self.headLength(of: packet.count, payloadOffset: payloadOffset, rewritesVP8: sink != nil, on: transport) : packet.count
         slot.copyMemory(from: base, byteCount: copied)
         if payloadType != SinkState.keepPayloadType { RTPHeaderWriter.setPayloadType(payloadType, in: slot) }
         if let sink, let fields, payloadOffset > 0, payloadOffset < copied {
-            sink.vp8.rewrite(generation: sink.generation, payload: UnsafeMutableRawBufferPointer(start: slot + payloadOffset, count: copied - payloadOffset), fields: fields)
+            sink.vp8.rewrite(
+                generation: sink.generation, payload: UnsafeMutableRawBufferPointer(start: slot + payloadOffset, count: copied - payloadOffset), fields: fields)
         }
         RTPHeaderWriter.setSSRC(ssrc, in: slot)
         RTPHeaderWriter.setSequenceNumber(sequenceNumber, in: slot)
@@ -99,9 +107,10 @@ extension MediaCore {
     @inline(__always)
     func commitSealedSplit(on transport: TransportState, slot: UnsafeMutableRawPointer, headLength: Int, tail: UnsafeRawPointer, tailLength: Int) -> Bool {
         var length = 0
-        guard let outbound = transport.outboundReference, outbound._withUnsafeGuaranteedRef({
-            $0.protectRTP(slot, headLength: headLength, tail: tail, tailLength: tailLength, length: &length, capacity: transport.slotCapacity)
-        }) == .ok
+        guard let outbound = transport.outboundReference,
+            outbound._withUnsafeGuaranteedRef({
+                $0.protectRTP(slot, headLength: headLength, tail: tail, tailLength: tailLength, length: &length, capacity: transport.slotCapacity)
+            }) == .ok
         else {
             counters.drop(.protectFailed)
             return false
@@ -124,15 +133,22 @@ extension MediaCore {
         vp8 sink: SinkState? = nil, fields: VP8DescriptorFields? = nil, fromReceiveBatch: Bool = false, padding choice: SegmentPaddingChoice = .none
     ) -> Bool {
         guard header.hasExtension || audioLevel != nil else {
-            return sendRTP(packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: payloadType,
-                           vp8: sink, fields: fields, payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch, padding: choice)
+            return sendRTP(
+                packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: payloadType,
+                vp8: sink, fields: fields, payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch, padding: choice)
         }
         let fixedLength = RTPHeader.fixedHeaderLength + 4 * header.csrcCount
         let extensionLength = audioLevel == nil || transport.audioLevelExtensionId == 0 ? 0 : 8
         let tailLength = packet.count - header.payloadOffset
         let length = fixedLength + extensionLength + tailLength
-        guard length <= Self.maximumPacketSize, tailLength >= 0, let base = packet.baseAddress else { counters.drop(.oversized); return false }
-        guard transport.isPlain || transport.outbound != nil else { counters.drop(.sinkNotConnected); return false }
+        guard length <= Self.maximumPacketSize, tailLength >= 0, let base = packet.baseAddress else {
+            counters.drop(.oversized)
+            return false
+        }
+        guard transport.isPlain || transport.outbound != nil else {
+            counters.drop(.sinkNotConnected)
+            return false
+        }
         let slot = reserveSlot(on: transport)
         let padding = padding(choice, plainLength: length, firstByte: base.load(as: UInt8.self), on: transport)
         slot.copyMemory(from: base, byteCount: fixedLength)
@@ -140,14 +156,16 @@ extension MediaCore {
             // RFC 8285 one-byte form: 0xBEDE, one 32-bit word: id/length, the level, padding.
             slot.storeBytes(of: slot.load(fromByteOffset: 0, as: UInt8.self) | 0x10, toByteOffset: 0, as: UInt8.self)
             let words: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
-                0xBE, 0xDE, 0x00, 0x01, transport.audioLevelExtensionId << 4, (audioLevel.voiceActivity ? 0x80 : 0) | (audioLevel.level & 0x7F), 0, 0)
+                0xBE, 0xDE, 0x00, 0x01, transport.audioLevelExtensionId << 4, (audioLevel.voiceActivity ? 0x80 : 0) | (audioLevel.level & 0x7F), 0, 0
+            )
             withUnsafeBytes(of: words) { (slot + fixedLength).copyMemory(from: $0.baseAddress!, byteCount: 8) }
         } else {
             slot.storeBytes(of: slot.load(fromByteOffset: 0, as: UInt8.self) & ~0x10, toByteOffset: 0, as: UInt8.self)
         }
         // From the receive batch, a seal on OpenSSL reads the payload where it lies: only the VP8
         // descriptor, which is rewritten, is copied.
-        let borrowsTail = fromReceiveBatch && padding == 0 && transport.sealsTailInPlace
+        let borrowsTail =
+            fromReceiveBatch && padding == 0 && transport.sealsTailInPlace
             && tailLength - (sink == nil ? 0 : Self.vp8DescriptorSpan) >= Self.minimumBorrowedBytes
         let copiedTail = borrowsTail ? (sink == nil ? 0 : Self.vp8DescriptorSpan) : tailLength
         let headLength = fixedLength + extensionLength + copiedTail
@@ -176,8 +194,14 @@ extension MediaCore {
         let transport = sink.transport
         let fixedLength = RTPHeader.fixedHeaderLength + 4 * header.csrcCount
         let length = fixedLength + 2 + header.payloadLength
-        guard length <= Self.maximumPacketSize, let base = packet.baseAddress else { counters.drop(.oversized); return false }
-        guard transport.isPlain || transport.outbound != nil else { counters.drop(.sinkNotConnected); return false }
+        guard length <= Self.maximumPacketSize, let base = packet.baseAddress else {
+            counters.drop(.oversized)
+            return false
+        }
+        guard transport.isPlain || transport.outbound != nil else {
+            counters.drop(.sinkNotConnected)
+            return false
+        }
         let slot = reserveSlot(on: transport)
         slot.copyMemory(from: base, byteCount: fixedLength)
         // Neither extension nor padding bit: both are left out.

@@ -20,7 +20,10 @@ extension MediaCore {
             handleSTUN(packet, from: endpoint)
         case .dtls:
             counters.packetsIn &+= 1
-            guard let transport = webRTCByAddress[endpoint.key] else { counters.drop(.unexpectedSource); return }
+            guard let transport = webRTCByAddress[endpoint.key] else {
+                counters.drop(.unexpectedSource)
+                return
+            }
             transport.report.packetsIn &+= 1
             // Handshake traffic, a few records per transport: the copy is not on the media path.
             events.yield(.dtlsDatagram(transportId: transport.id, datagram: Array(packet), from: endpoint))
@@ -40,7 +43,7 @@ extension MediaCore {
     /// Answers an ICE connectivity check for the transport whose local ufrag it names.
     func handleSTUN(_ packet: UnsafeRawBufferPointer, from endpoint: IPv4Endpoint) {
         guard let message = try? STUNMessage(parsing: packet), let username = message.username(in: packet),
-              let transport = webRTCByUfrag[ICEUsernameKey.key(ofUsername: username)], transport.ice != nil
+            let transport = webRTCByUfrag[ICEUsernameKey.key(ofUsername: username)], transport.ice != nil
         else {
             counters.drop(.stunRejected)
             return
@@ -98,7 +101,8 @@ extension MediaCore {
         for transport in transports.values where transport.sharesSocket {
             // Until the peer's SDP arrives nothing can connect: no clock runs yet.
             guard transport.ice != nil, transport.ice!.remoteCredentials != nil || transport.ice!.isConnected,
-                  let event = transport.ice!.checkConsent(at: now) else { continue }
+                let event = transport.ice!.checkConsent(at: now)
+            else { continue }
             if case .expired(let reason) = event {
                 let neverConnected = reason == .neverConnected
                 forgetWebRTCRoutes(of: transport)

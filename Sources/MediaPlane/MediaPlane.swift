@@ -67,8 +67,9 @@ public final class MediaPlane: MediaCommands {
             throw error
         }
         self.shards = shards
-        self.registry = Mutex(Registry(
-            transports: TransportRegistry(firstPort: configuration.portRange.lowerBound), routing: ShardRouting(shardCount: shards.count)))
+        self.registry = Mutex(
+            Registry(
+                transports: TransportRegistry(firstPort: configuration.portRange.lowerBound), routing: ShardRouting(shardCount: shards.count)))
         if let port = configuration.webRTCPort {
             do {
                 (webRTCFDs, webRTCSendFDs, webRTCPorts) = try Self.openWebRTCSockets(
@@ -122,7 +123,9 @@ public final class MediaPlane: MediaCommands {
     static func openWebRTCSockets(
         firstPort: Int, count: Int, bindIP: UInt32, configuration: MediaPlaneConfiguration
     ) throws(MediaPlaneError) -> (fds: [Int32], sendFDs: [Int32], ports: [Int]) {
-        var fds: [Int32] = [], sendFDs: [Int32] = [], ports: [Int] = []
+        var fds: [Int32] = []
+        var sendFDs: [Int32] = []
+        var ports: [Int] = []
         func closeOpened() { for fd in fds + sendFDs where fd >= 0 { _ = pkr_close(fd) } }
         guard firstPort >= 0, firstPort == 0 || firstPort + count - 1 <= 65_535 else {
             throw .webRTCPortsOutOfRange(first: firstPort, count: count)
@@ -153,10 +156,11 @@ public final class MediaPlane: MediaCommands {
             var started = true
             for shard in shards {
                 let hasWebRTC = webRTCFDs.indices.contains(shard.index)
-                started = shard.start(
-                    configuration: configuration, webRTCFD: hasWebRTC ? webRTCFDs[shard.index] : -1,
-                    webRTCSendFD: hasWebRTC ? webRTCSendFDs[shard.index] : -1, peerEventFDs: eventFDs,
-                    events: eventSink) && started
+                started =
+                    shard.start(
+                        configuration: configuration, webRTCFD: hasWebRTC ? webRTCFDs[shard.index] : -1,
+                        webRTCSendFD: hasWebRTC ? webRTCSendFDs[shard.index] : -1, peerEventFDs: eventFDs,
+                        events: eventSink) && started
             }
             if started { state = .running }
         }
@@ -219,7 +223,7 @@ public final class MediaPlane: MediaCommands {
                 registry.transports.portCursor = port >= range.upperBound ? range.lowerBound : port + 1
                 if registry.transports.portsInUse.contains(port) { continue }
                 let fd = pkr_udp_open(bindIP, UInt16(port), Int32(clamping: configuration.receiveBufferBytes), Int32(clamping: configuration.sendBufferBytes))
-                if fd == -98 { continue } // EADDRINUSE: another process holds it
+                if fd == -98 { continue }  // EADDRINUSE: another process holds it
                 if fd < 0 { return .failure(.socketFailed(errno: -fd)) }
                 if configuration.receiveOffload == .on { _ = pkr_udp_enable_receive_offload(fd) }
                 let id = registry.transports.nextId
@@ -247,20 +251,21 @@ public final class MediaPlane: MediaCommands {
     /// without a group (WebRTC transports opened before the join) give a group without a shard
     /// theirs.
     public func place(transports ids: [Int], group: String?) {
-        post(registry.withLock { registry -> ShardRouting.Posts in
-            var posts: ShardRouting.Posts = []
-            // Placed transports first: a room without a shard takes theirs (their ports are out),
-            // and the waiting ones follow it.
-            if let group {
-                for id in ids where registry.unplaced[id] == nil { registry.routing.adopt(id, group: group) }
-            }
-            for id in ids {
-                guard let pending = registry.unplaced.removeValue(forKey: id) else { continue }
-                let shard = registry.routing.placeTransport(id, group: group)
-                posts += pending.map { (shard, $0) }
-            }
-            return posts
-        })
+        post(
+            registry.withLock { registry -> ShardRouting.Posts in
+                var posts: ShardRouting.Posts = []
+                // Placed transports first: a room without a shard takes theirs (their ports are out),
+                // and the waiting ones follow it.
+                if let group {
+                    for id in ids where registry.unplaced[id] == nil { registry.routing.adopt(id, group: group) }
+                }
+                for id in ids {
+                    guard let pending = registry.unplaced.removeValue(forKey: id) else { continue }
+                    let shard = registry.routing.placeTransport(id, group: group)
+                    posts += pending.map { (shard, $0) }
+                }
+                return posts
+            })
     }
 
     /// Posts a command to the shard of a transport, or keeps it until the transport is placed.

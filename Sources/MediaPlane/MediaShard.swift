@@ -26,7 +26,8 @@ final class MediaShard: Sendable {
     }
 
     /// Starts the thread; `webRTCFD` is this shard's WebRTC socket (-1 when WebRTC is off), shared
-    /// by the WebRTC transports that live here, and `webRTCSendFD` its send-only twin (or -1); `peerEventFDs` wake the other shards when a pipe to them has packets.
+    /// by the WebRTC transports that live here, and `webRTCSendFD` its send-only twin (or -1);
+    /// `peerEventFDs` wake the other shards when a pipe to them has packets.
     func start(
         configuration: MediaPlaneConfiguration, webRTCFD: Int32, webRTCSendFD: Int32, peerEventFDs: [Int32], events: AsyncStream<MediaPlaneEvent>.Continuation
     ) -> Bool {

@@ -51,8 +51,10 @@ final class MediaShell {
         readyTokens = .allocate(capacity: Int(Self.maximumReadyEvents))
         commands.reserveCapacity(256)
         core = MediaCore(
-            configuration: configuration, reports: reports, output: SocketDatagramOutput(
-                webRTCFD: self.webRTCSendFD, segmented: configuration.segmentationOffload == .on, connectsPlainPeers: configuration.connectedSockets), hasWebRTCSocket: webRTCFD >= 0, events: events,
+            configuration: configuration, reports: reports,
+            output: SocketDatagramOutput(
+                webRTCFD: self.webRTCSendFD, segmented: configuration.segmentationOffload == .on, connectsPlainPeers: configuration.connectedSockets),
+            hasWebRTCSocket: webRTCFD >= 0, events: events,
             randomSeed: UInt64(bitPattern: pkr_realtime_ms()))
     }
 

@@ -27,7 +27,10 @@ public struct MediaSourceSpec: Sendable, Hashable {
     private var rtxPayloadType: UInt8 = 0
     private var originalPayloadType: UInt8 = 0
 
-    public init(id: UInt32, transportId: Int, ssrc: UInt32, isVideo: Bool, codec: String, clockRate: UInt32, audioLevelExtensionId: UInt8? = nil, rid: [UInt8]? = nil, ridExtensionId: UInt8? = nil) {
+    public init(
+        id: UInt32, transportId: Int, ssrc: UInt32, isVideo: Bool, codec: String, clockRate: UInt32, audioLevelExtensionId: UInt8? = nil, rid: [UInt8]? = nil,
+        ridExtensionId: UInt8? = nil
+    ) {
         self.rid = rid
         self.ridExtensionId = ridExtensionId
         self.id = id

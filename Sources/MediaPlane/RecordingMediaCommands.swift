@@ -101,7 +101,8 @@ public final class RecordingMediaCommands: MediaCommands {
         }
     }
 
-    public func openWebRTCTransport(credentials: ICECredentials, audioLevelExtensionId: UInt8, group: String?) -> Result<OpenedWebRTCTransport, MediaPlaneError> {
+    public func openWebRTCTransport(credentials: ICECredentials, audioLevelExtensionId: UInt8, group: String?) -> Result<OpenedWebRTCTransport, MediaPlaneError>
+    {
         guard !webRTCPorts.isEmpty else { return .failure(.webRTCDisabled) }
         return state.withLock { state in
             let id = state.transports.nextId

@@ -1,7 +1,7 @@
 import CSocketShims
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where a transport's send batch keeps what changes from one queued datagram to the next: the

@@ -52,8 +52,10 @@ final class SinkState {
         self.transport = transport
         transportReference = Unmanaged.passUnretained(transport)
         isVideo = spec.isVideo
-        rewriter = TrackRewriter(outputSSRC: spec.outputSSRC, initialSequenceNumber: initialSequenceNumber, initialTimestamp: initialTimestamp, clockRate: spec.clockRate)
-        retransmissionLimiter = spec.isVideo
+        rewriter = TrackRewriter(
+            outputSSRC: spec.outputSSRC, initialSequenceNumber: initialSequenceNumber, initialTimestamp: initialTimestamp, clockRate: spec.clockRate)
+        retransmissionLimiter =
+            spec.isVideo
             ? RetransmissionLimiter(capacity: Self.limiterCapacity(for: configuration.retransmissionBufferPackets), policy: configuration.retransmissionPolicy)
             : nil
         if transport.isPlain {

@@ -22,7 +22,8 @@ final class SocketDatagramOutput: DatagramOutput {
     func sendQueued(on transport: TransportState, count: Int, counters: inout DataPlaneCounters) -> Int {
         let fd = transport.sharesSocket ? webRTCFD : transport.sendFD
         var tally = pkr_send_tally()
-        let sent = segmented
+        let sent =
+            segmented
             ? pkr_batch_send_segmented(fd, transport.sendBatch, UInt32(count), &tally)
             : pkr_batch_send_tallied(fd, transport.sendBatch, UInt32(count), &tally)
         counters.sendCalls &+= UInt64(tally.calls)

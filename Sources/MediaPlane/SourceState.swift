@@ -59,8 +59,9 @@ final class SourceState {
         lastMediaMs = nowMs
         retransmissions = spec.isVideo ? RetransmissionBuffer(capacity: configuration.retransmissionBufferPackets) : nil
         throttle = KeyframeRequestThrottle(minimumIntervalMs: configuration.keyframeRequestIntervalMs)
-        repeater = KeyframeRequestRepeater(intervalMs: configuration.keyframeRepeatIntervalMs, maximumAttempts: configuration.keyframeRepeatAttempts,
-                                           slowIntervalMs: configuration.keyframeRepeatSlowIntervalMs)
+        repeater = KeyframeRequestRepeater(
+            intervalMs: configuration.keyframeRepeatIntervalMs, maximumAttempts: configuration.keyframeRepeatAttempts,
+            slowIntervalMs: configuration.keyframeRepeatSlowIntervalMs)
         statistics = ReceptionStatistics(clockRate: spec.clockRate)
     }
 

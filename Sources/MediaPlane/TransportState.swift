@@ -79,7 +79,10 @@ final class TransportState {
     var receivedSequenceExtensionId: UInt8 = 0
     var feedbackRecorder: TransportFeedbackRecorder?
 
-    init(id: Int, fd: Int32, sendFD: Int32 = -1, profile: SRTPProfile?, outbound: SRTPSession?, rtcpSSRC: UInt32, slotCount: Int, slotCapacity: Int, sharesSocket: Bool = false) {
+    init(
+        id: Int, fd: Int32, sendFD: Int32 = -1, profile: SRTPProfile?, outbound: SRTPSession?, rtcpSSRC: UInt32, slotCount: Int, slotCapacity: Int,
+        sharesSocket: Bool = false
+    ) {
         self.id = id
         self.sharesSocket = sharesSocket
         self.fd = fd

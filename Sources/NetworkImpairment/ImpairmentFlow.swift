@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One client of the impairment relay: its address, the socket that speaks for it to the
@@ -26,9 +26,9 @@ final class ImpairmentFlow {
     /// The earlier of its links' next events.
     var nextEventUs: Int64? {
         switch (uplink.nextEventUs(), downlink.nextEventUs()) {
-        case let (up?, down?): min(up, down)
-        case let (up?, nil): up
-        case let (nil, down?): down
+        case (let up?, let down?): min(up, down)
+        case (let up?, nil): up
+        case (nil, let down?): down
         case (nil, nil): nil
         }
     }

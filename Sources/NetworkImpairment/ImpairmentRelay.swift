@@ -1,7 +1,8 @@
 import CSocketShims
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A UDP forwarder that impairs what it carries, for tests: clients send to its port, and it

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The few socket calls the impairment relay makes, on IPv4 UDP, non-blocking.
@@ -82,7 +82,9 @@ enum ImpairmentSocket {
         datagram.withUnsafeBytes { bytes in
             if var peer {
                 _ = withUnsafePointer(to: &peer) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        sendto(fd, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
                 }
             } else {
                 _ = Glibc.send(fd, bytes.baseAddress, bytes.count, 0)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The impairment relay's POSIX thread: the relay runs without Swift concurrency, so a test's
@@ -16,10 +16,12 @@ final class ImpairmentThread: @unchecked Sendable {
 
     func start(_ body: @escaping () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        let result = pthread_create(&thread, nil, { argument in
-            Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
-            return nil
-        }, box)
+        let result = pthread_create(
+            &thread, nil,
+            { argument in
+                Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
+                return nil
+            }, box)
         guard result == 0 else {
             Unmanaged<Box>.fromOpaque(box).release()
             return false

@@ -2,8 +2,8 @@ public import Foundation
 public import HummingbirdWSClient
 public import Logging
 public import NIOCore
-public import Protocol
 public import NIOWebSocket
+public import Protocol
 
 /// A client of PKRelay's control channel (a WebSocket carrying JSON requests, responses and
 /// events).
@@ -50,7 +50,8 @@ public actor ControlClient {
     ///   - url: The relay's control URL.
     ///   - timeout: The time allowed for connecting, and the default for every later wait.
     ///   - logger: Where the WebSocket library logs.
-    public static func connect(to url: String, timeout: Duration = .seconds(10), logger: Logger = Logger(label: "pkrelay.client")) async throws -> ControlClient {
+    public static func connect(to url: String, timeout: Duration = .seconds(10), logger: Logger = Logger(label: "pkrelay.client")) async throws -> ControlClient
+    {
         let client = ControlClient(defaultTimeout: timeout)
         let (opened, openedContinuation) = AsyncStream<Result<WebSocketOutboundWriter, ControlClientError>>.makeStream()
         let task = Task {

@@ -17,9 +17,11 @@ extension MediaEndpoint {
         try sendRTCP(length: entries.count * RTCPWriter.genericNACKLength) { buffer in
             var offset = 0
             for entry in entries {
-                guard let written = RTCPWriter.writeGenericNACK(
-                    senderSSRC: senderSSRC, mediaSSRC: mediaSSRC, packetID: entry.packetID,
-                    lostBitmask: entry.lostBitmask, into: buffer, at: offset) else { return nil }
+                guard
+                    let written = RTCPWriter.writeGenericNACK(
+                        senderSSRC: senderSSRC, mediaSSRC: mediaSSRC, packetID: entry.packetID,
+                        lostBitmask: entry.lostBitmask, into: buffer, at: offset)
+                else { return nil }
                 offset += written
             }
             return offset

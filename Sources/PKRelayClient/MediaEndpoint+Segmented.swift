@@ -1,7 +1,8 @@
 import CSocketShims
+
 #if canImport(Glibc)
-import Glibc
-import SecureTransport
+    import Glibc
+    import SecureTransport
 #endif
 
 extension MediaEndpoint {

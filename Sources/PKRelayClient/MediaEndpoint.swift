@@ -4,8 +4,9 @@ public import Protocol
 public import RTPWire
 public import SecureTransport
 public import Synchronization
+
 #if canImport(Glibc)
-public import Glibc
+    public import Glibc
 #endif
 
 /// One client-side media transport: a UDP socket on 127.0.0.1 (or another local IPv4 address)
@@ -44,7 +45,9 @@ public final class MediaEndpoint: Sendable {
     ///   - localPort: The local port to bind (0: any free one).
     ///   - sendingKey: The keying material to encrypt with; fresh random material by default.
     ///     Pass different material than announced to make the relay's authentication fail.
-    public convenience init(transport: CreateTransportResult, localHost: String = "127.0.0.1", localPort: Int = 0, sendingKey: [UInt8]? = nil) throws(MediaEndpointError) {
+    public convenience init(
+        transport: CreateTransportResult, localHost: String = "127.0.0.1", localPort: Int = 0, sendingKey: [UInt8]? = nil
+    ) throws(MediaEndpointError) {
         var profile: SRTPProfile?
         var relayKey: [UInt8]?
         if let srtp = transport.srtp {
@@ -199,7 +202,9 @@ public final class MediaEndpoint: Sendable {
     /// Waits until `condition` holds for the received RTP packets, polling every 10 ms, and
     /// returns them; throws ``TimeoutError`` at the deadline.
     @discardableResult
-    public func waitForRTP(timeout: Duration = .seconds(5), _ what: String = "RTP packets", until condition: ([ReceivedRTPPacket]) -> Bool) async throws -> [ReceivedRTPPacket] {
+    public func waitForRTP(
+        timeout: Duration = .seconds(5), _ what: String = "RTP packets", until condition: ([ReceivedRTPPacket]) -> Bool
+    ) async throws -> [ReceivedRTPPacket] {
         let deadline = ContinuousClock.now + timeout
         while true {
             let packets = receivedRTP()
@@ -219,7 +224,9 @@ public final class MediaEndpoint: Sendable {
 
     /// Waits until an RTCP message satisfying `condition` arrived and returns it.
     @discardableResult
-    public func waitForRTCP(timeout: Duration = .seconds(5), _ what: String = "an RTCP message", where condition: (ReceivedRTCPMessage) -> Bool) async throws -> ReceivedRTCPMessage {
+    public func waitForRTCP(
+        timeout: Duration = .seconds(5), _ what: String = "an RTCP message", where condition: (ReceivedRTCPMessage) -> Bool
+    ) async throws -> ReceivedRTCPMessage {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let found = receivedRTCP().first(where: condition) { return found }
@@ -266,17 +273,24 @@ public final class MediaEndpoint: Sendable {
             state.counters.datagrams += 1
             switch (kind, status) {
             case (.rtp, .ok):
-                guard let header = RTPHeader.parse(Array(plain[0..<length])) else { state.counters.otherFailures += 1; return }
+                guard let header = RTPHeader.parse(Array(plain[0..<length])) else {
+                    state.counters.otherFailures += 1
+                    return
+                }
                 let payload = Array(plain[header.payloadOffset..<(header.payloadOffset + header.payloadLength)])
                 let key = EndpointReception.key(ssrc: header.ssrc, sequenceNumber: header.sequenceNumber)
-                state.rtp.append(ReceivedRTPPacket(
-                    ssrc: header.ssrc, sequenceNumber: header.sequenceNumber, timestamp: header.timestamp, marker: header.marker,
-                    payloadType: header.payloadType, payload: payload, isRetransmission: false, receivedAt: now))
+                state.rtp.append(
+                    ReceivedRTPPacket(
+                        ssrc: header.ssrc, sequenceNumber: header.sequenceNumber, timestamp: header.timestamp, marker: header.marker,
+                        payloadType: header.payloadType, payload: payload, isRetransmission: false, receivedAt: now))
                 state.counters.rtpPackets += 1
                 if profile != nil { state.remember(datagram, key: key, index: state.rtp.count - 1) }
             case (.rtp, .replayed):
                 // The RTP header travels in the clear: find the original by SSRC and sequence number.
-                guard datagram.count >= 12 else { state.counters.otherFailures += 1; return }
+                guard datagram.count >= 12 else {
+                    state.counters.otherFailures += 1
+                    return
+                }
                 let ssrc = UInt32(datagram[8]) << 24 | UInt32(datagram[9]) << 16 | UInt32(datagram[10]) << 8 | UInt32(datagram[11])
                 let sequenceNumber = UInt16(datagram[2]) << 8 | UInt16(datagram[3])
                 let key = EndpointReception.key(ssrc: ssrc, sequenceNumber: sequenceNumber)
@@ -321,9 +335,10 @@ public final class MediaEndpoint: Sendable {
                         }
                     }
                 }
-                messages.append(ReceivedRTCPMessage(
-                    packetType: view.packetType, format: view.countOrFormat, senderSSRC: sender, mediaSSRC: media,
-                    nackedSequenceNumbers: nacked, receivedAt: receivedAt))
+                messages.append(
+                    ReceivedRTCPMessage(
+                        packetType: view.packetType, format: view.countOrFormat, senderSSRC: sender, mediaSSRC: media,
+                        nackedSequenceNumbers: nacked, receivedAt: receivedAt))
             }
             return messages
         }

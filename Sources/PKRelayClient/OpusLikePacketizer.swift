@@ -17,7 +17,10 @@ public struct OpusLikePacketizer: Sendable {
     public static let samplesPerPacket: UInt32 = 960
 
     /// Creates a packetizer; sequence number and timestamp start at random values by default.
-    public init(ssrc: UInt32, payloadType: UInt8 = 111, initialSequenceNumber: UInt16 = .random(in: 0...UInt16.max), initialTimestamp: UInt32 = .random(in: 0...UInt32.max)) {
+    public init(
+        ssrc: UInt32, payloadType: UInt8 = 111, initialSequenceNumber: UInt16 = .random(in: 0...UInt16.max),
+        initialTimestamp: UInt32 = .random(in: 0...UInt32.max)
+    ) {
         self.ssrc = ssrc
         self.payloadType = payloadType
         self.sequenceNumber = initialSequenceNumber

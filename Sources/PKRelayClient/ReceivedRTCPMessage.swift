@@ -16,7 +16,8 @@ public struct ReceivedRTCPMessage: Sendable, Hashable {
     public var receivedAt: ContinuousClock.Instant
 
     /// Creates a record.
-    public init(packetType: UInt8, format: UInt8, senderSSRC: UInt32, mediaSSRC: UInt32?, nackedSequenceNumbers: [UInt16], receivedAt: ContinuousClock.Instant) {
+    public init(packetType: UInt8, format: UInt8, senderSSRC: UInt32, mediaSSRC: UInt32?, nackedSequenceNumbers: [UInt16], receivedAt: ContinuousClock.Instant)
+    {
         self.packetType = packetType
         self.format = format
         self.senderSSRC = senderSSRC

@@ -15,7 +15,10 @@ public struct ReceivedRTPPacket: Sendable, Hashable {
     public var receivedAt: ContinuousClock.Instant
 
     /// Creates a record.
-    public init(ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32, marker: Bool, payloadType: UInt8, payload: [UInt8], isRetransmission: Bool, receivedAt: ContinuousClock.Instant) {
+    public init(
+        ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32, marker: Bool, payloadType: UInt8, payload: [UInt8], isRetransmission: Bool,
+        receivedAt: ContinuousClock.Instant
+    ) {
         self.ssrc = ssrc
         self.sequenceNumber = sequenceNumber
         self.timestamp = timestamp

@@ -28,7 +28,10 @@ public struct VP8Packetizer: Sendable {
     ///   - initialSequenceNumber: The first sequence number (random by default).
     ///   - initialTimestamp: The first frame's timestamp (random by default).
     ///   - maximumPayloadSize: The largest payload per packet (at least 16 bytes).
-    public init(ssrc: UInt32, payloadType: UInt8 = 96, initialSequenceNumber: UInt16 = .random(in: 0...UInt16.max), initialTimestamp: UInt32 = .random(in: 0...UInt32.max), maximumPayloadSize: Int = 1000) {
+    public init(
+        ssrc: UInt32, payloadType: UInt8 = 96, initialSequenceNumber: UInt16 = .random(in: 0...UInt16.max),
+        initialTimestamp: UInt32 = .random(in: 0...UInt32.max), maximumPayloadSize: Int = 1000
+    ) {
         self.ssrc = ssrc
         self.payloadType = payloadType
         self.sequenceNumber = initialSequenceNumber
@@ -52,9 +55,10 @@ public struct VP8Packetizer: Sendable {
             let end = min(offset + chunkSize, frame.count)
             // X=0, R=0, N=0, S=1 only on the first packet, PID=0.
             let descriptor: UInt8 = offset == 0 ? 0x10 : 0x00
-            packets.append(OutgoingRTPPacket(
-                marker: end == frame.count, payloadType: payloadType, sequenceNumber: sequenceNumber,
-                timestamp: timestamp, ssrc: ssrc, payload: [descriptor] + frame[offset..<end]))
+            packets.append(
+                OutgoingRTPPacket(
+                    marker: end == frame.count, payloadType: payloadType, sequenceNumber: sequenceNumber,
+                    timestamp: timestamp, ssrc: ssrc, payload: [descriptor] + frame[offset..<end]))
             sequenceNumber &+= 1
             offset = end
         }

@@ -1,10 +1,10 @@
 import AdminAPI
+import Auth
 import Foundation
 import Hummingbird
 import Logging
 import NIOCore
 import Protocol
-import Auth
 
 /// The admin API under `/admin/v1` (see docs/openapi.yaml). Every call is rate limited, then
 /// needs `Authorization: Bearer TOKEN` with a token carrying the admin grant (401 without a
@@ -33,42 +33,57 @@ struct AdminRoutes: Sendable {
     var routes: [Route] {
         [
             ("rooms", .get, { request, _ in await self.guarded(request) { await core.adminRooms() } }),
-            ("rooms/:roomId", .get, { request, context in
-                await self.guarded(request) { () async throws(AdminRefusal) in try await core.adminRoom(Self.identifier("roomId", in: context)) }
-            }),
-            ("rooms/:roomId/dismiss", .post, { request, context in
-                await self.guarded(request) { () async throws(AdminRefusal) in
-                    let roomId = try Self.identifier("roomId", in: context)
-                    let body = try await self.decodeBody(request, as: AdminDismissRequest.self, fields: ["reason"], required: false)
-                    if let reason = body?.reason, reason.utf8.count > 256 { return .error(.badRequest, "reason must be a string of at most 256 bytes") }
-                    return await core.adminDismiss(roomId: roomId, reason: body?.reason)
+            (
+                "rooms/:roomId", .get,
+                { request, context in
+                    await self.guarded(request) { () async throws(AdminRefusal) in try await core.adminRoom(Self.identifier("roomId", in: context)) }
                 }
-            }),
-            ("rooms/:roomId/kick", .post, { request, context in
-                await self.guarded(request) { () async throws(AdminRefusal) in
-                    let roomId = try Self.identifier("roomId", in: context)
-                    let body = try await self.decodeBody(request, as: AdminKickRequest.self, fields: ["userIds"], required: true)
-                    guard let list = body?.userIds, (1...Self.maximumKickUsers).contains(list.count) else {
-                        return .error(.badRequest, "userIds must be a list of 1 to \(Self.maximumKickUsers) user ids")
+            ),
+            (
+                "rooms/:roomId/dismiss", .post,
+                { request, context in
+                    await self.guarded(request) { () async throws(AdminRefusal) in
+                        let roomId = try Self.identifier("roomId", in: context)
+                        let body = try await self.decodeBody(request, as: AdminDismissRequest.self, fields: ["reason"], required: false)
+                        if let reason = body?.reason, reason.utf8.count > 256 { return .error(.badRequest, "reason must be a string of at most 256 bytes") }
+                        return await core.adminDismiss(roomId: roomId, reason: body?.reason)
                     }
-                    var userIds: [String] = []
-                    for item in list {
-                        guard let userId = Self.identifier(item) else { return .error(.badRequest, "userIds must hold user ids (\(Self.identifierRule))") }
-                        if !userIds.contains(userId) { userIds.append(userId) }
+                }
+            ),
+            (
+                "rooms/:roomId/kick", .post,
+                { request, context in
+                    await self.guarded(request) { () async throws(AdminRefusal) in
+                        let roomId = try Self.identifier("roomId", in: context)
+                        let body = try await self.decodeBody(request, as: AdminKickRequest.self, fields: ["userIds"], required: true)
+                        guard let list = body?.userIds, (1...Self.maximumKickUsers).contains(list.count) else {
+                            return .error(.badRequest, "userIds must be a list of 1 to \(Self.maximumKickUsers) user ids")
+                        }
+                        var userIds: [String] = []
+                        for item in list {
+                            guard let userId = Self.identifier(item) else { return .error(.badRequest, "userIds must hold user ids (\(Self.identifierRule))") }
+                            if !userIds.contains(userId) { userIds.append(userId) }
+                        }
+                        return await core.adminKick(roomId: roomId, userIds: userIds)
                     }
-                    return await core.adminKick(roomId: roomId, userIds: userIds)
                 }
-            }),
-            ("rooms/:roomId/users/:userId/stop-forwarding", .post, { request, context in
-                await self.guarded(request) { () async throws(AdminRefusal) in
-                    try await core.adminStopForwarding(roomId: Self.identifier("roomId", in: context), userId: Self.identifier("userId", in: context))
+            ),
+            (
+                "rooms/:roomId/users/:userId/stop-forwarding", .post,
+                { request, context in
+                    await self.guarded(request) { () async throws(AdminRefusal) in
+                        try await core.adminStopForwarding(roomId: Self.identifier("roomId", in: context), userId: Self.identifier("userId", in: context))
+                    }
                 }
-            }),
-            ("rooms/:roomId/placement", .post, { request, context in
-                await self.guarded(request) { () async throws(AdminRefusal) in
-                    try await core.adminPlacement(Self.identifier("roomId", in: context), controlURL: await self.localControlURL())
+            ),
+            (
+                "rooms/:roomId/placement", .post,
+                { request, context in
+                    await self.guarded(request) { () async throws(AdminRefusal) in
+                        try await core.adminPlacement(Self.identifier("roomId", in: context), controlURL: await self.localControlURL())
+                    }
                 }
-            }),
+            ),
             ("stats", .get, { request, _ in await self.guarded(request) { await core.adminStats() } }),
         ]
     }

@@ -310,11 +310,14 @@ actor ClusterPeers: PeerLink {
         if let timer, timer.deadlineMs <= deadline { return }
         timer?.task.cancel()
         let wake = origin + .milliseconds(deadline)
-        timer = (deadline, Task { [weak self] in
-            try? await Task.sleep(until: wake, clock: .continuous)
-            guard !Task.isCancelled else { return }
-            await self?.fire(deadline)
-        })
+        timer = (
+            deadline,
+            Task { [weak self] in
+                try? await Task.sleep(until: wake, clock: .continuous)
+                guard !Task.isCancelled else { return }
+                await self?.fire(deadline)
+            }
+        )
     }
 
     private func fire(_ deadline: Int64) async {

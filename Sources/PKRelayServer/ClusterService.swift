@@ -1,7 +1,7 @@
 import Cluster
 import Logging
-import ServiceLifecycle
 import MediaPlane
+import ServiceLifecycle
 
 /// Keeps this node in the cluster while the relay runs: creates the tables when missing,
 /// registers once the control listener is bound (retrying while the database is unreachable or

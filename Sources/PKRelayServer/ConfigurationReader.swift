@@ -42,7 +42,9 @@ struct ConfigurationReader {
     mutating func int(_ key: String, default fallback: Int, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
         guard let value = raw(key) else { return fallback }
         guard let number = value as? Int, !(value is Bool) else { throw ConfigurationError(key: name(key), reason: "must be a whole number") }
-        guard range.contains(number) else { throw ConfigurationError(key: name(key), reason: "must be between \(range.lowerBound) and \(range.upperBound), got \(number)") }
+        guard range.contains(number) else {
+            throw ConfigurationError(key: name(key), reason: "must be between \(range.lowerBound) and \(range.upperBound), got \(number)")
+        }
         return number
     }
 
@@ -60,7 +62,9 @@ struct ConfigurationReader {
 
     mutating func choice(_ key: String, default fallback: String, from options: [String]) throws(ConfigurationError) -> String {
         let value = try string(key, default: fallback) ?? fallback
-        guard options.contains(value) else { throw ConfigurationError(key: name(key), reason: "must be one of \(options.joined(separator: ", ")), got '\(value)'") }
+        guard options.contains(value) else {
+            throw ConfigurationError(key: name(key), reason: "must be one of \(options.joined(separator: ", ")), got '\(value)'")
+        }
         return value
     }
 

@@ -77,7 +77,9 @@ extension MediaQualityState {
                     let speakers = rankSpeakers(subscription.pending, sources: sources, excluding: users[key.session], count: subscription.topN)
                     subscription.pending = [:]
                     if !speakers.isEmpty || subscription.lastHadSpeakers {
-                        notices.append(MediaQualityNotice(sessions: [key.session], event: .remoteAudioPropertiesReport(AudioPropertiesReportEvent(roomId: roomId, speakers: speakers))))
+                        notices.append(
+                            MediaQualityNotice(
+                                sessions: [key.session], event: .remoteAudioPropertiesReport(AudioPropertiesReportEvent(roomId: roomId, speakers: speakers))))
                     }
                     subscription.lastHadSpeakers = !speakers.isEmpty
                 }
@@ -101,7 +103,8 @@ extension MediaQualityState {
     }
 
     mutating func updateActiveSpeaker(
-        roomId: String, levels: [UInt32: AudioLevelSample], sources: [UInt32: SpeakerKey], notify sessions: [SessionID], into notices: inout [MediaQualityNotice]
+        roomId: String, levels: [UInt32: AudioLevelSample], sources: [UInt32: SpeakerKey], notify sessions: [SessionID],
+        into notices: inout [MediaQualityNotice]
     ) {
         var byUser: [String: UInt8] = [:]
         for (id, sample) in levels {
@@ -143,14 +146,16 @@ extension MediaQualityState {
                 var remotes: [NetworkQualityInfo] = []
                 var byPublisher: [String: [NetworkQualitySample]] = [:]
                 for (subscription, downlink) in zip(member.subscriptions, sinkSamples) {
-                    byPublisher[subscription.publisherUserId, default: []] += downlink + (uplinks[subscription.publisherUserId]?[subscription.streamIndex] ?? [])
+                    byPublisher[subscription.publisherUserId, default: []] +=
+                        downlink + (uplinks[subscription.publisherUserId]?[subscription.streamIndex] ?? [])
                 }
                 for (userId, samples) in byPublisher.sorted(by: { $0.key < $1.key }) {
                     remotes.append(Self.qualityInfo(userId: userId, samples))
                 }
                 // Nothing known yet (no media in either direction): no event, rather than a stream of Unknowns.
                 guard local.quality != NetworkQualityScorer.unknown || remotes.contains(where: { $0.quality != NetworkQualityScorer.unknown }) else { continue }
-                notices.append(MediaQualityNotice(sessions: [member.session], event: .networkQuality(NetworkQualityEvent(roomId: roomId, local: local, remotes: remotes))))
+                notices.append(
+                    MediaQualityNotice(sessions: [member.session], event: .networkQuality(NetworkQualityEvent(roomId: roomId, local: local, remotes: remotes))))
             }
         }
     }

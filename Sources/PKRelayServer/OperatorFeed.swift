@@ -35,29 +35,41 @@ final class OperatorFeed: Sendable {
             logger.info("room ended", metadata: ["room": "\(roomId)"])
             postWebhook("room.ended", roomId: roomId, ["roomId": .string(roomId)])
         case .userJoined(let roomId, let userId, let session, let role, let visible, let replaced):
-            var metadata: Logger.Metadata = ["room": "\(roomId)", "user": "\(userId)", "session": "\(session)", "role": "\(role.rawValue)", "visible": "\(visible)"]
+            var metadata: Logger.Metadata = [
+                "room": "\(roomId)", "user": "\(userId)", "session": "\(session)", "role": "\(role.rawValue)", "visible": "\(visible)",
+            ]
             if let replaced { metadata["replacedSession"] = "\(replaced)" }
             logger.info("user joined", metadata: metadata)
-            postWebhook("user.joined", roomId: roomId, ["roomId": .string(roomId), "userId": .string(userId), "role": .string(role.rawValue), "visible": .bool(visible)])
+            postWebhook(
+                "user.joined", roomId: roomId,
+                ["roomId": .string(roomId), "userId": .string(userId), "role": .string(role.rawValue), "visible": .bool(visible)])
         case .userLeft(let roomId, let userId, let session, let reason):
             logger.info("user left", metadata: ["room": "\(roomId)", "user": "\(userId)", "session": "\(session)", "reason": "\(reason.rawValue)"])
             postWebhook("user.left", roomId: roomId, ["roomId": .string(roomId), "userId": .string(userId), "reason": .string(reason.rawValue)])
         case .userRoleChanged(let roomId, let userId, let role, let previousRole):
             logger.info("user switched role", metadata: ["room": "\(roomId)", "user": "\(userId)", "role": "\(role.rawValue)"])
-            postWebhook("user.role_changed", roomId: roomId, ["roomId": .string(roomId), "userId": .string(userId), "role": .string(role.rawValue), "previousRole": .string(previousRole.rawValue)])
+            postWebhook(
+                "user.role_changed", roomId: roomId,
+                ["roomId": .string(roomId), "userId": .string(userId), "role": .string(role.rawValue), "previousRole": .string(previousRole.rawValue)])
         case .streamPublished(let change):
             logger.debug("stream published", metadata: ["room": "\(change.roomId)", "user": "\(change.userId)", "stream": "\(change.streamIndex.rawValue)"])
-            postWebhook("stream.published", roomId: change.roomId, [
-                "roomId": .string(change.roomId), "userId": .string(change.userId), "streamIndex": .string(change.streamIndex.rawValue),
-                "mediaType": .number(change.mediaType),
-            ])
+            postWebhook(
+                "stream.published", roomId: change.roomId,
+                [
+                    "roomId": .string(change.roomId), "userId": .string(change.userId), "streamIndex": .string(change.streamIndex.rawValue),
+                    "mediaType": .number(change.mediaType),
+                ])
         case .streamUnpublished(let change):
             let reason = change.departure == .serverShutdown ? "serverShutdown" : Self.reasonName(change.reason ?? .other)
-            logger.debug("stream unpublished", metadata: ["room": "\(change.roomId)", "user": "\(change.userId)", "stream": "\(change.streamIndex.rawValue)", "reason": "\(reason)"])
-            postWebhook("stream.unpublished", roomId: change.roomId, [
-                "roomId": .string(change.roomId), "userId": .string(change.userId), "streamIndex": .string(change.streamIndex.rawValue),
-                "mediaType": .number(change.mediaType), "reason": .string(reason),
-            ])
+            logger.debug(
+                "stream unpublished",
+                metadata: ["room": "\(change.roomId)", "user": "\(change.userId)", "stream": "\(change.streamIndex.rawValue)", "reason": "\(reason)"])
+            postWebhook(
+                "stream.unpublished", roomId: change.roomId,
+                [
+                    "roomId": .string(change.roomId), "userId": .string(change.userId), "streamIndex": .string(change.streamIndex.rawValue),
+                    "mediaType": .number(change.mediaType), "reason": .string(reason),
+                ])
         case .forwardStateChanged(let change):
             recordForwardState(change)
         case .linkConnected(let link):
@@ -72,10 +84,12 @@ final class OperatorFeed: Sendable {
             postWebhook("link.disconnected", roomId: link.callerRoomId, data)
         case .invitationEnded(let outcome):
             let name = Self.outcomeName(outcome.state)
-            logger.info("invitation ended", metadata: [
-                "invite": "\(outcome.inviteId)", "room": "\(outcome.callerRoomId)", "user": "\(outcome.callerUserId)",
-                "peerRoom": "\(outcome.calleeRoomId)", "peerUser": "\(outcome.calleeUserId)", "outcome": "\(name)", "reason": "\(outcome.reason ?? "-")",
-            ])
+            logger.info(
+                "invitation ended",
+                metadata: [
+                    "invite": "\(outcome.inviteId)", "room": "\(outcome.callerRoomId)", "user": "\(outcome.callerUserId)",
+                    "peerRoom": "\(outcome.calleeRoomId)", "peerUser": "\(outcome.calleeUserId)", "outcome": "\(name)", "reason": "\(outcome.reason ?? "-")",
+                ])
             var data: [String: WebhookValue] = [
                 "inviteId": .string(outcome.inviteId), "outcome": .string(name), "roomId": .string(outcome.callerRoomId),
                 "userId": .string(outcome.callerUserId), "peerRoomId": .string(outcome.calleeRoomId), "peerUserId": .string(outcome.calleeUserId),
@@ -83,13 +97,19 @@ final class OperatorFeed: Sendable {
             if let reason = outcome.reason { data["reason"] = .string(reason) }
             postWebhook("invitation.outcome", roomId: outcome.callerRoomId, data)
         case .firstKeyframe(let watch, let elapsedMs):
-            logger.info("forward watchable", metadata: [
-                "room": "\(watch.sourceRoomId)", "user": "\(watch.userId)", "target": "\(watch.targetRoomId)", "via": "\(watch.via)", "elapsedMs": "\(elapsedMs)",
-            ])
-            postWebhook("forward.first_keyframe", roomId: watch.sourceRoomId, [
-                "roomId": .string(watch.sourceRoomId), "userId": .string(watch.userId), "targetRoomId": .string(watch.targetRoomId), "via": .string(watch.via),
-                "elapsedMs": .number(elapsedMs),
-            ])
+            logger.info(
+                "forward watchable",
+                metadata: [
+                    "room": "\(watch.sourceRoomId)", "user": "\(watch.userId)", "target": "\(watch.targetRoomId)", "via": "\(watch.via)",
+                    "elapsedMs": "\(elapsedMs)",
+                ])
+            postWebhook(
+                "forward.first_keyframe", roomId: watch.sourceRoomId,
+                [
+                    "roomId": .string(watch.sourceRoomId), "userId": .string(watch.userId), "targetRoomId": .string(watch.targetRoomId),
+                    "via": .string(watch.via),
+                    "elapsedMs": .number(elapsedMs),
+                ])
         }
     }
 
@@ -132,7 +152,10 @@ final class OperatorFeed: Sendable {
     }
 
     static func linkMetadata(_ link: LinkSnapshot) -> Logger.Metadata {
-        ["link": "\(link.id)", "room": "\(link.callerRoomId)", "user": "\(link.callerUserId)", "peerRoom": "\(link.peerRoomId)", "peerUser": "\(link.peerUserId)"]
+        [
+            "link": "\(link.id)", "room": "\(link.callerRoomId)", "user": "\(link.callerUserId)", "peerRoom": "\(link.peerRoomId)",
+            "peerUser": "\(link.peerUserId)",
+        ]
     }
 
     /// The webhook name of an invitation's final state.

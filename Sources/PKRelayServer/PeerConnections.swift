@@ -303,7 +303,10 @@ struct PeerConnections: Sendable {
                 // own deadlines do.
                 if !hasConnectionOnItsWay(to: node) && !connections.values.contains(where: { $0.node == nil }) {
                     actions += failWaiters(for: node)
-                    if !peer.kept { peers[node] = nil; continue }
+                    if !peer.kept {
+                        peers[node] = nil
+                        continue
+                    }
                 }
             }
             switch peer.dial {

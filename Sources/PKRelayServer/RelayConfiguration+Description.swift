@@ -1,8 +1,9 @@
-import Cluster
 import Auth
+import Cluster
 import Logging
 import MediaPlane
 import RoomEngine
+
 extension RelayConfiguration {
     /// The effective settings as YAML-like text, secrets redacted.
     public var effectiveSettings: String {

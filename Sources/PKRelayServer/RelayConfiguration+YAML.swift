@@ -1,12 +1,12 @@
-import Protocol
-import Cluster
 import Auth
+import Cluster
 import Foundation
 import Logging
 import MediaPlane
+import Protocol
+import RoomEngine
 import SecureTransport
 import Yams
-import RoomEngine
 
 extension RelayConfiguration {
     /// Reads a YAML configuration over the built-in defaults. Unknown keys and bad values are
@@ -57,7 +57,8 @@ extension RelayConfiguration {
             var profiles: [SRTPProfile] = []
             for (index, name) in names.enumerated() {
                 guard let text = name as? String, let profile = SRTPProfile(rawValue: text) else {
-                    throw ConfigurationError(key: "media.srtpProfiles[\(index)]", reason: "must be one of \(SRTPProfile.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw ConfigurationError(
+                        key: "media.srtpProfiles[\(index)]", reason: "must be one of \(SRTPProfile.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 profiles.append(profile)
             }
@@ -74,9 +75,12 @@ extension RelayConfiguration {
         configuration.media.sendOnlySockets = try media.bool("sendOnlySockets", default: configuration.media.sendOnlySockets)
         configuration.media.connectedSockets = try media.bool("connectedSockets", default: configuration.media.connectedSockets)
         let retransmission = try media.int("retransmissionBufferPackets", default: configuration.media.retransmissionBufferPackets, in: 64...8192)
-        guard retransmission & (retransmission - 1) == 0 else { throw ConfigurationError(key: "media.retransmissionBufferPackets", reason: "must be a power of two, got \(retransmission)") }
+        guard retransmission & (retransmission - 1) == 0 else {
+            throw ConfigurationError(key: "media.retransmissionBufferPackets", reason: "must be a power of two, got \(retransmission)")
+        }
         configuration.media.retransmissionBufferPackets = retransmission
-        configuration.media.keyframeRequestIntervalMs = Int64(try media.int("keyframeRequestIntervalMs", default: Int(configuration.media.keyframeRequestIntervalMs), in: 50...10000))
+        configuration.media.keyframeRequestIntervalMs = Int64(
+            try media.int("keyframeRequestIntervalMs", default: Int(configuration.media.keyframeRequestIntervalMs), in: 50...10000))
         configuration.media.threads = try media.int("threads", default: configuration.media.threads, in: 1...MediaPlaneConfiguration.maximumThreads)
         let webRTCEnabled = try media.bool("webrtcEnabled", default: configuration.media.webRTCPort != nil)
         let webRTCPort = try media.int("webrtcPort", default: configuration.media.webRTCPort ?? 7702, in: 0...65535)
@@ -87,12 +91,17 @@ extension RelayConfiguration {
             guard lastWebRTCPort <= 65535 else {
                 throw ConfigurationError(
                     key: "media.webrtcPort",
-                    reason: "\(webRTCPort) leaves no room for one WebRTC port per media thread: \(threads) threads need \(webRTCPort)-\(lastWebRTCPort), past 65535")
+                    reason:
+                        "\(webRTCPort) leaves no room for one WebRTC port per media thread: \(threads) threads need \(webRTCPort)-\(lastWebRTCPort), past 65535"
+                )
             }
             if webRTCPort <= last, first <= lastWebRTCPort {
                 throw ConfigurationError(
                     key: "media.webrtcPort",
-                    reason: "the WebRTC ports \(webRTCPort)-\(lastWebRTCPort) (one per media thread, media.threads \(threads)) must lie outside media.portRangeStart-portRangeEnd (\(first)-\(last)), which SRTP transports use")
+                    reason:
+                        "the WebRTC ports \(webRTCPort)-\(lastWebRTCPort) (one per media thread, media.threads \(threads)) must lie outside "
+                            + "media.portRangeStart-portRangeEnd (\(first)-\(last)), which SRTP transports use"
+                )
             }
         }
         configuration.media.webRTCPort = webRTCEnabled ? webRTCPort : nil
@@ -100,18 +109,25 @@ extension RelayConfiguration {
         try media.finish()
 
         var rooms = try root.section("rooms")
-        configuration.rooms.maximumVisibleUsersPerRoom = try rooms.int("maxVisibleUsers", default: configuration.rooms.maximumVisibleUsersPerRoom, in: 1...100_000)
+        configuration.rooms.maximumVisibleUsersPerRoom = try rooms.int(
+            "maxVisibleUsers", default: configuration.rooms.maximumVisibleUsersPerRoom, in: 1...100_000)
         configuration.rooms.maximumPublishersPerRoom = try rooms.int("maxPublishers", default: configuration.rooms.maximumPublishersPerRoom, in: 1...10_000)
-        configuration.rooms.maximumSubscriptionsPerUser = try rooms.int("maxSubscriptionsPerUser", default: configuration.rooms.maximumSubscriptionsPerUser, in: 1...10_000)
-        configuration.rooms.keepAliveTimeoutMilliseconds = Int64(try rooms.int("keepAliveTimeoutSeconds", default: Int(configuration.rooms.keepAliveTimeoutMilliseconds / 1000), in: 1...3600)) * 1000
-        configuration.rooms.tokenExpiryWarningMilliseconds = Int64(try rooms.int("tokenExpiryWarningSeconds", default: Int(configuration.rooms.tokenExpiryWarningMilliseconds / 1000), in: 1...3600)) * 1000
-        configuration.rooms.maximumForwardTargetsPerUser = try rooms.int("maxForwardTargetsPerUser", default: configuration.rooms.maximumForwardTargetsPerUser, in: 1...64)
+        configuration.rooms.maximumSubscriptionsPerUser = try rooms.int(
+            "maxSubscriptionsPerUser", default: configuration.rooms.maximumSubscriptionsPerUser, in: 1...10_000)
+        configuration.rooms.keepAliveTimeoutMilliseconds =
+            Int64(try rooms.int("keepAliveTimeoutSeconds", default: Int(configuration.rooms.keepAliveTimeoutMilliseconds / 1000), in: 1...3600)) * 1000
+        configuration.rooms.tokenExpiryWarningMilliseconds =
+            Int64(try rooms.int("tokenExpiryWarningSeconds", default: Int(configuration.rooms.tokenExpiryWarningMilliseconds / 1000), in: 1...3600)) * 1000
+        configuration.rooms.maximumForwardTargetsPerUser = try rooms.int(
+            "maxForwardTargetsPerUser", default: configuration.rooms.maximumForwardTargetsPerUser, in: 1...64)
         configuration.rooms.maximumLinksPerUser = try rooms.int("maxLinksPerUser", default: configuration.rooms.maximumLinksPerUser, in: 1...64)
         configuration.rooms.maximumLinksPerRoom = try rooms.int("maxLinksPerRoom", default: configuration.rooms.maximumLinksPerRoom, in: 1...256)
         configuration.rooms.autoRejectBusyInvitations = try rooms.bool("autoRejectBusyInvitations", default: configuration.rooms.autoRejectBusyInvitations)
-        configuration.rooms.invitationDefaultTimeoutSeconds = try rooms.int("invitationTimeoutSeconds", default: configuration.rooms.invitationDefaultTimeoutSeconds, in: 1...3600)
+        configuration.rooms.invitationDefaultTimeoutSeconds = try rooms.int(
+            "invitationTimeoutSeconds", default: configuration.rooms.invitationDefaultTimeoutSeconds, in: 1...3600)
         configuration.rooms.maximumMessageBytes = try rooms.int("maxMessageBytes", default: configuration.rooms.maximumMessageBytes, in: 1...65536)
-        configuration.rooms.maximumMessagesPerSecond = try rooms.int("maxMessagesPerSecond", default: configuration.rooms.maximumMessagesPerSecond, in: 1...1000)
+        configuration.rooms.maximumMessagesPerSecond = try rooms.int(
+            "maxMessagesPerSecond", default: configuration.rooms.maximumMessagesPerSecond, in: 1...1000)
         try rooms.finish()
 
         var auth = try root.section("auth")
@@ -120,8 +136,12 @@ extension RelayConfiguration {
             var seen = Set<String>()
             for (index, item) in keys.enumerated() {
                 var key = try ConfigurationReader(item, path: "auth.keys[\(index)]")
-                guard let id = try key.string("id", default: nil), !id.isEmpty else { throw ConfigurationError(key: "auth.keys[\(index)].id", reason: "is required") }
-                guard let secret = try key.string("secret", default: nil) else { throw ConfigurationError(key: "auth.keys[\(index)].secret", reason: "is required") }
+                guard let id = try key.string("id", default: nil), !id.isEmpty else {
+                    throw ConfigurationError(key: "auth.keys[\(index)].id", reason: "is required")
+                }
+                guard let secret = try key.string("secret", default: nil) else {
+                    throw ConfigurationError(key: "auth.keys[\(index)].secret", reason: "is required")
+                }
                 guard secret.utf8.count >= SigningKey.minimumSecretLength else {
                     throw ConfigurationError(key: "auth.keys[\(index)].secret", reason: "must be at least \(SigningKey.minimumSecretLength) bytes")
                 }
@@ -201,7 +221,9 @@ extension RelayConfiguration {
             throw ConfigurationError(key: "cluster.publicControlURL", reason: "must be a ws:// or wss:// URL")
         }
         guard cluster.renewSeconds * 3 <= cluster.leaseSeconds else {
-            throw ConfigurationError(key: "cluster.renewSeconds", reason: "must be at most a third of cluster.leaseSeconds (\(cluster.leaseSeconds)), so that a late renewal or two do not lose the lease")
+            throw ConfigurationError(
+                key: "cluster.renewSeconds",
+                reason: "must be at most a third of cluster.leaseSeconds (\(cluster.leaseSeconds)), so that a late renewal or two do not lose the lease")
         }
         return cluster
     }
@@ -214,11 +236,14 @@ extension RelayConfiguration {
         for (index, item) in items.enumerated() {
             let path = "ice.servers[\(index)]"
             var entry = try ConfigurationReader(item, path: path)
-            guard let urls = try entry.list("urls"), !urls.isEmpty else { throw ConfigurationError(key: "\(path).urls", reason: "is required: one or more stun:, stuns:, turn: or turns: URLs") }
+            guard let urls = try entry.list("urls"), !urls.isEmpty else {
+                throw ConfigurationError(key: "\(path).urls", reason: "is required: one or more stun:, stuns:, turn: or turns: URLs")
+            }
             var server = ICEServerConfiguration(urls: [])
             for (number, url) in urls.enumerated() {
                 let schemes = ["stun:", "stuns:", "turn:", "turns:"]
-                guard let text = url as? String, schemes.contains(where: { text.hasPrefix($0) && text.count > $0.count }), !text.contains(where: \.isWhitespace) else {
+                guard let text = url as? String, schemes.contains(where: { text.hasPrefix($0) && text.count > $0.count }), !text.contains(where: \.isWhitespace)
+                else {
                     throw ConfigurationError(key: "\(path).urls[\(number)]", reason: "must be a stun:, stuns:, turn: or turns: URL (RFC 7064, RFC 7065)")
                 }
                 server.urls.append(text)
@@ -228,7 +253,9 @@ extension RelayConfiguration {
             server.secret = try entry.string("secret", default: nil)
             try entry.finish()
             if server.username != nil || server.credential != nil {
-                guard server.secret == nil else { throw ConfigurationError(key: "\(path).secret", reason: "is for minted credentials; give either secret or username and credential") }
+                guard server.secret == nil else {
+                    throw ConfigurationError(key: "\(path).secret", reason: "is for minted credentials; give either secret or username and credential")
+                }
                 guard server.username?.isEmpty == false else { throw ConfigurationError(key: "\(path).username", reason: "is required with credential") }
                 guard server.credential?.isEmpty == false else { throw ConfigurationError(key: "\(path).credential", reason: "is required with username") }
             }
@@ -249,7 +276,8 @@ extension RelayConfiguration {
         if let urls = try section.list("urls") {
             webhooks.urls = []
             for (index, item) in urls.enumerated() {
-                guard let text = item as? String, let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                guard let text = item as? String, let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
+                else {
                     throw ConfigurationError(key: "webhooks.urls[\(index)]", reason: "must be an http or https URL")
                 }
                 webhooks.urls.append(text)

@@ -1,9 +1,9 @@
 import AdminAPI
 import Foundation
+import Logging
 import MediaPlane
 import Protocol
 import RoomEngine
-import Logging
 
 /// The admin API's operations: the room server's view of the relay and its controls.
 extension RelayCore {
@@ -93,7 +93,8 @@ extension RelayCore {
         let outcome = engine.stopForwardsAndLinks(roomId: roomId, userId: userId, linkReason: "kicked", now: now)
         guard case .success = outcome.result else { return .error(.notFound, "no user '\(userId)' in room '\(roomId)'") }
         apply(outcome.actions)
-        logger.notice("forwards and links stopped by the admin API", metadata: ["room": "\(roomId)", "user": "\(userId)", "forwards": "\(forwards)", "links": "\(links)"])
+        logger.notice(
+            "forwards and links stopped by the admin API", metadata: ["room": "\(roomId)", "user": "\(userId)", "forwards": "\(forwards)", "links": "\(links)"])
         return .answer(AdminStopForwardingResult(roomId: roomId, userId: userId, forwardsStopped: forwards, linksEnded: links))
     }
 
@@ -120,10 +121,11 @@ extension RelayCore {
                 leaseLosses: Int(clamping: status.leaseLosses), renewalFailures: Int(clamping: status.renewalFailures),
                 redirects: Int(clamping: status.redirects), peers: status.peers, peerLosses: Int(clamping: status.peerLosses))
         }
-        return .answer(AdminStats(
-            rooms: figures.rooms, users: figures.users, streams: figures.publications, subscriptions: figures.subscriptions,
-            forwards: figures.forwardTargets, links: figures.links, connections: figures.connections, transports: figures.transports,
-            udpPorts: figures.udpPorts, accepting: figures.accepting, media: media, webhooks: delivery, cluster: membership))
+        return .answer(
+            AdminStats(
+                rooms: figures.rooms, users: figures.users, streams: figures.publications, subscriptions: figures.subscriptions,
+                forwards: figures.forwardTargets, links: figures.links, connections: figures.connections, transports: figures.transports,
+                udpPorts: figures.udpPorts, accepting: figures.accepting, media: media, webhooks: delivery, cluster: membership))
     }
 
     /// The cluster membership with the node-to-node connections; nil for a single node.

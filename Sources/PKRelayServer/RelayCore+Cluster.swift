@@ -1,9 +1,9 @@
 import AdminAPI
 import Cluster
 import Foundation
+import Logging
 import Protocol
 import RoomEngine
-import Logging
 
 /// The relay core's side of a cluster: joins for rooms served elsewhere are redirected, forwards
 /// into them are verified there, room ends release placements, and a node that lost its lease
@@ -38,12 +38,13 @@ extension RelayCore {
     /// does not depend on the cluster's database.
     func routeForwardTargets(request: Data, session: SessionID) async -> [String: ForwardTargetRequest] {
         guard case .success(let forward) = decode(StartForwardParams.self, from: request),
-              let userId = engine.userId(of: session, roomId: forward.roomId)
+            let userId = engine.userId(of: session, roomId: forward.roomId)
         else { return [:] }
         var resolved: [String: ForwardTargetRequest] = [:]
         for target in forward.targets where RelayIdentifier.isValid(target.roomId) && target.roomId != forward.roomId && resolved[target.roomId] == nil {
             if let running = engine.remoteForwardTarget(sourceRoomId: forward.roomId, userId: userId, targetRoomId: target.roomId),
-               let node = await peers?.knownNode(running.node) {
+                let node = await peers?.knownNode(running.node)
+            {
                 let placement = RoomPlacement(roomId: target.roomId, node: node, epoch: running.epoch)
                 resolved[target.roomId] = await verifyRemoteTarget(placement, sourceRoomId: forward.roomId, userId: userId, token: target.token)
                 continue
@@ -63,7 +64,8 @@ extension RelayCore {
     /// Asks the node serving a target room to verify a forward into it.
     func verifyRemoteTarget(_ placement: RoomPlacement, sourceRoomId: String, userId: String, token: String) async -> ForwardTargetRequest {
         let roomId = placement.roomId
-        let request = PeerRequest.verify(ForwardVerification(sourceRoomId: sourceRoomId, targetRoomId: roomId, userId: userId, token: token, epoch: placement.epoch))
+        let request = PeerRequest.verify(
+            ForwardVerification(sourceRoomId: sourceRoomId, targetRoomId: roomId, userId: userId, token: token, epoch: placement.epoch))
         switch await ask(request, at: placement, unreachable: .forwardNotSupported) {
         case .failure(let error):
             return ForwardTargetRequest(roomId: roomId, grants: .failure(error))
@@ -73,7 +75,8 @@ extension RelayCore {
                 grants: .success(TokenGrants(publish: true, subscribe: false, forward: false, hidden: false, expiresAt: EngineTime(milliseconds: expiresAtMs))),
                 remote: remote)
         case .success:
-            return ForwardTargetRequest(roomId: roomId, grants: .failure(RelayError(.forwardNotSupported, "node \(placement.node.id) answered a verification with something else")))
+            return ForwardTargetRequest(
+                roomId: roomId, grants: .failure(RelayError(.forwardNotSupported, "node \(placement.node.id) answered a verification with something else")))
         }
     }
 

@@ -1,11 +1,11 @@
+import Auth
 import Cluster
 import Foundation
+import Logging
 import MediaPlane
 import Protocol
 import RoomEngine
 import SecureTransport
-import Auth
-import Logging
 
 /// The relay core's side of the node-to-node connections: media pipes open and close with
 /// them, forwards into rooms on other nodes are verified there, and mirrors are kept in step.
@@ -37,10 +37,11 @@ extension RelayCore {
             apply(engine.remoteNodeGone(node))
         }
         guard let endpoint = IPv4Endpoint(host: remote.ip, port: remote.port), let key = SDESKeying.decodeBase64(remote.key),
-              // The peer's address comes from the node-to-node connection, not from a client.
-              case .success = media.connectTransport(id: pipe.transportId, remote: endpoint, clientKey: key, addressGranted: true)
+            // The peer's address comes from the node-to-node connection, not from a client.
+            case .success = media.connectTransport(id: pipe.transportId, remote: endpoint, clientKey: key, addressGranted: true)
         else {
-            logger.error("cluster peer offered a media pipe that cannot be used", metadata: ["peer": "\(node)", "ip": "\(remote.ip)", "port": "\(remote.port)"])
+            logger.error(
+                "cluster peer offered a media pipe that cannot be used", metadata: ["peer": "\(node)", "ip": "\(remote.ip)", "port": "\(remote.port)"])
             return false
         }
         apply(engine.remoteNodeReady(node, pipeTransportId: pipe.transportId))
@@ -92,7 +93,9 @@ extension RelayCore {
         case .success(let grants) where !grants.publish:
             return .refused(RelayError(.forwardInvalidToken, "the target token has no publish grant"))
         case .success(let grants):
-            if let refusal = engine.remoteMirrorRefusal(node: node, sourceRoomId: request.sourceRoomId, targetRoomId: request.targetRoomId, userId: request.userId) {
+            if let refusal = engine.remoteMirrorRefusal(
+                node: node, sourceRoomId: request.sourceRoomId, targetRoomId: request.targetRoomId, userId: request.userId)
+            {
                 return .refused(refusal)
             }
             return .verified(expiresAtMs: min(grants.expiresAt.milliseconds, grants.publishExpiresAt?.milliseconds ?? .max))
@@ -132,7 +135,8 @@ extension RelayCore {
     /// the remote end it names (the node, this node's pipe to it, the room's epoch). A node that
     /// does not answer, or an answer that is a refusal, is the error; `unreachable` is the code
     /// for the former.
-    func ask(_ request: PeerRequest, at placement: RoomPlacement, unreachable: ErrorCode) async -> Result<(answer: PeerReply, remote: RemoteTarget), RelayError> {
+    func ask(_ request: PeerRequest, at placement: RoomPlacement, unreachable: ErrorCode) async -> Result<(answer: PeerReply, remote: RemoteTarget), RelayError>
+    {
         guard let peers else { return .failure(RelayError(unreachable, "this relay is not part of a cluster")) }
         guard let answer = await peers.request(request, to: placement.node) else {
             return .failure(RelayError(unreachable, "room '\(placement.roomId)' lives on node \(placement.node.id), which cannot be reached now"))

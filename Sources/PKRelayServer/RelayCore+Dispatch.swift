@@ -1,9 +1,9 @@
 public import Auth
 public import Foundation
-public import Protocol
-public import RoomEngine
 public import Logging
 public import MediaPlane
+public import Protocol
+public import RoomEngine
 
 extension RelayCore {
     /// Handles one text message from a connection: parse, check, dispatch, answer. Whatever the
@@ -12,7 +12,10 @@ extension RelayCore {
         guard sessions[session] != nil, let withinRate = admitFrame(from: session) else { return }
         if text.utf8.count > configuration.maxMessageBytes {
             refusals.count(.messageSize)
-            respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.messageTooLarge, "message is \(text.utf8.count) bytes; the limit is \(configuration.maxMessageBytes)")), to: session)
+            respond(
+                nil,
+                Result<EmptyResult, RelayError>.failure(
+                    RelayError(.messageTooLarge, "message is \(text.utf8.count) bytes; the limit is \(configuration.maxMessageBytes)")), to: session)
             return
         }
         // One pass reads the frame's shape; the params are decoded from the same bytes later.
@@ -22,7 +25,8 @@ extension RelayCore {
             envelope = try JSONDecoder().decode(RequestEnvelope.self, from: message)
         } catch DecodingError.typeMismatch, DecodingError.valueNotFound {
             // Valid JSON, but not an object (`null` among them).
-            respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.invalidRequest, "a request is a JSON object with id, method and params")), to: session)
+            respond(
+                nil, Result<EmptyResult, RelayError>.failure(RelayError(.invalidRequest, "a request is a JSON object with id, method and params")), to: session)
             return
         } catch {
             respond(nil, Result<EmptyResult, RelayError>.failure(RelayError(.parseError, "message is not valid JSON")), to: session)
@@ -45,7 +49,10 @@ extension RelayCore {
             return
         }
         if !withinRate {
-            respond(id, Result<EmptyResult, RelayError>.failure(RelayError(.rateLimited, "more than \(configuration.requestsPerSecond) requests per second; slow down")), to: session)
+            respond(
+                id,
+                Result<EmptyResult, RelayError>.failure(
+                    RelayError(.rateLimited, "more than \(configuration.requestsPerSecond) requests per second; slow down")), to: session)
             return
         }
         guard let known = Method(rawValue: method) else {
@@ -94,13 +101,16 @@ extension RelayCore {
         sessions[session]!.refusalsInWindow += 1
         guard sessions[session]!.refusalsInWindow > configuration.requestsPerSecond * 2 else { return false }
         refusals.count(.requestFlood)
-        logger.warning("client goes on sending while refused; closing its connection", metadata: [
-            "session": "\(session)", "user": "\(sessions[session]!.userId ?? "-")",
-        ])
-        disconnect(session, close: .policyViolation("more than \(configuration.requestsPerSecond * 2) frames in one second after the rate limit refused them"), cutting: true)
+        logger.warning(
+            "client goes on sending while refused; closing its connection",
+            metadata: [
+                "session": "\(session)", "user": "\(sessions[session]!.userId ?? "-")",
+            ])
+        disconnect(
+            session, close: .policyViolation("more than \(configuration.requestsPerSecond * 2) frames in one second after the rate limit refused them"),
+            cutting: true)
         return nil
     }
-
 
     /// Decodes the `params` of `request` (a whole request message that passed the frame checks)
     /// as `type`; missing or `null` params are decoded as an empty object.
@@ -145,49 +155,67 @@ extension RelayCore {
         case .createTransport: run(CreateTransportParams.self) { createTransport($0, session: session) }
         case .connectTransport: run(ConnectTransportParams.self) { connectTransport($0, session: session) }
         case .closeTransport: run(TransportParams.self) { closeTransport($0, session: session) }
-        case .publishStream: run(PublishStreamParams.self) { (params: PublishStreamParams) -> EngineOutcome<PublishStreamResult> in
-            if let offer = params.sdp { return publishWithOffer(params, offer: offer, session: session) }
-            if webRTC[params.transportId] != nil || params.tracks.contains(where: { $0.transportId.map { webRTC[$0] != nil } ?? false }) {
-                return EngineOutcome(result: .failure(RelayError(.invalidParams, "publishing on a WebRTC transport needs params.sdp (the client's offer)")), actions: [])
+        case .publishStream:
+            run(PublishStreamParams.self) { (params: PublishStreamParams) -> EngineOutcome<PublishStreamResult> in
+                if let offer = params.sdp { return publishWithOffer(params, offer: offer, session: session) }
+                if webRTC[params.transportId] != nil || params.tracks.contains(where: { $0.transportId.map { webRTC[$0] != nil } ?? false }) {
+                    return EngineOutcome(
+                        result: .failure(RelayError(.invalidParams, "publishing on a WebRTC transport needs params.sdp (the client's offer)")), actions: [])
+                }
+                // A rid is learnt from a WebRTC offer; an SRTP track is known by its SSRC alone.
+                if let position = params.tracks.firstIndex(where: { $0.rid != nil }) {
+                    return EngineOutcome(
+                        result: .failure(
+                            RelayError(.invalidParams, "tracks[\(position)].rid is set by the relay from a WebRTC offer; SRTP tracks name their ssrc")),
+                        actions: [])
+                }
+                return engine.publish(session: session, params: params, now: time)
             }
-            // A rid is learnt from a WebRTC offer; an SRTP track is known by its SSRC alone.
-            if let position = params.tracks.firstIndex(where: { $0.rid != nil }) {
-                return EngineOutcome(result: .failure(RelayError(.invalidParams, "tracks[\(position)].rid is set by the relay from a WebRTC offer; SRTP tracks name their ssrc")), actions: [])
-            }
-            return engine.publish(session: session, params: params, now: time)
-        }
         case .answerTransportOffer: run(AnswerTransportOfferParams.self) { answerTransportOffer($0, session: session) }
         case .restartIce: run(RestartIceParams.self) { restartIce($0, session: session) }
         case .unpublishStream: run(StreamParams.self) { engine.unpublish(session: session, params: $0, now: time) }
-        case .subscribeStream: run(SubscribeStreamParams.self) { (params: SubscribeStreamParams) -> EngineOutcome<SubscribeStreamResult> in
-            for id in [params.transportId, params.audioTransportId, params.videoTransportId].compactMap({ $0 }) where webRTC[id]?.purpose == .publish {
-                return EngineOutcome(result: .failure(RelayError(.transportState, "transport \(id) publishes; receive on a WebRTC transport of its own")), actions: [])
+        case .subscribeStream:
+            run(SubscribeStreamParams.self) { (params: SubscribeStreamParams) -> EngineOutcome<SubscribeStreamResult> in
+                for id in [params.transportId, params.audioTransportId, params.videoTransportId].compactMap({ $0 }) where webRTC[id]?.purpose == .publish {
+                    return EngineOutcome(
+                        result: .failure(RelayError(.transportState, "transport \(id) publishes; receive on a WebRTC transport of its own")), actions: [])
+                }
+                return engine.subscribe(session: session, params: params, now: time)
             }
-            return engine.subscribe(session: session, params: params, now: time)
-        }
         case .unsubscribeStream: run(SubscribeStreamParams.self) { engine.unsubscribe(session: session, params: $0, now: time) }
         case .setRemoteVideoStreamType: run(SetRemoteVideoStreamTypeParams.self) { engine.setRemoteVideoStreamType(session: session, params: $0, now: time) }
         case .getStats: run(GetStatsParams.self) { EngineOutcome(result: .success(stats(for: session, roomId: $0.roomId)), actions: []) }
         case .startForwardStreamToRooms:
-            run(StartForwardParams.self) { engine.startForward(session: session, roomId: $0.roomId, targets: verifyTargets($0, session: session, remote: remoteTargets), now: time) }
+            run(StartForwardParams.self) {
+                engine.startForward(session: session, roomId: $0.roomId, targets: verifyTargets($0, session: session, remote: remoteTargets), now: time)
+            }
         case .updateForwardStreamToRooms:
-            run(StartForwardParams.self) { engine.updateForward(session: session, roomId: $0.roomId, targets: verifyTargets($0, session: session, remote: remoteTargets), now: time) }
+            run(StartForwardParams.self) {
+                engine.updateForward(session: session, roomId: $0.roomId, targets: verifyTargets($0, session: session, remote: remoteTargets), now: time)
+            }
         case .stopForwardStreamToRooms: run(RoomParams.self) { engine.stopForward(session: session, roomId: $0.roomId, now: time) }
         case .pauseForwardStreamToAllRooms: run(RoomParams.self) { engine.pauseForward(session: session, roomId: $0.roomId, paused: true, now: time) }
         case .resumeForwardStreamToAllRooms: run(RoomParams.self) { engine.pauseForward(session: session, roomId: $0.roomId, paused: false, now: time) }
         case .connectOtherRoom: run(ConnectOtherRoomParams.self) { engine.connectOtherRoom(session: session, params: $0, now: time) }
         case .disconnectOtherRoom: run(LocalRoomParams.self) { engine.disconnectOtherRoom(session: session, localRoomId: $0.localRoomId, now: time) }
-        case .updateOtherRoomForwardMode: run(UpdateOtherRoomForwardModeParams.self) { engine.updateOtherRoomForwardMode(session: session, params: $0, now: time) }
+        case .updateOtherRoomForwardMode:
+            run(UpdateOtherRoomForwardModeParams.self) { engine.updateOtherRoomForwardMode(session: session, params: $0, now: time) }
         case .invite: run(InviteParams.self) { engine.invite(session: session, params: $0, now: time) }
         case .cancelInvitation: run(InvitationParams.self) { engine.cancelInvitation(session: session, params: $0, now: time) }
         case .acceptInvitation: run(InvitationParams.self) { engine.acceptInvitation(session: session, params: $0, now: time) }
         case .rejectInvitation: run(RejectInvitationParams.self) { engine.rejectInvitation(session: session, params: $0, now: time) }
-        case .sendRoomMessage: run(SendRoomMessageParams.self) { params in
-            withPayload(text: params.message, binary: params.binary) { engine.sendRoomMessage(session: session, roomId: params.roomId, payload: $0, toLinkedRooms: params.toLinkedRooms ?? false, now: time) }
-        }
-        case .sendUserMessage: run(SendUserMessageParams.self) { params in
-            withPayload(text: params.message, binary: params.binary) { engine.sendUserMessage(session: session, roomId: params.roomId, userId: params.userId, payload: $0, now: time) }
-        }
+        case .sendRoomMessage:
+            run(SendRoomMessageParams.self) { params in
+                withPayload(text: params.message, binary: params.binary) {
+                    engine.sendRoomMessage(session: session, roomId: params.roomId, payload: $0, toLinkedRooms: params.toLinkedRooms ?? false, now: time)
+                }
+            }
+        case .sendUserMessage:
+            run(SendUserMessageParams.self) { params in
+                withPayload(text: params.message, binary: params.binary) {
+                    engine.sendUserMessage(session: session, roomId: params.roomId, userId: params.userId, payload: $0, now: time)
+                }
+            }
         case .enableAudioPropertiesReport: run(EnableAudioPropertiesReportParams.self) { enableAudioPropertiesReport($0, session: session) }
         }
     }
@@ -195,7 +223,8 @@ extension RelayCore {
     /// Verifies the token for this room and user and joins.
     func join(_ params: JoinRoomParams, session: SessionID) -> EngineOutcome<JoinRoomResult> {
         func refuse(_ error: RelayError) -> EngineOutcome<JoinRoomResult> {
-            let event = ServerEvent.roomStateChanged(RoomStateChangedEvent(roomId: params.roomId, userId: params.userId, state: error.code.rawValue, joinType: 0))
+            let event = ServerEvent.roomStateChanged(
+                RoomStateChangedEvent(roomId: params.roomId, userId: params.userId, state: error.code.rawValue, joinType: 0))
             return EngineOutcome(result: .failure(error), actions: [.event(session, event)])
         }
         guard accepting else { return refuse(RelayError(.shuttingDown, "the relay is shutting down; join another relay")) }

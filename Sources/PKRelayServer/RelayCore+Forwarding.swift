@@ -1,8 +1,8 @@
+import Auth
 import Foundation
 import Protocol
 import RoomEngine
 import SecureTransport
-import Auth
 
 extension RelayCore {
     /// Verifies each target's token for the target room and the caller's own userId; a target

@@ -1,7 +1,7 @@
-import Protocol
-import RoomEngine
 import Logging
 import MediaPlane
+import Protocol
+import RoomEngine
 
 extension RelayCore {
     /// Feeds the media plane's activity into the engine and advances its timers (keep-alive,
@@ -27,14 +27,19 @@ extension RelayCore {
         // Forwards and links end first, so their owners and the room server hear why.
         for roomId in engine.roomIds {
             for member in engine.snapshot(roomId: roomId) ?? [] where engine.forwardedFrom(roomId: roomId, userId: member.userId) == nil {
-                apply(engine.stopForwardsAndLinks(roomId: roomId, userId: member.userId, linkReason: "serverShutdown", departure: .serverShutdown, now: now).actions)
+                apply(
+                    engine.stopForwardsAndLinks(roomId: roomId, userId: member.userId, linkReason: "serverShutdown", departure: .serverShutdown, now: now)
+                        .actions)
             }
         }
         // Mirrors of users from other nodes end too: those nodes hear that the rooms are gone.
         apply(engine.endRemoteMirrors())
         for session in sessions.ids {
             for roomId in engine.rooms(of: session) {
-                send(.exitRoom(ExitRoomEvent(roomId: roomId, reason: .serverShutdown, code: ErrorCode.shuttingDown.rawValue, message: "the relay is shutting down")), to: session)
+                send(
+                    .exitRoom(
+                        ExitRoomEvent(roomId: roomId, reason: .serverShutdown, code: ErrorCode.shuttingDown.rawValue, message: "the relay is shutting down")),
+                    to: session)
             }
         }
         // Every client has now heard that it left each of its rooms: end its stream of messages

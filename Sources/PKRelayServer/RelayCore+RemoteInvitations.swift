@@ -11,7 +11,7 @@ extension RelayCore {
     /// request was answered here, true when it should go on to the usual (local) handling.
     func inviteAcrossNodes(id: RequestID?, request: Data, session: SessionID) async -> Bool {
         guard case .success(let invite) = decode(InviteParams.self, from: request), RelayIdentifier.isValid(invite.roomId),
-              engine.memberCount(roomId: invite.roomId) == nil
+            engine.memberCount(roomId: invite.roomId) == nil
         else { return true }
         func refuse(_ error: RelayError) -> Bool {
             respond(id, Result<InviteResult, RelayError>.failure(error), to: session)
@@ -30,10 +30,11 @@ extension RelayCore {
         case .success(let found): caller = found
         }
         let inviteId = engine.allocateInvitationId(prefix: directory.nodeId)
-        let request = PeerRequest.invite(InvitationProposal(
-            inviteId: inviteId, callerRoomId: caller.roomId, callerUserId: caller.userId, calleeRoomId: invite.roomId, calleeUserId: invite.userId,
-            payload: invite.payload, timeoutSeconds: caller.timeoutSeconds, autoLink: invite.autoLink ?? false, epoch: placement.epoch,
-            callerEpoch: directory.epoch(of: caller.roomId) ?? 0))
+        let request = PeerRequest.invite(
+            InvitationProposal(
+                inviteId: inviteId, callerRoomId: caller.roomId, callerUserId: caller.userId, calleeRoomId: invite.roomId, calleeUserId: invite.userId,
+                payload: invite.payload, timeoutSeconds: caller.timeoutSeconds, autoLink: invite.autoLink ?? false, epoch: placement.epoch,
+                callerEpoch: directory.epoch(of: caller.roomId) ?? 0))
         let asked = await ask(request, at: placement, unreachable: .targetRoomNotFound)
         guard sessions[session] != nil else { return false }
         let (answer, remote): (PeerReply, RemoteTarget)

@@ -11,7 +11,7 @@ extension RelayCore {
     /// answered here, true when it should go on to the usual (local) handling.
     func connectAcrossNodes(id: RequestID?, request: Data, session: SessionID) async -> Bool {
         guard case .success(let link) = decode(ConnectOtherRoomParams.self, from: request), RelayIdentifier.isValid(link.roomId),
-              engine.memberCount(roomId: link.roomId) == nil
+            engine.memberCount(roomId: link.roomId) == nil
         else { return true }
         return await linkAcrossNodes(id: id, link: link, session: session, answering: true)
     }
@@ -26,8 +26,11 @@ extension RelayCore {
         func refuse(_ error: RelayError) -> Bool {
             if answering { respond(id, Result<ConnectOtherRoomEvent, RelayError>.failure(error), to: session) }
             if let local = callerRoom(session: session, named: link.localRoomId) {
-                send(.connectOtherRoom(ConnectOtherRoomEvent(
-                    roomId: local, peerRoomId: link.roomId, peerUserId: link.userId, errorCode: error.code.rawValue, message: error.message)), to: session)
+                send(
+                    .connectOtherRoom(
+                        ConnectOtherRoomEvent(
+                            roomId: local, peerRoomId: link.roomId, peerUserId: link.userId, errorCode: error.code.rawValue, message: error.message)),
+                    to: session)
             }
             return false
         }
@@ -48,9 +51,10 @@ extension RelayCore {
         case .success(let found): localRoomId = found
         }
         guard let userId = engine.userId(of: session, roomId: localRoomId) else { return refuse(RelayError(.notInRoom, "not joined to room '\(localRoomId)'")) }
-        let request = PeerRequest.link(LinkProposal(
-            callerRoomId: localRoomId, callerUserId: userId, peerRoomId: link.roomId, peerUserId: link.userId, epoch: placement.epoch,
-            callerEpoch: directory.epoch(of: localRoomId) ?? 0))
+        let request = PeerRequest.link(
+            LinkProposal(
+                callerRoomId: localRoomId, callerUserId: userId, peerRoomId: link.roomId, peerUserId: link.userId, epoch: placement.epoch,
+                callerEpoch: directory.epoch(of: localRoomId) ?? 0))
         // The peer's node shows its anchor in the caller's room as it accepts, before its answer
         // arrives: that mirror is held until the caller has its answer, so the caller hears the
         // answer first, then the peer appear, then onConnectOtherRoom, as on one node.
@@ -60,9 +64,11 @@ extension RelayCore {
         let held = peerState.answered(asking)
         // The caller's side changed while the peer's node answered: the peer's half ends again.
         func undo() {
-            notify(.linkEnded(RemoteLinkEnd(
-                node: placement.node.id, anchorRoomId: link.roomId, anchorUserId: link.userId, peerRoomId: localRoomId, peerUserId: userId,
-                reason: "disconnect", endedHere: false)))
+            notify(
+                .linkEnded(
+                    RemoteLinkEnd(
+                        node: placement.node.id, anchorRoomId: link.roomId, anchorUserId: link.userId, peerRoomId: localRoomId, peerUserId: userId,
+                        reason: "disconnect", endedHere: false)))
         }
         let remote: RemoteTarget
         switch asked {
@@ -110,7 +116,8 @@ extension RelayCore {
         }
         let outcome = engine.acceptRemoteLink(
             from: RemoteTarget(node: node, pipeTransportId: pipe.transportId, epoch: proposal.callerEpoch),
-            callerRoomId: proposal.callerRoomId, callerUserId: proposal.callerUserId, peerRoomId: proposal.peerRoomId, peerUserId: proposal.peerUserId, now: now)
+            callerRoomId: proposal.callerRoomId, callerUserId: proposal.callerUserId, peerRoomId: proposal.peerRoomId, peerUserId: proposal.peerUserId, now: now
+        )
         apply(outcome.actions)
         if case .failure(let error) = outcome.result { return .refused(error) }
         return .linked

@@ -10,9 +10,10 @@ extension RelayCore {
         var transports: [TransportStats] = []
         for (id, port) in (sessions[session]?.transports ?? [:]).sorted(by: { $0.key < $1.key }) {
             let figures = report.transports[id] ?? TransportReport()
-            transports.append(TransportStats(
-                transportId: id, port: port, remote: figures.remote, packetsIn: figures.packetsIn, bytesIn: figures.bytesIn,
-                packetsOut: figures.packetsOut, bytesOut: figures.bytesOut))
+            transports.append(
+                TransportStats(
+                    transportId: id, port: port, remote: figures.remote, packetsIn: figures.packetsIn, bytesIn: figures.bytesIn,
+                    packetsOut: figures.packetsOut, bytesOut: figures.bytesOut))
         }
         var published: [PublishedTrackStats] = []
         var subscribed: [SubscribedTrackStats] = []
@@ -21,19 +22,22 @@ extension RelayCore {
             for index in StreamIndex.allCases {
                 for track in member.publications[index] ?? [] {
                     let figures = report.sources[track.id] ?? SourceReport()
-                    published.append(PublishedTrackStats(
-                        roomId: room, streamIndex: index, kind: track.kind, ssrc: track.ssrc != 0 ? track.ssrc : figures.ssrc, packets: figures.packets, bytes: figures.bytes,
-                        packetsLost: figures.packetsLost, jitterMs: figures.jitterMs, keyframes: figures.keyframes,
-                        keyframeRequestsSent: figures.keyframeRequestsSent, idleMs: figures.idleMs))
+                    published.append(
+                        PublishedTrackStats(
+                            roomId: room, streamIndex: index, kind: track.kind, ssrc: track.ssrc != 0 ? track.ssrc : figures.ssrc, packets: figures.packets,
+                            bytes: figures.bytes,
+                            packetsLost: figures.packetsLost, jitterMs: figures.jitterMs, keyframes: figures.keyframes,
+                            keyframeRequestsSent: figures.keyframeRequestsSent, idleMs: figures.idleMs))
                 }
             }
             for subscription in member.subscriptions {
                 for sink in subscription.sinks {
                     let figures = report.sinks[sink.id] ?? SinkReport()
-                    subscribed.append(SubscribedTrackStats(
-                        roomId: room, userId: subscription.publisherUserId, streamIndex: subscription.streamIndex, kind: sink.kind,
-                        ssrc: sink.outputSSRC, packets: figures.packets, bytes: figures.bytes, retransmissions: figures.retransmissions,
-                        fractionLost: figures.fractionLost, cumulativeLost: figures.cumulativeLost, roundTripTimeMs: figures.roundTripTimeMs))
+                    subscribed.append(
+                        SubscribedTrackStats(
+                            roomId: room, userId: subscription.publisherUserId, streamIndex: subscription.streamIndex, kind: sink.kind,
+                            ssrc: sink.outputSSRC, packets: figures.packets, bytes: figures.bytes, retransmissions: figures.retransmissions,
+                            fractionLost: figures.fractionLost, cumulativeLost: figures.cumulativeLost, roundTripTimeMs: figures.roundTripTimeMs))
                 }
             }
         }

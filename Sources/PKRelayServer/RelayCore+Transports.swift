@@ -1,8 +1,8 @@
+import Logging
 import MediaPlane
 import Protocol
 import RoomEngine
 import SecureTransport
-import Logging
 
 extension RelayCore {
     /// Opens a media transport on a free port and returns the relay's address and SDES key.
@@ -19,7 +19,9 @@ extension RelayCore {
         switch params.kind {
         case nil, "srtp"?: break
         case "webrtc"?:
-            if params.srtpProfile != nil { return fail(RelayError(.invalidParams, "srtpProfile is for srtp transports; WebRTC negotiates its profile in DTLS")) }
+            if params.srtpProfile != nil {
+                return fail(RelayError(.invalidParams, "srtpProfile is for srtp transports; WebRTC negotiates its profile in DTLS"))
+            }
             return createWebRTCTransport(session: session, room: room)
         case let other?:
             return fail(RelayError(.invalidParams, "params.kind must be \"srtp\" or \"webrtc\", got \"\(other)\""))
@@ -52,7 +54,8 @@ extension RelayCore {
             sessions[session]?.transports[opened.id] = opened.port
             engine.transportCreated(session: session, transportId: opened.id)
             let srtp = opened.profile.map { SRTPParameters(profile: $0.rawValue, key: SDESKeying.encodeBase64(opened.relayKey ?? [])) }
-            return EngineOutcome(result: .success(CreateTransportResult(transportId: opened.id, ip: media.announcedAddress, port: opened.port, srtp: srtp)), actions: [])
+            return EngineOutcome(
+                result: .success(CreateTransportResult(transportId: opened.id, ip: media.announcedAddress, port: opened.port, srtp: srtp)), actions: [])
         }
     }
 
@@ -63,7 +66,8 @@ extension RelayCore {
             return fail(RelayError(.transportNotFound, "transport \(params.transportId) is not a transport of this connection"))
         }
         if webRTC[params.transportId] != nil {
-            return fail(RelayError(.transportState, "transport \(params.transportId) is a WebRTC transport: it connects through ICE and DTLS, not connectTransport"))
+            return fail(
+                RelayError(.transportState, "transport \(params.transportId) is a WebRTC transport: it connects through ICE and DTLS, not connectTransport"))
         }
         var remote: IPv4Endpoint?
         switch (params.ip, params.port) {
@@ -105,7 +109,8 @@ extension RelayCore {
     /// room server (webhook), the logs, the counters and mirrors on other nodes.
     func closeTransport(_ params: TransportParams, session: SessionID) -> EngineOutcome<EmptyResult> {
         guard sessions[session]?.transports.removeValue(forKey: params.transportId) != nil else {
-            return EngineOutcome(result: .failure(RelayError(.transportNotFound, "transport \(params.transportId) is not a transport of this connection")), actions: [])
+            return EngineOutcome(
+                result: .failure(RelayError(.transportNotFound, "transport \(params.transportId) is not a transport of this connection")), actions: [])
         }
         return EngineOutcome(result: .success(EmptyResult()), actions: engine.transportClosed(session: session, transportId: params.transportId, now: now))
     }

@@ -1,10 +1,10 @@
 import Auth
+import Cluster
 import Foundation
+import Logging
 import Protocol
 import RoomEngine
 import SDP
-import Cluster
-import Logging
 
 /// WHEP playback: a player that speaks HTTP offers to receive one publisher's audio and video.
 /// The relay joins the room as the token's user (invisible audience) on a session of its own,
@@ -54,7 +54,8 @@ extension RelayCore {
         }
         engine.adoptPlayerLayout(transportId: transportId, layout: Self.layout(of: player))
         run(webRTC[transportId]!.playerOffered(player.clientTransport, context: dtlsContext), transport: transportId, session: session)
-        let subscribed = engine.subscribe(session: session, params: SubscribeStreamParams(roomId: roomId, userId: publisher, transportId: transportId), now: now)
+        let subscribed = engine.subscribe(
+            session: session, params: SubscribeStreamParams(roomId: roomId, userId: publisher, transportId: transportId), now: now)
         apply(subscribed.actions)
         if case .failure(let error) = subscribed.result { return refuse(session, error) }
         let tracks = webRTC[transportId]?.offeredTracks ?? []
@@ -79,12 +80,15 @@ extension RelayCore {
 
     /// The player's offer as the engine keeps it.
     static func layout(of offer: PlayerOffer) -> PlayerLayout {
-        PlayerLayout(sections: offer.sections.map { section in
-            PlayerLayout.Section(mid: section.mid, kind: section.kind == .audio ? .audio : .video, codecs: section.codecs.map { codec in
-                PlayerLayout.Codec(
-                    payloadType: codec.payloadType, name: codec.name, clockRate: Int(codec.clockRate), channels: codec.channels,
-                    formatParameters: codec.formatParameters, retransmissionPayloadType: section.retransmission[codec.payloadType])
+        PlayerLayout(
+            sections: offer.sections.map { section in
+                PlayerLayout.Section(
+                    mid: section.mid, kind: section.kind == .audio ? .audio : .video,
+                    codecs: section.codecs.map { codec in
+                        PlayerLayout.Codec(
+                            payloadType: codec.payloadType, name: codec.name, clockRate: Int(codec.clockRate), channels: codec.channels,
+                            formatParameters: codec.formatParameters, retransmissionPayloadType: section.retransmission[codec.payloadType])
+                    })
             })
-        })
     }
 }

@@ -1,11 +1,11 @@
 import Auth
+import Cluster
 import Foundation
 import ICE
-import Protocol
-import RoomEngine
-import Cluster
 import Logging
 import MediaPlane
+import Protocol
+import RoomEngine
 
 /// WHIP ingest (RFC 9725): a publisher that speaks HTTP instead of the control channel. The
 /// Bearer token is the room server's usual token (it names the room and the user); the relay
@@ -54,7 +54,8 @@ extension RelayCore {
             return refuse(session, error)
         case .success(let result):
             let resource = Self.resourceId()
-            httpSessions[resource] = HTTPMediaSession(kind: .whip, session: session, roomId: roomId, userId: claims.sub, transportId: transportId, publisherUserId: nil)
+            httpSessions[resource] = HTTPMediaSession(
+                kind: .whip, session: session, roomId: roomId, userId: claims.sub, transportId: transportId, publisherUserId: nil)
             logger.info("whip session started", metadata: ["room": "\(roomId)", "user": "\(claims.sub)", "resource": "\(resource)"])
             return .created(resource: resource, sdp: result.sdp ?? "", iceServers: iceServers)
         }
@@ -63,7 +64,9 @@ extension RelayCore {
     /// DELETE of a WHIP or WHEP resource: the session ends as a closed connection does (the
     /// room sees the user leave).
     func endHTTPSession(_ resource: String, kind: HTTPMediaSession.Kind) -> HTTPMediaAnswer {
-        guard let record = httpSessions[resource], record.kind == kind else { return .refused(status: 404, message: "no \(kind.rawValue) session '\(resource)'") }
+        guard let record = httpSessions[resource], record.kind == kind else {
+            return .refused(status: 404, message: "no \(kind.rawValue) session '\(resource)'")
+        }
         httpSessions[resource] = nil
         disconnect(record.session)
         logger.info("\(kind.rawValue) session ended", metadata: ["room": "\(record.roomId)", "user": "\(record.userId)", "resource": "\(resource)"])
@@ -75,16 +78,23 @@ extension RelayCore {
     /// new ICE credentials are an ICE restart (RFC 9725 section 4.3.2): the relay answers with
     /// its own new credentials and candidate, the DTLS association and the media stay.
     func patchHTTPSession(_ resource: String, kind: HTTPMediaSession.Kind, fragment: String) -> HTTPMediaAnswer {
-        guard let record = httpSessions[resource], record.kind == kind else { return .refused(status: 404, message: "no \(kind.rawValue) session '\(resource)'") }
-        func value(_ attribute: String) -> String? {
-            fragment.split(whereSeparator: \.isNewline).first { $0.hasPrefix("a=\(attribute):") }.map { String($0.dropFirst(attribute.count + 3)).trimmingCharacters(in: .whitespaces) }
+        guard let record = httpSessions[resource], record.kind == kind else {
+            return .refused(status: 404, message: "no \(kind.rawValue) session '\(resource)'")
         }
-        let ufrag = value("ice-ufrag"), password = value("ice-pwd")
+        func value(_ attribute: String) -> String? {
+            fragment.split(whereSeparator: \.isNewline).first { $0.hasPrefix("a=\(attribute):") }.map {
+                String($0.dropFirst(attribute.count + 3)).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        let ufrag = value("ice-ufrag")
+        let password = value("ice-pwd")
         guard ufrag != nil || password != nil else { return .done }
         guard let ufrag, let password, ICECredentials(ufrag: ufrag, password: password).isValid else {
             return .refused(status: 400, message: "an ICE restart names both a=ice-ufrag (4-256 ice-chars) and a=ice-pwd (22-256 ice-chars)")
         }
-        guard let port = webRTCPort(of: record.transportId, session: record.session) else { return .refused(status: 409, message: "the session's transport has ended") }
+        guard let port = webRTCPort(of: record.transportId, session: record.session) else {
+            return .refused(status: 409, message: "the session's transport has ended")
+        }
         let (local, effects) = webRTC[record.transportId]!.restartFromFragment(client: ICECredentials(ufrag: ufrag, password: password))
         run(effects, transport: record.transportId, session: record.session)
         let answer = [
@@ -120,7 +130,8 @@ extension RelayCore {
         guard let resource = httpSessions.first(where: { $0.value.session == session })?.key else { return }
         let record = httpSessions.removeValue(forKey: resource)!
         disconnect(session)
-        logger.info("\(record.kind.rawValue) session ended by the relay", metadata: ["room": "\(record.roomId)", "user": "\(record.userId)", "resource": "\(resource)"])
+        logger.info(
+            "\(record.kind.rawValue) session ended by the relay", metadata: ["room": "\(record.roomId)", "user": "\(record.userId)", "resource": "\(resource)"])
     }
 
     /// The HTTP status for a refusal: bad SDP 400, tokens 401, grants and roles 403, limits and

@@ -1,10 +1,10 @@
 public import ICE
+public import Logging
 public import MediaPlane
 public import Protocol
 public import RoomEngine
 public import SDP
 public import SecureTransport
-public import Logging
 
 /// WebRTC transports: the relay core opens them, routes their requests and the data plane's
 /// events to their ``WebRTCSession``s, and carries out what those sessions decide.
@@ -21,7 +21,8 @@ extension RelayCore {
         let credentials = ICECredentials.random()
         switch media.openWebRTCTransport(
             credentials: credentials, audioLevelExtensionId: audioLevelExtensionId ?? negotiator.capabilities.subscriptionAudioLevelExtensionID,
-            group: room ?? engine.rooms(of: session).first) {
+            group: room ?? engine.rooms(of: session).first)
+        {
         case .failure(let error):
             return fail(RelayError(.internalError, "could not open a WebRTC transport: \(error)"))
         case .success(let opened):
@@ -33,7 +34,8 @@ extension RelayCore {
             let result = CreateTransportResult(
                 transportId: id, kind: "webrtc", ip: media.announcedAddress, port: opened.port, srtp: nil,
                 ice: ICEParameters(usernameFragment: credentials.ufrag, password: credentials.password),
-                dtls: DTLSParameters(role: "server", fingerprint: FingerprintParameters(algorithm: fingerprint.algorithm.rawValue, value: Self.hexPairs(fingerprint.digest))),
+                dtls: DTLSParameters(
+                    role: "server", fingerprint: FingerprintParameters(algorithm: fingerprint.algorithm.rawValue, value: Self.hexPairs(fingerprint.digest))),
                 iceServers: iceServers(forTransport: id, session: session))
             return EngineOutcome(result: .success(result), actions: [])
         }
@@ -67,7 +69,10 @@ extension RelayCore {
     func publishWithOffer(_ params: PublishStreamParams, offer: String, session: SessionID) -> EngineOutcome<PublishStreamResult> {
         func fail(_ error: RelayError) -> EngineOutcome<PublishStreamResult> { EngineOutcome(result: .failure(error), actions: []) }
         guard let state = webRTC[params.transportId], state.session == session else {
-            return fail(RelayError(.transportNotFound, "transport \(params.transportId) is not a WebRTC transport of this connection; create one with createTransport {kind: \"webrtc\"}"))
+            return fail(
+                RelayError(
+                    .transportNotFound,
+                    "transport \(params.transportId) is not a WebRTC transport of this connection; create one with createTransport {kind: \"webrtc\"}"))
         }
         guard let relay = relayDescription(of: state), let dtlsContext else { return fail(RelayError(.unsupported, "WebRTC is off on this relay")) }
         let negotiation: PublishNegotiation
@@ -134,7 +139,9 @@ extension RelayCore {
             run(webRTC[id]!.receive(datagram, from: from), transport: id, session: session)
         case .iceExpired(let id, let neverConnected):
             guard let session = webRTC[id]?.session else { return }
-            run(webRTC[id]!.iceExpired(neverConnected: neverConnected, timeoutSeconds: Int(configuration.media.iceTimeoutMs / 1000)), transport: id, session: session)
+            run(
+                webRTC[id]!.iceExpired(neverConnected: neverConnected, timeoutSeconds: Int(configuration.media.iceTimeoutMs / 1000)), transport: id,
+                session: session)
         }
     }
 

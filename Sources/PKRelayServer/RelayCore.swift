@@ -88,7 +88,8 @@ public actor RelayCore {
         self.media = media
         self.logger = logger
         self.nowMs = nowMs
-        self.feed = OperatorFeed(logger: logger, metrics: RelayMetrics(), webhooks: WebhookHub(configuration: configuration.webhooks, logger: logger, nowMs: nowMs))
+        self.feed = OperatorFeed(
+            logger: logger, metrics: RelayMetrics(), webhooks: WebhookHub(configuration: configuration.webhooks, logger: logger, nowMs: nowMs))
         self.verifier = TokenVerifier(keys: configuration.verificationKeys, leewaySeconds: configuration.tokenLeewaySeconds)
         self.engine = RoomEngine(limits: configuration.rooms, ssrcSeed: UInt64(bitPattern: nowMs()) ^ 0xA5A5_5A5A_C3C3_3C3C)
         if !media.webRTCPorts.isEmpty, let dtlsContext {
@@ -161,9 +162,11 @@ public actor RelayCore {
         apply(engine.disconnect(session: session, cause: accepting ? .disconnected : .serverShutdown, now: now).actions)
         state.outbound.finish()
         if cutting { state.cut.finish() }
-        logger.info("connection closed", metadata: [
-            "session": "\(session)", "user": "\(state.userId ?? "-")", "transports": "\(state.transports.count)", "draining": "\(!accepting)",
-        ])
+        logger.info(
+            "connection closed",
+            metadata: [
+                "session": "\(session)", "user": "\(state.userId ?? "-")", "transports": "\(state.transports.count)", "draining": "\(!accepting)",
+            ])
     }
 
     /// How the listener closes a session the relay ended (going away unless a limit ended it);
@@ -179,7 +182,8 @@ public actor RelayCore {
         guard let outbound = sessions[session]?.outbound else { return }
         if case .dropped = outbound.yield(text) {
             refusals.count(.slowReader)
-            logger.warning("client reads too slowly; closing its connection", metadata: ["session": "\(session)", "user": "\(sessions[session]?.userId ?? "-")"])
+            logger.warning(
+                "client reads too slowly; closing its connection", metadata: ["session": "\(session)", "user": "\(sessions[session]?.userId ?? "-")"])
             disconnect(session, close: .policyViolation("the client read too slowly: \(Self.outboundQueueLimit) messages were waiting"), cutting: true)
         }
     }
@@ -263,7 +267,9 @@ public actor RelayCore {
         case .removeSource(let id):
             return .removeSource(id)
         case .addSink(let sink):
-            return .addSink(MediaSinkSpec(id: sink.id, transportId: sink.transportId, outputSSRC: sink.outputSSRC, isVideo: sink.kind == .video, clockRate: UInt32(sink.clockRate)))
+            return .addSink(
+                MediaSinkSpec(
+                    id: sink.id, transportId: sink.transportId, outputSSRC: sink.outputSSRC, isVideo: sink.kind == .video, clockRate: UInt32(sink.clockRate)))
         case .removeSink(let id):
             return .removeSink(id)
         case .bind(let sink, let source):

@@ -36,13 +36,16 @@ extension RelayMetric {
     static let sendCalls = counter("pkrelay_media_send_calls_total", "sendmmsg calls made for media.")
     static let sendMessages = counter(
         "pkrelay_media_send_messages_total",
-        "Messages handed to the kernel for media: one per datagram, or one per run of equal-size datagrams with GSO; packets_out over this is datagrams per message.")
+        "Messages handed to the kernel for media: one per datagram, or one per run of equal-size datagrams with GSO; packets_out over this "
+            + "is datagrams per message."
+    )
     static let gsoFallbacks = counter("pkrelay_media_gso_fallbacks_total", "GSO messages the kernel refused, sent again datagram by datagram.")
     static let receiveMessages = counter(
         "pkrelay_media_receive_messages_total",
         "Messages read from media sockets: one per datagram, or with GRO one per run of a sender's datagrams; packets_in over this is datagrams per message.")
     static let gro = gauge("pkrelay_media_gro", "1 when media arrives with UDP generic receive offload (media.gro), else 0.")
-    static let paddedPackets = counter("pkrelay_media_padded_packets_total", "Video packets padded to go on with a subscriber's run of equal-size datagrams (media.gsoPadding).")
+    static let paddedPackets = counter(
+        "pkrelay_media_padded_packets_total", "Video packets padded to go on with a subscriber's run of equal-size datagrams (media.gsoPadding).")
     static let paddingBytes = counter("pkrelay_media_padding_bytes_total", "Padding bytes those packets carried.")
     static let gso = gauge("pkrelay_media_gso", "1 when media leaves with UDP generic segmentation offload (media.gso), else 0.")
     static let sendOnlySockets = gauge("pkrelay_media_send_only_sockets", "1 when media sockets send through send-only twins (media.sendOnlySockets), else 0.")
@@ -85,7 +88,8 @@ extension RelayMetric {
     static let all: [RelayMetric] = [
         rooms, users, connections, transports, streams, subscriptions, accepting, forwards, links,
         controlRequests, controlRequestSeconds, firstKeyframeSeconds, usersJoined, usersLeft, forwardStateChanges, linksConnected, linksEnded, invitations,
-        packetsIn, bytesIn, packetsOut, bytesOut, sendCalls, sendMessages, gsoFallbacks, paddedPackets, paddingBytes, receiveMessages, gro, gso, sendOnlySockets,
+        packetsIn, bytesIn, packetsOut, bytesOut, sendCalls, sendMessages, gsoFallbacks, paddedPackets, paddingBytes, receiveMessages, gro, gso,
+        sendOnlySockets,
         keyframeRequestsReceived, keyframeRequestsSent, nacksReceived, retransmissions, retransmissionsMissed, nacksSent, retransmissionsReceived,
         transportFeedbackSent,
         droppedPackets, srtpFailures, processCPUSeconds, cpuCores, mediaThreadCPUSeconds,

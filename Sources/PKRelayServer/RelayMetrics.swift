@@ -21,7 +21,9 @@ final class RelayMetrics: Sendable {
         // can be written before anything happened.
         _ = Counter(label: RelayMetric.usersJoined.name, factory: factory)
         for reason in DepartureReason.allCases { _ = Counter(label: RelayMetric.usersLeft.name, dimensions: [("reason", reason.rawValue)], factory: factory) }
-        for state in Self.forwardStateNames.values { _ = Counter(label: RelayMetric.forwardStateChanges.name, dimensions: [("state", state)], factory: factory) }
+        for state in Self.forwardStateNames.values {
+            _ = Counter(label: RelayMetric.forwardStateChanges.name, dimensions: [("state", state)], factory: factory)
+        }
         _ = Counter(label: RelayMetric.linksConnected.name, factory: factory)
         for reason in Self.linkEndReasons { _ = Counter(label: RelayMetric.linksEnded.name, dimensions: [("reason", reason)], factory: factory) }
         for outcome in Self.invitationOutcomes { _ = Counter(label: RelayMetric.invitations.name, dimensions: [("outcome", outcome)], factory: factory) }

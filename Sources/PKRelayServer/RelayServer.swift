@@ -1,16 +1,16 @@
 public import Auth
-public import Cluster
 public import CSocketShims
+public import Cluster
 public import Foundation
 public import Hummingbird
 public import HummingbirdWebSocket
 public import Logging
 public import MediaPlane
 public import NIOCore
+public import NIOWebSocket
 public import Protocol
 public import RoomEngine
 public import ServiceLifecycle
-public import NIOWebSocket
 public import UnixSignals
 
 /// The whole relay: media plane, relay core, the control listener (WebSocket `/rtc`) and the
@@ -33,7 +33,9 @@ public final class RelayServer: Sendable {
     /// client that never reads must not hold up a shutdown (or a slow-reader disconnect).
     static let closeHandshakeTimeout = Duration.milliseconds(500)
 
-    public init(configuration: RelayConfiguration, logger: Logger, nowMs: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) throws {
+    public init(
+        configuration: RelayConfiguration, logger: Logger, nowMs: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+    ) throws {
         self.configuration = configuration
         self.logger = logger
         self.media = try MediaPlane(configuration: configuration.media)
@@ -44,10 +46,12 @@ public final class RelayServer: Sendable {
             let membership = ClusterMembership(configuration: configuration.cluster, store: store, logger: logger, monotonicMs: { pkr_monotonic_ms() })
             let nodeId = configuration.cluster.nodeId
             let minter = TokenMinter(key: configuration.mintingKey)
-            let dialer = WebSocketPeerDialer(bearer: {
-                minter.mint(TokenClaims(
-                    sub: "node:\(nodeId)", room: nil, exp: Int64(Date().timeIntervalSince1970) + 600, grants: TokenGrantSet(admin: true)))
-            }, logger: logger)
+            let dialer = WebSocketPeerDialer(
+                bearer: {
+                    minter.mint(
+                        TokenClaims(
+                            sub: "node:\(nodeId)", room: nil, exp: Int64(Date().timeIntervalSince1970) + 600, grants: TokenGrantSet(admin: true)))
+                }, logger: logger)
             var timings = ClusterPeers.defaultTimings
             timings.goneAfterMs = Int64(configuration.cluster.leaseSeconds) * 1000
             let peers = ClusterPeers(nodeId: nodeId, logger: logger, timings: timings, dialer: dialer)
@@ -67,12 +71,14 @@ public final class RelayServer: Sendable {
     /// returned group) completes.
     public func makeServiceGroup(handleSignals: Bool) -> ServiceGroup {
         media.start()
-        logger.notice("media plane started", metadata: [
-            "threads": "\(media.threadCount)", "gso": "\(media.segmentationOffload.rawValue)",
-            "gro": "\(media.receiveOffload.rawValue)", "sendOnlySockets": "\(media.sendOnlySockets)",
-            "connectedSockets": "\(media.connectedSockets)",
-            "webrtcPorts": "\(media.webRTCPorts.isEmpty ? "off" : media.webRTCPorts.map(String.init).joined(separator: ","))",
-        ])
+        logger.notice(
+            "media plane started",
+            metadata: [
+                "threads": "\(media.threadCount)", "gso": "\(media.segmentationOffload.rawValue)",
+                "gro": "\(media.receiveOffload.rawValue)", "sendOnlySockets": "\(media.sendOnlySockets)",
+                "connectedSockets": "\(media.connectedSockets)",
+                "webrtcPorts": "\(media.webRTCPorts.isEmpty ? "off" : media.webRTCPorts.map(String.init).joined(separator: ","))",
+            ])
         let control = makeControlApplication()
         let admin = makeAdminApplication()
         let lifecycle = RelayLifecycleService(core: core, media: media, logger: logger, graceSeconds: configuration.shutdownGraceSeconds)
@@ -109,8 +115,8 @@ public final class RelayServer: Sendable {
             // node:ID, signed with the cluster's shared key) is let in.
             router.ws("/cluster") { request, _ in
                 guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
-                      case .success(let claims) = core.verifier.verify(String(header.dropFirst(7)), nowSeconds: core.nowMs() / 1000),
-                      claims.effectiveGrants.isAdmin, claims.sub.hasPrefix("node:")
+                    case .success(let claims) = core.verifier.verify(String(header.dropFirst(7)), nowSeconds: core.nowMs() / 1000),
+                    claims.effectiveGrants.isAdmin, claims.sub.hasPrefix("node:")
                 else {
                     logger.notice("cluster connection refused: no valid node token", metadata: ["authority": "\(request.head.authority ?? "-")"])
                     return .dontUpgrade
@@ -121,7 +127,9 @@ public final class RelayServer: Sendable {
                 await peers.serve(inbound: inbound, outbound: outbound)
             }
         }
-        router.ws("/rtc") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
+        router.ws("/rtc") { _, _ in
+            .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
             // Upgraded: break hummingbird-websocket's context ↔ handler reference cycle, which
             // otherwise keeps this connection's request context alive for good.
             context.requestContext.releaseWebSocketReference()
@@ -185,7 +193,8 @@ public final class RelayServer: Sendable {
             configuration: .init(address: .hostname(configuration.controlHost, port: configuration.controlPort), serverName: "PKRelay"),
             onServerRunning: { channel in
                 waiter.reportControl(channel.localAddress?.port ?? 0)
-                logger.notice("control channel listening", metadata: ["url": "ws://\(channel.localAddress?.ipAddress ?? "?"):\(channel.localAddress?.port ?? 0)/rtc"])
+                logger.notice(
+                    "control channel listening", metadata: ["url": "ws://\(channel.localAddress?.ipAddress ?? "?"):\(channel.localAddress?.port ?? 0)/rtc"])
             },
             logger: logger)
     }

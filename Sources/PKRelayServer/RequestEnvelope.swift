@@ -42,7 +42,8 @@ struct RequestEnvelope: Decodable {
             id = .invalid
         }
         method = try? message.decode(String.self, forKey: .method)
-        paramsIsObject = try !message.contains(.params) || message.decodeNil(forKey: .params)
+        paramsIsObject =
+            try !message.contains(.params) || message.decodeNil(forKey: .params)
             || (try? message.nestedContainer(keyedBy: AnyKey.self, forKey: .params)) != nil
     }
 }

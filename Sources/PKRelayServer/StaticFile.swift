@@ -7,9 +7,10 @@ import NIOCore
 enum StaticFile {
     /// File names that may be served; anything else is 404.
     static func isServable(_ name: String) -> Bool {
-        !name.isEmpty && !name.hasPrefix(".") && name.unicodeScalars.allSatisfy {
-            ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || "._-".unicodeScalars.contains($0)
-        }
+        !name.isEmpty && !name.hasPrefix(".")
+            && name.unicodeScalars.allSatisfy {
+                ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || "._-".unicodeScalars.contains($0)
+            }
     }
 
     static func contentType(of name: String) -> String {

@@ -1,5 +1,5 @@
-public import Protocol
 import Foundation
+public import Protocol
 import SecureTransport
 
 /// Time-limited TURN credentials as coturn's `use-auth-secret` checks them (the "TURN REST

@@ -94,9 +94,11 @@ struct WebRTCSession {
 
     /// ICE gave up: no check arrived in time, or consent lapsed.
     mutating func iceExpired(neverConnected: Bool, timeoutSeconds: Int) -> [WebRTCEffect] {
-        end(.iceFailed, neverConnected
-            ? "no ICE connectivity check arrived within \(timeoutSeconds) s of the SDP exchange"
-            : "ICE consent lapsed: no connectivity check for \(timeoutSeconds) s")
+        end(
+            .iceFailed,
+            neverConnected
+                ? "no ICE connectivity check arrived within \(timeoutSeconds) s of the SDP exchange"
+                : "ICE consent lapsed: no connectivity check for \(timeoutSeconds) s")
     }
 
     /// DTLS retransmissions, when the handshake's timer is due.
@@ -128,13 +130,15 @@ struct WebRTCSession {
         for section in answer.negotiated.sections {
             let kind: TrackKind = section.kind == .audio ? .audio : .video
             guard !tracks.contains(where: { $0.kind == kind }) else {
-                return .failure(RelayError(.sdpRejected, "the offer has more than one \(kind.rawValue) section; publish one audio and one video track per stream"))
+                return .failure(
+                    RelayError(.sdpRejected, "the offer has more than one \(kind.rawValue) section; publish one audio and one video track per stream"))
             }
             if kind == .video, section.ssrcs.isEmpty || section.simulcastRIDs.count > 1, !section.simulcastRIDs.isEmpty {
                 // Encodings are listed from the smallest up, as browsers' examples do. Their
                 // SSRCs are learnt from the first packets.
                 guard let ridExtension = section.headerExtensions.rtpStreamID else {
-                    return .failure(RelayError(.sdpRejected, "the video section (mid \(section.mid)) offers simulcast without the rtp-stream-id header extension"))
+                    return .failure(
+                        RelayError(.sdpRejected, "the video section (mid \(section.mid)) offers simulcast without the rtp-stream-id header extension"))
                 }
                 ridExtensionId = ridExtension
                 let layers = section.simulcastRIDs.count > 1 ? [section.simulcastRIDs.last!, section.simulcastRIDs.first!] : [section.simulcastRIDs[0]]
@@ -166,9 +170,10 @@ struct WebRTCSession {
         // same id for the same URI in every bundled section); the first accepted section's.
         let congestionControl = CongestionControlSpec(
             receivedSequenceExtensionId: answer.negotiated.sections.lazy.compactMap(\.headerExtensions.transportWideSequenceNumber).first ?? 0)
-        return .success(PublishNegotiation(
-            answerSDP: answer.sdp, tracks: tracks, ridExtensionId: ridExtensionId, congestionControl: congestionControl,
-            clientTransport: answer.negotiated.clientTransport))
+        return .success(
+            PublishNegotiation(
+                answerSDP: answer.sdp, tracks: tracks, ridExtensionId: ridExtensionId, congestionControl: congestionControl,
+                clientTransport: answer.negotiated.clientTransport))
     }
 
     /// The engine published what the offer carried: the transport publishes from now on, and
@@ -197,7 +202,9 @@ struct WebRTCSession {
     /// A publisher's ICE restart: its new offer (new ICE credentials, the same certificate) is
     /// answered with the relay's new credentials, and checks must name both from now on. The
     /// DTLS association and everything published stay.
-    mutating func restartPublishing(offer: String, negotiator: RelayNegotiator, relay: RelayTransportDescription) -> Result<(sdp: String, effects: [WebRTCEffect]), RelayError> {
+    mutating func restartPublishing(
+        offer: String, negotiator: RelayNegotiator, relay: RelayTransportDescription
+    ) -> Result<(sdp: String, effects: [WebRTCEffect]), RelayError> {
         guard purpose == .publish, isConnected || isHandshaking else {
             return .failure(RelayError(.transportState, "transport \(id) is not a connected publishing WebRTC transport"))
         }
@@ -271,10 +278,13 @@ struct WebRTCSession {
 
     /// The client's answer to offer `revision`: what it settled (for the engine) and the
     /// effects of the client's transport when the answer is the first to name it.
-    mutating func answer(revision: Int, sdp: String, negotiator: RelayNegotiator, context: DTLSContext) -> Result<(SubscriptionAnswerFacts, [WebRTCEffect]), RelayError> {
+    mutating func answer(
+        revision: Int, sdp: String, negotiator: RelayNegotiator, context: DTLSContext
+    ) -> Result<(SubscriptionAnswerFacts, [WebRTCEffect]), RelayError> {
         guard let offer = pendingOffer, revision == self.revision else {
-            return .failure(RelayError(
-                .wrongState, "no offer with revision \(revision) is waiting for an answer on transport \(id) (current revision \(self.revision))"))
+            return .failure(
+                RelayError(
+                    .wrongState, "no offer with revision \(revision) is waiting for an answer on transport \(id) (current revision \(self.revision))"))
         }
         let answer: SubscriptionAnswer
         do {
@@ -373,8 +383,10 @@ struct WebRTCSession {
         phase = .ended
         let unpublishReason: UnpublishReason = code == .iceFailed ? .keepLiveFailed : code == .dtlsFailed ? .publishFailed : .other
         return [
-            .event(.transportStateChanged(TransportStateChangedEvent(
-                transportId: id, state: code == nil ? "closed" : "failed", errorCode: code?.rawValue, reason: reason))),
+            .event(
+                .transportStateChanged(
+                    TransportStateChangedEvent(
+                        transportId: id, state: code == nil ? "closed" : "failed", errorCode: code?.rawValue, reason: reason))),
             .ended(unpublishReason: unpublishReason, reason: reason),
         ]
     }

@@ -2,8 +2,8 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
-import Synchronization
 import NIOHTTP1
+import Synchronization
 
 /// Delivers events to one URL. Events of one room go one at a time, in order; different rooms
 /// go in parallel (up to `concurrency`). Each event is retried with doubling backoff until it is
@@ -49,7 +49,11 @@ final class WebhookEndpoint: Sendable {
             }
             return true
         }
-        if accepted { wake.yield() } else { logger.warning("webhook queue full; event dropped", metadata: ["url": "\(url)", "room": "\(event.roomId)", "type": "\(event.type)"]) }
+        if accepted {
+            wake.yield()
+        } else {
+            logger.warning("webhook queue full; event dropped", metadata: ["url": "\(url)", "room": "\(event.roomId)", "type": "\(event.type)"])
+        }
         return accepted
     }
 
@@ -119,15 +123,19 @@ final class WebhookEndpoint: Sendable {
             if outcome == nil { return true }
             state.withLock { $0.stats.failedAttempts += 1 }
             if Task.isCancelled || ContinuousClock.now - started + delay > retryFor {
-                logger.warning("webhook given up", metadata: [
-                    "url": "\(url)", "room": "\(event.roomId)", "type": "\(event.type)", "event": "\(event.id)",
-                    "attempts": "\(attempt)", "error": "\(outcome!)",
-                ])
+                logger.warning(
+                    "webhook given up",
+                    metadata: [
+                        "url": "\(url)", "room": "\(event.roomId)", "type": "\(event.type)", "event": "\(event.id)",
+                        "attempts": "\(attempt)", "error": "\(outcome!)",
+                    ])
                 return false
             }
-            logger.debug("webhook attempt failed; retrying", metadata: [
-                "url": "\(url)", "room": "\(event.roomId)", "type": "\(event.type)", "attempt": "\(attempt)", "error": "\(outcome!)",
-            ])
+            logger.debug(
+                "webhook attempt failed; retrying",
+                metadata: [
+                    "url": "\(url)", "room": "\(event.roomId)", "type": "\(event.type)", "attempt": "\(attempt)", "error": "\(outcome!)",
+                ])
             do { try await self.sleep(delay) } catch { return false }
             delay = min(delay * 2, .milliseconds(configuration.maxBackoffMs))
             attempt += 1

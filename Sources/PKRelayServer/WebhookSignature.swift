@@ -6,10 +6,11 @@ public enum WebhookSignature {
     /// The header value for a body sent at `timestamp` (the `X-PKRelay-Timestamp` text).
     public static func header(secret: String, timestamp: String, body: [UInt8]) -> String {
         let code = HMACSHA256.authenticationCode(key: Array(secret.utf8), message: Array(timestamp.utf8) + [UInt8(ascii: ".")] + body)
-        return "v1=" + code.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        return "v1="
+            + code.map { byte in
+                let hex = String(byte, radix: 16)
+                return byte < 16 ? "0" + hex : hex
+            }.joined()
     }
 
     /// Whether `header` signs `body` sent at `timestamp` (constant time).

@@ -1,4 +1,5 @@
-/// Parameters of `connectOtherRoom`: link the caller with anchor `userId` in room `roomId`. `localRoomId` names the caller's room when its connection is in more than one.
+/// Parameters of `connectOtherRoom`: link the caller with anchor `userId` in room `roomId`.
+/// `localRoomId` names the caller's room when its connection is in more than one.
 public struct ConnectOtherRoomParams: Sendable, Codable, Hashable {
     public var roomId: String
     public var userId: String

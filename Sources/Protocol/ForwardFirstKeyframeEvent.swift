@@ -1,4 +1,6 @@
-/// Data of `onForwardStreamFirstKeyframe`: the first keyframe of the forwarded user reached a subscriber in the target room, `elapsedMs` after the forward (or link) was started. `via` is `forward` or `link`.
+/// Data of `onForwardStreamFirstKeyframe`: the first keyframe of the forwarded user reached a
+/// subscriber in the target room, `elapsedMs` after the forward (or link) was started. `via` is
+/// `forward` or `link`.
 public struct ForwardFirstKeyframeEvent: Sendable, Codable, Hashable {
     public var roomId: String
     public var userId: String

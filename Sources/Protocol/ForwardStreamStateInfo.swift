@@ -1,4 +1,5 @@
-/// The state of a forward into one target room: Idle 0, Success 1, Failure 2, with an error (0 OK, 1201 InvalidArgument, 1202 InvalidToken, 1203 Response, 1204 RemoteKicked, 1205 NotSupport).
+/// The state of a forward into one target room: Idle 0, Success 1, Failure 2, with an error (0 OK,
+/// 1201 InvalidArgument, 1202 InvalidToken, 1203 Response, 1204 RemoteKicked, 1205 NotSupport).
 public struct ForwardStreamStateInfo: Sendable, Codable, Hashable {
     public var roomId: String
     public var state: Int

@@ -1,4 +1,6 @@
-/// Data of `onInvitationStateChanged`, sent to both sides. States: Idle 0, SentToRemote 1, ReceivedByRemote 2, Accepted 3, Refused 4, Canceled 5, Failure 6. `side` is `caller` or `callee`; `reason` says why (busy, active, timeout, peerLeft).
+/// Data of `onInvitationStateChanged`, sent to both sides. States: Idle 0, SentToRemote 1,
+/// ReceivedByRemote 2, Accepted 3, Refused 4, Canceled 5, Failure 6. `side` is `caller` or
+/// `callee`; `reason` says why (busy, active, timeout, peerLeft).
 public struct InvitationStateChangedEvent: Sendable, Codable, Hashable {
     public var inviteId: String
     public var side: String

@@ -13,7 +13,10 @@ public struct PublishedTrackStats: Sendable, Codable, Hashable {
     /// Milliseconds since the last packet.
     public var idleMs: Int64
 
-    public init(roomId: String, streamIndex: StreamIndex, kind: TrackKind, ssrc: UInt32, packets: UInt64, bytes: UInt64, packetsLost: Int64, jitterMs: Double, keyframes: UInt64, keyframeRequestsSent: UInt64, idleMs: Int64) {
+    public init(
+        roomId: String, streamIndex: StreamIndex, kind: TrackKind, ssrc: UInt32, packets: UInt64, bytes: UInt64, packetsLost: Int64, jitterMs: Double,
+        keyframes: UInt64, keyframeRequestsSent: UInt64, idleMs: Int64
+    ) {
         self.roomId = roomId
         self.streamIndex = streamIndex
         self.kind = kind

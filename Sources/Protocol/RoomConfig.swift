@@ -13,7 +13,10 @@ public struct RoomConfig: Sendable, Codable, Hashable {
     /// audience on a weak network joins with small.
     public var autoSubscribeVideoStreamType: VideoStreamType?
 
-    public init(autoPublish: Bool? = nil, autoSubscribeAudio: Bool? = nil, autoSubscribeVideo: Bool? = nil, subscribeTransportId: Int? = nil, autoSubscribeVideoStreamType: VideoStreamType? = nil) {
+    public init(
+        autoPublish: Bool? = nil, autoSubscribeAudio: Bool? = nil, autoSubscribeVideo: Bool? = nil, subscribeTransportId: Int? = nil,
+        autoSubscribeVideoStreamType: VideoStreamType? = nil
+    ) {
         self.autoPublish = autoPublish
         self.autoSubscribeAudio = autoSubscribeAudio
         self.autoSubscribeVideo = autoSubscribeVideo

@@ -16,7 +16,10 @@ public struct SubscribeStreamParams: Sendable, Codable, Hashable {
     /// to big while the publisher sends no small stream. Change it later with `setRemoteVideoStreamType`.
     public var videoStreamType: VideoStreamType?
 
-    public init(roomId: String, userId: String, streamIndex: StreamIndex? = nil, mediaType: Int? = nil, transportId: Int? = nil, audioTransportId: Int? = nil, videoTransportId: Int? = nil, videoStreamType: VideoStreamType? = nil) {
+    public init(
+        roomId: String, userId: String, streamIndex: StreamIndex? = nil, mediaType: Int? = nil, transportId: Int? = nil, audioTransportId: Int? = nil,
+        videoTransportId: Int? = nil, videoStreamType: VideoStreamType? = nil
+    ) {
         self.roomId = roomId
         self.userId = userId
         self.streamIndex = streamIndex

@@ -11,7 +11,10 @@ public struct SubscribedTrack: Sendable, Codable, Hashable {
     /// Video only: the encoding being delivered, which differs from the one asked for while the
     /// publisher sends no small stream.
     public var videoStreamType: VideoStreamType?
-    public init(kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int?, parameters: String?, transportId: Int, videoStreamType: VideoStreamType? = nil) {
+    public init(
+        kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int?, parameters: String?, transportId: Int,
+        videoStreamType: VideoStreamType? = nil
+    ) {
         self.kind = kind
         self.ssrc = ssrc
         self.payloadType = payloadType

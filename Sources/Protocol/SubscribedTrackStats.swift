@@ -12,7 +12,10 @@ public struct SubscribedTrackStats: Sendable, Codable, Hashable {
     public var cumulativeLost: Int32
     public var roundTripTimeMs: Double?
 
-    public init(roomId: String, userId: String, streamIndex: StreamIndex, kind: TrackKind, ssrc: UInt32, packets: UInt64, bytes: UInt64, retransmissions: UInt64, fractionLost: Double, cumulativeLost: Int32, roundTripTimeMs: Double?) {
+    public init(
+        roomId: String, userId: String, streamIndex: StreamIndex, kind: TrackKind, ssrc: UInt32, packets: UInt64, bytes: UInt64, retransmissions: UInt64,
+        fractionLost: Double, cumulativeLost: Int32, roundTripTimeMs: Double?
+    ) {
         self.roomId = roomId
         self.userId = userId
         self.streamIndex = streamIndex

@@ -29,7 +29,10 @@ public struct TrackDescription: Sendable, Codable, Hashable {
     /// Video only: the payload type of the retransmission stream (`rtx` with `apt=payloadType`).
     public var rtxPayloadType: Int?
 
-    public init(kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int? = nil, parameters: String? = nil, transportId: Int? = nil, audioLevelExtensionId: Int? = nil, videoStreamType: VideoStreamType? = nil) {
+    public init(
+        kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int? = nil, parameters: String? = nil,
+        transportId: Int? = nil, audioLevelExtensionId: Int? = nil, videoStreamType: VideoStreamType? = nil
+    ) {
         self.kind = kind
         self.ssrc = ssrc
         self.payloadType = payloadType

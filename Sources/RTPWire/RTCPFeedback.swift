@@ -27,9 +27,10 @@ public struct RTCPFeedback: Sendable, Equatable {
     /// Parses the feedback packet described by `view` in `buffer`; nil when it is not an
     /// RTPFB/PSFB packet or shorter than the 12-byte feedback header.
     public init?(view: RTCPPacketView, in buffer: UnsafeRawBufferPointer) {
-        guard view.packetType == RTCPPacketType.transportFeedback
+        guard
+            view.packetType == RTCPPacketType.transportFeedback
                 || view.packetType == RTCPPacketType.payloadFeedback,
-              view.fits(in: buffer, minimumLength: Self.fciStart)
+            view.fits(in: buffer, minimumLength: Self.fciStart)
         else { return nil }
         self.packetType = view.packetType
         self.format = view.countOrFormat

@@ -10,7 +10,7 @@ public struct RTCPGoodbye: Sendable, Equatable {
     public init?(view: RTCPPacketView, in buffer: UnsafeRawBufferPointer) {
         let sourceCount = Int(view.countOrFormat)
         guard view.packetType == RTCPPacketType.goodbye,
-              view.fits(in: buffer, minimumLength: 4 + 4 * sourceCount)
+            view.fits(in: buffer, minimumLength: 4 + 4 * sourceCount)
         else { return nil }
         self.sourceCount = sourceCount
         self.offset = view.offset

@@ -14,8 +14,8 @@ public struct RTCPReceiverEstimatedMaximumBitrate: Sendable, Equatable {
     /// Parses `feedback`; nil when it is not a REMB message or its SSRC list runs past it.
     public init?(feedback: RTCPFeedback, in buffer: UnsafeRawBufferPointer) {
         guard feedback.packetType == RTCPPacketType.payloadFeedback, feedback.format == RTCPFeedbackFormat.applicationLayer,
-              feedback.fciLength >= 8, feedback.fciOffset + feedback.fciLength <= buffer.count,
-              buffer.readUInt32(at: feedback.fciOffset) == Self.identifier
+            feedback.fciLength >= 8, feedback.fciOffset + feedback.fciLength <= buffer.count,
+            buffer.readUInt32(at: feedback.fciOffset) == Self.identifier
         else { return nil }
         let word = buffer.readUInt32(at: feedback.fciOffset + 4)
         ssrcCount = Int(word >> 24)

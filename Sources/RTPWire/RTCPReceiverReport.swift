@@ -18,7 +18,7 @@ public struct RTCPReceiverReport: Sendable, Equatable {
     public init?(view: RTCPPacketView, in buffer: UnsafeRawBufferPointer) {
         let reportCount = Int(view.countOrFormat)
         guard view.packetType == RTCPPacketType.receiverReport,
-              view.fits(in: buffer, minimumLength: Self.blocksOffset + reportCount * RTCPReportBlock.wireLength)
+            view.fits(in: buffer, minimumLength: Self.blocksOffset + reportCount * RTCPReportBlock.wireLength)
         else { return nil }
         self.ssrc = buffer.readUInt32(at: view.offset + 4)
         self.reportCount = reportCount

@@ -26,7 +26,7 @@ public struct RTCPSenderReport: Sendable, Equatable {
     public init?(view: RTCPPacketView, in buffer: UnsafeRawBufferPointer) {
         let reportCount = Int(view.countOrFormat)
         guard view.packetType == RTCPPacketType.senderReport,
-              view.fits(in: buffer, minimumLength: Self.blocksOffset + reportCount * RTCPReportBlock.wireLength)
+            view.fits(in: buffer, minimumLength: Self.blocksOffset + reportCount * RTCPReportBlock.wireLength)
         else { return nil }
         let base = view.offset
         self.ssrc = buffer.readUInt32(at: base + 4)

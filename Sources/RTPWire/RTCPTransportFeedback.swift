@@ -26,8 +26,8 @@ public struct RTCPTransportFeedback: Sendable, Equatable {
     /// or deltas run past the packet, or it uses the reserved symbol.
     public init?(feedback: RTCPFeedback, in buffer: UnsafeRawBufferPointer) {
         guard feedback.packetType == RTCPPacketType.transportFeedback,
-              feedback.format == RTCPFeedbackFormat.transportWideCongestionControl,
-              feedback.fciLength >= 8, feedback.fciOffset + feedback.fciLength <= buffer.count
+            feedback.format == RTCPFeedbackFormat.transportWideCongestionControl,
+            feedback.fciLength >= 8, feedback.fciOffset + feedback.fciLength <= buffer.count
         else { return nil }
         let start = feedback.fciOffset
         senderSSRC = feedback.senderSSRC

@@ -61,7 +61,8 @@ extension RTCPWriter {
             // Room for this packet: its delta, the chunks so far and at most two more, padding.
             let chunksAtMost = chunkCursor - offset - transportFeedbackHeaderLength + 4
             guard transportFeedbackHeaderLength + chunksAtMost + deltaBytes + symbol.deltaBytes + 3 <= capacity,
-                  scratch + deltaBytes + symbol.deltaBytes <= buffer.count else { break }
+                scratch + deltaBytes + symbol.deltaBytes <= buffer.count
+            else { break }
             if symbol != .notReceived {
                 if symbol == .smallDelta {
                     buffer[scratch + deltaBytes] = UInt8(delta)

@@ -15,7 +15,8 @@ public enum RTPRetransmission {
         originalPayloadType: UInt8
     ) -> (offset: Int, length: Int, header: RTPHeader)? {
         guard header.payloadLength >= 2 else { return nil }
-        let originalSequenceNumber = UInt16(packet.load(fromByteOffset: header.payloadOffset, as: UInt8.self)) << 8
+        let originalSequenceNumber =
+            UInt16(packet.load(fromByteOffset: header.payloadOffset, as: UInt8.self)) << 8
             | UInt16(packet.load(fromByteOffset: header.payloadOffset + 1, as: UInt8.self))
         let start = packet + 2
         // The regions overlap; copyMemory has memmove semantics.

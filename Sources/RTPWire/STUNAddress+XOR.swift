@@ -6,8 +6,8 @@ extension STUNAddress {
     /// Returns nil when the family is unknown or the length does not match it.
     public init?(xorValue value: UnsafeRawBufferPointer, transactionID: STUNTransactionID) {
         guard value.count >= 4, value.baseAddress != nil,
-              let family = STUNAddressFamily(rawValue: value[1]),
-              value.count == 4 + family.addressLength
+            let family = STUNAddressFamily(rawValue: value[1]),
+            value.count == 4 + family.addressLength
         else { return nil }
         let port = value.readUInt16(at: 2) ^ UInt16(truncatingIfNeeded: STUNMessageHeader.magicCookie >> 16)
         switch family {

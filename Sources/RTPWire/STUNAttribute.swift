@@ -22,7 +22,7 @@ public struct STUNAttribute: Sendable, Equatable {
     /// view came from a different packet).
     public func value(in packet: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         guard valueOffset >= 0, valueLength >= 0, valueOffset <= packet.count,
-              valueLength <= packet.count - valueOffset
+            valueLength <= packet.count - valueOffset
         else { return nil }
         return UnsafeRawBufferPointer(rebasing: packet[valueOffset..<(valueOffset + valueLength)])
     }

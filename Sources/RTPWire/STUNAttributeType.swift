@@ -47,8 +47,8 @@ public struct STUNAttributeType: RawRepresentable, Sendable, Hashable {
     public var isKnown: Bool {
         switch self {
         case .mappedAddress, .username, .messageIntegrity, .errorCode, .unknownAttributes,
-             .messageIntegritySHA256, .xorMappedAddress, .priority, .useCandidate, .software,
-             .fingerprint, .iceControlled, .iceControlling:
+            .messageIntegritySHA256, .xorMappedAddress, .priority, .useCandidate, .software,
+            .fingerprint, .iceControlled, .iceControlling:
             return true
         default:
             return false

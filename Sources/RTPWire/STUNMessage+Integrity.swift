@@ -22,8 +22,8 @@ extension STUNMessage {
     ///   `scratch` is too short or `packet` is not the buffer this message came from.
     public func integrityInput(from packet: UnsafeRawBufferPointer, into scratch: UnsafeMutableRawBufferPointer) -> Int? {
         guard let signedLength = integritySignedLength, let lengthField = integrityLengthField,
-              signedLength <= packet.count, packet.baseAddress != nil,
-              scratch.hasRoom(for: signedLength, at: 0)
+            signedLength <= packet.count, packet.baseAddress != nil,
+            scratch.hasRoom(for: signedLength, at: 0)
         else { return nil }
         scratch.copyMemory(from: UnsafeRawBufferPointer(rebasing: packet[0..<signedLength]))
         scratch.writeUInt16(lengthField, at: 2)

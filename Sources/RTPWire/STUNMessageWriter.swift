@@ -118,8 +118,8 @@ public struct STUNMessageWriter {
         let paddedLength = STUNAttribute.paddedLength(valueLength)
         let orderAllowed = !hasFingerprint && (!hasIntegrity || type == .fingerprint)
         guard orderAllowed, valueLength <= Int(UInt16.max),
-              length + 4 + paddedLength - STUNMessageHeader.length <= Int(UInt16.max),
-              buffer.hasRoom(for: 4 + paddedLength, at: length)
+            length + 4 + paddedLength - STUNMessageHeader.length <= Int(UInt16.max),
+            buffer.hasRoom(for: 4 + paddedLength, at: length)
         else {
             failed = true
             return nil

@@ -32,7 +32,7 @@ public enum STUNParseError: Error, Sendable, Hashable {
         case .truncatedHeader, .notSTUN, .badMagicCookie, .lengthNotMultipleOfFour, .lengthMismatch:
             return true
         case .attributeOverrun, .badAttributeLength, .attributeAfterIntegrity, .attributeAfterFingerprint,
-             .fingerprintMismatch:
+            .fingerprintMismatch:
             return false
         }
     }

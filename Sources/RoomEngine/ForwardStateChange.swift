@@ -13,7 +13,10 @@ public struct ForwardStateChange: Sendable, Hashable {
     /// for the stop): why the user left.
     public var departure: DepartureReason?
 
-    public init(sourceRoomId: String, userId: String, targetRoomId: String, state: ForwardState, error: Int = 0, message: String? = nil, departure: DepartureReason? = nil) {
+    public init(
+        sourceRoomId: String, userId: String, targetRoomId: String, state: ForwardState, error: Int = 0, message: String? = nil,
+        departure: DepartureReason? = nil
+    ) {
         self.sourceRoomId = sourceRoomId
         self.userId = userId
         self.targetRoomId = targetRoomId

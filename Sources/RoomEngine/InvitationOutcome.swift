@@ -11,7 +11,9 @@ public struct InvitationOutcome: Sendable, Hashable {
     /// Why it failed or was refused (`timeout`, `peerLeft`, the callee's reason...).
     public var reason: String?
 
-    public init(inviteId: String, callerRoomId: String, callerUserId: String, calleeRoomId: String, calleeUserId: String, state: InvitationState, reason: String?) {
+    public init(
+        inviteId: String, callerRoomId: String, callerUserId: String, calleeRoomId: String, calleeUserId: String, state: InvitationState, reason: String?
+    ) {
         self.inviteId = inviteId
         self.callerRoomId = callerRoomId
         self.callerUserId = callerUserId

@@ -32,12 +32,24 @@ public enum NodeNotice: Sendable, Hashable, Codable {
         }
         set {
             switch self {
-            case .mirror(var update): update.node = newValue; self = .mirror(update)
-            case .mirrorEnded(var end): end.node = newValue; self = .mirrorEnded(end)
-            case .linkEnded(var end): end.node = newValue; self = .linkEnded(end)
-            case .message(var message): message.node = newValue; self = .message(message)
-            case .invitation(var update): update.node = newValue; self = .invitation(update)
-            case .demand(var demand): demand.node = newValue; self = .demand(demand)
+            case .mirror(var update):
+                update.node = newValue
+                self = .mirror(update)
+            case .mirrorEnded(var end):
+                end.node = newValue
+                self = .mirrorEnded(end)
+            case .linkEnded(var end):
+                end.node = newValue
+                self = .linkEnded(end)
+            case .message(var message):
+                message.node = newValue
+                self = .message(message)
+            case .invitation(var update):
+                update.node = newValue
+                self = .invitation(update)
+            case .demand(var demand):
+                demand.node = newValue
+                self = .demand(demand)
             }
         }
     }

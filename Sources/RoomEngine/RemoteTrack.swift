@@ -11,7 +11,8 @@ public struct RemoteTrack: Sendable, Hashable, Codable {
     public var audioLevelExtensionId: UInt8?
     public var videoStreamType: VideoStreamType
 
-    public init(ssrc: UInt32, kind: TrackKind, codec: String, clockRate: Int, payloadType: Int, audioLevelExtensionId: UInt8?, videoStreamType: VideoStreamType) {
+    public init(ssrc: UInt32, kind: TrackKind, codec: String, clockRate: Int, payloadType: Int, audioLevelExtensionId: UInt8?, videoStreamType: VideoStreamType)
+    {
         self.ssrc = ssrc
         self.kind = kind
         self.codec = codec

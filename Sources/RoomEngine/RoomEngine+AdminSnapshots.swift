@@ -8,9 +8,10 @@ extension RoomEngine {
         for (key, forward) in forwards.sorted(by: { ($0.key.roomId, $0.key.userId) < ($1.key.roomId, $1.key.userId) }) {
             for roomId in forward.order {
                 guard let target = forward.targets[roomId] else { continue }
-                result.append(ForwardSnapshot(
-                    sourceRoomId: key.roomId, userId: key.userId, targetRoomId: roomId, paused: forward.paused,
-                    startedAt: target.startedAt, firstKeyframeDelivered: target.firstKeyframeReported))
+                result.append(
+                    ForwardSnapshot(
+                        sourceRoomId: key.roomId, userId: key.userId, targetRoomId: roomId, paused: forward.paused,
+                        startedAt: target.startedAt, firstKeyframeDelivered: target.firstKeyframeReported))
             }
         }
         return result
@@ -42,7 +43,8 @@ extension RoomEngine {
         if let forward = forwards[key] {
             let infos = stopAllTargets(key: key, departure: departure, into: &actions)
             if !infos.isEmpty {
-                actions.append(.event(forward.session, .forwardStreamStateChanged(ForwardStreamStateChangedEvent(roomId: roomId, userId: userId, infos: infos))))
+                actions.append(
+                    .event(forward.session, .forwardStreamStateChanged(ForwardStreamStateChangedEvent(roomId: roomId, userId: userId, infos: infos))))
             }
         }
         for link in links.values.sorted(by: { $0.id < $1.id }) where link.involves(roomId: roomId, userId: userId) {

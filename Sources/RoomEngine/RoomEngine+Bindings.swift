@@ -76,7 +76,7 @@ extension RoomEngine {
     /// For a track arriving over a media pipe: the node that sends it and its SSRC on the pipe.
     func pipeOrigin(of source: UInt32) -> (node: String, ssrc: UInt32)? {
         guard remoteSourceUsers[source] != nil, let key = remoteSources.first(where: { $0.value == source })?.key,
-              let node = pipeTransports.first(where: { $0.value == key.transportId })?.key
+            let node = pipeTransports.first(where: { $0.value == key.transportId })?.key
         else { return nil }
         return (node, key.ssrc)
     }

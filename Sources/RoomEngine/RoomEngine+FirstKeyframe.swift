@@ -10,7 +10,8 @@ extension RoomEngine {
         func sinks(targetRoomId: String, userId: String) -> [UInt32] {
             // A target room on another node: the first keyframe the pipe carries there.
             if let remote = remoteMirrors[ForwardKey(roomId: targetRoomId, userId: userId)] {
-                return remote.trackIds.compactMap { pipeSinks[PipeSinkKey(node: remote.target.node, trackId: $0)]?.sink }.filter { $0.kind == .video }.map(\.id).sorted()
+                return remote.trackIds.compactMap { pipeSinks[PipeSinkKey(node: remote.target.node, trackId: $0)]?.sink }.filter { $0.kind == .video }.map(\.id)
+                    .sorted()
             }
             guard let room = rooms[targetRoomId] else { return [] }
             var ids: [UInt32] = []
@@ -24,16 +25,18 @@ extension RoomEngine {
         for (key, forward) in forwards.sorted(by: { ($0.key.roomId, $0.key.userId) < ($1.key.roomId, $1.key.userId) }) where !forward.paused {
             for roomId in forward.order {
                 guard let target = forward.targets[roomId], !target.firstKeyframeReported else { continue }
-                watches.append(FirstKeyframeWatch(
-                    session: forward.session, sourceRoomId: key.roomId, userId: key.userId, targetRoomId: roomId, startedAt: target.startedAt,
-                    via: "forward", sinkIds: sinks(targetRoomId: roomId, userId: key.userId), linkId: nil))
+                watches.append(
+                    FirstKeyframeWatch(
+                        session: forward.session, sourceRoomId: key.roomId, userId: key.userId, targetRoomId: roomId, startedAt: target.startedAt,
+                        via: "forward", sinkIds: sinks(targetRoomId: roomId, userId: key.userId), linkId: nil))
             }
         }
         for link in links.values.sorted(by: { $0.id < $1.id }) {
             for (source, target) in [(link.caller, link.peer), (link.peer, link.caller)] where !target.firstKeyframeReported {
-                watches.append(FirstKeyframeWatch(
-                    session: source.session, sourceRoomId: source.roomId, userId: source.userId, targetRoomId: target.roomId, startedAt: link.startedAt,
-                    via: "link", sinkIds: sinks(targetRoomId: target.roomId, userId: source.userId), linkId: link.id))
+                watches.append(
+                    FirstKeyframeWatch(
+                        session: source.session, sourceRoomId: source.roomId, userId: source.userId, targetRoomId: target.roomId, startedAt: link.startedAt,
+                        via: "link", sinkIds: sinks(targetRoomId: target.roomId, userId: source.userId), linkId: link.id))
             }
         }
         return watches
@@ -59,8 +62,11 @@ extension RoomEngine {
         }
         let elapsed = max(0, time.milliseconds &- watch.startedAt.milliseconds)
         return [
-            .event(watch.session, .forwardStreamFirstKeyframe(ForwardFirstKeyframeEvent(
-                roomId: watch.sourceRoomId, userId: watch.userId, targetRoomId: watch.targetRoomId, elapsedMs: elapsed, via: watch.via))),
+            .event(
+                watch.session,
+                .forwardStreamFirstKeyframe(
+                    ForwardFirstKeyframeEvent(
+                        roomId: watch.sourceRoomId, userId: watch.userId, targetRoomId: watch.targetRoomId, elapsedMs: elapsed, via: watch.via))),
             .domain(.firstKeyframe(watch, elapsedMs: elapsed)),
         ]
     }

@@ -4,7 +4,9 @@ public import Protocol
 extension RoomEngine {
     /// Starts forwarding the caller's streams from `roomId` into the targets. Each target
     /// succeeds or fails on its own; the result and onForwardStreamStateChanged list them all.
-    public mutating func startForward(session: SessionID, roomId: String, targets: [ForwardTargetRequest], now: EngineTime) -> EngineOutcome<ForwardStreamResult> {
+    public mutating func startForward(
+        session: SessionID, roomId: String, targets: [ForwardTargetRequest], now: EngineTime
+    ) -> EngineOutcome<ForwardStreamResult> {
         let member: Member
         switch forwardingMember(session: session, roomId: roomId) {
         case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
@@ -14,10 +16,15 @@ extension RoomEngine {
         var actions: [EngineAction] = []
         if let existing = forwards[key], !existing.order.isEmpty {
             forwardEvent(.unexpectedAPICall, roomId: roomId, userId: member.userId, into: &actions)
-            return EngineOutcome(result: .failure(RelayError(.forwardAlreadyStarted, "a forward from room '\(roomId)' is running; use updateForwardStreamToRooms to change its targets")), actions: actions)
+            return EngineOutcome(
+                result: .failure(
+                    RelayError(.forwardAlreadyStarted, "a forward from room '\(roomId)' is running; use updateForwardStreamToRooms to change its targets")),
+                actions: actions)
         }
         if targets.count > limits.maximumForwardTargetsPerUser {
-            return EngineOutcome(result: .failure(RelayError(.forwardTargetLimit, "at most \(limits.maximumForwardTargetsPerUser) forward targets; \(targets.count) given")), actions: [])
+            return EngineOutcome(
+                result: .failure(RelayError(.forwardTargetLimit, "at most \(limits.maximumForwardTargetsPerUser) forward targets; \(targets.count) given")),
+                actions: [])
         }
         forwards[key] = Forward(session: session)
         var infos: [ForwardStreamStateInfo] = []
@@ -37,7 +44,9 @@ extension RoomEngine {
 
     /// Replaces the target list: targets left out stop (Idle), new ones start, kept ones take
     /// their refreshed token. Only changed targets are reported.
-    public mutating func updateForward(session: SessionID, roomId: String, targets: [ForwardTargetRequest], now: EngineTime) -> EngineOutcome<ForwardStreamResult> {
+    public mutating func updateForward(
+        session: SessionID, roomId: String, targets: [ForwardTargetRequest], now: EngineTime
+    ) -> EngineOutcome<ForwardStreamResult> {
         let member: Member
         switch forwardingMember(session: session, roomId: roomId) {
         case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
@@ -48,7 +57,9 @@ extension RoomEngine {
         guard let forward = forwards[key] else { return notStarted(roomId: roomId, userId: member.userId, call: "updateForwardStreamToRooms") }
         let wanted = targets.map(\.roomId)
         if Set(wanted).count > limits.maximumForwardTargetsPerUser {
-            return EngineOutcome(result: .failure(RelayError(.forwardTargetLimit, "at most \(limits.maximumForwardTargetsPerUser) forward targets; \(Set(wanted).count) given")), actions: [])
+            return EngineOutcome(
+                result: .failure(RelayError(.forwardTargetLimit, "at most \(limits.maximumForwardTargetsPerUser) forward targets; \(Set(wanted).count) given")),
+                actions: [])
         }
         var infos: [ForwardStreamStateInfo] = []
         var events: [ForwardStreamEventInfo] = []
@@ -68,7 +79,8 @@ extension RoomEngine {
                     forwards[key]!.targets[target.roomId]!.grants = grants
                     reconcileMirror(targetRoomId: target.roomId, userId: member.userId, reason: .unpublish, leaveReason: .quit, into: &actions)
                 case .success:
-                    infos.append(failTarget(target.roomId, key: key, error: .forwardInvalidToken, message: "the target token has no publish grant", into: &actions))
+                    infos.append(
+                        failTarget(target.roomId, key: key, error: .forwardInvalidToken, message: "the target token has no publish grant", into: &actions))
                 case .failure(let error):
                     infos.append(failTarget(target.roomId, key: key, error: Self.targetFailureCode(error), message: error.message, into: &actions))
                 }
@@ -121,7 +133,10 @@ extension RoomEngine {
         if forward.paused != paused {
             forwards[key]!.paused = paused
             for target in forward.order {
-                if !paused { forwards[key]!.targets[target]!.startedAt = now; forwards[key]!.targets[target]!.firstKeyframeReported = false }
+                if !paused {
+                    forwards[key]!.targets[target]!.startedAt = now
+                    forwards[key]!.targets[target]!.firstKeyframeReported = false
+                }
                 reconcileMirror(targetRoomId: target, userId: member.userId, reason: .unpublish, leaveReason: .quit, into: &actions)
             }
             if !paused { requestKeyframes(roomId: roomId, userId: member.userId, into: &actions) }
@@ -141,20 +156,30 @@ extension RoomEngine {
     func notStarted<Success>(roomId: String, userId: String, call: String) -> EngineOutcome<Success> {
         var actions: [EngineAction] = []
         forwardEvent(.unexpectedAPICall, roomId: roomId, userId: userId, into: &actions)
-        return EngineOutcome(result: .failure(RelayError(.forwardNotStarted, "\(call): no forward from room '\(roomId)' is running (never started, stopped, or every target has ended)")), actions: actions)
+        return EngineOutcome(
+            result: .failure(
+                RelayError(.forwardNotStarted, "\(call): no forward from room '\(roomId)' is running (never started, stopped, or every target has ended)")),
+            actions: actions)
     }
 
     /// Validates one new target and, if it passes, starts forwarding into it; either way the
     /// outcome is a domain event.
-    mutating func addTarget(_ target: ForwardTargetRequest, key: ForwardKey, seen: inout Set<String>, now: EngineTime, into actions: inout [EngineAction]) -> ForwardStreamStateInfo {
+    mutating func addTarget(
+        _ target: ForwardTargetRequest, key: ForwardKey, seen: inout Set<String>, now: EngineTime, into actions: inout [EngineAction]
+    ) -> ForwardStreamStateInfo {
         let info = startTarget(target, key: key, seen: &seen, now: now, into: &actions)
-        actions.append(.domain(.forwardStateChanged(ForwardStateChange(
-            sourceRoomId: key.roomId, userId: key.userId, targetRoomId: target.roomId, state: ForwardState(rawValue: info.state) ?? .failure,
-            error: info.error, message: info.message))))
+        actions.append(
+            .domain(
+                .forwardStateChanged(
+                    ForwardStateChange(
+                        sourceRoomId: key.roomId, userId: key.userId, targetRoomId: target.roomId, state: ForwardState(rawValue: info.state) ?? .failure,
+                        error: info.error, message: info.message))))
         return info
     }
 
-    private mutating func startTarget(_ target: ForwardTargetRequest, key: ForwardKey, seen: inout Set<String>, now: EngineTime, into actions: inout [EngineAction]) -> ForwardStreamStateInfo {
+    private mutating func startTarget(
+        _ target: ForwardTargetRequest, key: ForwardKey, seen: inout Set<String>, now: EngineTime, into actions: inout [EngineAction]
+    ) -> ForwardStreamStateInfo {
         func failure(_ code: ErrorCode, _ message: String) -> ForwardStreamStateInfo {
             ForwardStreamStateInfo(roomId: target.roomId, state: ForwardState.failure.rawValue, error: code.rawValue, message: message)
         }
@@ -169,14 +194,18 @@ extension RoomEngine {
         }
         if let present = rooms[target.roomId]?.members[key.userId] {
             if !present.isMirror { return failure(.forwardRemoteKicked, "a user with the same userId is in the target room") }
-            if present.forwardedFrom != key.roomId { return failure(.forwardInvalidArgument, "the user is already forwarded or linked into that room from another room") }
+            if present.forwardedFrom != key.roomId {
+                return failure(.forwardInvalidArgument, "the user is already forwarded or linked into that room from another room")
+            }
         }
         // A paused forward has no mirror but still claims its targets: one user appears in a room
         // from one source room only.
         if forwards.contains(where: { $0.key.userId == key.userId && $0.key.roomId != key.roomId && $0.value.targets[target.roomId] != nil }) {
             return failure(.forwardInvalidArgument, "the user is already forwarded into that room from another room")
         }
-        if links.values.contains(where: { ($0.caller.userId == key.userId && $0.peer.roomId == target.roomId) || ($0.peer.userId == key.userId && $0.caller.roomId == target.roomId) }) {
+        if links.values.contains(where: {
+            ($0.caller.userId == key.userId && $0.peer.roomId == target.roomId) || ($0.peer.userId == key.userId && $0.caller.roomId == target.roomId)
+        }) {
             return failure(.forwardInvalidArgument, "the user is linked with that room already")
         }
         if let room = rooms[target.roomId] {
@@ -191,11 +220,16 @@ extension RoomEngine {
     /// Ends one target with a failure: the mirror leaves the target room. The forward itself stays
     /// even if it has no target left, because the caller (updateForward) may still add targets to
     /// it; the caller drops an empty forward when it is done.
-    mutating func failTarget(_ targetRoomId: String, key: ForwardKey, error: ErrorCode, message: String, into actions: inout [EngineAction]) -> ForwardStreamStateInfo {
+    mutating func failTarget(
+        _ targetRoomId: String, key: ForwardKey, error: ErrorCode, message: String, into actions: inout [EngineAction]
+    ) -> ForwardStreamStateInfo {
         forwards[key]?.remove(targetRoomId)
         reconcileMirror(targetRoomId: targetRoomId, userId: key.userId, reason: .other, leaveReason: .dropped, into: &actions)
-        actions.append(.domain(.forwardStateChanged(ForwardStateChange(
-            sourceRoomId: key.roomId, userId: key.userId, targetRoomId: targetRoomId, state: .failure, error: error.rawValue, message: message))))
+        actions.append(
+            .domain(
+                .forwardStateChanged(
+                    ForwardStateChange(
+                        sourceRoomId: key.roomId, userId: key.userId, targetRoomId: targetRoomId, state: .failure, error: error.rawValue, message: message))))
         return ForwardStreamStateInfo(roomId: targetRoomId, state: ForwardState.failure.rawValue, error: error.rawValue, message: message)
     }
 
@@ -207,8 +241,11 @@ extension RoomEngine {
         for target in forward.order {
             reconcileMirror(targetRoomId: target, userId: key.userId, reason: .unpublish, leaveReason: .quit, into: &actions)
             infos.append(ForwardStreamStateInfo(roomId: target, state: ForwardState.idle.rawValue, error: 0))
-            actions.append(.domain(.forwardStateChanged(ForwardStateChange(
-                sourceRoomId: key.roomId, userId: key.userId, targetRoomId: target, state: .idle, departure: departure))))
+            actions.append(
+                .domain(
+                    .forwardStateChanged(
+                        ForwardStateChange(
+                            sourceRoomId: key.roomId, userId: key.userId, targetRoomId: target, state: .idle, departure: departure))))
         }
         return infos
     }
@@ -219,12 +256,18 @@ extension RoomEngine {
         let session = forwards[key]?.session ?? rooms[roomId]?.members[userId]?.session
         guard let session else { return }
         if event == .connected || event == .disconnected, forwards[key] == nil { return }
-        actions.append(.event(session, .forwardStreamEvent(ForwardStreamEventEvent(roomId: roomId, userId: userId, infos: [ForwardStreamEventInfo(roomId: "", event: event.rawValue)]))))
+        actions.append(
+            .event(
+                session,
+                .forwardStreamEvent(ForwardStreamEventEvent(roomId: roomId, userId: userId, infos: [ForwardStreamEventInfo(roomId: "", event: event.rawValue)]))
+            ))
     }
 
     /// A mirror in `roomId` ends from the target side (kicked, room dismissed, token expired):
     /// its forward target fails with `forwardError`, or its link ends with `linkReason`.
-    mutating func endMirror(roomId: String, userId: String, forwardError: ErrorCode, linkReason: String, leaveReason: LeaveReason, into actions: inout [EngineAction]) {
+    mutating func endMirror(
+        roomId: String, userId: String, forwardError: ErrorCode, linkReason: String, leaveReason: LeaveReason, into actions: inout [EngineAction]
+    ) {
         guard let mirror = rooms[roomId]?.members[userId], let source = mirror.forwardedFrom else { return }
         if let node = mirror.remoteNode {
             if let link = links.values.sorted(by: { $0.id < $1.id }).first(where: { $0.involves(roomId: source, userId: userId) }) {
@@ -234,8 +277,11 @@ extension RoomEngine {
                 }
                 return
             }
-            actions.append(.notify(.mirrorEnded(RemoteMirrorEnd(
-                node: node, sourceRoomId: source, targetRoomId: roomId, userId: userId, forwardError: forwardError, leaveReason: leaveReason))))
+            actions.append(
+                .notify(
+                    .mirrorEnded(
+                        RemoteMirrorEnd(
+                            node: node, sourceRoomId: source, targetRoomId: roomId, userId: userId, forwardError: forwardError, leaveReason: leaveReason))))
             removeMember(roomId: roomId, userId: userId, leaveReason: leaveReason, unpublishReason: .other, exit: nil, into: &actions)
             return
         }
@@ -263,13 +309,22 @@ extension RoomEngine {
         forwards[key]!.remove(targetRoomId)
         if forwards[key]!.order.isEmpty { forwards[key] = nil }
         reconcileMirror(targetRoomId: targetRoomId, userId: userId, reason: .other, leaveReason: leaveReason, into: &actions)
-        let info = ForwardStreamStateInfo(roomId: targetRoomId, state: ForwardState.failure.rawValue, error: forwardError.rawValue, message: Self.endMessage(forwardError))
-        actions.append(.domain(.forwardStateChanged(ForwardStateChange(
-            sourceRoomId: sourceRoomId, userId: userId, targetRoomId: targetRoomId, state: .failure, error: forwardError.rawValue, message: info.message))))
+        let info = ForwardStreamStateInfo(
+            roomId: targetRoomId, state: ForwardState.failure.rawValue, error: forwardError.rawValue, message: Self.endMessage(forwardError))
+        actions.append(
+            .domain(
+                .forwardStateChanged(
+                    ForwardStateChange(
+                        sourceRoomId: sourceRoomId, userId: userId, targetRoomId: targetRoomId, state: .failure, error: forwardError.rawValue,
+                        message: info.message))))
         actions.append(.event(forward.session, .forwardStreamStateChanged(ForwardStreamStateChangedEvent(roomId: sourceRoomId, userId: userId, infos: [info]))))
         let event = forwardError == .forwardRemoteKicked && leaveReason == .dropped ? ForwardEvent.interrupt : .dstRoomUpdated
-        actions.append(.event(forward.session, .forwardStreamEvent(ForwardStreamEventEvent(
-            roomId: sourceRoomId, userId: userId, infos: [ForwardStreamEventInfo(roomId: targetRoomId, event: event.rawValue)]))))
+        actions.append(
+            .event(
+                forward.session,
+                .forwardStreamEvent(
+                    ForwardStreamEventEvent(
+                        roomId: sourceRoomId, userId: userId, infos: [ForwardStreamEventInfo(roomId: targetRoomId, event: event.rawValue)]))))
     }
 
     /// A real user joined `roomId` while a forward of the same userId into it was paused (so no
@@ -278,7 +333,8 @@ extension RoomEngine {
     mutating func interruptPausedForwards(into roomId: String, userId: String, into actions: inout [EngineAction]) {
         let sources = forwards.filter { $0.key.userId == userId && $0.value.paused && $0.value.targets[roomId] != nil }.map(\.key.roomId).sorted()
         for source in sources {
-            endForwardTarget(sourceRoomId: source, targetRoomId: roomId, userId: userId, forwardError: .forwardRemoteKicked, leaveReason: .dropped, into: &actions)
+            endForwardTarget(
+                sourceRoomId: source, targetRoomId: roomId, userId: userId, forwardError: .forwardRemoteKicked, leaveReason: .dropped, into: &actions)
         }
     }
 
@@ -305,7 +361,8 @@ extension RoomEngine {
         if let forward = forwards[key] {
             let infos = stopAllTargets(key: key, departure: departure, into: &actions)
             if sessionConnected, !infos.isEmpty {
-                actions.append(.event(forward.session, .forwardStreamStateChanged(ForwardStreamStateChangedEvent(roomId: roomId, userId: userId, infos: infos))))
+                actions.append(
+                    .event(forward.session, .forwardStreamStateChanged(ForwardStreamStateChangedEvent(roomId: roomId, userId: userId, infos: infos))))
             }
         }
         let reason: String
@@ -321,7 +378,9 @@ extension RoomEngine {
         case .left, .kicked, .roomDismissed: endedBecause = reason
         }
         for link in links.values.sorted(by: { $0.id < $1.id }) where link.involves(roomId: roomId, userId: userId) {
-            endLink(link.id, reason: reason, domainReason: endedBecause, leaving: ForwardKey(roomId: roomId, userId: userId), notifyLeaver: sessionConnected, into: &actions)
+            endLink(
+                link.id, reason: reason, domainReason: endedBecause, leaving: ForwardKey(roomId: roomId, userId: userId), notifyLeaver: sessionConnected,
+                into: &actions)
         }
     }
 

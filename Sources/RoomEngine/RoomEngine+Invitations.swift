@@ -29,7 +29,8 @@ extension RoomEngine {
             return fail(RelayError(.targetUserNotFound, "'\(params.userId)' is not a visible anchor in room '\(params.roomId)'"))
         }
         if invitations.values.contains(where: {
-            $0.isPending && $0.caller.roomId == localRoomId && $0.caller.userId == caller.userId && $0.callee.roomId == params.roomId && $0.callee.userId == params.userId
+            $0.isPending && $0.caller.roomId == localRoomId && $0.caller.userId == caller.userId && $0.callee.roomId == params.roomId
+                && $0.callee.userId == params.userId
         }) {
             return fail(RelayError(.invitationAlreadySent, "an invitation to '\(params.userId)' is already pending"))
         }
@@ -44,9 +45,13 @@ extension RoomEngine {
             return refuseAsBusy(invitation, now: now)
         }
         invitations[id] = invitation
-        actions.append(.event(callee.session, .invitationReceived(InvitationReceivedEvent(
-            inviteId: id, roomId: params.roomId, fromRoomId: localRoomId, fromUserId: caller.userId, payload: params.payload,
-            timeoutSeconds: timeout, autoLink: invitation.autoLink))))
+        actions.append(
+            .event(
+                callee.session,
+                .invitationReceived(
+                    InvitationReceivedEvent(
+                        inviteId: id, roomId: params.roomId, fromRoomId: localRoomId, fromUserId: caller.userId, payload: params.payload,
+                        timeoutSeconds: timeout, autoLink: invitation.autoLink))))
         actions.append(.event(session, .invitationStateChanged(stateEvent(invitation, side: "caller", reason: nil, payload: nil))))
         return EngineOutcome(result: .success(InviteResult(inviteId: id)), actions: actions)
     }
@@ -57,10 +62,12 @@ extension RoomEngine {
         refused.state = .refused
         refused.endedAt = now
         invitations[refused.id] = refused
-        return EngineOutcome(result: .success(InviteResult(inviteId: refused.id)), actions: [
-            .event(refused.caller.session, .invitationStateChanged(stateEvent(refused, side: "caller", reason: "busy", payload: nil))),
-            .domain(.invitationEnded(refused.outcome(reason: "busy"))),
-        ])
+        return EngineOutcome(
+            result: .success(InviteResult(inviteId: refused.id)),
+            actions: [
+                .event(refused.caller.session, .invitationStateChanged(stateEvent(refused, side: "caller", reason: "busy", payload: nil))),
+                .domain(.invitationEnded(refused.outcome(reason: "busy"))),
+            ])
     }
 
     /// The caller withdraws a pending invitation; both sides hear Canceled.
@@ -76,13 +83,20 @@ extension RoomEngine {
             engine.finish(&invitation, .accepted, reason: nil, payload: params.payload, now: now, into: &actions)
             guard invitation.autoLink else { return }
             guard let caller = engine.rooms[invitation.caller.roomId]?.members[invitation.caller.userId], !caller.isMirror else { return }
-            switch engine.validateLink(caller: caller, localRoomId: invitation.caller.roomId, peerRoomId: invitation.callee.roomId, peerUserId: invitation.callee.userId) {
+            switch engine.validateLink(
+                caller: caller, localRoomId: invitation.caller.roomId, peerRoomId: invitation.callee.roomId, peerUserId: invitation.callee.userId)
+            {
             case .success(let (callerEnd, peerEnd)):
                 _ = engine.createLink(caller: callerEnd, peer: peerEnd, now: now, into: &actions)
             case .failure(let error):
                 for (me, other) in [(invitation.caller, invitation.callee), (invitation.callee, invitation.caller)] {
-                    actions.append(.event(me.session, .connectOtherRoom(ConnectOtherRoomEvent(
-                        roomId: me.roomId, peerRoomId: other.roomId, peerUserId: other.userId, errorCode: error.code.rawValue, message: error.message))))
+                    actions.append(
+                        .event(
+                            me.session,
+                            .connectOtherRoom(
+                                ConnectOtherRoomEvent(
+                                    roomId: me.roomId, peerRoomId: other.roomId, peerUserId: other.userId, errorCode: error.code.rawValue,
+                                    message: error.message))))
                 }
             }
         }
@@ -105,11 +119,13 @@ extension RoomEngine {
         _ body: (inout RoomEngine, inout Invitation, inout [EngineAction]) -> Void
     ) -> EngineOutcome<EmptyResult> {
         guard var invitation = invitations[id], (side == "caller" ? invitation.caller.session : invitation.callee.session) == session else {
-            return EngineOutcome(result: .failure(RelayError(.invitationNotStarted, "no invitation '\(id)' \(side == "caller" ? "from" : "to") this user")), actions: [])
+            return EngineOutcome(
+                result: .failure(RelayError(.invitationNotStarted, "no invitation '\(id)' \(side == "caller" ? "from" : "to") this user")), actions: [])
         }
         switch invitation.state {
         case .accepted: return EngineOutcome(result: .failure(RelayError(.invitationAlreadyAccepted, "invitation '\(id)' was already accepted")), actions: [])
-        case .refused, .canceled, .failure, .idle: return EngineOutcome(result: .failure(RelayError(.invitationAlreadyEnded, "invitation '\(id)' already ended")), actions: [])
+        case .refused, .canceled, .failure, .idle:
+            return EngineOutcome(result: .failure(RelayError(.invitationAlreadyEnded, "invitation '\(id)' already ended")), actions: [])
         case .sentToRemote, .receivedByRemote: break
         }
         var actions: [EngineAction] = []
@@ -130,7 +146,9 @@ extension RoomEngine {
             if let remote = end.remote {
                 // That anchor is on another node: its node finishes its half and tells it.
                 if notifyRemote {
-                    actions.append(.notify(.invitation(RemoteInvitationUpdate(node: remote.node, inviteId: invitation.id, state: state, reason: reason, payload: payload))))
+                    actions.append(
+                        .notify(.invitation(RemoteInvitationUpdate(node: remote.node, inviteId: invitation.id, state: state, reason: reason, payload: payload)))
+                    )
                 }
                 continue
             }

@@ -12,8 +12,12 @@ extension RoomEngine {
         case .failure(let error):
             var actions: [EngineAction] = []
             if let local = try? resolveLocalRoom(session: session, localRoomId: params.localRoomId).get() {
-                actions.append(.event(session, .connectOtherRoom(ConnectOtherRoomEvent(
-                    roomId: local, peerRoomId: params.roomId, peerUserId: params.userId, errorCode: error.code.rawValue, message: error.message))))
+                actions.append(
+                    .event(
+                        session,
+                        .connectOtherRoom(
+                            ConnectOtherRoomEvent(
+                                roomId: local, peerRoomId: params.roomId, peerUserId: params.userId, errorCode: error.code.rawValue, message: error.message))))
             }
             return EngineOutcome(result: .failure(error), actions: actions)
         case .success(let (caller, peer)):
@@ -50,18 +54,21 @@ extension RoomEngine {
     }
 
     /// Hides (or shows again) the linked peer's audio, video or screen stream in the caller's room only.
-    public mutating func updateOtherRoomForwardMode(session: SessionID, params: UpdateOtherRoomForwardModeParams, now: EngineTime) -> EngineOutcome<EmptyResult> {
+    public mutating func updateOtherRoomForwardMode(session: SessionID, params: UpdateOtherRoomForwardModeParams, now: EngineTime) -> EngineOutcome<EmptyResult>
+    {
         let localRoomId: String
         switch resolveLocalRoom(session: session, localRoomId: params.localRoomId) {
         case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
         case .success(let found): localRoomId = found
         }
         guard let userId = userId(of: session, roomId: localRoomId),
-              let link = links.values.first(where: {
-                  ($0.caller.roomId == localRoomId && $0.caller.userId == userId && $0.peer.roomId == params.roomId && $0.peer.userId == params.userId)
-                      || ($0.peer.roomId == localRoomId && $0.peer.userId == userId && $0.caller.roomId == params.roomId && $0.caller.userId == params.userId)
-              }) else {
-            return EngineOutcome(result: .failure(RelayError(.roomHasNoLink, "room '\(localRoomId)' has no link with '\(params.userId)' in '\(params.roomId)'")), actions: [])
+            let link = links.values.first(where: {
+                ($0.caller.roomId == localRoomId && $0.caller.userId == userId && $0.peer.roomId == params.roomId && $0.peer.userId == params.userId)
+                    || ($0.peer.roomId == localRoomId && $0.peer.userId == userId && $0.caller.roomId == params.roomId && $0.caller.userId == params.userId)
+            })
+        else {
+            return EngineOutcome(
+                result: .failure(RelayError(.roomHasNoLink, "room '\(localRoomId)' has no link with '\(params.userId)' in '\(params.roomId)'")), actions: [])
         }
         var mask = (link.caller.roomId == localRoomId && link.caller.userId == userId) ? link.caller.muteMask : link.peer.muteMask
         if let audio = params.muteAudio { mask = audio ? mask | 1 : mask & ~1 }
@@ -82,7 +89,8 @@ extension RoomEngine {
     /// The caller's room for link calls: the one named, or the only one it is in.
     func resolveLocalRoom(session: SessionID, localRoomId: String?) -> Result<String, RelayError> {
         if let localRoomId {
-            return isJoined(session: session, roomId: localRoomId) ? .success(localRoomId) : .failure(RelayError(.notInRoom, "not joined to room '\(localRoomId)'"))
+            return isJoined(session: session, roomId: localRoomId)
+                ? .success(localRoomId) : .failure(RelayError(.notInRoom, "not joined to room '\(localRoomId)'"))
         }
         let joined = rooms(of: session)
         switch joined.count {
@@ -99,7 +107,9 @@ extension RoomEngine {
         case .failure(let error): return .failure(error)
         case .success(let found): localRoomId = found
         }
-        guard case .success(let caller) = member(session, in: localRoomId) else { return .failure(RelayError(.notInRoom, "not joined to room '\(localRoomId)'")) }
+        guard case .success(let caller) = member(session, in: localRoomId) else {
+            return .failure(RelayError(.notInRoom, "not joined to room '\(localRoomId)'"))
+        }
         return validateLink(caller: caller, localRoomId: localRoomId, peerRoomId: params.roomId, peerUserId: params.userId)
     }
 
@@ -117,9 +127,13 @@ extension RoomEngine {
         if callerLinks.contains(where: { $0.involves(roomId: peerRoomId, userId: peerUserId) }) {
             return .failure(RelayError(.linkInvalidParameter, "already linked with '\(peerUserId)' in '\(peerRoomId)'"))
         }
-        if callerLinks.count >= limits.maximumLinksPerUser { return .failure(RelayError(.linkLimitReached, "at most \(limits.maximumLinksPerUser) links per anchor")) }
+        if callerLinks.count >= limits.maximumLinksPerUser {
+            return .failure(RelayError(.linkLimitReached, "at most \(limits.maximumLinksPerUser) links per anchor"))
+        }
         let peerRoomLinks = links.values.filter { $0.caller.roomId == peerRoomId || $0.peer.roomId == peerRoomId }.count
-        if peerRoomLinks >= limits.maximumLinksPerRoom { return .failure(RelayError(.targetRoomLinkLimit, "room '\(peerRoomId)' is at its limit of \(limits.maximumLinksPerRoom) links")) }
+        if peerRoomLinks >= limits.maximumLinksPerRoom {
+            return .failure(RelayError(.targetRoomLinkLimit, "room '\(peerRoomId)' is at its limit of \(limits.maximumLinksPerRoom) links"))
+        }
         // A paused forward has no mirror but still claims its target room.
         if forwards.contains(where: { $0.key.userId == caller.userId && $0.value.targets[peerRoomId] != nil }) {
             return .failure(RelayError(.linkInvalidParameter, "'\(caller.userId)' is already forwarded into room '\(peerRoomId)'"))
@@ -133,9 +147,11 @@ extension RoomEngine {
         if rooms[localRoomId]?.members[peerUserId] != nil {
             return .failure(RelayError(.linkInvalidParameter, "'\(peerUserId)' is already in room '\(localRoomId)' (a user or a forward with that id)"))
         }
-        return .success((
-            LinkEnd(roomId: localRoomId, userId: caller.userId, session: caller.session),
-            LinkEnd(roomId: peerRoomId, userId: peerUserId, session: peer.session)))
+        return .success(
+            (
+                LinkEnd(roomId: localRoomId, userId: caller.userId, session: caller.session),
+                LinkEnd(roomId: peerRoomId, userId: peerUserId, session: peer.session)
+            ))
     }
 
     /// Creates a validated link: each anchor appears in the other's room, both hear onConnectOtherRoom.
@@ -149,7 +165,11 @@ extension RoomEngine {
         requestKeyframes(roomId: peer.roomId, userId: peer.userId, into: &actions)
         let callerEvent = ConnectOtherRoomEvent(roomId: caller.roomId, peerRoomId: peer.roomId, peerUserId: peer.userId, errorCode: 0, message: "linked")
         actions.append(.event(caller.session, .connectOtherRoom(callerEvent)))
-        actions.append(.event(peer.session, .connectOtherRoom(ConnectOtherRoomEvent(roomId: peer.roomId, peerRoomId: caller.roomId, peerUserId: caller.userId, errorCode: 0, message: "linked"))))
+        actions.append(
+            .event(
+                peer.session,
+                .connectOtherRoom(
+                    ConnectOtherRoomEvent(roomId: peer.roomId, peerRoomId: caller.roomId, peerUserId: caller.userId, errorCode: 0, message: "linked"))))
         return callerEvent
     }
 
@@ -177,23 +197,32 @@ extension RoomEngine {
             if let remote = me.remote {
                 // The anchor is on another node: that node ends its half and tells it.
                 if notifyRemote {
-                    actions.append(.notify(.linkEnded(RemoteLinkEnd(
-                        node: remote.node, anchorRoomId: me.roomId, anchorUserId: me.userId, peerRoomId: other.roomId, peerUserId: other.userId,
-                        reason: seen, endedHere: endedIn?.roomId == other.roomId))))
+                    actions.append(
+                        .notify(
+                            .linkEnded(
+                                RemoteLinkEnd(
+                                    node: remote.node, anchorRoomId: me.roomId, anchorUserId: me.userId, peerRoomId: other.roomId, peerUserId: other.userId,
+                                    reason: seen, endedHere: endedIn?.roomId == other.roomId))))
                 }
                 continue
             }
-            actions.append(.event(me.session, .disconnectOtherRoom(DisconnectOtherRoomEvent(roomId: me.roomId, peerRoomId: other.roomId, peerUserId: other.userId, reason: seen, errorCode: 0))))
+            actions.append(
+                .event(
+                    me.session,
+                    .disconnectOtherRoom(
+                        DisconnectOtherRoomEvent(roomId: me.roomId, peerRoomId: other.roomId, peerUserId: other.userId, reason: seen, errorCode: 0))))
         }
     }
 
     /// Rooms linked with `roomId` right now.
     func linkedRooms(of roomId: String) -> [String] {
-        Set(links.values.compactMap { link -> String? in
-            if link.caller.roomId == roomId { return link.peer.roomId }
-            if link.peer.roomId == roomId { return link.caller.roomId }
-            return nil
-        }).sorted()
+        Set(
+            links.values.compactMap { link -> String? in
+                if link.caller.roomId == roomId { return link.peer.roomId }
+                if link.peer.roomId == roomId { return link.caller.roomId }
+                return nil
+            }
+        ).sorted()
     }
 
     /// Whether an anchor is in any link (busy for invitations).

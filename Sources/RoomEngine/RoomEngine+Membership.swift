@@ -15,15 +15,19 @@ extension RoomEngine {
             return EngineOutcome(result: .failure(RelayError(.alreadyInRoom, "already joined to room '\(request.roomId)'")), actions: [])
         }
         if let transport = request.roomConfig.subscribeTransportId, !owns(request.session, transport: transport) {
-            return EngineOutcome(result: .failure(RelayError(.transportNotFound, "roomConfig.subscribeTransportId \(transport) is not a transport of this connection")), actions: [])
+            return EngineOutcome(
+                result: .failure(RelayError(.transportNotFound, "roomConfig.subscribeTransportId \(transport) is not a transport of this connection")),
+                actions: [])
         }
         let visible = request.visible && !request.grants.hidden
         let previous = rooms[request.roomId]?.members[request.userId]
         // Checked before a duplicate login is replaced, so that a refused join changes nothing;
         // the member being replaced does not count.
         if visible, let room = rooms[request.roomId],
-           room.visibleCount - (previous?.visible == true ? 1 : 0) >= limits.maximumVisibleUsersPerRoom {
-            return EngineOutcome(result: .failure(RelayError(.visibilityRefused, "room '\(request.roomId)' has reached its visible-user limit; join invisible")), actions: [])
+            room.visibleCount - (previous?.visible == true ? 1 : 0) >= limits.maximumVisibleUsersPerRoom
+        {
+            return EngineOutcome(
+                result: .failure(RelayError(.visibilityRefused, "room '\(request.roomId)' has reached its visible-user limit; join invisible")), actions: [])
         }
         var joinType = 0
         if let previous, previous.isMirror {
@@ -47,13 +51,18 @@ extension RoomEngine {
         room.insert(member)
         rooms[request.roomId] = room
         sessions[request.session, default: SessionState()].rooms.insert(request.roomId)
-        actions.append(.domain(.userJoined(
-            roomId: request.roomId, userId: request.userId, session: request.session, role: request.role, visible: visible,
-            replacedSession: joinType == 1 ? previous?.session : nil)))
+        actions.append(
+            .domain(
+                .userJoined(
+                    roomId: request.roomId, userId: request.userId, session: request.session, role: request.role, visible: visible,
+                    replacedSession: joinType == 1 ? previous?.session : nil)))
 
-        actions.append(.event(request.session, .roomStateChanged(RoomStateChangedEvent(roomId: request.roomId, userId: request.userId, state: 0, joinType: joinType))))
+        actions.append(
+            .event(request.session, .roomStateChanged(RoomStateChangedEvent(roomId: request.roomId, userId: request.userId, state: 0, joinType: joinType))))
         if visible {
-            broadcast(.userJoined(UserJoinedEvent(roomId: request.roomId, userId: request.userId, role: request.role)), in: request.roomId, except: request.userId, into: &actions)
+            broadcast(
+                .userJoined(UserJoinedEvent(roomId: request.roomId, userId: request.userId, role: request.role)), in: request.roomId, except: request.userId,
+                into: &actions)
         }
         var users: [RemoteUserInfo] = []
         for other in existing where other.visible {
@@ -61,9 +70,17 @@ extension RoomEngine {
                 other.publications[index].map { RemoteStreamInfo(streamIndex: index, mediaType: $0.mediaType) }
             }
             users.append(RemoteUserInfo(userId: other.userId, role: other.role, streams: streams, forwardedFrom: other.forwardedFrom))
-            actions.append(.event(request.session, .userJoined(UserJoinedEvent(roomId: request.roomId, userId: other.userId, role: other.role, forwardedFrom: other.forwardedFrom))))
+            actions.append(
+                .event(
+                    request.session,
+                    .userJoined(UserJoinedEvent(roomId: request.roomId, userId: other.userId, role: other.role, forwardedFrom: other.forwardedFrom))))
             for stream in streams {
-                actions.append(.event(request.session, .userPublishStream(UserPublishStreamEvent(roomId: request.roomId, userId: other.userId, streamIndex: stream.streamIndex, mediaType: stream.mediaType))))
+                actions.append(
+                    .event(
+                        request.session,
+                        .userPublishStream(
+                            UserPublishStreamEvent(roomId: request.roomId, userId: other.userId, streamIndex: stream.streamIndex, mediaType: stream.mediaType)))
+                )
                 autoSubscribe(roomId: request.roomId, subscriberId: request.userId, publisherId: other.userId, streamIndex: stream.streamIndex, into: &actions)
             }
         }
@@ -100,7 +117,8 @@ extension RoomEngine {
             return EngineOutcome(result: .success(EmptyResult()), actions: actions)
         }
         removeMember(
-            roomId: roomId, userId: userId, leaveReason: .kickedByAdmin, unpublishReason: .other, exit: (.kicked, .kickedOut, "removed from the room by the room server"),
+            roomId: roomId, userId: userId, leaveReason: .kickedByAdmin, unpublishReason: .other,
+            exit: (.kicked, .kickedOut, "removed from the room by the room server"),
             departure: .kicked, into: &actions)
         return EngineOutcome(result: .success(EmptyResult()), actions: actions)
     }
@@ -113,11 +131,13 @@ extension RoomEngine {
         }
         var actions: [EngineAction] = [.domain(.roomDismissed(roomId: roomId, reason: reason))]
         for member in room.orderedMembers.reversed() where member.isMirror {
-            endMirror(roomId: roomId, userId: member.userId, forwardError: .forwardResponse, linkReason: "roomDismissed", leaveReason: .kickedByAdmin, into: &actions)
+            endMirror(
+                roomId: roomId, userId: member.userId, forwardError: .forwardResponse, linkReason: "roomDismissed", leaveReason: .kickedByAdmin, into: &actions)
         }
         for member in (rooms[roomId]?.orderedMembers ?? []).reversed() where !member.isMirror {
             removeMember(
-                roomId: roomId, userId: member.userId, leaveReason: .kickedByAdmin, unpublishReason: .other, exit: (.roomDismissed, .roomDismissed, "the room was dismissed"),
+                roomId: roomId, userId: member.userId, leaveReason: .kickedByAdmin, unpublishReason: .other,
+                exit: (.roomDismissed, .roomDismissed, "the room was dismissed"),
                 departure: .roomDismissed, into: &actions)
         }
         return EngineOutcome(result: .success(EmptyResult()), actions: actions)
@@ -141,7 +161,8 @@ extension RoomEngine {
         }
         dropSubscriptions(roomId: roomId, toPublisher: userId, into: &actions)
         if var current = rooms[roomId]?.members[userId] {
-            for key in current.subscriptions.keys.sorted(by: { ($0.publisherUserId, $0.streamIndex.rawValue) < ($1.publisherUserId, $1.streamIndex.rawValue) }) {
+            for key in current.subscriptions.keys.sorted(by: { ($0.publisherUserId, $0.streamIndex.rawValue) < ($1.publisherUserId, $1.streamIndex.rawValue) })
+            {
                 var subscription = current.subscriptions[key]!
                 for kind in [TrackKind.audio, .video] where subscription.sinks[kind] != nil {
                     removeSink(kind: kind, of: &subscription, into: &actions)
@@ -152,13 +173,15 @@ extension RoomEngine {
         }
         if !member.isMirror {
             // Forwards and links of a user who leaves end with it, before it leaves its own room.
-            endForwardsAndLinks(roomId: roomId, userId: userId, sessionConnected: exit != nil, exitReason: exit?.reason, departure: departure ?? .disconnected, into: &actions)
+            endForwardsAndLinks(
+                roomId: roomId, userId: userId, sessionConnected: exit != nil, exitReason: exit?.reason, departure: departure ?? .disconnected, into: &actions)
         }
         if member.visible {
             broadcast(.userLeave(UserLeaveEvent(roomId: roomId, userId: userId, reason: leaveReason)), in: roomId, except: userId, into: &actions)
         }
         if let exit {
-            actions.append(.event(member.session, .exitRoom(ExitRoomEvent(roomId: roomId, reason: exit.reason, code: exit.code.rawValue, message: exit.message))))
+            actions.append(
+                .event(member.session, .exitRoom(ExitRoomEvent(roomId: roomId, reason: exit.reason, code: exit.code.rawValue, message: exit.message))))
         }
         rooms[roomId]!.remove(userId)
         if member.remoteNode != nil { remoteMirrorStreams[ForwardKey(roomId: roomId, userId: userId)] = nil }

@@ -4,7 +4,9 @@ public import Protocol
 /// A room message marked for linked rooms reaches every room linked with the sender's room, so
 /// both audiences of a PK see the same score.
 extension RoomEngine {
-    public mutating func sendRoomMessage(session: SessionID, roomId: String, payload: MessagePayload, toLinkedRooms: Bool, now: EngineTime) -> EngineOutcome<EmptyResult> {
+    public mutating func sendRoomMessage(
+        session: SessionID, roomId: String, payload: MessagePayload, toLinkedRooms: Bool, now: EngineTime
+    ) -> EngineOutcome<EmptyResult> {
         let sender: Member
         switch checkMessage(session: session, roomId: roomId, payload: payload, now: now) {
         case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
@@ -29,7 +31,9 @@ extension RoomEngine {
         return EngineOutcome(result: .success(EmptyResult()), actions: actions)
     }
 
-    public mutating func sendUserMessage(session: SessionID, roomId: String, userId: String, payload: MessagePayload, now: EngineTime) -> EngineOutcome<EmptyResult> {
+    public mutating func sendUserMessage(
+        session: SessionID, roomId: String, userId: String, payload: MessagePayload, now: EngineTime
+    ) -> EngineOutcome<EmptyResult> {
         let sender: Member
         switch checkMessage(session: session, roomId: roomId, payload: payload, now: now) {
         case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
@@ -42,7 +46,9 @@ extension RoomEngine {
         let deliveredRoom = recipient.forwardedFrom ?? roomId
         let event = MessageReceivedEvent(roomId: deliveredRoom, fromRoomId: roomId, userId: sender.userId, message: payload.text, binary: payload.base64)
         if let node = recipient.remoteNode {
-            return EngineOutcome(result: .success(EmptyResult()), actions: [.notify(.message(RemoteMessage(node: node, roomId: deliveredRoom, recipientUserId: userId, event: event)))])
+            return EngineOutcome(
+                result: .success(EmptyResult()),
+                actions: [.notify(.message(RemoteMessage(node: node, roomId: deliveredRoom, recipientUserId: userId, event: event)))])
         }
         return EngineOutcome(result: .success(EmptyResult()), actions: [.event(recipient.session, .userMessageReceived(event))])
     }

@@ -65,7 +65,9 @@ extension RoomEngine {
             var room = rooms[targetRoomId] ?? Room(id: targetRoomId)
             room.insert(mirror)
             rooms[targetRoomId] = room
-            broadcast(.userJoined(UserJoinedEvent(roomId: targetRoomId, userId: userId, role: source.role, forwardedFrom: desired.sourceRoomId)), in: targetRoomId, except: userId, into: &actions)
+            broadcast(
+                .userJoined(UserJoinedEvent(roomId: targetRoomId, userId: userId, role: source.role, forwardedFrom: desired.sourceRoomId)), in: targetRoomId,
+                except: userId, into: &actions)
         }
         rooms[targetRoomId]!.members[userId]!.grants = desired.grants
         let source = rooms[desired.sourceRoomId]!.members[userId]!
@@ -104,7 +106,8 @@ extension RoomEngine {
     }
 
     /// Brings every mirror of a user up to date after a change in its source room.
-    mutating func syncMirrors(of roomId: String, userId: String, reason: UnpublishReason, leaveReason: LeaveReason = .quit, into actions: inout [EngineAction]) {
+    mutating func syncMirrors(of roomId: String, userId: String, reason: UnpublishReason, leaveReason: LeaveReason = .quit, into actions: inout [EngineAction])
+    {
         guard rooms[roomId]?.members[userId]?.isMirror != true else { return }
         for target in mirrorRooms(of: roomId, userId: userId) {
             reconcileMirror(targetRoomId: target, userId: userId, reason: reason, leaveReason: leaveReason, into: &actions)

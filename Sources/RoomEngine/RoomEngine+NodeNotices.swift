@@ -11,7 +11,8 @@ extension RoomEngine {
         case .mirror(let update):
             guard let publications = update.publications else {
                 return removeRemoteMirror(
-                    node: node, targetRoomId: update.targetRoomId, userId: update.userId, leaveReason: update.leaveReason, unpublishReason: update.unpublishReason)
+                    node: node, targetRoomId: update.targetRoomId, userId: update.userId, leaveReason: update.leaveReason,
+                    unpublishReason: update.unpublishReason)
             }
             guard let pipe = pipeTransports[node] else { return [] }
             let outcome = applyRemoteMirror(
@@ -37,8 +38,10 @@ extension RoomEngine {
     /// The answer to a mirror this node cannot show (the error says why): the sender ends that
     /// forward target with the error's code.
     public func refuseRemoteMirror(_ update: RemoteMirrorUpdate, from node: String, because refusal: RelayError) -> EngineAction {
-        .notify(.mirrorEnded(RemoteMirrorEnd(
-            node: node, sourceRoomId: update.sourceRoomId, targetRoomId: update.targetRoomId, userId: update.userId,
-            forwardError: refusal.code, leaveReason: .dropped)))
+        .notify(
+            .mirrorEnded(
+                RemoteMirrorEnd(
+                    node: node, sourceRoomId: update.sourceRoomId, targetRoomId: update.targetRoomId, userId: update.userId,
+                    forwardError: refusal.code, leaveReason: .dropped)))
     }
 }

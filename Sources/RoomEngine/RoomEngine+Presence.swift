@@ -45,7 +45,9 @@ extension RoomEngine {
             rooms[roomId]!.members[member.userId]!.visible = false
             syncMirrors(of: roomId, userId: member.userId, reason: .unpublish, leaveReason: .switchToInvisible, into: &actions)
             forwardEvent(.disconnected, roomId: roomId, userId: member.userId, into: &actions)
-            broadcast(.userLeave(UserLeaveEvent(roomId: roomId, userId: member.userId, reason: .switchToInvisible)), in: roomId, except: member.userId, into: &actions)
+            broadcast(
+                .userLeave(UserLeaveEvent(roomId: roomId, userId: member.userId, reason: .switchToInvisible)), in: roomId, except: member.userId, into: &actions
+            )
             answer(0, visible: false)
         }
         return EngineOutcome(result: .success(EmptyResult()), actions: actions)
@@ -61,8 +63,10 @@ extension RoomEngine {
         }
         var actions: [EngineAction] = []
         if params.role == .anchor, member.role != .anchor, !member.grants.publish {
-            actions.append(.event(session, .switchRole(SwitchRoleEvent(roomId: params.roomId, role: member.role, errorCode: ErrorCode.noPublishPermission.rawValue))))
-            return EngineOutcome(result: .failure(RelayError(.noPublishPermission, "the token has no publish grant, so the user cannot become an anchor")), actions: actions)
+            actions.append(
+                .event(session, .switchRole(SwitchRoleEvent(roomId: params.roomId, role: member.role, errorCode: ErrorCode.noPublishPermission.rawValue))))
+            return EngineOutcome(
+                result: .failure(RelayError(.noPublishPermission, "the token has no publish grant, so the user cannot become an anchor")), actions: actions)
         }
         if params.role == .audience {
             for index in StreamIndex.allCases where member.publications[index] != nil {
@@ -119,7 +123,9 @@ extension RoomEngine {
             for member in room.orderedMembers {
                 if member.isMirror {
                     if now >= member.grants.expiresAt, rooms[roomId]?.members[member.userId]?.isMirror == true {
-                        endMirror(roomId: roomId, userId: member.userId, forwardError: .forwardInvalidToken, linkReason: "expired", leaveReason: .dropped, into: &actions)
+                        endMirror(
+                            roomId: roomId, userId: member.userId, forwardError: .forwardInvalidToken, linkReason: "expired", leaveReason: .dropped,
+                            into: &actions)
                     }
                     continue
                 }
@@ -133,7 +139,10 @@ extension RoomEngine {
                 if !member.expiryWarned, member.grants.expiresAt.milliseconds - now.milliseconds <= limits.tokenExpiryWarningMilliseconds {
                     rooms[roomId]!.members[member.userId]!.expiryWarned = true
                     let remaining = (member.grants.expiresAt.milliseconds - now.milliseconds + 999) / 1000
-                    actions.append(.event(member.session, .tokenWillExpire(TokenWillExpireEvent(roomId: roomId, expiresAt: member.grants.expiresAt.seconds, remainingSeconds: remaining))))
+                    actions.append(
+                        .event(
+                            member.session,
+                            .tokenWillExpire(TokenWillExpireEvent(roomId: roomId, expiresAt: member.grants.expiresAt.seconds, remainingSeconds: remaining))))
                 }
                 checkPublishPrivilege(roomId: roomId, member: member, now: now, into: &actions)
                 for index in StreamIndex.allCases {
@@ -159,11 +168,17 @@ extension RoomEngine {
             }
             return
         }
-        if !member.publishExpiryWarned, publishExpiry < member.grants.expiresAt, publishExpiry.milliseconds - now.milliseconds <= limits.tokenExpiryWarningMilliseconds {
+        if !member.publishExpiryWarned, publishExpiry < member.grants.expiresAt,
+            publishExpiry.milliseconds - now.milliseconds <= limits.tokenExpiryWarningMilliseconds
+        {
             rooms[roomId]!.members[member.userId]!.publishExpiryWarned = true
             let remaining = (publishExpiry.milliseconds - now.milliseconds + 999) / 1000
-            actions.append(.event(member.session, .tokenWillExpire(TokenWillExpireEvent(
-                roomId: roomId, expiresAt: publishExpiry.seconds, remainingSeconds: remaining, privilege: "publish"))))
+            actions.append(
+                .event(
+                    member.session,
+                    .tokenWillExpire(
+                        TokenWillExpireEvent(
+                            roomId: roomId, expiresAt: publishExpiry.seconds, remainingSeconds: remaining, privilege: "publish"))))
         }
     }
 }

@@ -10,7 +10,9 @@ extension RoomEngine {
     /// Publishes one of the caller's streams. Publishing a stream already published replaces it
     /// (the old publication ends with reason Republish). `ridExtensionId` is the header
     /// extension that names simulcast layers in a WebRTC publisher's packets (from its offer).
-    public mutating func publish(session: SessionID, params: PublishStreamParams, ridExtensionId: UInt8? = nil, now: EngineTime) -> EngineOutcome<PublishStreamResult> {
+    public mutating func publish(
+        session: SessionID, params: PublishStreamParams, ridExtensionId: UInt8? = nil, now: EngineTime
+    ) -> EngineOutcome<PublishStreamResult> {
         let member: Member
         switch self.member(session, in: params.roomId) {
         case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
@@ -38,7 +40,8 @@ extension RoomEngine {
         if !member.visible { return RelayError(.invisibleCannotPublish, "invisible users cannot publish; setUserVisibility(true) first") }
         let index = params.streamIndex ?? .main
         if member.publications[index] == nil, let room = rooms[roomId], member.publications.isEmpty,
-           room.publisherCount >= limits.maximumPublishersPerRoom {
+            room.publisherCount >= limits.maximumPublishersPerRoom
+        {
             return RelayError(.overPublishLimit, "room '\(roomId)' has reached its limit of \(limits.maximumPublishersPerRoom) publishers")
         }
         if params.tracks.isEmpty { return RelayError(.invalidParams, "tracks must name at least one track") }
@@ -73,7 +76,9 @@ extension RoomEngine {
             }
             if let rtxSSRC = track.rtxSSRC, let rtxPayloadType = track.rtxPayloadType {
                 if track.kind != .video { return RelayError(.invalidParams, "tracks[\(position)].rtxSSRC is for video tracks only") }
-                if rtxSSRC == 0 || rtxSSRC == track.ssrc { return RelayError(.invalidParams, "tracks[\(position)].rtxSSRC must not be 0 or the track's own SSRC") }
+                if rtxSSRC == 0 || rtxSSRC == track.ssrc {
+                    return RelayError(.invalidParams, "tracks[\(position)].rtxSSRC must not be 0 or the track's own SSRC")
+                }
                 if !(0...127).contains(rtxPayloadType) || rtxPayloadType == track.payloadType {
                     return RelayError(.invalidParams, "tracks[\(position)].rtxPayloadType must be 0-127 and differ from payloadType")
                 }
@@ -84,7 +89,9 @@ extension RoomEngine {
             if track.ssrc != 0, !ssrcsByTransport.insert([UInt64(transport), UInt64(track.ssrc)]).inserted {
                 return RelayError(.invalidParams, "tracks[\(position)]: SSRC \(track.ssrc) used twice on transport \(transport)")
             }
-            if track.ssrc != 0, let clash = ssrcInUse(transport: transport, ssrc: track.ssrc), clash != SourceLocation(roomId: roomId, userId: member.userId, streamIndex: index) {
+            if track.ssrc != 0, let clash = ssrcInUse(transport: transport, ssrc: track.ssrc),
+                clash != SourceLocation(roomId: roomId, userId: member.userId, streamIndex: index)
+            {
                 return RelayError(.invalidParams, "tracks[\(position)]: SSRC \(track.ssrc) is already published on transport \(transport)")
             }
         }
@@ -107,7 +114,9 @@ extension RoomEngine {
 
     func ssrcInUse(transport: Int, ssrc: UInt32) -> SourceLocation? {
         for (id, location) in sources {
-            guard let track = rooms[location.roomId]?.members[location.userId]?.publications[location.streamIndex]?.tracks.first(where: { $0.id == id }) else { continue }
+            guard let track = rooms[location.roomId]?.members[location.userId]?.publications[location.streamIndex]?.tracks.first(where: { $0.id == id }) else {
+                continue
+            }
             if track.transportId == transport, track.ssrc == ssrc { return location }
         }
         return nil
@@ -149,7 +158,9 @@ extension RoomEngine {
         if !rooms[roomId]!.members[userId]!.isMirror {
             actions.append(.domain(.streamPublished(StreamChange(roomId: roomId, userId: userId, streamIndex: index, mediaType: publication.mediaType))))
         }
-        broadcast(.userPublishStream(UserPublishStreamEvent(roomId: roomId, userId: userId, streamIndex: index, mediaType: publication.mediaType)), in: roomId, except: userId, into: &actions)
+        broadcast(
+            .userPublishStream(UserPublishStreamEvent(roomId: roomId, userId: userId, streamIndex: index, mediaType: publication.mediaType)), in: roomId,
+            except: userId, into: &actions)
         for other in rooms[roomId]!.orderedMembers where other.userId != userId && !other.isMirror {
             let key = SubscriptionKey(publisherUserId: userId, streamIndex: index)
             if other.subscriptions[key] != nil {
@@ -206,11 +217,15 @@ extension RoomEngine {
             }
         }
         broadcast(
-            .userUnpublishStream(UserUnpublishStreamEvent(roomId: roomId, userId: userId, streamIndex: streamIndex, mediaType: publication.mediaType, reason: reason)),
+            .userUnpublishStream(
+                UserUnpublishStreamEvent(roomId: roomId, userId: userId, streamIndex: streamIndex, mediaType: publication.mediaType, reason: reason)),
             in: roomId, except: userId, into: &actions)
         if !member.isMirror {
-            actions.append(.domain(.streamUnpublished(StreamChange(
-                roomId: roomId, userId: userId, streamIndex: streamIndex, mediaType: publication.mediaType, reason: reason, departure: departure))))
+            actions.append(
+                .domain(
+                    .streamUnpublished(
+                        StreamChange(
+                            roomId: roomId, userId: userId, streamIndex: streamIndex, mediaType: publication.mediaType, reason: reason, departure: departure))))
         }
     }
 

@@ -12,18 +12,22 @@ extension RoomEngine {
         case .failure(let error): return .failure(error)
         case .success(let found): localRoomId = found
         }
-        guard case .success(let caller) = member(session, in: localRoomId) else { return .failure(RelayError(.notInRoom, "not joined to room '\(localRoomId)'")) }
+        guard case .success(let caller) = member(session, in: localRoomId) else {
+            return .failure(RelayError(.notInRoom, "not joined to room '\(localRoomId)'"))
+        }
         if caller.role != .anchor { return .failure(RelayError(.callerIsAudience, "audience members cannot invite; switchRole to anchor first")) }
         if params.roomId == localRoomId { return .failure(RelayError(.invitationInvalidArgument, "cannot invite into your own room")) }
         if let payload = params.payload, payload.utf8.count > limits.invitationMaximumPayloadBytes {
-            return .failure(RelayError(.invitationInvalidArgument, "payload is \(payload.utf8.count) bytes; the limit is \(limits.invitationMaximumPayloadBytes)"))
+            return .failure(
+                RelayError(.invitationInvalidArgument, "payload is \(payload.utf8.count) bytes; the limit is \(limits.invitationMaximumPayloadBytes)"))
         }
         let timeout = params.timeoutSeconds ?? limits.invitationDefaultTimeoutSeconds
         if timeout < 0 || timeout > limits.invitationMaximumTimeoutSeconds {
             return .failure(RelayError(.invitationInvalidArgument, "timeoutSeconds must be 0 (none) to \(limits.invitationMaximumTimeoutSeconds)"))
         }
         if invitations.values.contains(where: {
-            $0.isPending && $0.caller.roomId == localRoomId && $0.caller.userId == caller.userId && $0.callee.roomId == params.roomId && $0.callee.userId == params.userId
+            $0.isPending && $0.caller.roomId == localRoomId && $0.caller.userId == caller.userId && $0.callee.roomId == params.roomId
+                && $0.callee.userId == params.userId
         }) {
             return .failure(RelayError(.invitationAlreadySent, "an invitation to '\(params.userId)' is already pending"))
         }
@@ -84,7 +88,8 @@ extension RoomEngine {
             callee: LinkEnd(roomId: calleeRoomId, userId: calleeUserId, session: callee.session), payload: payload,
             expiresAt: timeout == 0 ? nil : now.adding(milliseconds: Int64(timeout) * 1000), autoLink: autoLink, state: .receivedByRemote)
         let event = InvitationReceivedEvent(
-            inviteId: id, roomId: calleeRoomId, fromRoomId: callerRoomId, fromUserId: callerUserId, payload: payload, timeoutSeconds: timeout, autoLink: autoLink)
+            inviteId: id, roomId: calleeRoomId, fromRoomId: callerRoomId, fromUserId: callerUserId, payload: payload, timeoutSeconds: timeout,
+            autoLink: autoLink)
         return EngineOutcome(result: .success(false), actions: [.event(callee.session, .invitationReceived(event))])
     }
 
@@ -92,7 +97,7 @@ extension RoomEngine {
     /// node's anchor hears it.
     public mutating func remoteInvitationUpdate(_ update: RemoteInvitationUpdate, now: EngineTime) -> [EngineAction] {
         guard var invitation = invitations[update.inviteId], invitation.isPending,
-              invitation.caller.remote?.node == update.node || invitation.callee.remote?.node == update.node
+            invitation.caller.remote?.node == update.node || invitation.callee.remote?.node == update.node
         else { return [] }
         var actions: [EngineAction] = []
         finish(&invitation, update.state, reason: update.reason, payload: update.payload, now: now, notifyRemote: false, into: &actions)
@@ -103,8 +108,13 @@ extension RoomEngine {
     /// For an invitation accepted with autoLink whose caller is on this node: the caller's
     /// session and the link to start (across nodes).
     public func autoLink(forInvitation id: String) -> (session: SessionID, params: ConnectOtherRoomParams)? {
-        guard let invitation = invitations[id], invitation.state == .accepted, invitation.autoLink, invitation.caller.remote == nil, invitation.callee.remote != nil else { return nil }
-        return (invitation.caller.session, ConnectOtherRoomParams(roomId: invitation.callee.roomId, userId: invitation.callee.userId, localRoomId: invitation.caller.roomId))
+        guard let invitation = invitations[id], invitation.state == .accepted, invitation.autoLink, invitation.caller.remote == nil,
+            invitation.callee.remote != nil
+        else { return nil }
+        return (
+            invitation.caller.session,
+            ConnectOtherRoomParams(roomId: invitation.callee.roomId, userId: invitation.callee.userId, localRoomId: invitation.caller.roomId)
+        )
     }
 
     /// The connection to `node` was lost: pending invitations with its anchors fail
@@ -112,7 +122,7 @@ extension RoomEngine {
     mutating func failRemoteInvitations(on node: String, into actions: inout [EngineAction]) {
         for id in invitations.keys.sorted() {
             guard var invitation = invitations[id], invitation.isPending,
-                  invitation.caller.remote?.node == node || invitation.callee.remote?.node == node
+                invitation.caller.remote?.node == node || invitation.callee.remote?.node == node
             else { continue }
             invitation.state = .failure
             invitation.endedAt = nil

@@ -19,7 +19,9 @@ extension RoomEngine {
         case .failure(let error): return .failure(error)
         case .success(let found): localRoomId = found
         }
-        guard case .success(let caller) = member(session, in: localRoomId) else { return .failure(RelayError(.notInRoom, "not joined to room '\(localRoomId)'")) }
+        guard case .success(let caller) = member(session, in: localRoomId) else {
+            return .failure(RelayError(.notInRoom, "not joined to room '\(localRoomId)'"))
+        }
         if caller.role != .anchor { return .failure(RelayError(.callerIsAudience, "audience members cannot link; switchRole to anchor first")) }
         if !caller.grants.forward { return .failure(RelayError(.noForwardPermission, "the token for room '\(localRoomId)' has no forward grant")) }
         if params.roomId.isEmpty || params.userId.isEmpty { return .failure(RelayError(.linkInvalidParameter, "roomId and userId are required")) }
@@ -28,11 +30,15 @@ extension RoomEngine {
         if callerLinks.contains(where: { $0.involves(roomId: params.roomId, userId: params.userId) }) {
             return .failure(RelayError(.linkInvalidParameter, "already linked with '\(params.userId)' in '\(params.roomId)'"))
         }
-        if callerLinks.count >= limits.maximumLinksPerUser { return .failure(RelayError(.linkLimitReached, "at most \(limits.maximumLinksPerUser) links per anchor")) }
+        if callerLinks.count >= limits.maximumLinksPerUser {
+            return .failure(RelayError(.linkLimitReached, "at most \(limits.maximumLinksPerUser) links per anchor"))
+        }
         if forwards.contains(where: { $0.key.userId == caller.userId && $0.value.targets[params.roomId] != nil }) {
             return .failure(RelayError(.linkInvalidParameter, "'\(caller.userId)' is already forwarded into room '\(params.roomId)'"))
         }
-        if let present = rooms[localRoomId]?.members[params.userId], !(peerNode != nil && present.remoteNode == peerNode && present.forwardedFrom == params.roomId) {
+        if let present = rooms[localRoomId]?.members[params.userId],
+            !(peerNode != nil && present.remoteNode == peerNode && present.forwardedFrom == params.roomId)
+        {
             return .failure(RelayError(.linkInvalidParameter, "'\(params.userId)' is already in room '\(localRoomId)' (a user or a forward with that id)"))
         }
         return .success(localRoomId)
@@ -44,8 +50,12 @@ extension RoomEngine {
     public mutating func acceptRemoteLink(
         from remote: RemoteTarget, callerRoomId: String, callerUserId: String, peerRoomId: String, peerUserId: String, now: EngineTime
     ) -> EngineOutcome<EmptyResult> {
-        func refuse(_ code: ErrorCode, _ message: String) -> EngineOutcome<EmptyResult> { EngineOutcome(result: .failure(RelayError(code, message)), actions: []) }
-        guard RelayIdentifier.isValid(callerRoomId), RelayIdentifier.isValid(callerUserId) else { return refuse(.linkInvalidParameter, "the caller's room or user id is not valid") }
+        func refuse(_ code: ErrorCode, _ message: String) -> EngineOutcome<EmptyResult> {
+            EngineOutcome(result: .failure(RelayError(code, message)), actions: [])
+        }
+        guard RelayIdentifier.isValid(callerRoomId), RelayIdentifier.isValid(callerUserId) else {
+            return refuse(.linkInvalidParameter, "the caller's room or user id is not valid")
+        }
         guard let peerRoom = rooms[peerRoomId] else { return refuse(.targetRoomNotFound, "room '\(peerRoomId)' does not exist") }
         guard let peer = peerRoom.members[peerUserId], !peer.isMirror, peer.visible, peer.role == .anchor else {
             return refuse(.targetUserNotFound, "'\(peerUserId)' is not a visible anchor in room '\(peerRoomId)'")
@@ -55,7 +65,9 @@ extension RoomEngine {
             return refuse(.linkInvalidParameter, "already linked with '\(peerUserId)' in '\(peerRoomId)'")
         }
         let peerRoomLinks = links.values.filter { $0.caller.roomId == peerRoomId || $0.peer.roomId == peerRoomId }.count
-        if peerRoomLinks >= limits.maximumLinksPerRoom { return refuse(.targetRoomLinkLimit, "room '\(peerRoomId)' is at its limit of \(limits.maximumLinksPerRoom) links") }
+        if peerRoomLinks >= limits.maximumLinksPerRoom {
+            return refuse(.targetRoomLinkLimit, "room '\(peerRoomId)' is at its limit of \(limits.maximumLinksPerRoom) links")
+        }
         if forwards.contains(where: { $0.key.userId == peerUserId && $0.value.targets[callerRoomId] != nil }) {
             return refuse(.linkInvalidParameter, "'\(peerUserId)' is already forwarded into room '\(callerRoomId)'")
         }

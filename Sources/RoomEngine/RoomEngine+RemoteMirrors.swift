@@ -15,7 +15,8 @@ extension RoomEngine {
             if let remote = forward.targets[targetRoomId]?.remote { return remote }
         }
         for link in links.values {
-            for (source, target) in [(link.caller, link.peer), (link.peer, link.caller)] where source.userId == userId && source.remote == nil && target.roomId == targetRoomId {
+            for (source, target) in [(link.caller, link.peer), (link.peer, link.caller)]
+            where source.userId == userId && source.remote == nil && target.roomId == targetRoomId {
                 if let remote = target.remote { return remote }
             }
         }
@@ -32,9 +33,13 @@ extension RoomEngine {
         guard let desired = desiredMirror(targetRoomId: targetRoomId, userId: userId), let source = rooms[desired.sourceRoomId]?.members[userId] else {
             guard let previous else { return }
             remoteMirrors[key] = nil
-            actions.append(.notify(.mirror(RemoteMirrorUpdate(
-                node: previous.target.node, epoch: previous.target.epoch, sourceRoomId: "", targetRoomId: targetRoomId, userId: userId, role: .anchor,
-                expiresAt: EngineTime(milliseconds: 0), publications: nil, leaveReason: leaveReason, unpublishReason: reason))))
+            actions.append(
+                .notify(
+                    .mirror(
+                        RemoteMirrorUpdate(
+                            node: previous.target.node, epoch: previous.target.epoch, sourceRoomId: "", targetRoomId: targetRoomId, userId: userId,
+                            role: .anchor,
+                            expiresAt: EngineTime(milliseconds: 0), publications: nil, leaveReason: leaveReason, unpublishReason: reason))))
             for trackId in previous.trackIds.sorted() { releasePipeSink(PipeSinkKey(node: previous.target.node, trackId: trackId), into: &actions) }
             return
         }
@@ -46,16 +51,21 @@ extension RoomEngine {
             for track in publication.tracks {
                 let sink = pipeSink(for: track, to: remote, counting: previous?.trackIds.contains(track.id) != true, into: &actions)
                 trackIds.insert(track.id)
-                tracks.append(RemoteTrack(
-                    ssrc: sink.outputSSRC, kind: track.kind, codec: track.codec, clockRate: track.clockRate, payloadType: track.payloadType,
-                    audioLevelExtensionId: track.audioLevelExtensionId, videoStreamType: track.videoStreamType))
+                tracks.append(
+                    RemoteTrack(
+                        ssrc: sink.outputSSRC, kind: track.kind, codec: track.codec, clockRate: track.clockRate, payloadType: track.payloadType,
+                        audioLevelExtensionId: track.audioLevelExtensionId, videoStreamType: track.videoStreamType))
             }
             publications.append(RemotePublication(streamIndex: index, tracks: tracks, descriptions: publication.descriptions))
         }
         remoteMirrors[key] = RemoteMirrorRecord(target: remote, trackIds: trackIds)
-        actions.append(.notify(.mirror(RemoteMirrorUpdate(
-            node: remote.node, epoch: remote.epoch, sourceRoomId: desired.sourceRoomId, targetRoomId: targetRoomId, userId: userId, role: source.role,
-            expiresAt: desired.grants.expiresAt, publications: publications, leaveReason: leaveReason, unpublishReason: reason))))
+        actions.append(
+            .notify(
+                .mirror(
+                    RemoteMirrorUpdate(
+                        node: remote.node, epoch: remote.epoch, sourceRoomId: desired.sourceRoomId, targetRoomId: targetRoomId, userId: userId,
+                        role: source.role,
+                        expiresAt: desired.grants.expiresAt, publications: publications, leaveReason: leaveReason, unpublishReason: reason))))
         for trackId in (previous?.trackIds ?? []).subtracting(trackIds).sorted() {
             releasePipeSink(PipeSinkKey(node: remote.node, trackId: trackId), into: &actions)
         }
@@ -67,7 +77,10 @@ extension RoomEngine {
     mutating func pipeSink(for track: SourceTrack, to remote: RemoteTarget, counting: Bool, into actions: inout [EngineAction]) -> SinkTrack {
         let key = PipeSinkKey(node: remote.node, trackId: track.id)
         if var existing = pipeSinks[key] {
-            if counting { existing.users += 1; pipeSinks[key] = existing }
+            if counting {
+                existing.users += 1
+                pipeSinks[key] = existing
+            }
             return existing.sink
         }
         let sink = SinkTrack(id: allocateTrackId(), transportId: remote.pipeTransportId, outputSSRC: ssrcs.next(), kind: track.kind, clockRate: track.clockRate)
@@ -79,7 +92,10 @@ extension RoomEngine {
     mutating func releasePipeSink(_ key: PipeSinkKey, into actions: inout [EngineAction]) {
         guard var pipe = pipeSinks[key] else { return }
         pipe.users -= 1
-        guard pipe.users <= 0 else { pipeSinks[key] = pipe; return }
+        guard pipe.users <= 0 else {
+            pipeSinks[key] = pipe
+            return
+        }
         pipeSinks[key] = nil
         if pipe.bound { unbind(sink: pipe.sink.id, into: &actions) }
         removeSink(pipe.sink, into: &actions)
@@ -88,7 +104,9 @@ extension RoomEngine {
     /// `node` wants (or no longer wants) the track it receives on pipe SSRC `ssrc`: a subscriber
     /// there was bound to it (or the last one left).
     public mutating func remotePipeDemand(node: String, ssrc: UInt32, wanted: Bool) -> [EngineAction] {
-        guard let key = pipeSinks.first(where: { $0.key.node == node && $0.value.sink.outputSSRC == ssrc })?.key, pipeSinks[key]!.bound != wanted else { return [] }
+        guard let key = pipeSinks.first(where: { $0.key.node == node && $0.value.sink.outputSSRC == ssrc })?.key, pipeSinks[key]!.bound != wanted else {
+            return []
+        }
         pipeSinks[key]!.bound = wanted
         let sink = pipeSinks[key]!.sink
         var actions: [EngineAction] = []
@@ -154,8 +172,12 @@ extension RoomEngine {
         for (key, forward) in forwards.sorted(by: { ($0.key.roomId, $0.key.userId) < ($1.key.roomId, $1.key.userId) }) {
             let rooms = forward.order.filter { forward.targets[$0]?.remote?.node == node }
             guard !rooms.isEmpty else { continue }
-            actions.append(.event(forward.session, .forwardStreamEvent(ForwardStreamEventEvent(
-                roomId: key.roomId, userId: key.userId, infos: rooms.map { ForwardStreamEventInfo(roomId: $0, event: event.rawValue) }))))
+            actions.append(
+                .event(
+                    forward.session,
+                    .forwardStreamEvent(
+                        ForwardStreamEventEvent(
+                            roomId: key.roomId, userId: key.userId, infos: rooms.map { ForwardStreamEventInfo(roomId: $0, event: event.rawValue) }))))
         }
     }
 
@@ -165,7 +187,8 @@ extension RoomEngine {
         var actions: [EngineAction] = []
         for (key, forward) in forwards.sorted(by: { ($0.key.roomId, $0.key.userId) < ($1.key.roomId, $1.key.userId) }) {
             for roomId in forward.order where forward.targets[roomId]?.remote?.node == node {
-                endForwardTarget(sourceRoomId: key.roomId, targetRoomId: roomId, userId: key.userId, forwardError: .forwardResponse, leaveReason: .dropped, into: &actions)
+                endForwardTarget(
+                    sourceRoomId: key.roomId, targetRoomId: roomId, userId: key.userId, forwardError: .forwardResponse, leaveReason: .dropped, into: &actions)
             }
         }
         return actions
@@ -206,10 +229,13 @@ extension RoomEngine {
             var room = rooms[targetRoomId] ?? Room(id: targetRoomId)
             room.insert(mirror)
             rooms[targetRoomId] = room
-            broadcast(.userJoined(UserJoinedEvent(roomId: targetRoomId, userId: userId, role: role, forwardedFrom: sourceRoomId)), in: targetRoomId, except: userId, into: &actions)
+            broadcast(
+                .userJoined(UserJoinedEvent(roomId: targetRoomId, userId: userId, role: role, forwardedFrom: sourceRoomId)), in: targetRoomId, except: userId,
+                into: &actions)
         }
         rooms[targetRoomId]!.members[userId]!.grants.expiresAt = expiresAt
-        remoteMirrorStreams[ForwardKey(roomId: targetRoomId, userId: userId)] = RemoteMirrorStreams(pipeTransportId: pipeTransportId, publications: publications)
+        remoteMirrorStreams[ForwardKey(roomId: targetRoomId, userId: userId)] = RemoteMirrorStreams(
+            pipeTransportId: pipeTransportId, publications: publications)
         showRemoteStreams(targetRoomId: targetRoomId, userId: userId, now: now, into: &actions)
         return EngineOutcome(result: .success(EmptyResult()), actions: actions)
     }
@@ -282,7 +308,9 @@ extension RoomEngine {
     }
 
     /// Removes the mirror of a user from `node` (its forward stopped, paused or failed there).
-    public mutating func removeRemoteMirror(node: String, targetRoomId: String, userId: String, leaveReason: LeaveReason, unpublishReason: UnpublishReason) -> [EngineAction] {
+    public mutating func removeRemoteMirror(
+        node: String, targetRoomId: String, userId: String, leaveReason: LeaveReason, unpublishReason: UnpublishReason
+    ) -> [EngineAction] {
         guard rooms[targetRoomId]?.members[userId]?.remoteNode == node else { return [] }
         var actions: [EngineAction] = []
         removeMember(roomId: targetRoomId, userId: userId, leaveReason: leaveReason, unpublishReason: unpublishReason, exit: nil, into: &actions)
@@ -305,7 +333,8 @@ extension RoomEngine {
         var actions: [EngineAction] = []
         for roomId in rooms.keys.sorted() {
             for member in rooms[roomId]?.orderedMembers ?? [] where member.remoteNode != nil {
-                endMirror(roomId: roomId, userId: member.userId, forwardError: .forwardResponse, linkReason: "serverShutdown", leaveReason: .dropped, into: &actions)
+                endMirror(
+                    roomId: roomId, userId: member.userId, forwardError: .forwardResponse, linkReason: "serverShutdown", leaveReason: .dropped, into: &actions)
             }
         }
         return actions
@@ -338,7 +367,10 @@ extension RoomEngine {
 
     mutating func releaseRemoteSource(_ id: UInt32, into actions: inout [EngineAction]) {
         guard let users = remoteSourceUsers[id] else { return }
-        guard users <= 1 else { remoteSourceUsers[id] = users - 1; return }
+        guard users <= 1 else {
+            remoteSourceUsers[id] = users - 1
+            return
+        }
         remoteSourceUsers[id] = nil
         forgetPipeDemand(source: id)
         remoteSources = remoteSources.filter { $0.value != id }

@@ -27,7 +27,9 @@ extension RoomEngine {
 
     /// Whether a token the session joined a room with vouches for the media addresses it names.
     public func vouchesForMediaAddress(session: SessionID) -> Bool {
-        rooms(of: session).contains { roomId in rooms[roomId]?.members.values.contains { $0.session == session && !$0.isMirror && $0.grants.mediaAddress } ?? false }
+        rooms(of: session).contains { roomId in
+            rooms[roomId]?.members.values.contains { $0.session == session && !$0.isMirror && $0.grants.mediaAddress } ?? false
+        }
     }
 
     /// The number of transports a session owns.
@@ -73,7 +75,8 @@ extension RoomEngine {
     /// transports close, after everything on them. `cause` is `.disconnected`, or
     /// `.serverShutdown` when the relay closed it while draining. Returns the actions and the
     /// transports that close (the actions close them).
-    public mutating func disconnect(session: SessionID, cause: DepartureReason = .disconnected, now: EngineTime) -> (actions: [EngineAction], transports: [Int]) {
+    public mutating func disconnect(session: SessionID, cause: DepartureReason = .disconnected, now: EngineTime) -> (actions: [EngineAction], transports: [Int])
+    {
         var actions: [EngineAction] = []
         let transports = sessions[session]?.transports.sorted() ?? []
         // Its transports offer nothing more: their sinks go without a renegotiation.
@@ -83,7 +86,8 @@ extension RoomEngine {
         }
         for roomId in rooms(of: session) {
             guard let userId = userId(of: session, roomId: roomId) else { continue }
-            removeMember(roomId: roomId, userId: userId, leaveReason: .dropped, unpublishReason: .clientDisconnected, exit: nil, departure: cause, into: &actions)
+            removeMember(
+                roomId: roomId, userId: userId, leaveReason: .dropped, unpublishReason: .clientDisconnected, exit: nil, departure: cause, into: &actions)
         }
         sessions[session] = nil
         actions += transports.map { .media(.closeTransport($0)) }

@@ -28,7 +28,9 @@ extension RoomEngine {
 
     /// Relay-wide counts for metrics and health.
     public var totals: (rooms: Int, users: Int, publications: Int, subscriptions: Int) {
-        var users = 0, publications = 0, subscriptions = 0
+        var users = 0
+        var publications = 0
+        var subscriptions = 0
         for room in rooms.values {
             users += room.members.count
             for member in room.members.values {

@@ -13,14 +13,22 @@ extension RoomEngine {
             let data = SubscribeStreamResult(roomId: params.roomId, userId: params.userId, streamIndex: index, state: state, tracks: [])
             return EngineOutcome(result: .failure(error), actions: [.event(session, .streamSubscribed(data))])
         }
-        if !subscriber.grants.subscribe { return EngineOutcome(result: .failure(RelayError(.noSubscribePermission, "the token has no subscribe grant")), actions: []) }
-        guard let transport = params.transportId else { return EngineOutcome(result: .failure(RelayError(.invalidParams, "transportId is required")), actions: []) }
+        if !subscriber.grants.subscribe {
+            return EngineOutcome(result: .failure(RelayError(.noSubscribePermission, "the token has no subscribe grant")), actions: [])
+        }
+        guard let transport = params.transportId else {
+            return EngineOutcome(result: .failure(RelayError(.invalidParams, "transportId is required")), actions: [])
+        }
         for candidate in [transport, params.audioTransportId, params.videoTransportId].compactMap({ $0 }) where !owns(session, transport: candidate) {
             return EngineOutcome(result: .failure(RelayError(.transportNotFound, "transport \(candidate) is not a transport of this connection")), actions: [])
         }
         let mediaType = params.mediaType ?? MediaType.audioAndVideo
-        if !(1...3).contains(mediaType) { return EngineOutcome(result: .failure(RelayError(.invalidParams, "mediaType must be 1 (audio), 2 (video) or 3 (both)")), actions: []) }
-        if params.userId == subscriber.userId { return EngineOutcome(result: .failure(RelayError(.invalidParams, "cannot subscribe to your own stream")), actions: []) }
+        if !(1...3).contains(mediaType) {
+            return EngineOutcome(result: .failure(RelayError(.invalidParams, "mediaType must be 1 (audio), 2 (video) or 3 (both)")), actions: [])
+        }
+        if params.userId == subscriber.userId {
+            return EngineOutcome(result: .failure(RelayError(.invalidParams, "cannot subscribe to your own stream")), actions: [])
+        }
         guard let publisher = rooms[params.roomId]?.members[params.userId], publisher.visible else {
             return failure(.failedNotInRoom, RelayError(.streamNotFound, "no visible user '\(params.userId)' in room '\(params.roomId)'"))
         }
@@ -51,7 +59,9 @@ extension RoomEngine {
     /// sequence numbers and timestamps. Small falls back to big while no small stream is
     /// published, and moves to small when one appears. The result (and an onStreamSubscribed
     /// event) names the encoding being delivered.
-    public mutating func setRemoteVideoStreamType(session: SessionID, params: SetRemoteVideoStreamTypeParams, now: EngineTime) -> EngineOutcome<SubscribeStreamResult> {
+    public mutating func setRemoteVideoStreamType(
+        session: SessionID, params: SetRemoteVideoStreamTypeParams, now: EngineTime
+    ) -> EngineOutcome<SubscribeStreamResult> {
         let subscriber: Member
         switch member(session, in: params.roomId) {
         case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
@@ -59,7 +69,8 @@ extension RoomEngine {
         }
         let key = SubscriptionKey(publisherUserId: params.userId, streamIndex: params.streamIndex ?? .main)
         guard subscriber.subscriptions[key] != nil else {
-            return EngineOutcome(result: .failure(RelayError(.wrongState, "not subscribed to '\(params.userId)' stream '\(key.streamIndex.rawValue)'")), actions: [])
+            return EngineOutcome(
+                result: .failure(RelayError(.wrongState, "not subscribed to '\(params.userId)' stream '\(key.streamIndex.rawValue)'")), actions: [])
         }
         rooms[params.roomId]!.members[subscriber.userId]!.subscriptions[key]!.videoStreamType = params.streamType
         var actions: [EngineAction] = []
@@ -76,7 +87,8 @@ extension RoomEngine {
         }
         let key = SubscriptionKey(publisherUserId: params.userId, streamIndex: params.streamIndex ?? .main)
         guard var subscription = subscriber.subscriptions[key] else {
-            return EngineOutcome(result: .failure(RelayError(.wrongState, "not subscribed to '\(params.userId)' stream '\(key.streamIndex.rawValue)'")), actions: [])
+            return EngineOutcome(
+                result: .failure(RelayError(.wrongState, "not subscribed to '\(params.userId)' stream '\(key.streamIndex.rawValue)'")), actions: [])
         }
         var actions: [EngineAction] = []
         let removing = params.mediaType ?? MediaType.audioAndVideo
@@ -92,7 +104,8 @@ extension RoomEngine {
     /// subscribe transport.
     mutating func autoSubscribe(roomId: String, subscriberId: String, publisherId: String, streamIndex: StreamIndex, into actions: inout [EngineAction]) {
         guard let subscriber = rooms[roomId]?.members[subscriberId], let transport = subscriber.config.subscribeTransportId,
-              subscriber.grants.subscribe, subscriber.subscriptions.count < limits.maximumSubscriptionsPerUser else { return }
+            subscriber.grants.subscribe, subscriber.subscriptions.count < limits.maximumSubscriptionsPerUser
+        else { return }
         let mediaType = (subscriber.autoSubscribeAudio ? MediaType.audio : 0) | (subscriber.autoSubscribeVideo ? MediaType.video : 0)
         guard mediaType != 0 else { return }
         let key = SubscriptionKey(publisherUserId: publisherId, streamIndex: streamIndex)
@@ -114,12 +127,14 @@ extension RoomEngine {
         var renegotiate: Set<Int> = []
         for kind in [TrackKind.audio, .video] where subscription.wants(kind) {
             guard let publication, let source = publication.track(of: kind, preferring: subscription.videoStreamType),
-                  let description = publication.description(of: kind) else { continue }
+                let description = publication.description(of: kind)
+            else { continue }
             let sink: SinkTrack
             if let existing = subscription.sinks[kind] {
                 sink = existing
             } else {
-                sink = SinkTrack(id: allocateTrackId(), transportId: subscription.transportId(for: kind), outputSSRC: ssrcs.next(), kind: kind, clockRate: source.clockRate)
+                sink = SinkTrack(
+                    id: allocateTrackId(), transportId: subscription.transportId(for: kind), outputSSRC: ssrcs.next(), kind: kind, clockRate: source.clockRate)
                 subscription.sinks[kind] = sink
                 actions.append(.media(.addSink(sink)))
             }
@@ -130,8 +145,9 @@ extension RoomEngine {
             // A WebRTC subscriber: its SDP names the sink's mid and payload types, and the media
             // plane sends what the SDP says (a player's track it cannot take is never sent).
             if negotiations[sink.transportId] != nil,
-               let (offered, rewrite) = negotiations[sink.transportId]!.describe(
-                   track, publisher: key.publisherUserId, streamIndex: key.streamIndex, sinkId: sink.id, ssrcs: &ssrcs) {
+                let (offered, rewrite) = negotiations[sink.transportId]!.describe(
+                    track, publisher: key.publisherUserId, streamIndex: key.streamIndex, sinkId: sink.id, ssrcs: &ssrcs)
+            {
                 if let rewrite { actions.append(.media(.setSinkPayloadType(sink: sink.id, payloadType: rewrite))) }
                 if negotiations[sink.transportId]!.store(offered) { renegotiate.insert(sink.transportId) }
             }

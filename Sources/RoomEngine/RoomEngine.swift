@@ -46,7 +46,10 @@ public struct RoomEngine: Sendable {
     }
 
     mutating func allocateTrackId() -> UInt32 {
-        defer { nextTrackId &+= 1; if nextTrackId == 0 { nextTrackId = 1 } }
+        defer {
+            nextTrackId &+= 1
+            if nextTrackId == 0 { nextTrackId = 1 }
+        }
         return nextTrackId
     }
 

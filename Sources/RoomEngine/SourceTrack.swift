@@ -22,7 +22,10 @@ public struct SourceTrack: Sendable, Hashable {
     public var rtxSSRC: UInt32?
     public var rtxPayloadType: Int?
 
-    public init(id: UInt32, transportId: Int, ssrc: UInt32, kind: TrackKind, codec: String, clockRate: Int, payloadType: Int, audioLevelExtensionId: UInt8? = nil, videoStreamType: VideoStreamType = .big) {
+    public init(
+        id: UInt32, transportId: Int, ssrc: UInt32, kind: TrackKind, codec: String, clockRate: Int, payloadType: Int, audioLevelExtensionId: UInt8? = nil,
+        videoStreamType: VideoStreamType = .big
+    ) {
         self.id = id
         self.transportId = transportId
         self.ssrc = ssrc

@@ -54,8 +54,9 @@ struct SubscriberNegotiation: Sendable {
         var rtxPayloadType: UInt8?
         if let player {
             // The player numbered everything: its mid for the kind, its payload types.
-            guard let (playerMid, playerCodec) = player.codec(
-                for: track.kind, name: track.codec, clockRate: track.clockRate, channels: channels, parameters: track.parameters)
+            guard
+                let (playerMid, playerCodec) = player.codec(
+                    for: track.kind, name: track.codec, clockRate: track.clockRate, channels: channels, parameters: track.parameters)
             else { return nil }
             mid = playerMid
             mids[sinkId] = mid

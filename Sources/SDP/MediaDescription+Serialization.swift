@@ -35,7 +35,8 @@ extension MediaDescription {
         var lines = feedback.filter { $0.payloadType == nil }.map { "rtcp-fb:\($0.sdpValue)" }
         var written: Set<UInt8> = []
         let listed = formats.compactMap { SDPText.payloadType(Substring($0)) }
-        let unlisted = (rtpMaps.map(\.payloadType) + feedback.compactMap(\.payloadType)
+        let unlisted =
+            (rtpMaps.map(\.payloadType) + feedback.compactMap(\.payloadType)
             + formatParameters.map(\.payloadType)).filter { !listed.contains($0) }
         for payloadType in listed + unlisted where written.insert(payloadType).inserted {
             lines += rtpMaps.filter { $0.payloadType == payloadType }.map { "rtpmap:\($0.sdpValue)" }

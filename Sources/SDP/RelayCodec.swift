@@ -27,7 +27,7 @@ public enum RelayCodec: String, Sendable, Hashable, CaseIterable {
             return 0
         case .h264:
             guard map.isEncoding("H264"), map.clockRate == 90_000,
-                  parameters?.parameter("packetization-mode") == "1"
+                parameters?.parameter("packetization-mode") == "1"
             else { return nil }
             let profile = parameters?.parameter("profile-level-id")?.lowercased() ?? ""
             return Self.preferredH264ProfileLevelIDs.contains(profile) ? 0 : 1

@@ -13,33 +13,54 @@ extension RelayNegotiator {
         for (index, media) in offer.media.enumerated() {
             if let mid = media.mid, !mids.insert(mid).inserted { throw .duplicateMid(mid) }
             func reject(_ reason: SectionRejectionReason) { rejected.append(RejectedSection(index: index, mid: media.mid, kind: media.kind, reason: reason)) }
-            guard media.kind == .audio || media.kind == .video else { reject(.unsupportedKind(media.kind)); continue }
-            guard !media.isRejected else { reject(.stoppedByClient); continue }
-            guard media.transportProtocol.uppercased() == Self.rtpTransportProtocol else { reject(.unsupportedTransportProtocol(media.transportProtocol)); continue }
+            guard media.kind == .audio || media.kind == .video else {
+                reject(.unsupportedKind(media.kind))
+                continue
+            }
+            guard !media.isRejected else {
+                reject(.stoppedByClient)
+                continue
+            }
+            guard media.transportProtocol.uppercased() == Self.rtpTransportProtocol else {
+                reject(.unsupportedTransportProtocol(media.transportProtocol))
+                continue
+            }
             let direction = offer.direction(of: media)
-            guard direction.receives else { reject(.notReceiving(direction)); continue }
-            guard !sections.contains(where: { $0.kind == media.kind }) else { reject(.secondOfKind); continue }
+            guard direction.receives else {
+                reject(.notReceiving(direction))
+                continue
+            }
+            guard !sections.contains(where: { $0.kind == media.kind }) else {
+                reject(.secondOfKind)
+                continue
+            }
             let codecs = media.payloadTypes.compactMap { payloadType -> CodecDescription? in
                 guard let map = media.rtpMap(for: payloadType),
-                      capabilities.codecs.contains(where: { $0.kind == media.kind && $0.fit(of: map, parameters: media.formatParameters(for: payloadType)) != nil })
+                    capabilities.codecs.contains(where: {
+                        $0.kind == media.kind && $0.fit(of: map, parameters: media.formatParameters(for: payloadType)) != nil
+                    })
                 else { return nil }
                 return CodecDescription(payloadType: payloadType, in: media)
             }
-            guard !codecs.isEmpty else { reject(.noCommonCodec); continue }
+            guard !codecs.isEmpty else {
+                reject(.noCommonCodec)
+                continue
+            }
             guard let mid = media.mid else { throw .missingMid(sectionIndex: index) }
             guard media.isRTCPMultiplexed else { throw .missingRTCPMux(mid: mid) }
             var retransmission: [UInt8: UInt8] = [:]
             for payloadType in media.payloadTypes {
                 guard let map = media.rtpMap(for: payloadType), map.isEncoding("rtx"),
-                      let apt = media.formatParameters(for: payloadType)?.parameter("apt").flatMap({ UInt8($0) }),
-                      codecs.contains(where: { $0.payloadType == apt })
+                    let apt = media.formatParameters(for: payloadType)?.parameter("apt").flatMap({ UInt8($0) }),
+                    codecs.contains(where: { $0.payloadType == apt })
                 else { continue }
                 retransmission[apt] = payloadType
             }
             let extensions = NegotiatedHeaderExtensions(media.extensionMaps.filter { $0.direction?.receives ?? true })
-            sections.append(PlayerOffer.Section(
-                mid: mid, kind: media.kind, codecs: codecs, retransmission: retransmission,
-                audioLevelExtensionId: media.kind == .audio ? extensions.audioLevel : nil, midExtensionId: extensions.mid))
+            sections.append(
+                PlayerOffer.Section(
+                    mid: mid, kind: media.kind, codecs: codecs, retransmission: retransmission,
+                    audioLevelExtensionId: media.kind == .audio ? extensions.audioLevel : nil, midExtensionId: extensions.mid))
         }
         guard let first = sections.first else { throw .noSectionAccepted(rejected) }
         _ = try Self.bundledMids(sections.map(\.mid), in: offer)

@@ -86,12 +86,13 @@ extension RelayNegotiator {
         guard let codec = chooseCodec(in: offered) else { return .rejected(.noCommonCodec) }
         var rtx: CodecDescription?
         if capabilities.negotiatesRetransmission, offered.kind == .video {
-            rtx = offered.payloadTypes.lazy.compactMap { payloadType -> CodecDescription? in
-                guard let map = offered.rtpMap(for: payloadType), map.isEncoding("rtx"), map.clockRate == codec.clockRate,
-                      offered.formatParameters(for: payloadType)?.parameter("apt") == String(codec.payloadType)
-                else { return nil }
-                return CodecDescription(payloadType: payloadType, in: offered)
-            }.first
+            rtx =
+                offered.payloadTypes.lazy.compactMap { payloadType -> CodecDescription? in
+                    guard let map = offered.rtpMap(for: payloadType), map.isEncoding("rtx"), map.clockRate == codec.clockRate,
+                        offered.formatParameters(for: payloadType)?.parameter("apt") == String(codec.payloadType)
+                    else { return nil }
+                    return CodecDescription(payloadType: payloadType, in: offered)
+                }.first
         }
         let accepted = capabilities.feedback(for: offered.kind)
         var feedback: [String] = []
@@ -109,7 +110,7 @@ extension RelayNegotiator {
             var best: (fit: Int, payloadType: UInt8)?
             for payloadType in offered.payloadTypes {
                 guard let map = offered.rtpMap(for: payloadType),
-                      let fit = codec.fit(of: map, parameters: offered.formatParameters(for: payloadType))
+                    let fit = codec.fit(of: map, parameters: offered.formatParameters(for: payloadType))
                 else { continue }
                 if best.map({ fit < $0.fit }) ?? true { best = (fit, payloadType) }
             }
@@ -171,9 +172,10 @@ extension RelayNegotiator {
 
         var rids: [String] = []
         if extensions.rtpStreamID != nil, let simulcast = offered.simulcast {
-            let usable = Set(offered.rids.filter { rid in
-                rid.direction == .send && (rid.payloadTypes.isEmpty || rid.payloadTypes.contains(selection.codec.payloadType))
-            }.map(\.id))
+            let usable = Set(
+                offered.rids.filter { rid in
+                    rid.direction == .send && (rid.payloadTypes.isEmpty || rid.payloadTypes.contains(selection.codec.payloadType))
+                }.map(\.id))
             let streams = simulcast.send.map { $0.filter { usable.contains($0.rid) } }.filter { !$0.isEmpty }
             var seen: Set<String> = []
             rids = streams.flatMap { $0.map(\.rid) }.filter { seen.insert($0).inserted }

@@ -75,7 +75,8 @@ extension RelayNegotiator {
             throw .answerMissingCodec(mid: mid, payloadType: codecPayloadType)
         }
         if let map = answered.rtpMap(for: codecPayloadType),
-           !map.isEncoding(codec.encodingName) || map.clockRate != codec.clockRate {
+            !map.isEncoding(codec.encodingName) || map.clockRate != codec.clockRate
+        {
             throw .answerCodecMismatch(mid: mid, payloadType: codecPayloadType)
         }
     }

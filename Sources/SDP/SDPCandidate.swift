@@ -46,9 +46,9 @@ public struct SDPCandidate: Sendable, Hashable {
     init?(sdpValue: Substring) {
         let fields = SDPText.fields(sdpValue)
         guard fields.count >= 8, fields[6] == "typ", SDPText.isToken(fields[0]),
-              let component = SDPText.unsigned(fields[1], as: UInt8.self),
-              let priority = SDPText.unsigned(fields[3], as: UInt32.self),
-              let port = SDPText.unsigned(fields[5], as: UInt16.self)
+            let component = SDPText.unsigned(fields[1], as: UInt8.self),
+            let priority = SDPText.unsigned(fields[3], as: UInt32.self),
+            let port = SDPText.unsigned(fields[5], as: UInt16.self)
         else { return nil }
         self.init(
             foundation: String(fields[0]), component: Int(component), transport: String(fields[2]),

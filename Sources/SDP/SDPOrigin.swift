@@ -34,8 +34,8 @@ public struct SDPOrigin: Sendable, Hashable {
     init?(sdpValue: Substring) {
         let fields = SDPText.fields(sdpValue)
         guard fields.count == 6,
-              let sessionID = SDPText.unsigned(fields[1], as: UInt64.self),
-              let sessionVersion = SDPText.unsigned(fields[2], as: UInt64.self)
+            let sessionID = SDPText.unsigned(fields[1], as: UInt64.self),
+            let sessionVersion = SDPText.unsigned(fields[2], as: UInt64.self)
         else { return nil }
         self.init(
             username: String(fields[0]), sessionID: sessionID, sessionVersion: sessionVersion,

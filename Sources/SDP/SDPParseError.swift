@@ -78,7 +78,7 @@ public enum SDPParseError: Error, Sendable, Hashable, CustomStringConvertible {
         case "rid": SDPRID.expectedForm
         case "simulcast": SDPSimulcast.expectedForm
         case "sendrecv", "sendonly", "recvonly", "inactive", "rtcp-mux", "rtcp-rsize", "ice-lite",
-             "extmap-allow-mixed", "end-of-candidates", "bundle-only":
+            "extmap-allow-mixed", "end-of-candidates", "bundle-only":
             "the flag without a value"
         default: "a valid value"
         }

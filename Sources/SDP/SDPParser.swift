@@ -49,7 +49,7 @@ struct SDPParser {
     private static func trimmedLine(_ raw: Substring.UTF8View) -> Substring? {
         let isBlank: (UInt8) -> Bool = { SDPText.isBlank($0) || $0 == 0x0D }
         guard let first = raw.firstIndex(where: { !isBlank($0) }),
-              let last = raw.lastIndex(where: { !isBlank($0) })
+            let last = raw.lastIndex(where: { !isBlank($0) })
         else { return nil }
         // A fresh string keeps Character boundaries away from the removed carriage return.
         return Substring(String(decoding: raw[first...last], as: UTF8.self))

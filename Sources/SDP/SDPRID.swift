@@ -21,10 +21,11 @@ public struct SDPRID: Sendable, Hashable {
 
     /// Whether `text` is a valid rid: letters, digits, `-` and `_` (RFC 8851 section 10).
     static func isValidIdentifier(_ text: Substring) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2D || byte == 0x5F
-        }
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x2D || byte == 0x5F
+            }
     }
 
     static let expectedForm = "'<rid of letters, digits, - or _> send|recv [pt=<types>;<restriction>=<value>...]'"
@@ -33,7 +34,7 @@ public struct SDPRID: Sendable, Hashable {
     init?(sdpValue: Substring) {
         let fields = SDPText.fields(sdpValue)
         guard fields.count >= 2, Self.isValidIdentifier(fields[0]),
-              let direction = SDPRIDDirection(rawValue: String(fields[1]))
+            let direction = SDPRIDDirection(rawValue: String(fields[1]))
         else { return nil }
         var payloadTypes: [UInt8] = []
         var restrictions: [SDPParameter] = []

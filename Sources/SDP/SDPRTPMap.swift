@@ -29,7 +29,7 @@ public struct SDPRTPMap: Sendable, Hashable {
         guard fields.count == 2, let payloadType = SDPText.payloadType(fields[0]) else { return nil }
         let parts = SDPText.split(fields[1], at: "/", omittingEmptySubsequences: false)
         guard (2...3).contains(parts.count), SDPText.isToken(parts[0]),
-              let clockRate = SDPText.unsigned(parts[1], as: UInt32.self), clockRate > 0
+            let clockRate = SDPText.unsigned(parts[1], as: UInt32.self), clockRate > 0
         else { return nil }
         var channels: Int?
         if parts.count == 3 {

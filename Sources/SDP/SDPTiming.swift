@@ -15,8 +15,8 @@ public struct SDPTiming: Sendable, Hashable {
     init?(sdpValue: Substring) {
         let fields = SDPText.fields(sdpValue)
         guard fields.count == 2,
-              let start = SDPText.unsigned(fields[0], as: UInt64.self),
-              let stop = SDPText.unsigned(fields[1], as: UInt64.self)
+            let start = SDPText.unsigned(fields[0], as: UInt64.self),
+            let stop = SDPText.unsigned(fields[1], as: UInt64.self)
         else { return nil }
         self.init(start: start, stop: stop)
     }

@@ -61,7 +61,8 @@ public final class DTLSCertificate: @unchecked Sendable {
         var encodingSucceeded = false
         let encoded = [UInt8](unsafeUninitializedCapacity: length) { buffer, initializedCount in
             var written = 0
-            encodingSucceeded = pkr_x509_der(signed, buffer.baseAddress, length, &written) == 1
+            encodingSucceeded =
+                pkr_x509_der(signed, buffer.baseAddress, length, &written) == 1
                 && written == length
             initializedCount = encodingSucceeded ? written : 0
         }

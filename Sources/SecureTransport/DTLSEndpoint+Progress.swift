@@ -87,7 +87,8 @@ extension DTLSEndpoint {
         var succeeded = false
         let encoded = [UInt8](unsafeUninitializedCapacity: length) { buffer, initializedCount in
             var written = 0
-            succeeded = pkr_dtls_peer_certificate_der(connection, buffer.baseAddress, length, &written) == 1
+            succeeded =
+                pkr_dtls_peer_certificate_der(connection, buffer.baseAddress, length, &written) == 1
                 && written == length
             initializedCount = succeeded ? written : 0
         }
@@ -99,8 +100,9 @@ extension DTLSEndpoint {
         let length = 2 * profile.keyingMaterialLength
         var succeeded = false
         let material = [UInt8](unsafeUninitializedCapacity: length) { buffer, initializedCount in
-            succeeded = pkr_dtls_export_keying_material(
-                connection, Self.exporterLabel, buffer.baseAddress, length) == 1
+            succeeded =
+                pkr_dtls_export_keying_material(
+                    connection, Self.exporterLabel, buffer.baseAddress, length) == 1
             initializedCount = succeeded ? length : 0
         }
         guard succeeded else { return nil }

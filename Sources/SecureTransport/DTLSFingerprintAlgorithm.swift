@@ -37,8 +37,9 @@ public enum DTLSFingerprintAlgorithm: String, Sendable, Hashable, CaseIterable {
         return bytes.withUnsafeBufferPointer { input in
             [UInt8](unsafeUninitializedCapacity: capacity) { output, initializedCount in
                 var written = 0
-                guard pkr_message_digest(
-                    digestCode, input.baseAddress, input.count, output.baseAddress, &written) == 1,
+                guard
+                    pkr_message_digest(
+                        digestCode, input.baseAddress, input.count, output.baseAddress, &written) == 1,
                     written == digestLength
                 else {
                     fatalError("OpenSSL could not compute a \(rawValue) digest")

@@ -30,10 +30,11 @@ public enum HMACSHA1 {
         into code: UnsafeMutableRawBufferPointer
     ) {
         precondition(code.count >= codeLength, "HMAC-SHA-1 needs 20 bytes of output")
-        guard pkr_hmac_sha1(
-            key.baseAddress?.assumingMemoryBound(to: UInt8.self), key.count,
-            message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count,
-            code.baseAddress?.assumingMemoryBound(to: UInt8.self)) == 1
+        guard
+            pkr_hmac_sha1(
+                key.baseAddress?.assumingMemoryBound(to: UInt8.self), key.count,
+                message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count,
+                code.baseAddress?.assumingMemoryBound(to: UInt8.self)) == 1
         else {
             fatalError("OpenSSL HMAC-SHA-1 failed")
         }

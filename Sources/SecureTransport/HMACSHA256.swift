@@ -10,9 +10,10 @@ public enum HMACSHA256 {
         key.withUnsafeBufferPointer { key in
             message.withUnsafeBufferPointer { message in
                 [UInt8](unsafeUninitializedCapacity: codeLength) { code, initializedCount in
-                    guard pkr_hmac_sha256(
-                        key.baseAddress, key.count, message.baseAddress, message.count,
-                        code.baseAddress) == 1
+                    guard
+                        pkr_hmac_sha256(
+                            key.baseAddress, key.count, message.baseAddress, message.count,
+                            code.baseAddress) == 1
                     else {
                         fatalError("OpenSSL HMAC-SHA-256 failed")
                     }

@@ -9,12 +9,14 @@ enum SRTPRTPContext {
         guard keyingMaterial.count == profile.keyingMaterialLength else {
             throw .invalidKeyingMaterialLength(expected: profile.keyingMaterialLength, actual: keyingMaterial.count)
         }
-        let code: Int32 = switch profile {
-        case .aeadAES128GCM: PKR_SRTP_RTP_AEAD_AES_128_GCM
-        case .aesCM128HMACSHA1_80: PKR_SRTP_RTP_AES_CM_128_HMAC_SHA1_80
-        }
+        let code: Int32 =
+            switch profile {
+            case .aeadAES128GCM: PKR_SRTP_RTP_AEAD_AES_128_GCM
+            case .aesCM128HMACSHA1_80: PKR_SRTP_RTP_AES_CM_128_HMAC_SHA1_80
+            }
         let created = keyingMaterial.withUnsafeBufferPointer { bytes in
-            let key = bytes.baseAddress!, salt = bytes.baseAddress! + profile.masterKeyLength
+            let key = bytes.baseAddress!
+            let salt = bytes.baseAddress! + profile.masterKeyLength
             return rtcp ? pkr_srtcp_create(code, key, salt, sealing ? 1 : 0) : pkr_srtp_rtp_create(code, key, salt, sealing ? 1 : 0)
         }
         guard let created else { throw .creationFailed(.failed(-1)) }

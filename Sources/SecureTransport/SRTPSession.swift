@@ -98,14 +98,16 @@ public final class SRTPSession {
             throw .srtpInitializationFailed(initialization)
         }
 
-        let profileCode: Int32 = switch profile {
-        case .aeadAES128GCM: PKR_SRTP_PROFILE_AEAD_AES_128_GCM
-        case .aesCM128HMACSHA1_80: PKR_SRTP_PROFILE_AES_CM_128_HMAC_SHA1_80
-        }
-        let directionCode: Int32 = switch direction {
-        case .sender: PKR_SRTP_DIRECTION_SENDER
-        case .receiver: PKR_SRTP_DIRECTION_RECEIVER
-        }
+        let profileCode: Int32 =
+            switch profile {
+            case .aeadAES128GCM: PKR_SRTP_PROFILE_AEAD_AES_128_GCM
+            case .aesCM128HMACSHA1_80: PKR_SRTP_PROFILE_AES_CM_128_HMAC_SHA1_80
+            }
+        let directionCode: Int32 =
+            switch direction {
+            case .sender: PKR_SRTP_DIRECTION_SENDER
+            case .receiver: PKR_SRTP_DIRECTION_RECEIVER
+            }
 
         var created: OpaquePointer? = nil
         let status = keyingMaterial.withUnsafeBufferPointer { material in

@@ -42,6 +42,9 @@ public struct ActiveSpeakerTracker<Key: Hashable & Sendable>: Sendable {
     /// Forgets a key that left (so it can become the speaker again later, and is not kept as current).
     public mutating func remove(_ key: Key) {
         if current == key { current = nil }
-        if candidate == key { candidate = nil; candidateReports = 0 }
+        if candidate == key {
+            candidate = nil
+            candidateReports = 0
+        }
     }
 }

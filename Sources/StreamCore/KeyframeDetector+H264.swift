@@ -32,7 +32,7 @@ extension KeyframeDetector {
             guard let sizeHigh = cursor.readByte(), let sizeLow = cursor.readByte() else { return false }
             let unitSize = Int(sizeHigh) << 8 | Int(sizeLow)
             guard unitSize > 0, unitSize <= cursor.remaining,
-                  let unitHeader = cursor.readByte()
+                let unitHeader = cursor.readByte()
             else { return false }
             if isH264KeyframeUnitType(unitHeader & 0x1F) { return true }
             if !cursor.skip(unitSize - 1) { return false }

@@ -16,7 +16,10 @@ public struct NetworkQualitySample: Sendable, Hashable {
     /// Whether any packet ever flowed in this direction.
     public var everReceived: Bool
 
-    public init(packets: UInt64 = 0, fractionLost: Double = 0, relayDropRate: Double = 0, nackRate: Double = 0, jitterMs: Double = 0, roundTripTimeMs: Double? = nil, idleMs: Int64 = 0, everReceived: Bool = true) {
+    public init(
+        packets: UInt64 = 0, fractionLost: Double = 0, relayDropRate: Double = 0, nackRate: Double = 0, jitterMs: Double = 0, roundTripTimeMs: Double? = nil,
+        idleMs: Int64 = 0, everReceived: Bool = true
+    ) {
         self.packets = packets
         self.fractionLost = fractionLost
         self.relayDropRate = relayDropRate

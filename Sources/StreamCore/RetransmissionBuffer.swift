@@ -27,10 +27,12 @@ public final class RetransmissionBuffer {
     ///   - capacity: The number of packets kept; a power of two from 1 to 65 536.
     ///   - maximumPacketSize: The largest packet kept, in bytes.
     public init(capacity: Int = 512, maximumPacketSize: Int = 1500) {
-        precondition(capacity > 0 && capacity <= 65_536 && capacity & (capacity - 1) == 0,
-                     "capacity must be a power of two between 1 and 65536")
-        precondition(maximumPacketSize > 0 && maximumPacketSize <= Int(Int32.max),
-                     "maximumPacketSize must be positive")
+        precondition(
+            capacity > 0 && capacity <= 65_536 && capacity & (capacity - 1) == 0,
+            "capacity must be a power of two between 1 and 65536")
+        precondition(
+            maximumPacketSize > 0 && maximumPacketSize <= Int(Int32.max),
+            "maximumPacketSize must be positive")
         self.capacity = capacity
         self.maximumPacketSize = maximumPacketSize
         self.slotMask = capacity - 1
@@ -109,8 +111,8 @@ public final class RetransmissionBuffer {
         let slot = Int(sequenceNumber) & slotMask
         let header = headers[slot]
         guard header.length != RetransmissionSlotHeader.emptyLength,
-              header.sequenceNumber == sequenceNumber,
-              nowMs - header.storedMs <= maximumAgeMs
+            header.sequenceNumber == sequenceNumber,
+            nowMs - header.storedMs <= maximumAgeMs
         else { return nil }
         let bytes = UnsafeRawBufferPointer(
             start: UnsafeRawPointer(packetBytes + slot * maximumPacketSize),

@@ -133,7 +133,9 @@ public final class TransportFeedbackRecorder {
     }
 
     /// One feedback of the window from `start` to the highest received.
-    private func write(from start: Int64, senderSSRC: UInt32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int)
+    private func write(
+        from start: Int64, senderSSRC: UInt32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int
+    )
         -> (length: Int, packetCount: Int)?
     {
         let view = Window(sequences: sequences, arrivals: arrivals, start: start, mask: Int64(Self.capacity - 1))

@@ -52,9 +52,10 @@ public struct CapacitySearch: Sendable {
         if lossPercent > maxLossPercent { reasons.append("loss \(Self.format(lossPercent)) % > \(Self.format(maxLossPercent)) %") }
         if p99Ms > maxP99Ms { reasons.append("p99 \(Self.format(p99Ms)) ms > \(Self.format(maxP99Ms)) ms") }
         let passed = reasons.isEmpty
-        steps.append(CapacityStep(
-            load: load, streams: streams, packetsPerSecond: packetsPerSecond, lossPercent: lossPercent, p99Ms: p99Ms,
-            passed: passed, reason: passed ? nil : reasons.joined(separator: "; "), toolBound: !toolBound.isEmpty, relayBound: relayBound))
+        steps.append(
+            CapacityStep(
+                load: load, streams: streams, packetsPerSecond: packetsPerSecond, lossPercent: lossPercent, p99Ms: p99Ms,
+                passed: passed, reason: passed ? nil : reasons.joined(separator: "; "), toolBound: !toolBound.isEmpty, relayBound: relayBound))
         steps[steps.count - 1].relayShare = relayShare
         steps[steps.count - 1].toolShare = toolShare
         if setupFailed != nil { setupFailedAt = load }

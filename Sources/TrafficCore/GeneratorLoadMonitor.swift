@@ -44,7 +44,8 @@ public struct GeneratorLoadMonitor: Sendable {
         }
         let processShare = seconds > 0 ? processSeconds / seconds / Double(cores) : 0
         let latenessSummary = lateness.summary
-        let reasons = seconds > 0
+        let reasons =
+            seconds > 0
             ? rule.reasons(busiestThreadShare: threadShares.max() ?? 0, processShare: processShare, latenessP99Ms: latenessSummary.p99)
             : []
         return GeneratorLoad(

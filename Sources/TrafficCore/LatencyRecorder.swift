@@ -6,7 +6,8 @@ public struct LatencyRecorder: Sendable {
     /// The largest value recorded exactly, in microseconds.
     public static let highestMicroseconds: UInt64 = 60_000_000
 
-    private(set) var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: LatencyRecorder.highestMicroseconds, numberOfSignificantValueDigits: .three)
+    private(set) var histogram = Histogram<UInt64>(
+        lowestDiscernibleValue: 1, highestTrackableValue: LatencyRecorder.highestMicroseconds, numberOfSignificantValueDigits: .three)
 
     public init() {}
 

@@ -24,7 +24,10 @@ public struct LiveSample: Sendable, Hashable {
     /// Put before the line: the generator's part when several run together (`--part`).
     public var label: String?
 
-    public init(elapsedSeconds: Double, clients: Int, streams: Int, packetsIn: UInt64, packetsOut: UInt64, bytesIn: UInt64, bytesOut: UInt64, expected: UInt64, lost: UInt64, latency: LatencySummary, errors: UInt64, intervalSeconds: Double) {
+    public init(
+        elapsedSeconds: Double, clients: Int, streams: Int, packetsIn: UInt64, packetsOut: UInt64, bytesIn: UInt64, bytesOut: UInt64, expected: UInt64,
+        lost: UInt64, latency: LatencySummary, errors: UInt64, intervalSeconds: Double
+    ) {
         self.elapsedSeconds = elapsedSeconds
         self.clients = clients
         self.streams = streams
@@ -45,10 +48,13 @@ public struct LiveSample: Sendable, Hashable {
     public var line: String {
         let seconds = max(intervalSeconds, 0.001)
         let loss = expected == 0 ? 0 : Double(lost) * 100 / Double(expected)
-        let text = String(
-            format: "[%4.0fs] clients %d streams %d | pkt/s in %.0f out %.0f | Mbit/s in %.2f out %.2f | loss %.3f%% | p50 %.2f p99 %.2f ms | errors %llu | tool %.2f",
-            elapsedSeconds, clients, streams, Double(packetsIn) / seconds, Double(packetsOut) / seconds,
-            Double(bytesIn) * 8 / seconds / 1e6, Double(bytesOut) * 8 / seconds / 1e6, loss, latency.p50, latency.p99, errors, toolShare)
+        let text =
+            String(
+                format:
+                    "[%4.0fs] clients %d streams %d | pkt/s in %.0f out %.0f | Mbit/s in %.2f out %.2f | loss %.3f%% | p50 %.2f p99 %.2f ms "
+                        + "| errors %llu | tool %.2f",
+                elapsedSeconds, clients, streams, Double(packetsIn) / seconds, Double(packetsOut) / seconds,
+                Double(bytesIn) * 8 / seconds / 1e6, Double(bytesOut) * 8 / seconds / 1e6, loss, latency.p50, latency.p99, errors, toolShare)
             + (toolBound ? " TOOL-BOUND" : "")
         return label.map { "\($0) \(text)" } ?? text
     }

@@ -11,7 +11,8 @@ public struct RelayMetricsSample: Sendable, Hashable {
     /// `pkrelay_dropped_packets_total` by reason.
     public var drops: [String: UInt64]
 
-    public init(processCPUSeconds: Double, cores: Int, mediaThreadCPUSeconds: [String: Double], packetsIn: UInt64, packetsOut: UInt64, drops: [String: UInt64]) {
+    public init(processCPUSeconds: Double, cores: Int, mediaThreadCPUSeconds: [String: Double], packetsIn: UInt64, packetsOut: UInt64, drops: [String: UInt64])
+    {
         self.processCPUSeconds = processCPUSeconds
         self.cores = cores
         self.mediaThreadCPUSeconds = mediaThreadCPUSeconds

@@ -12,7 +12,10 @@ public struct ReportHistograms: Sendable, Codable, Hashable {
     /// Control-request latency by method.
     public var control: [String: HistogramData]
 
-    public init(latency: HistogramData, latencyFromSchedule: HistogramData, sendLateness: HistogramData, setupToFirstKeyframe: HistogramData, control: [String: HistogramData]) {
+    public init(
+        latency: HistogramData, latencyFromSchedule: HistogramData, sendLateness: HistogramData, setupToFirstKeyframe: HistogramData,
+        control: [String: HistogramData]
+    ) {
         self.latency = latency
         self.latencyFromSchedule = latencyFromSchedule
         self.sendLateness = sendLateness

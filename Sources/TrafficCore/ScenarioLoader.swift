@@ -42,7 +42,10 @@ public enum ScenarioLoader {
             if FileManager.default.fileExists(atPath: path) { return try load(path: path) }
         }
         if let spec = builtIn(name) { return spec }
-        throw ScenarioError("no scenario '\(name)' (looked in \(directories.joined(separator: ", ")); built in: \(ScenarioKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+        throw ScenarioError(
+            "no scenario '\(name)' (looked in \(directories.joined(separator: ", ")); built in: "
+                + "\(ScenarioKind.allCases.map(\.rawValue).joined(separator: ", ")))"
+        )
     }
 
     /// Reads a scenario file.
@@ -66,8 +69,12 @@ public enum ScenarioLoader {
         }
         guard let root = loaded as? [String: Any] else { throw ScenarioError("\(source): a scenario is a YAML mapping") }
         var reader = Reader(values: root, path: "")
-        guard let kindText = try reader.string("kind") else { throw ScenarioError("\(source): kind is required (\(ScenarioKind.allCases.map(\.rawValue).joined(separator: ", ")))") }
-        guard let kind = ScenarioKind(rawValue: kindText) else { throw ScenarioError("\(source): kind '\(kindText)' is not one of \(ScenarioKind.allCases.map(\.rawValue).joined(separator: ", "))") }
+        guard let kindText = try reader.string("kind") else {
+            throw ScenarioError("\(source): kind is required (\(ScenarioKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        guard let kind = ScenarioKind(rawValue: kindText) else {
+            throw ScenarioError("\(source): kind '\(kindText)' is not one of \(ScenarioKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         let name = try reader.string("name") ?? kind.rawValue
         var spec = builtIn(kind.rawValue) ?? ScenarioSpec(name: name, kind: kind)
         spec.name = name
@@ -145,7 +152,11 @@ public enum ScenarioLoader {
         mutating func double(_ name: String, in range: ClosedRange<Double>) throws(ScenarioError) -> Double? {
             guard let raw = value(name) else { return nil }
             let number: Double
-            if let whole = raw as? Int { number = Double(whole) } else if let fraction = raw as? Double { number = fraction } else {
+            if let whole = raw as? Int {
+                number = Double(whole)
+            } else if let fraction = raw as? Double {
+                number = fraction
+            } else {
                 throw ScenarioError("\(key(name)) must be a number")
             }
             guard range.contains(number) else { throw ScenarioError("\(key(name)) must be in \(range.lowerBound)...\(range.upperBound)") }

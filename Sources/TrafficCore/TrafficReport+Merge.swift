@@ -17,7 +17,9 @@ extension TrafficReport {
         }
         var histograms: [ReportHistograms] = []
         for (position, report) in reports.enumerated() {
-            guard let data = report.histograms else { throw ReportMergeError("report \(position + 1) has no histograms (written by pkrelay-traffic older than 0.2)") }
+            guard let data = report.histograms else {
+                throw ReportMergeError("report \(position + 1) has no histograms (written by pkrelay-traffic older than 0.2)")
+            }
             histograms.append(data)
         }
         func mergedRecorder(_ pick: (ReportHistograms) -> HistogramData) -> LatencyRecorder {
@@ -35,7 +37,8 @@ extension TrafficReport {
         }
         var packets = PacketTotals()
         var errors: [String: UInt64] = [:]
-        var clients = 0, streams = 0
+        var clients = 0
+        var streams = 0
         var setupTimedOut: UInt64 = 0
         for report in reports {
             packets.add(report.packets)
@@ -71,7 +74,10 @@ extension TrafficReport {
         for (host, shares) in Dictionary(grouping: merged.generators, by: \.host) where shares.count > 1 {
             let together = shares.map(\.processShare).reduce(0, +)
             if together >= rule.maxProcessShare {
-                reasons.append("the \(shares.count) generators on \(host) used \(ToolBoundRule.format(together)) of its cores together (limit \(ToolBoundRule.format(rule.maxProcessShare)))")
+                reasons.append(
+                    "the \(shares.count) generators on \(host) used \(ToolBoundRule.format(together)) of its cores together (limit "
+                        + "\(ToolBoundRule.format(rule.maxProcessShare)))"
+                )
             }
         }
         merged.toolBoundReasons = reasons

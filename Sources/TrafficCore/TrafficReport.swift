@@ -95,7 +95,9 @@ public struct TrafficReport: Sendable, Codable, Hashable {
         switch bound {
         case .relay: "relay: the relay was saturated at the failing step, so the last passing load is its capacity"
         case .tool: "tool: the traffic tool ran out first; the relay's capacity is above the last passing load (add --workers or generator hosts)"
-        case .neither: "neither: at the failing step the relay averaged below 0.9 of its cores and the tool was not bound; the limit is in bursts (a frame fanned out to every subscriber at once), socket buffers or the network"
+        case .neither:
+            "neither: at the failing step the relay averaged below 0.9 of its cores and the tool was not bound; the limit is in bursts (a "
+                + "frame fanned out to every subscriber at once), socket buffers or the network"
         case .unverified: "unverified: give --relay-metrics to tell whether the relay was saturated at the failing step"
         case .setup: "setup: the next load could not be set up"
         case .limit: "limit: every step passed up to --limit; the real maximum is higher"
@@ -117,22 +119,35 @@ public struct TrafficReport: Sendable, Codable, Hashable {
         }
         var lines: [String] = []
         lines.append("== pkrelay-traffic report: \(scenario) (\(kind)) against \(relayURL), relay \(relayVersion)")
-        lines.append("sizes      " + sizes.keys.sorted().map { "\($0)=\(sizes[$0]!)" }.joined(separator: " ") + ", video \(video.resolution)@\(video.fps) \(video.kbps) kbps")
+        lines.append(
+            "sizes      " + sizes.keys.sorted().map { "\($0)=\(sizes[$0]!)" }.joined(separator: " ")
+                + ", video \(video.resolution)@\(video.fps) \(video.kbps) kbps")
         lines.append("duration   \(String(format: "%.1f", durationSeconds)) s, clients \(clients), streams \(streams)")
-        lines.append("packets    out \(packets.sent) (\(String(format: "%.0f", packetsPerSecondOut))/s, \(String(format: "%.2f", mbitPerSecondOut)) Mbit/s)  in \(packets.received) (\(String(format: "%.0f", packetsPerSecondIn))/s, \(String(format: "%.2f", mbitPerSecondIn)) Mbit/s)")
-        lines.append("loss       \(String(format: "%.4f", lossPercent)) % (\(packets.lost) of \(packets.expected) expected; \(packets.duplicates) duplicates, \(packets.late) late; NACKs sent \(packets.nacksSent), PLIs sent \(packets.plisSent); keyframe requests to publishers \(packets.keyframeRequestsReceived))")
+        lines.append(
+            "packets    out \(packets.sent) (\(String(format: "%.0f", packetsPerSecondOut))/s, \(String(format: "%.2f", mbitPerSecondOut)) "
+                + "Mbit/s)  in \(packets.received) (\(String(format: "%.0f", packetsPerSecondIn))/s, \(String(format: "%.2f", mbitPerSecondIn)) Mbit/s)"
+        )
+        lines.append(
+            "loss       \(String(format: "%.4f", lossPercent)) % (\(packets.lost) of \(packets.expected) expected; \(packets.duplicates) "
+                + "duplicates, \(packets.late) late; NACKs sent \(packets.nacksSent), PLIs sent \(packets.plisSent); keyframe requests to "
+                    + "publishers \(packets.keyframeRequestsReceived))"
+        )
         lines.append("latency    " + summary(latencyMs))
         if let fromSchedule = latencyFromScheduleMs { lines.append("scheduled  " + summary(fromSchedule) + " (from the scheduled send time)") }
         for generator in generators {
             lines.append(
-                "generator  \(generator.host): \(generator.threads) media thread(s), busiest \(String(format: "%.2f", generator.busiestThreadShare)) of a core, "
-                    + "process \(String(format: "%.2f", generator.processShare)) of \(generator.cores) core(s), \(String(format: "%.2f", generator.cpuMicrosecondsPerPacket)) µs CPU per packet, "
+                "generator  \(generator.host): \(generator.threads) media thread(s), busiest "
+                    + "\(String(format: "%.2f", generator.busiestThreadShare)) of a core, "
+                    + "process \(String(format: "%.2f", generator.processShare)) of \(generator.cores) core(s), "
+                        + "\(String(format: "%.2f", generator.cpuMicrosecondsPerPacket)) µs CPU per packet, "
                     + "send lateness p99 \(ms(generator.sendLatenessMs.p99)) ms")
         }
         if let relay {
             lines.append(
-                "relay      \(String(format: "%.2f", relay.coreShare)) of \(relay.cores) core(s) (busiest media thread \(String(format: "%.2f", relay.busiestMediaThreadShare))), "
-                    + "\(String(format: "%.0f", relay.packetsOutPerCoreSecond)) packets out per core-second, \(String(format: "%.2f", relay.cpuMicrosecondsPerPacket)) µs CPU per packet, "
+                "relay      \(String(format: "%.2f", relay.coreShare)) of \(relay.cores) core(s) (busiest media thread "
+                    + "\(String(format: "%.2f", relay.busiestMediaThreadShare))), "
+                    + "\(String(format: "%.0f", relay.packetsOutPerCoreSecond)) packets out per core-second, "
+                        + "\(String(format: "%.2f", relay.cpuMicrosecondsPerPacket)) µs CPU per packet, "
                     + "drops " + (relay.drops.isEmpty ? "none" : relay.drops.keys.sorted().map { "\($0)=\(relay.drops[$0]!)" }.joined(separator: " ")))
         }
         if toolBound { lines.append("TOOL-BOUND " + toolBoundReasons.joined(separator: "; ")) }
@@ -152,8 +167,14 @@ public struct TrafficReport: Sendable, Codable, Hashable {
         lines.append("errors     " + (errors.isEmpty ? "none" : errors.keys.sorted().map { "\($0)=\(errors[$0]!)" }.joined(separator: " ")))
         if let capacity {
             for step in capacity.steps {
-                let shares = (step.relayShare.map { ", relay \(String(format: "%.2f", $0))" } ?? "") + (step.toolShare.map { ", tool \(String(format: "%.2f", $0))" } ?? "")
-                lines.append("find-max   load \(step.load): streams \(step.streams), \(String(format: "%.0f", step.packetsPerSecond)) pkt/s, loss \(String(format: "%.4f", step.lossPercent)) %, p99 \(ms(step.p99Ms)) ms\(shares): \(step.passed ? "pass" : "FAIL (\(step.reason ?? ""))")")
+                let shares =
+                    (step.relayShare.map { ", relay \(String(format: "%.2f", $0))" } ?? "")
+                    + (step.toolShare.map { ", tool \(String(format: "%.2f", $0))" } ?? "")
+                lines.append(
+                    "find-max   load \(step.load): streams \(step.streams), \(String(format: "%.0f", step.packetsPerSecond)) pkt/s, loss "
+                        + "\(String(format: "%.4f", step.lossPercent)) %, p99 \(ms(step.p99Ms)) ms\(shares): "
+                            + "\(step.passed ? "pass" : "FAIL (\(step.reason ?? ""))")"
+                )
             }
             if let last = capacity.lastPassing {
                 lines.append("capacity   last passing load \(last.load) (streams \(last.streams), \(String(format: "%.0f", last.packetsPerSecond)) pkt/s)")

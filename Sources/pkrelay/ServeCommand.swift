@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
-import PKRelayServer
 import MediaPlane
+import PKRelayServer
 import ServiceLifecycle
 
 /// `pkrelay serve [--config FILE]`: runs the relay until SIGTERM or SIGINT.
@@ -19,27 +19,31 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = configuration.logLevel
         if configuration.usesDevelopmentKey {
             let banner = """
-            ************************************************************************
-            * PKRelay is using the built-in DEVELOPMENT signing key.               *
-            * Anyone can mint tokens for it. Configure auth.keys before deploying. *
-            ************************************************************************
+                ************************************************************************
+                * PKRelay is using the built-in DEVELOPMENT signing key.               *
+                * Anyone can mint tokens for it. Configure auth.keys before deploying. *
+                ************************************************************************
 
-            """
+                """
             FileHandle.standardError.write(Data(banner.utf8))
             logger.warning("using the development signing key", metadata: ["kid": "dev"])
         }
         if let files = RelayConfiguration.raiseOpenFileLimit(), files < configuration.fileDescriptorsNeeded {
-            logger.warning("the open-file limit is below what the configured limits need; raise the hard limit (ulimit -Hn, systemd LimitNOFILE=)", metadata: [
-                "openFileLimit": "\(files)", "needed": "\(configuration.fileDescriptorsNeeded)",
-                "control.maxConnections": "\(configuration.maxConnections)", "mediaPorts": "\(configuration.media.portRange.count)",
-            ])
+            logger.warning(
+                "the open-file limit is below what the configured limits need; raise the hard limit (ulimit -Hn, systemd LimitNOFILE=)",
+                metadata: [
+                    "openFileLimit": "\(files)", "needed": "\(configuration.fileDescriptorsNeeded)",
+                    "control.maxConnections": "\(configuration.maxConnections)", "mediaPorts": "\(configuration.media.portRange.count)",
+                ])
         }
         let server = try RelayServer(configuration: configuration, logger: logger)
         let group = server.makeServiceGroup(handleSignals: true)
-        logger.notice("PKRelay starting", metadata: [
-            "version": "\(RelayVersion.current)",
-            "media": "\(configuration.media.bindAddress) ports \(configuration.media.portRange.lowerBound)-\(configuration.media.portRange.upperBound)",
-        ])
+        logger.notice(
+            "PKRelay starting",
+            metadata: [
+                "version": "\(RelayVersion.current)",
+                "media": "\(configuration.media.bindAddress) ports \(configuration.media.portRange.lowerBound)-\(configuration.media.portRange.upperBound)",
+            ])
         try await group.run()
         logger.notice("PKRelay stopped")
     }

@@ -46,7 +46,9 @@ struct TokenCommand: ParsableCommand {
     func validate() throws {
         if room == nil && !admin { throw ValidationError("--room is required (or --admin for an admin token)") }
         if Self.seconds(ttl) == nil { throw ValidationError("--ttl must be a positive number with s, m, h or d, e.g. 90s, 30m, 1h") }
-        if let publishTtl, Self.seconds(publishTtl) == nil { throw ValidationError("--publish-ttl must be a positive number with s, m, h or d, e.g. 90s, 30m, 1h") }
+        if let publishTtl, Self.seconds(publishTtl) == nil {
+            throw ValidationError("--publish-ttl must be a positive number with s, m, h or d, e.g. 90s, 30m, 1h")
+        }
     }
 
     func run() throws {

@@ -1,5 +1,6 @@
-@testable import Auth
 import Testing
+
+@testable import Auth
 
 /// Base64url without padding, RFC 4648 section 5, both ways.
 @Suite("Base64url")

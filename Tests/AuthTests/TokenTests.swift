@@ -60,26 +60,51 @@ struct TokenTests {
     }
 
     static let failures: [Failure] = [
-        Failure(name: "expired", token: { $0.mint(TokenClaims(sub: "alice", room: "r1", exp: $0.now - 60)) }, room: "r1", user: "alice", code: .tokenExpired, messageContains: "expired"),
-        Failure(name: "not yet valid", token: { $0.mint(TokenClaims(sub: "alice", room: "r1", exp: $0.now + 600, nbf: $0.now + 60)) }, room: "r1", user: "alice", code: .tokenExpired, messageContains: "not valid before"),
-        Failure(name: "other room", token: { $0.mint(TokenClaims(sub: "alice", room: "r2", exp: $0.now + 60)) }, room: "r1", user: "alice", code: .invalidToken, messageContains: "room 'r2'"),
-        Failure(name: "other user", token: { $0.mint(TokenClaims(sub: "bob", room: "r1", exp: $0.now + 60)) }, room: "r1", user: "alice", code: .invalidToken, messageContains: "user 'bob'"),
-        Failure(name: "unknown key id", token: { $0.mint(TokenClaims(sub: "alice", room: "r1", exp: $0.now + 60), with: SigningKey(id: "other", secret: Array("0123456789abcdef0123456789abcdef".utf8))) }, room: "r1", user: "alice", code: .invalidToken, messageContains: "key id 'other'"),
-        Failure(name: "wrong secret", token: { $0.mint(TokenClaims(sub: "alice", room: "r1", exp: $0.now + 60), with: SigningKey(id: "main", secret: Array("ffffffffffffffffffffffffffffffff".utf8))) }, room: "r1", user: "alice", code: .invalidToken, messageContains: "signature"),
+        Failure(
+            name: "expired", token: { $0.mint(TokenClaims(sub: "alice", room: "r1", exp: $0.now - 60)) }, room: "r1", user: "alice", code: .tokenExpired,
+            messageContains: "expired"),
+        Failure(
+            name: "not yet valid", token: { $0.mint(TokenClaims(sub: "alice", room: "r1", exp: $0.now + 600, nbf: $0.now + 60)) }, room: "r1", user: "alice",
+            code: .tokenExpired, messageContains: "not valid before"),
+        Failure(
+            name: "other room", token: { $0.mint(TokenClaims(sub: "alice", room: "r2", exp: $0.now + 60)) }, room: "r1", user: "alice", code: .invalidToken,
+            messageContains: "room 'r2'"),
+        Failure(
+            name: "other user", token: { $0.mint(TokenClaims(sub: "bob", room: "r1", exp: $0.now + 60)) }, room: "r1", user: "alice", code: .invalidToken,
+            messageContains: "user 'bob'"),
+        Failure(
+            name: "unknown key id",
+            token: {
+                $0.mint(
+                    TokenClaims(sub: "alice", room: "r1", exp: $0.now + 60),
+                    with: SigningKey(id: "other", secret: Array("0123456789abcdef0123456789abcdef".utf8)))
+            }, room: "r1", user: "alice", code: .invalidToken, messageContains: "key id 'other'"),
+        Failure(
+            name: "wrong secret",
+            token: {
+                $0.mint(
+                    TokenClaims(sub: "alice", room: "r1", exp: $0.now + 60),
+                    with: SigningKey(id: "main", secret: Array("ffffffffffffffffffffffffffffffff".utf8)))
+            }, room: "r1", user: "alice", code: .invalidToken, messageContains: "signature"),
         Failure(name: "not a JWT", token: { _ in "hello" }, room: "r1", user: "alice", code: .invalidToken, messageContains: "three"),
         Failure(name: "empty", token: { _ in "" }, room: "r1", user: "alice", code: .invalidToken, messageContains: "three"),
         Failure(name: "garbage parts", token: { _ in "a.b.c" }, room: "r1", user: "alice", code: .invalidToken, messageContains: "header"),
-        Failure(name: "alg none", token: { tests in
-            let valid = tests.mint(TokenClaims(sub: "alice", room: "r1", exp: tests.now + 60)).split(separator: ".")
-            let none = Data(#"{"alg":"none","kid":"main"}"#.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
-            return "\(none).\(valid[1])."
-        }, room: "r1", user: "alice", code: .invalidToken, messageContains: "algorithm"),
-        Failure(name: "tampered claims", token: { tests in
-            let valid = tests.mint(TokenClaims(sub: "alice", room: "r1", exp: tests.now + 60)).split(separator: ".")
-            let other = tests.mint(TokenClaims(sub: "alice", room: "r1", exp: tests.now + 99999)).split(separator: ".")
-            return "\(valid[0]).\(other[1]).\(valid[2])"
-        }, room: "r1", user: "alice", code: .invalidToken, messageContains: "signature"),
-        Failure(name: "oversized", token: { _ in String(repeating: "a", count: 5000) }, room: "r1", user: "alice", code: .invalidToken, messageContains: "longer"),
+        Failure(
+            name: "alg none",
+            token: { tests in
+                let valid = tests.mint(TokenClaims(sub: "alice", room: "r1", exp: tests.now + 60)).split(separator: ".")
+                let none = Data(#"{"alg":"none","kid":"main"}"#.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+                return "\(none).\(valid[1])."
+            }, room: "r1", user: "alice", code: .invalidToken, messageContains: "algorithm"),
+        Failure(
+            name: "tampered claims",
+            token: { tests in
+                let valid = tests.mint(TokenClaims(sub: "alice", room: "r1", exp: tests.now + 60)).split(separator: ".")
+                let other = tests.mint(TokenClaims(sub: "alice", room: "r1", exp: tests.now + 99999)).split(separator: ".")
+                return "\(valid[0]).\(other[1]).\(valid[2])"
+            }, room: "r1", user: "alice", code: .invalidToken, messageContains: "signature"),
+        Failure(
+            name: "oversized", token: { _ in String(repeating: "a", count: 5000) }, room: "r1", user: "alice", code: .invalidToken, messageContains: "longer"),
     ]
 
     @Test(arguments: failures)

@@ -8,8 +8,9 @@ import Testing
 /// The cluster store against a real PostgreSQL. Leases last a minute here, so none runs out by
 /// itself during a test: a lease "running out" is scripted by moving its expiry into the past on
 /// the database, which is the clock that judges leases.
-@Suite("Cluster store on PostgreSQL", .serialized, .timeLimit(.minutes(2)),
-       .enabled(if: PostgresTestServer.isAvailable, "PostgreSQL is not installed: cluster store tests skipped"))
+@Suite(
+    "Cluster store on PostgreSQL", .serialized, .timeLimit(.minutes(2)),
+    .enabled(if: PostgresTestServer.isAvailable, "PostgreSQL is not installed: cluster store tests skipped"))
 struct ClusterStoreTests {
     static let leaseMs: Int64 = 60_000
 

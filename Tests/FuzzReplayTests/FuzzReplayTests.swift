@@ -1,10 +1,10 @@
 import Auth
-@_spi(Fuzzing) import MediaPlane
 import Foundation
+@_spi(Fuzzing) import MediaPlane
+import SecureTransport
 import Testing
 
 @testable import FuzzTargets
-import SecureTransport
 
 /// Runs every committed fuzzing input, the seed corpus and the inputs that once found a bug,
 /// through its target. A target traps on the bugs it checks for, so returning is the assertion;
@@ -61,11 +61,12 @@ import SecureTransport
     func controlScriptSteps() {
         let text = "a{\"id\":1}\nB\n!c\nt250\nt\nt99999999999\n*kick r1 u2\n~\nzzz\n"
         let script = Array(text.utf8).withUnsafeBytes { ControlFuzzScript($0) }
-        #expect(script.steps == [
-            .send(session: 0, text: "{\"id\":1}"), .reconnect(session: 1), .sendBinary(session: 2), .advance(milliseconds: 250),
-            .advance(milliseconds: 1_000), .advance(milliseconds: 3_600_000), .admin(words: ["kick", "r1", "u2"]), .drain,
-            .send(session: 0, text: "zzz"),
-        ])
+        #expect(
+            script.steps == [
+                .send(session: 0, text: "{\"id\":1}"), .reconnect(session: 1), .sendBinary(session: 2), .advance(milliseconds: 250),
+                .advance(milliseconds: 1_000), .advance(milliseconds: 3_600_000), .admin(words: ["kick", "r1", "u2"]), .drain,
+                .send(session: 0, text: "zzz"),
+            ])
     }
 
     @Test("token placeholders in control scripts become tokens the relay accepts")
@@ -115,22 +116,26 @@ import SecureTransport
         #expect(Self.succeeded(3, in: transcript[0]), "\(transcript[0])")
     }
 
-    @Test("the media seed reaches every kind of subscriber, segment padding and repairs, and sends no packet twice",
-          arguments: [false, true])
+    @Test(
+        "the media seed reaches every kind of subscriber, segment padding and repairs, and sends no packet twice",
+        arguments: [false, true])
     func mediaSeedGoesDeep(secondShard: Bool) throws {
         let bytes = try Data(contentsOf: Self.fuzzDirectory.appendingPathComponent("Corpus/media/every-subscriber-kind-rtx-padding-srtp-publisher"))
         let (batches, packetwise) = Array(bytes).withUnsafeBytes { FuzzTarget.playMedia($0, secondShard: secondShard) }
         let rtp = batches.filter { ($0.status == nil || $0.status == .ok) && !$0.isRTCP }
         for subscriber in 0..<4 {
-            #expect(rtp.contains { $0.transport == 2 + subscriber && $0.ssrc == MediaCoreFuzzRig.videoSSRC(ofSubscriber: subscriber) }, "video to \(subscriber)")
-            #expect(rtp.contains { $0.transport == 2 + subscriber && $0.ssrc == MediaCoreFuzzRig.audioSSRC(ofSubscriber: subscriber) }, "audio to \(subscriber)")
+            #expect(
+                rtp.contains { $0.transport == 2 + subscriber && $0.ssrc == MediaCoreFuzzRig.videoSSRC(ofSubscriber: subscriber) }, "video to \(subscriber)")
+            #expect(
+                rtp.contains { $0.transport == 2 + subscriber && $0.ssrc == MediaCoreFuzzRig.audioSSRC(ofSubscriber: subscriber) }, "audio to \(subscriber)")
         }
         #expect(rtp.contains { $0.ssrc == MediaCoreFuzzRig.retransmissionSSRC(ofSubscriber: 1) }, "the NACK was answered over RTX")
         #expect(rtp.contains { $0.transport == 2 && $0.bytes[0] & 0x20 != 0 }, "a video packet was padded to its run")
         #expect(!packetwise.contains { $0.transport == 2 && $0.bytes[0] & 0x20 != 0 }, "packet by packet there is no run to pad to")
         // Packets with a transport-wide sequence number are reported back to the publisher.
-        #expect(batches.contains { $0.transport == MediaCoreFuzzRig.publisherTransport && $0.isRTCP && $0.bytes[1] == 205 && $0.bytes[0] & 0x1F == 15 },
-                "the publisher got transport-wide feedback")
+        #expect(
+            batches.contains { $0.transport == MediaCoreFuzzRig.publisherTransport && $0.isRTCP && $0.bytes[1] == 205 && $0.bytes[0] & 0x1F == 15 },
+            "the publisher got transport-wide feedback")
         // The publisher repairs a packet over RTX that had already arrived: it is not sent again.
         let numbered = rtp.map { "\($0.transport) \($0.ssrc) \($0.sequenceNumber)" }
         #expect(Set(numbered).count == numbered.count)

@@ -16,14 +16,16 @@ struct ICEAuthenticationTests {
         return (outcome, response.isEmpty ? nil : H.parse(response), response)
     }
 
-    @Test("wrong local ufrag, wrong remote ufrag or wrong password: 401 without MESSAGE-INTEGRITY", arguments: [
-        ("RlyB:PeerUfrag1", ICEHarness.relay.password),
-        ("RlyA:SomeoneElse", ICEHarness.relay.password),
-        ("RlyA", ICEHarness.relay.password),
-        ("RlyAPeerUfrag1", ICEHarness.relay.password),
-        ("RlyA:PeerUfrag1", "relaypassword0123456789+X"),
-        ("RlyA:PeerUfrag1", ICEHarness.peer.password),
-    ])
+    @Test(
+        "wrong local ufrag, wrong remote ufrag or wrong password: 401 without MESSAGE-INTEGRITY",
+        arguments: [
+            ("RlyB:PeerUfrag1", ICEHarness.relay.password),
+            ("RlyA:SomeoneElse", ICEHarness.relay.password),
+            ("RlyA", ICEHarness.relay.password),
+            ("RlyAPeerUfrag1", ICEHarness.relay.password),
+            ("RlyA:PeerUfrag1", "relaypassword0123456789+X"),
+            ("RlyA:PeerUfrag1", ICEHarness.peer.password),
+        ])
     func unauthorized(username: String, password: String) throws {
         let transactionID = STUNTransactionID(high: 9, low: 9)
         let request = H.request(transactionID: transactionID, username: username, signWith: password)
@@ -123,8 +125,9 @@ struct ICEAuthenticationTests {
         #expect(Self.reject([]).outcome == .drop(.malformed(.truncatedHeader)))
     }
 
-    @Test("a response buffer too small for the check or the answer: dropped, and the check does not count",
-          arguments: [(60, ICEHarness.wifi), (70, ICEHarness.ipv6)])
+    @Test(
+        "a response buffer too small for the check or the answer: dropped, and the check does not count",
+        arguments: [(60, ICEHarness.wifi), (70, ICEHarness.ipv6)])
     func responseBufferTooSmall(capacity: Int, source: STUNAddress) {
         // The request signs 64 bytes; the answer takes 64 bytes for IPv4 and 76 for IPv6.
         // 60 bytes cannot hold the signed part for checking, 70 cannot hold the IPv6 answer.

@@ -1,7 +1,7 @@
 import ICE
 import RTPWire
-import SecureTransport
 import STUNTestVectors
+import SecureTransport
 import Testing
 
 @Suite("Controlling-side checks")

@@ -30,15 +30,17 @@ struct ICECredentialsTests {
         #expect(seen.count == 64)
     }
 
-    @Test("credentials from SDP are checked for length and characters", arguments: [
-        ("abcd", "0123456789012345678901", true),
-        ("abc", "0123456789012345678901", false),
-        ("abcd", "012345678901234567890", false),
-        ("ab-d", "0123456789012345678901", false),
-        ("abcd", "0123456789 12345678901", false),
-        ("a+/Z", "++++////++++////++++//", true),
-        (String(repeating: "u", count: 257), "0123456789012345678901", false),
-    ])
+    @Test(
+        "credentials from SDP are checked for length and characters",
+        arguments: [
+            ("abcd", "0123456789012345678901", true),
+            ("abc", "0123456789012345678901", false),
+            ("abcd", "012345678901234567890", false),
+            ("ab-d", "0123456789012345678901", false),
+            ("abcd", "0123456789 12345678901", false),
+            ("a+/Z", "++++////++++////++++//", true),
+            (String(repeating: "u", count: 257), "0123456789012345678901", false),
+        ])
     func validity(ufrag: String, password: String, valid: Bool) {
         #expect(ICECredentials(ufrag: ufrag, password: password).isValid == valid)
     }

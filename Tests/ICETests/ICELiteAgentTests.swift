@@ -36,8 +36,9 @@ struct ICELiteAgentTests {
         #expect(agent.consentRefreshedAt == 2 * H.second)
     }
 
-    @Test("success responses echo the transaction, map the sender and are signed with the local password",
-          arguments: [H.wifi, H.ipv6])
+    @Test(
+        "success responses echo the transaction, map the sender and are signed with the local password",
+        arguments: [H.wifi, H.ipv6])
     func successResponse(source: STUNAddress) throws {
         var agent = H.agent()
         let check = H.check(7, useCandidate: true)
@@ -71,7 +72,8 @@ struct ICELiteAgentTests {
         var agent = H.agent()
         var events: [ICEAgentEvent?] = []
         for number in 1...3 {
-            if case .respond(_, let event) = H.run(H.check(UInt64(number), useCandidate: true), on: &agent, from: H.wifi, at: UInt64(number) * H.second).outcome {
+            if case .respond(_, let event) = H.run(H.check(UInt64(number), useCandidate: true), on: &agent, from: H.wifi, at: UInt64(number) * H.second).outcome
+            {
                 events.append(event)
             }
         }
@@ -116,7 +118,8 @@ struct ICELiteAgentTests {
     func rfc5769Request() {
         // The sample carries ICE-CONTROLLED, so a controlled agent must answer 487, signed.
         let sample = ICECredentials(ufrag: "evtj", password: "VOkJxbRl1RmTxUk/WvJxBt")
-        var agent = ICELiteAgent(localCredentials: sample, remoteCredentials: ICECredentials(ufrag: "h6vY", password: String(repeating: "x", count: 22)), createdAt: 0)
+        var agent = ICELiteAgent(
+            localCredentials: sample, remoteCredentials: ICECredentials(ufrag: "h6vY", password: String(repeating: "x", count: 22)), createdAt: 0)
         let (outcome, response) = H.deliver(STUNTestVectors.sampleRequest, to: &agent, from: H.wifi, at: 0)
         #expect(outcome == .respondError(length: response.count, code: .roleConflict))
         let message = H.parse(response)

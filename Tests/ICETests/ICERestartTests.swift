@@ -35,7 +35,8 @@ struct ICERestartTests {
         var agent = H.agent()
         _ = H.run(H.check(1, useCandidate: true), on: &agent, from: H.wifi, at: 1 * H.second)
         agent.restart(localCredentials: Self.relayAfter, remoteCredentials: Self.peerAfter)
-        let moved = H.run(H.check(2, useCandidate: true, localUfrag: Self.peerAfter.ufrag, remote: Self.relayAfter), on: &agent, from: H.cellular, at: 2 * H.second)
+        let moved = H.run(
+            H.check(2, useCandidate: true, localUfrag: Self.peerAfter.ufrag, remote: Self.relayAfter), on: &agent, from: H.cellular, at: 2 * H.second)
         #expect(moved.result == .success(mappedAddress: H.cellular))
         guard case .respond(_, let event) = moved.outcome else {
             Issue.record("expected a success response, got \(moved.outcome)")

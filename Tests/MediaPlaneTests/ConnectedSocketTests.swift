@@ -18,7 +18,8 @@ import Testing
         for line in table.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
             guard fields.count > 3 else { continue }
-            let local = fields[1].split(separator: ":"), remote = fields[2].split(separator: ":")
+            let local = fields[1].split(separator: ":")
+            let remote = fields[2].split(separator: ":")
             guard local.count == 2, remote.count == 2, UInt16(local[1], radix: 16) == UInt16(port) else { continue }
             // State 01 is TCP_ESTABLISHED, which a connected UDP socket reports.
             if fields[3] == "01", let peer = UInt16(remote[1], radix: 16) { peers.append(peer) }
@@ -128,8 +129,9 @@ import Testing
         }
 
         static func packet(_ number: Int) -> [UInt8] {
-            ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: UInt16(truncatingIfNeeded: number), timestamp: UInt32(number) * 960, payloadType: 111,
-                               payload: [UInt8](repeating: UInt8(truncatingIfNeeded: number), count: 160))
+            ScriptedPacket.rtp(
+                ssrc: 0xAAAA_0001, sequenceNumber: UInt16(truncatingIfNeeded: number), timestamp: UInt32(number) * 960, payloadType: 111,
+                payload: [UInt8](repeating: UInt8(truncatingIfNeeded: number), count: 160))
         }
 
         func send(_ number: Int, from fd: Int32? = nil) {
@@ -154,13 +156,15 @@ import Testing
     @Test(arguments: [(true, true, false), (true, true, true), (false, true, false), (true, false, false), (false, false, true)])
     func plainTransportsForwardInOrderAndReadOnlyTheirPeer(sendOnlySockets: Bool, connectedSockets: Bool, publisherLatches: Bool) throws {
         let base = 47_980 + (sendOnlySockets ? 0 : 4) + (connectedSockets ? 0 : 8) + (publisherLatches ? 2 : 0)
-        let setup = try Setup(sendOnlySockets: sendOnlySockets, connectedSockets: connectedSockets, publisherLatches: publisherLatches, ports: base...(base + 1))
+        let setup = try Setup(
+            sendOnlySockets: sendOnlySockets, connectedSockets: connectedSockets, publisherLatches: publisherLatches, ports: base...(base + 1))
         defer { setup.close() }
         #expect(setup.plane.connectedSockets == connectedSockets)
         try setup.waitUntilForwarding()
 
         // Both transports' sockets (the reading one and its twin) are connected exactly when the setting is on.
-        let senderPort = UInt16(pkr_udp_local_port(setup.sender)), receiverPort = UInt16(pkr_udp_local_port(setup.receiver))
+        let senderPort = UInt16(pkr_udp_local_port(setup.sender))
+        let receiverPort = UInt16(pkr_udp_local_port(setup.receiver))
         let sockets = sendOnlySockets ? 2 : 1
         #expect(try Self.connectedPeers(ofLocalPort: setup.publisher.port) == (connectedSockets ? Array(repeating: senderPort, count: sockets) : []))
         #expect(try Self.connectedPeers(ofLocalPort: setup.subscriber.port) == (connectedSockets ? Array(repeating: receiverPort, count: sockets) : []))

@@ -61,7 +61,11 @@ final class CoreHarness {
     }
 
     func addAudioSource(_ id: UInt32, transport: Int, ssrc: UInt32, audioLevelExtensionId: UInt8? = nil) {
-        core.apply(.addSource(MediaSourceSpec(id: id, transportId: transport, ssrc: ssrc, isVideo: false, codec: "opus", clockRate: 48_000, audioLevelExtensionId: audioLevelExtensionId)))
+        core.apply(
+            .addSource(
+                MediaSourceSpec(
+                    id: id, transportId: transport, ssrc: ssrc, isVideo: false, codec: "opus", clockRate: 48_000, audioLevelExtensionId: audioLevelExtensionId))
+        )
     }
 
     func addSink(_ id: UInt32, transport: Int, outputSSRC: UInt32, isVideo: Bool = true) {

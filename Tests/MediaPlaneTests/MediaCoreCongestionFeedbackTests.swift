@@ -26,7 +26,8 @@ import Testing
             datagram.withUnsafeBytes { buffer -> [(UInt16, Int64?)]? in
                 var iterator = RTCPPacketIterator(buffer)
                 guard let view = iterator.next(), let common = RTCPFeedback(view: view, in: buffer),
-                      let feedback = RTCPTransportFeedback(feedback: common, in: buffer) else { return nil }
+                    let feedback = RTCPTransportFeedback(feedback: common, in: buffer)
+                else { return nil }
                 var packets: [(UInt16, Int64?)] = []
                 feedback.forEachPacket(in: buffer) { packets.append(($0, $1)) }
                 return packets
@@ -50,7 +51,10 @@ import Testing
         for index in 0..<5 {
             harness.receive(Self.packet(ssrc: 0xAAAA, sequenceNumber: UInt16(100 + index), transportSequence: UInt16(7 + index)), on: 1, from: Self.publisher)
             // Nothing is due before the first timer turn after the first packet.
-            if index < 4 { harness.nowMs += 10 ; harness.core.advanceClock(monotonicMs: harness.nowMs, unixMs: harness.nowMs + CoreHarness.unixOffsetMs) }
+            if index < 4 {
+                harness.nowMs += 10
+                harness.core.advanceClock(monotonicMs: harness.nowMs, unixMs: harness.nowMs + CoreHarness.unixOffsetMs)
+            }
         }
         harness.advance(ms: 1)
         let feedbacks = Self.feedbacks(harness, on: 1)

@@ -137,7 +137,8 @@ import Testing
     @Test func anRTXPacketWithAnotherPayloadTypeIsCountedAsSuch() {
         let h = MediaCoreForwardingTests.pair(rtx: (0x4444, 97))
         h.receive(Self.keyframe, on: 1, from: Self.publisher)
-        var bytes = ScriptedPacket.rtp(ssrc: 0x4444, sequenceNumber: 500, timestamp: 0, payloadType: 98, payload: [0x00, 11] + ScriptedPacket.vp8Payload(keyframe: false))
+        var bytes = ScriptedPacket.rtp(
+            ssrc: 0x4444, sequenceNumber: 500, timestamp: 0, payloadType: 98, payload: [0x00, 11] + ScriptedPacket.vp8Payload(keyframe: false))
         let before = h.core.counters.drops
         let mark = h.mark
         h.receive(bytes, on: 1, from: Self.publisher)
@@ -181,8 +182,9 @@ import Testing
         let transport = try #require(h.core.transports[3])
         let before = h.core.counters.drops
         let slot = h.core.reserveSlot(on: transport)
-        let length = try #require(RTCPWriter.writePictureLossIndication(
-            senderSSRC: 1, mediaSSRC: 2, into: UnsafeMutableRawBufferPointer(start: slot, count: transport.slotCapacity), at: 0))
+        let length = try #require(
+            RTCPWriter.writePictureLossIndication(
+                senderSSRC: 1, mediaSSRC: 2, into: UnsafeMutableRawBufferPointer(start: slot, count: transport.slotCapacity), at: 0))
         h.core.commitRTCP(on: transport, slot: slot, length: length)
         h.core.flushAll()
         Self.expectOnlyDrop(.noOutboundKey, in: h, since: before)

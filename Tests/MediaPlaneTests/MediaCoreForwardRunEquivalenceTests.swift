@@ -65,7 +65,8 @@ import Testing
         for datagram in h.output.datagrams {
             let bytes = datagram.bytes
             let isRTCP = bytes.count > 1 && (192...223).contains(bytes[1])
-            let key = isRTCP || bytes.count < 12
+            let key =
+                isRTCP || bytes.count < 12
                 ? "\(datagram.transportId) rtcp"
                 : "\(datagram.transportId) \(bytes[8...11].reduce(0) { $0 << 8 | UInt32($1) })"
             streams[key, default: []].append(bytes)
@@ -75,7 +76,8 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func randomTrafficLeavesEverySubscriberTheSameStreamWithRunsAsWithout(seed: UInt64) {
-        let runs = Self.harness(), packetwise = Self.harness()
+        let runs = Self.harness()
+        let packetwise = Self.harness()
         var script = Script(state: seed)
         var sequences: [UInt32: UInt16] = [:]
         for _ in 0..<300 {
@@ -91,10 +93,12 @@ import Testing
             batch.deallocate()
             for packet in packets { packetwise.receive(packet, on: 1, from: Self.publisher) }
         }
-        let withRuns = Self.streams(runs), withoutRuns = Self.streams(packetwise)
+        let withRuns = Self.streams(runs)
+        let withoutRuns = Self.streams(packetwise)
         #expect(withRuns.keys.sorted() == withoutRuns.keys.sorted())
         for key in withoutRuns.keys.sorted() {
-            let with = withRuns[key] ?? [], without = withoutRuns[key] ?? []
+            let with = withRuns[key] ?? []
+            let without = withoutRuns[key] ?? []
             // Compared by index, not printed whole: a failure names the first datagram that differs.
             let firstDifference = (0..<max(with.count, without.count)).first { $0 >= with.count || $0 >= without.count || with[$0] != without[$0] }
             #expect(firstDifference == nil, "stream \(key): \(with.count) datagrams with runs, \(without.count) without")

@@ -113,7 +113,8 @@ import Testing
     /// run before the keyframe go to the layer's sinks of before the switch, not to it.
     @Test func aLayerSwitchInsideARunTakesOnlyTheKeyframeAndWhatFollows() {
         let h = CoreHarness()
-        let big: UInt32 = 0xB16, small: UInt32 = 0x5A11
+        let big: UInt32 = 0xB16
+        let small: UInt32 = 0x5A11
         h.addPlainTransport(1, remote: Self.publisher)
         h.addVideoSource(10, transport: 1, ssrc: big)
         h.addVideoSource(11, transport: 1, ssrc: small)

@@ -33,7 +33,9 @@ import Testing
         #expect(h.drops(.waitingForKeyframe) == 1)
 
         for (offset, keyframe) in [true, false, false].enumerated() {
-            h.receive(ScriptedPacket.video(ssrc: Self.sourceSSRC, sequenceNumber: 101 + UInt16(offset), timestamp: 12000 + UInt32(offset) * 3000, keyframe: keyframe), on: 1, from: Self.publisher)
+            h.receive(
+                ScriptedPacket.video(ssrc: Self.sourceSSRC, sequenceNumber: 101 + UInt16(offset), timestamp: 12000 + UInt32(offset) * 3000, keyframe: keyframe),
+                on: 1, from: Self.publisher)
         }
         let headers = h.rtpSent(on: 2, since: mark)
         #expect(headers.count == 3)
@@ -98,13 +100,18 @@ extension MediaCoreForwardingTests {
     @Test func aRestartedSenderKeepsTheSubscriberGoingAndIsAskedForAKeyframe() throws {
         let h = Self.pair()
         for offset in 0..<3 {
-            h.receive(ScriptedPacket.video(ssrc: Self.sourceSSRC, sequenceNumber: 100 + UInt16(offset), timestamp: 3000 * UInt32(offset), keyframe: offset == 0), on: 1, from: Self.publisher)
+            h.receive(
+                ScriptedPacket.video(ssrc: Self.sourceSSRC, sequenceNumber: 100 + UInt16(offset), timestamp: 3000 * UInt32(offset), keyframe: offset == 0),
+                on: 1, from: Self.publisher)
         }
         h.advance(ms: 600)
         let mark = h.mark
         // The same SSRC, numbering restarted more than half the number space away.
         for offset in 0..<3 {
-            h.receive(ScriptedPacket.video(ssrc: Self.sourceSSRC, sequenceNumber: 40_100 + UInt16(offset), timestamp: 900_000 + 3000 * UInt32(offset), keyframe: false), on: 1, from: Self.publisher)
+            h.receive(
+                ScriptedPacket.video(
+                    ssrc: Self.sourceSSRC, sequenceNumber: 40_100 + UInt16(offset), timestamp: 900_000 + 3000 * UInt32(offset), keyframe: false), on: 1,
+                from: Self.publisher)
         }
         let headers = h.rtpSent(on: 2)
         #expect(headers.count == 5, "the stray first packet is dropped, the rest flow")

@@ -18,13 +18,18 @@ import Testing
         h.addVideoSource(11, transport: 1, ssrc: Self.small)
         h.addSink(20, transport: 2, outputSSRC: 0x2222)
         h.bind(sink: 20, source: 10)
-        var bigSequence: UInt16 = 1, smallSequence: UInt16 = 5000
+        var bigSequence: UInt16 = 1
+        var smallSequence: UInt16 = 5000
         func sendBig(_ keyframe: Bool) {
-            h.receive(ScriptedPacket.video(ssrc: Self.big, sequenceNumber: bigSequence, timestamp: UInt32(bigSequence) * 3000, keyframe: keyframe), on: 1, from: Self.publisher)
+            h.receive(
+                ScriptedPacket.video(ssrc: Self.big, sequenceNumber: bigSequence, timestamp: UInt32(bigSequence) * 3000, keyframe: keyframe), on: 1,
+                from: Self.publisher)
             bigSequence += 1
         }
         func sendSmall(_ keyframe: Bool) {
-            h.receive(ScriptedPacket.video(ssrc: Self.small, sequenceNumber: smallSequence, timestamp: UInt32(smallSequence) * 3000, keyframe: keyframe), on: 1, from: Self.publisher)
+            h.receive(
+                ScriptedPacket.video(ssrc: Self.small, sequenceNumber: smallSequence, timestamp: UInt32(smallSequence) * 3000, keyframe: keyframe), on: 1,
+                from: Self.publisher)
             smallSequence += 1
         }
         sendBig(true)

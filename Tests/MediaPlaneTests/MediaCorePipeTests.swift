@@ -14,8 +14,10 @@ import Testing
     /// Core A (shard 0) owns the publisher and source 10; core B (shard 1) owns the subscriber,
     /// whose sink 20 is bound to B's remote source 10.
     static func shards(ringSlots: Int = 64) -> (a: CoreHarness, b: CoreHarness) {
-        let a = CoreHarness(), b = CoreHarness()
-        let aToB = PacketRing(slotCount: ringSlots, slotCapacity: 1600), bToA = PacketRing(slotCount: ringSlots, slotCapacity: 1600)
+        let a = CoreHarness()
+        let b = CoreHarness()
+        let aToB = PacketRing(slotCount: ringSlots, slotCapacity: 1600)
+        let bToA = PacketRing(slotCount: ringSlots, slotCapacity: 1600)
         a.core.addLink(PipeLink(peer: 1, outbound: aToB, inbound: bToA))
         b.core.addLink(PipeLink(peer: 0, outbound: bToA, inbound: aToB))
         a.addPlainTransport(1, remote: publisher)
@@ -53,7 +55,9 @@ import Testing
         #expect(peers.isEmpty)
 
         for (offset, keyframe) in [false, true, false, false].enumerated() {
-            a.receive(ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 300 + UInt16(offset), timestamp: 3000 * UInt32(offset), keyframe: keyframe), on: 1, from: Self.publisher)
+            a.receive(
+                ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 300 + UInt16(offset), timestamp: 3000 * UInt32(offset), keyframe: keyframe), on: 1,
+                from: Self.publisher)
         }
         a.core.takeLinksToWake(into: &peers)
         #expect(peers == [1])
@@ -71,7 +75,9 @@ import Testing
     @Test func theRemoteSideAnswersNacksAndRewritesSenderReportsItself() throws {
         let (a, b) = Self.shards()
         for offset in 0..<3 {
-            a.receive(ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 10 + UInt16(offset), timestamp: 1000 + 3000 * UInt32(offset), keyframe: offset == 0), on: 1, from: Self.publisher)
+            a.receive(
+                ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 10 + UInt16(offset), timestamp: 1000 + 3000 * UInt32(offset), keyframe: offset == 0),
+                on: 1, from: Self.publisher)
         }
         Self.exchange(a, b)
         let sent = b.rtpSent(on: 2)
@@ -93,7 +99,8 @@ import Testing
         let (a, b) = Self.shards(ringSlots: 2)
         Self.exchange(a, b)
         for offset in 0..<5 {
-            a.receive(ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 50 + UInt16(offset), timestamp: 0, keyframe: offset == 0), on: 1, from: Self.publisher)
+            a.receive(
+                ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 50 + UInt16(offset), timestamp: 0, keyframe: offset == 0), on: 1, from: Self.publisher)
         }
         #expect(a.drops(.pipeFull) == 3)
         Self.exchange(a, b)

@@ -1,10 +1,10 @@
 import CSocketShims
 import Foundation
+import RTPWire
 import SecureTransport
 import Testing
 
 @testable import MediaPlane
-import RTPWire
 
 /// Subscribers while the core handles the shell's receive batch. A plain subscriber's datagram
 /// leaves with its head (the rewritten header and VP8 descriptor) from the send slot and the rest
@@ -27,7 +27,8 @@ struct MediaCoreReceiveBatchTests {
             let id = 2 + index
             core.apply(.addTransport(id: id, fd: fd, port: Int(pkr_udp_local_port(fd)), profile: nil, outbound: nil))
             core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
-            core.apply(.addSink(MediaSinkSpec(id: UInt32(20 + index), transportId: id, outputSSRC: 0xBBBB_0000 + UInt32(index), isVideo: true, clockRate: 90_000)))
+            core.apply(
+                .addSink(MediaSinkSpec(id: UInt32(20 + index), transportId: id, outputSSRC: 0xBBBB_0000 + UInt32(index), isVideo: true, clockRate: 90_000)))
             core.apply(.bind(sink: UInt32(20 + index), source: 10))
         }
         core.flushAll()
@@ -41,7 +42,9 @@ struct MediaCoreReceiveBatchTests {
         var packets: [[UInt8]] = []
         for (index, size) in sizes.enumerated() {
             let payload = ScriptedPacket.vp8Payload(keyframe: index == 0, size: size)
-            packets.append(ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: 500 + UInt16(index), timestamp: 90_000, marker: index == sizes.count - 1, payload: payload))
+            packets.append(
+                ScriptedPacket.rtp(
+                    ssrc: 0xAAAA_0001, sequenceNumber: 500 + UInt16(index), timestamp: 90_000, marker: index == sizes.count - 1, payload: payload))
         }
         let batch = Self.handleAsOneBatch(packets, core: core, from: publisher)
         defer { batch.deallocate() }
@@ -65,7 +68,8 @@ struct MediaCoreReceiveBatchTests {
             let headers = datagrams.compactMap(ScriptedPacket.header(of:))
             #expect(headers.allSatisfy { $0.ssrc == 0xBBBB_0000 + UInt32(index) })
             #expect(headers.map { $0.sequenceNumber &- headers[0].sequenceNumber } == Array(0..<7), "in order")
-            #expect(zip(datagrams, packets).allSatisfy { $0.0.count == $0.1.count && Array($0.0[12...]) == Array($0.1[12...]) }, "payloads as they lay when sent")
+            #expect(
+                zip(datagrams, packets).allSatisfy { $0.0.count == $0.1.count && Array($0.0[12...]) == Array($0.1[12...]) }, "payloads as they lay when sent")
         }
     }
 
@@ -121,7 +125,8 @@ struct MediaCoreReceiveBatchTests {
             core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
             // As for a WebRTC subscriber: the publisher's header extensions are left out.
             core.transports[id]!.rewritesExtensions = rewritesExtensions
-            core.apply(.addSink(MediaSinkSpec(id: UInt32(20 + index), transportId: id, outputSSRC: 0xBBBB_0000 + UInt32(index), isVideo: true, clockRate: 90_000)))
+            core.apply(
+                .addSink(MediaSinkSpec(id: UInt32(20 + index), transportId: id, outputSSRC: 0xBBBB_0000 + UInt32(index), isVideo: true, clockRate: 90_000)))
             core.apply(.bind(sink: UInt32(20 + index), source: 10))
             #expect(core.sinks[UInt32(20 + index)]?.sendPath.rewritesVP8 == (path.codec == "VP8"))
         }
@@ -131,11 +136,13 @@ struct MediaCoreReceiveBatchTests {
         let sizes = [1100, 1100, 1100, 700, 400, 100]
         var packets: [[UInt8]] = []
         for (index, size) in sizes.enumerated() {
-            let payload = path.codec == "VP8"
+            let payload =
+                path.codec == "VP8"
                 ? ScriptedPacket.vp8Payload(keyframe: index == 0, size: size)
                 : Self.h264Payload(first: index == 0, last: index == sizes.count - 1, size: size)
-            packets.append(Self.withExtension(
-                ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: 500 + UInt16(index), timestamp: 90_000, marker: index == 5, payload: payload)))
+            packets.append(
+                Self.withExtension(
+                    ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: 500 + UInt16(index), timestamp: 90_000, marker: index == 5, payload: payload)))
         }
         let batch = Self.handleAsOneBatch(packets, core: core, from: publisher)
         defer { batch.deallocate() }

@@ -10,8 +10,10 @@ import Testing
     @Test func aSimulcastLayerStillWaitingForItsSSRCGoesWithItsTransport() {
         let h = CoreHarness()
         h.addPlainTransport(1)
-        h.core.apply(.addSource(MediaSourceSpec(
-            id: 7, transportId: 1, ssrc: 0, isVideo: true, codec: "VP8", clockRate: 90_000, rid: Self.highLayer, ridExtensionId: 10)))
+        h.core.apply(
+            .addSource(
+                MediaSourceSpec(
+                    id: 7, transportId: 1, ssrc: 0, isVideo: true, codec: "VP8", clockRate: 90_000, rid: Self.highLayer, ridExtensionId: 10)))
         h.addVideoSource(8, transport: 1, ssrc: 0x1000)
         #expect(h.core.transports[1]?.ridSources.count == 1)
         #expect(h.core.sources.count == 2)

@@ -1,8 +1,8 @@
 import RTPWire
+import StreamCore
 import Testing
 
 @testable import MediaPlane
-import StreamCore
 
 /// NACKs answered from the retransmission buffer, on the original SSRC or the sink's RFC 4588
 /// stream, and a publisher's RTX packets unwrapped into its track.
@@ -16,7 +16,9 @@ import StreamCore
     static func flowing() -> (CoreHarness, [RTPHeader]) {
         let h = MediaCoreForwardingTests.pair()
         for offset in 0..<3 {
-            h.receive(ScriptedPacket.video(ssrc: ssrc, sequenceNumber: 100 + UInt16(offset), timestamp: 3000 * UInt32(offset), keyframe: offset == 0), on: 1, from: publisher)
+            h.receive(
+                ScriptedPacket.video(ssrc: ssrc, sequenceNumber: 100 + UInt16(offset), timestamp: 3000 * UInt32(offset), keyframe: offset == 0), on: 1,
+                from: publisher)
         }
         return (h, h.rtpSent(on: 2))
     }
@@ -42,8 +44,9 @@ import StreamCore
         let h = MediaCoreForwardingTests.pair()
         for offset in 0..<2 {
             let payload = ScriptedPacket.vp8Payload(keyframe: offset == 0, size: 1100)
-            h.receive(ScriptedPacket.rtp(ssrc: Self.ssrc, sequenceNumber: 100 + UInt16(offset), timestamp: 3000 * UInt32(offset), marker: true, payload: payload),
-                      on: 1, from: Self.publisher)
+            h.receive(
+                ScriptedPacket.rtp(ssrc: Self.ssrc, sequenceNumber: 100 + UInt16(offset), timestamp: 3000 * UInt32(offset), marker: true, payload: payload),
+                on: 1, from: Self.publisher)
         }
         let sent = h.rtpSent(on: 2)
         #expect(sent.count == 2)
@@ -99,18 +102,24 @@ import StreamCore
     @Test func aPacketThatArrivesAgainIsForwardedOnce() throws {
         let h = MediaCoreForwardingTests.pair(rtx: (0x4444, 97))
         for sequenceNumber: UInt16 in [100, 101, 103] {
-            h.receive(ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: sequenceNumber, timestamp: 0, keyframe: sequenceNumber == 100), on: 1, from: Self.publisher)
+            h.receive(
+                ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: sequenceNumber, timestamp: 0, keyframe: sequenceNumber == 100), on: 1,
+                from: Self.publisher)
         }
         let mark = h.mark
         h.receive(ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 103, timestamp: 0, keyframe: false), on: 1, from: Self.publisher)
-        h.receive(ScriptedPacket.rtp(ssrc: 0x4444, sequenceNumber: 7, timestamp: 0, payloadType: 97, payload: [0x00, 100] + ScriptedPacket.vp8Payload(keyframe: true)),
-                  on: 1, from: Self.publisher)
+        h.receive(
+            ScriptedPacket.rtp(
+                ssrc: 0x4444, sequenceNumber: 7, timestamp: 0, payloadType: 97, payload: [0x00, 100] + ScriptedPacket.vp8Payload(keyframe: true)),
+            on: 1, from: Self.publisher)
         #expect(h.rtpSent(on: 2, since: mark).isEmpty)
         #expect(h.drops(.duplicate) == 2)
         // 102 was lost so far: its late arrival, then its repair.
         h.receive(ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 102, timestamp: 0, keyframe: false), on: 1, from: Self.publisher)
-        h.receive(ScriptedPacket.rtp(ssrc: 0x4444, sequenceNumber: 8, timestamp: 0, payloadType: 97, payload: [0x00, 102] + ScriptedPacket.vp8Payload(keyframe: false)),
-                  on: 1, from: Self.publisher)
+        h.receive(
+            ScriptedPacket.rtp(
+                ssrc: 0x4444, sequenceNumber: 8, timestamp: 0, payloadType: 97, payload: [0x00, 102] + ScriptedPacket.vp8Payload(keyframe: false)),
+            on: 1, from: Self.publisher)
         let forwarded = h.rtpSent(on: 2, since: mark)
         #expect(forwarded.map(\.ssrc) == [Self.output], "the late packet, once")
         #expect(h.drops(.duplicate) == 3)
@@ -161,8 +170,9 @@ import StreamCore
         let h = MediaCoreForwardingTests.pair()
         for offset in 0..<count {
             let payload = ScriptedPacket.vp8Payload(keyframe: offset == 0, size: 1188)
-            h.receive(ScriptedPacket.rtp(ssrc: ssrc, sequenceNumber: 100 + UInt16(offset), timestamp: 3000 * UInt32(offset), marker: true, payload: payload),
-                      on: 1, from: publisher)
+            h.receive(
+                ScriptedPacket.rtp(ssrc: ssrc, sequenceNumber: 100 + UInt16(offset), timestamp: 3000 * UInt32(offset), marker: true, payload: payload),
+                on: 1, from: publisher)
         }
         return (h, h.rtpSent(on: 2))
     }
@@ -241,8 +251,10 @@ import StreamCore
         #expect(h.drops(.retransmissionOverBudget) == 9 * 17 - 109)
         // New media earns half its bytes again: 4 packets of 1 200 pay for 2 more.
         for offset in 20..<24 {
-            h.receive(ScriptedPacket.rtp(ssrc: Self.ssrc, sequenceNumber: 100 + UInt16(offset), timestamp: 3000 * UInt32(offset), marker: true,
-                                         payload: ScriptedPacket.vp8Payload(keyframe: false, size: 1188)), on: 1, from: Self.publisher)
+            h.receive(
+                ScriptedPacket.rtp(
+                    ssrc: Self.ssrc, sequenceNumber: 100 + UInt16(offset), timestamp: 3000 * UInt32(offset), marker: true,
+                    payload: ScriptedPacket.vp8Payload(keyframe: false, size: 1188)), on: 1, from: Self.publisher)
         }
         let afterMedia = h.mark
         h.receive(nack, on: 2, from: Self.subscriber)

@@ -1,10 +1,10 @@
 import CSocketShims
 import Foundation
+import RTPWire
 import SecureTransport
 import Testing
 
 @testable import MediaPlane
-import RTPWire
 
 /// Segment padding (`media.gsoPadding`) over real loopback sockets: a video packet a few bytes
 /// shorter than its subscriber's open run of equal-size datagrams is padded to the run's size, so
@@ -33,12 +33,16 @@ struct MediaCoreSegmentPaddingTests {
         let publisher = MediaCoreSegmentationTests.publisher
         let receiver = try SegmentedSendTests.Receiver()
         let fd = pkr_udp_open(0x7F00_0001, 0, 0, 4 << 20)
-        defer { _ = pkr_close(fd); _ = pkr_close(receiver.fd) }
-        let profile: SRTPProfile? = switch subscriber {
-        case .plain: nil
-        case .gcm, .gcmRewritingExtensions: .aeadAES128GCM
-        case .aesCM: .aesCM128HMACSHA1_80
+        defer {
+            _ = pkr_close(fd)
+            _ = pkr_close(receiver.fd)
         }
+        let profile: SRTPProfile? =
+            switch subscriber {
+            case .plain: nil
+            case .gcm, .gcmRewritingExtensions: .aeadAES128GCM
+            case .aesCM: .aesCM128HMACSHA1_80
+            }
         var decryptor: SRTPSession?
         var outbound: SRTPSessionHandoff?
         if let profile {
@@ -57,8 +61,9 @@ struct MediaCoreSegmentPaddingTests {
         var packets: [[UInt8]] = []
         for (index, size) in Self.frameSizes.enumerated() {
             let payload = ScriptedPacket.vp8Payload(keyframe: index == 0, size: size)
-            packets.append(MediaCoreReceiveBatchTests.withExtension(
-                ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: 700 + UInt16(index), timestamp: 90_000 + 3000 * UInt32(index / 4), payload: payload)))
+            packets.append(
+                MediaCoreReceiveBatchTests.withExtension(
+                    ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: 700 + UInt16(index), timestamp: 90_000 + 3000 * UInt32(index / 4), payload: payload)))
         }
         let batch = MediaCoreReceiveBatchTests.handleAsOneBatch(packets, core: core, from: publisher)
         defer { batch.deallocate() }
@@ -108,7 +113,10 @@ struct MediaCoreSegmentPaddingTests {
         let publisher = MediaCoreSegmentationTests.publisher
         let receiver = try SegmentedSendTests.Receiver()
         let fd = pkr_udp_open(0x7F00_0001, 0, 0, 4 << 20)
-        defer { _ = pkr_close(fd); _ = pkr_close(receiver.fd) }
+        defer {
+            _ = pkr_close(fd)
+            _ = pkr_close(receiver.fd)
+        }
         core.apply(.addSource(MediaSourceSpec(id: 11, transportId: 1, ssrc: 0xAAAA_0002, isVideo: false, codec: "opus", clockRate: 48_000)))
         core.apply(.addTransport(id: 2, fd: fd, port: Int(pkr_udp_local_port(fd)), profile: nil, outbound: nil))
         core.apply(.connectTransport(id: 2, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
@@ -121,11 +129,16 @@ struct MediaCoreSegmentPaddingTests {
         let keyframe = ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: 1, timestamp: 0, payload: ScriptedPacket.vp8Payload(keyframe: true, size: 300))
         // A video packet 40 bytes shorter whose sender padded it by 10 already, then audio 100
         // and 90 bytes long after a video packet of 120.
-        var senderPadded = ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: 2, timestamp: 0, payload: ScriptedPacket.vp8Payload(keyframe: false, size: 250) + [UInt8](repeating: 0, count: 9) + [10])
+        var senderPadded = ScriptedPacket.rtp(
+            ssrc: 0xAAAA_0001, sequenceNumber: 2, timestamp: 0,
+            payload: ScriptedPacket.vp8Payload(keyframe: false, size: 250) + [UInt8](repeating: 0, count: 9) + [10])
         senderPadded[0] |= 0x20
-        let smallVideo = ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: 3, timestamp: 3000, payload: ScriptedPacket.vp8Payload(keyframe: false, size: 120))
+        let smallVideo = ScriptedPacket.rtp(
+            ssrc: 0xAAAA_0001, sequenceNumber: 3, timestamp: 3000, payload: ScriptedPacket.vp8Payload(keyframe: false, size: 120))
         let audio = [100, 90].enumerated().map { index, size in
-            ScriptedPacket.rtp(ssrc: 0xAAAA_0002, sequenceNumber: 40 + UInt16(index), timestamp: 960 * UInt32(index), payloadType: 111, payload: [UInt8](repeating: 0xAB, count: size))
+            ScriptedPacket.rtp(
+                ssrc: 0xAAAA_0002, sequenceNumber: 40 + UInt16(index), timestamp: 960 * UInt32(index), payloadType: 111,
+                payload: [UInt8](repeating: 0xAB, count: size))
         }
         let packets = [keyframe, senderPadded, smallVideo] + audio
         let batch = MediaCoreReceiveBatchTests.handleAsOneBatch(packets, core: core, from: publisher)
@@ -147,7 +160,10 @@ struct MediaCoreSegmentPaddingTests {
         let core = MediaCoreSegmentationTests.coreWithPublisher(segmented: true, segmentPadding: 255)
         let receiver = try SegmentedSendTests.Receiver()
         let fd = pkr_udp_open(0x7F00_0001, 0, 0, 4 << 20)
-        defer { _ = pkr_close(fd); _ = pkr_close(receiver.fd) }
+        defer {
+            _ = pkr_close(fd)
+            _ = pkr_close(receiver.fd)
+        }
         let keys = (0..<SRTPProfile.aeadAES128GCM.keyingMaterialLength).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
         let outbound = SRTPSessionHandoff(try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: keys, direction: .sender))
         core.apply(.addTransport(id: 2, fd: fd, port: Int(pkr_udp_local_port(fd)), profile: .aeadAES128GCM, outbound: outbound))
@@ -159,8 +175,9 @@ struct MediaCoreSegmentPaddingTests {
         let before = core.counters
 
         let packets = Self.frameSizes.enumerated().map { index, size in
-            ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: 700 + UInt16(index), timestamp: 90_000 + 3000 * UInt32(index / 4),
-                               payload: ScriptedPacket.vp8Payload(keyframe: index == 0, size: size))
+            ScriptedPacket.rtp(
+                ssrc: 0xAAAA_0001, sequenceNumber: 700 + UInt16(index), timestamp: 90_000 + 3000 * UInt32(index / 4),
+                payload: ScriptedPacket.vp8Payload(keyframe: index == 0, size: size))
         }
         let batch = MediaCoreReceiveBatchTests.handleAsOneBatch(packets, core: core, from: MediaCoreSegmentationTests.publisher)
         defer { batch.deallocate() }

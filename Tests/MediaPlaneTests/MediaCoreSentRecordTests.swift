@@ -31,8 +31,10 @@ import Testing
     }
 
     func video(_ h: CoreHarness, _ sequenceNumber: UInt16, keyframe: Bool = false, size: Int = 200) {
-        h.receive(ScriptedPacket.rtp(ssrc: Self.ssrc, sequenceNumber: sequenceNumber, timestamp: 3000 * UInt32(sequenceNumber), marker: true,
-                                     payload: ScriptedPacket.vp8Payload(keyframe: keyframe, size: size)), on: 1, from: Self.publisher)
+        h.receive(
+            ScriptedPacket.rtp(
+                ssrc: Self.ssrc, sequenceNumber: sequenceNumber, timestamp: 3000 * UInt32(sequenceNumber), marker: true,
+                payload: ScriptedPacket.vp8Payload(keyframe: keyframe, size: size)), on: 1, from: Self.publisher)
     }
 
     /// Only late packets came for a second, so the subscriber's rewriter saw a silence that the

@@ -1,9 +1,9 @@
 import CSocketShims
 import Foundation
+import RTPWire
 import Testing
 
 @testable import MediaPlane
-import RTPWire
 
 /// The data-plane thread sends plain subscribers' payloads from its receive batch, so it must
 /// send what it queued before it reads the next socket into that batch. Two publishers blast at
@@ -56,13 +56,18 @@ import RTPWire
         for (index, sender) in senders.enumerated() {
             let opened = try plane.openTransport(profile: nil, group: "room").get()
             publisherPorts.append(opened.port)
-            try plane.connectTransport(id: opened.id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(pkr_udp_local_port(sender))), clientKey: nil, addressGranted: true).get()
-            plane.addSource(MediaSourceSpec(id: UInt32(10 + index), transportId: opened.id, ssrc: 0xAAAA_0000 + UInt32(index), isVideo: false, codec: "opus", clockRate: 48_000))
+            try plane.connectTransport(
+                id: opened.id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(pkr_udp_local_port(sender))), clientKey: nil, addressGranted: true
+            ).get()
+            plane.addSource(
+                MediaSourceSpec(
+                    id: UInt32(10 + index), transportId: opened.id, ssrc: 0xAAAA_0000 + UInt32(index), isVideo: false, codec: "opus", clockRate: 48_000))
         }
         let subscriber = try plane.openTransport(profile: nil, group: "room").get()
         try plane.connectTransport(id: subscriber.id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), clientKey: nil, addressGranted: true).get()
         for index in 0..<2 {
-            plane.addSink(MediaSinkSpec(id: UInt32(20 + index), transportId: subscriber.id, outputSSRC: 0xBBBB_0000 + UInt32(index), isVideo: false, clockRate: 48_000))
+            plane.addSink(
+                MediaSinkSpec(id: UInt32(20 + index), transportId: subscriber.id, outputSSRC: 0xBBBB_0000 + UInt32(index), isVideo: false, clockRate: 48_000))
             plane.bind(sink: UInt32(20 + index), source: UInt32(10 + index))
         }
         // The commands apply on the data-plane thread: a first packet from each publisher shows
@@ -70,8 +75,9 @@ import RTPWire
         var arrived: [[UInt8]] = []
         for attempt in 0..<200 where arrived.count < 2 {
             for (index, sender) in senders.enumerated() {
-                let packet = ScriptedPacket.rtp(ssrc: 0xAAAA_0000 + UInt32(index), sequenceNumber: UInt16(attempt), timestamp: 0, payloadType: 111,
-                                                payload: Self.payload(publisher: UInt8(index), number: UInt16(attempt), size: 600))
+                let packet = ScriptedPacket.rtp(
+                    ssrc: 0xAAAA_0000 + UInt32(index), sequenceNumber: UInt16(attempt), timestamp: 0, payloadType: 111,
+                    payload: Self.payload(publisher: UInt8(index), number: UInt16(attempt), size: 600))
                 _ = packet.withUnsafeBytes { pkr_udp_send(sender, $0.baseAddress!, UInt32($0.count), 0x7F00_0001, UInt16(publisherPorts[index])) }
             }
             usleep(5_000)
@@ -87,8 +93,9 @@ import RTPWire
             if number % 64 == 0 { datagrams += Self.available(on: receiver.fd) }
             for (index, sender) in senders.enumerated() {
                 let size = 300 + (number &* 37 &+ index &* 11) % 900
-                let packet = ScriptedPacket.rtp(ssrc: 0xAAAA_0000 + UInt32(index), sequenceNumber: UInt16(1_000 + number), timestamp: UInt32(number) * 960,
-                                                payloadType: 111, payload: Self.payload(publisher: UInt8(index), number: UInt16(1_000 + number), size: size))
+                let packet = ScriptedPacket.rtp(
+                    ssrc: 0xAAAA_0000 + UInt32(index), sequenceNumber: UInt16(1_000 + number), timestamp: UInt32(number) * 960,
+                    payloadType: 111, payload: Self.payload(publisher: UInt8(index), number: UInt16(1_000 + number), size: size))
                 _ = packet.withUnsafeBytes { pkr_udp_send(sender, $0.baseAddress!, UInt32($0.count), 0x7F00_0001, UInt16(publisherPorts[index])) }
             }
         }

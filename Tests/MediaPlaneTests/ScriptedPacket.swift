@@ -40,7 +40,9 @@ extension ScriptedPacket {
     /// A generic NACK (RFC 4585) from a subscriber for `packetID` and the bitmask after it.
     static func nack(mediaSSRC: UInt32, packetID: UInt16, lostBitmask: UInt16 = 0) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: RTCPWriter.genericNACKLength)
-        _ = bytes.withUnsafeMutableBytes { RTCPWriter.writeGenericNACK(senderSSRC: 0xFEED, mediaSSRC: mediaSSRC, packetID: packetID, lostBitmask: lostBitmask, into: $0, at: 0) }
+        _ = bytes.withUnsafeMutableBytes {
+            RTCPWriter.writeGenericNACK(senderSSRC: 0xFEED, mediaSSRC: mediaSSRC, packetID: packetID, lostBitmask: lostBitmask, into: $0, at: 0)
+        }
         return bytes
     }
 
@@ -49,7 +51,10 @@ extension ScriptedPacket {
         var bytes: [UInt8] = [0x81, 205] + [UInt8(truncatingIfNeeded: (2 + entries.count) >> 8), UInt8(truncatingIfNeeded: 2 + entries.count)]
         for word: UInt32 in [0xFEED, mediaSSRC] { bytes += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> $0) } }
         for entry in entries {
-            bytes += [UInt8(entry.packetID >> 8), UInt8(truncatingIfNeeded: entry.packetID), UInt8(entry.lostBitmask >> 8), UInt8(truncatingIfNeeded: entry.lostBitmask)]
+            bytes += [
+                UInt8(entry.packetID >> 8), UInt8(truncatingIfNeeded: entry.packetID), UInt8(entry.lostBitmask >> 8),
+                UInt8(truncatingIfNeeded: entry.lostBitmask),
+            ]
         }
         return bytes
     }
@@ -70,7 +75,8 @@ extension ScriptedPacket {
     static func senderReport(ssrc: UInt32, rtpTimestamp: UInt32) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: RTCPWriter.senderReportLength)
         _ = bytes.withUnsafeMutableBytes {
-            RTCPWriter.writeSenderReport(ssrc: ssrc, ntpTimestamp: 0xE000_0000_0000_0000, rtpTimestamp: rtpTimestamp, packetCount: 10, octetCount: 1000, into: $0, at: 0)
+            RTCPWriter.writeSenderReport(
+                ssrc: ssrc, ntpTimestamp: 0xE000_0000_0000_0000, rtpTimestamp: rtpTimestamp, packetCount: 10, octetCount: 1000, into: $0, at: 0)
         }
         return bytes
     }

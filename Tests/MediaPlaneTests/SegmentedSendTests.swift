@@ -1,10 +1,10 @@
 import CSocketShims
 import Foundation
+import RTPWire
 import SecureTransport
 import Testing
 
 @testable import MediaPlane
-import RTPWire
 
 /// UDP generic segmentation offload over real loopback sockets: runs of equal-size datagrams to
 /// one destination leave as one message each, and the receivers get every datagram intact, in
@@ -50,11 +50,16 @@ struct SegmentedSendTests {
     @Test func runsBreakAtSizeDestinationAndMTUAndEveryDatagramArrivesWhole() throws {
         let sender = pkr_udp_open(0x7F00_0001, 0, 0, 4 << 20)
         defer { _ = pkr_close(sender) }
-        let a = try Receiver(), b = try Receiver()
-        defer { _ = pkr_close(a.fd); _ = pkr_close(b.fd) }
+        let a = try Receiver()
+        let b = try Receiver()
+        defer {
+            _ = pkr_close(a.fd)
+            _ = pkr_close(b.fd)
+        }
         // Runs: [1200 x5, 900] [1200 x3] [1300, 1300] [2000 alone: above one Ethernet payload]
         // [1200 x2 to b] [1200 to a] [100, 100, 100 to a].
-        let plan: [(Int, Receiver)] = [1200, 1200, 1200, 1200, 1200, 900, 1200, 1200, 1200, 1300, 1300, 2000].map { ($0, a) }
+        let plan: [(Int, Receiver)] =
+            [1200, 1200, 1200, 1200, 1200, 900, 1200, 1200, 1200, 1300, 1300, 2000].map { ($0, a) }
             + [(1200, b), (1200, b), (1200, a), (100, a), (100, a), (100, a)]
         let batch = pkr_batch_create(UInt32(plan.count), 2048)!
         defer { pkr_batch_destroy(batch) }
@@ -173,7 +178,8 @@ struct SegmentedSendTests {
             #expect(gathered == expected)
         }
         var tally = pkr_send_tally()
-        let sent = segmented
+        let sent =
+            segmented
             ? pkr_batch_send_segmented(sender, batch, UInt32(plan.count), &tally)
             : pkr_batch_send_tallied(sender, batch, UInt32(plan.count), &tally)
         #expect(sent == Int32(plan.count))
@@ -247,7 +253,8 @@ struct MediaCoreSegmentationTests {
             let id = 2 + index
             core.apply(.addTransport(id: id, fd: fd, port: Int(pkr_udp_local_port(fd)), profile: .aeadAES128GCM, outbound: SRTPSessionHandoff(outbound)))
             core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
-            core.apply(.addSink(MediaSinkSpec(id: UInt32(20 + index), transportId: id, outputSSRC: 0xBBBB_0000 + UInt32(index), isVideo: true, clockRate: 90_000)))
+            core.apply(
+                .addSink(MediaSinkSpec(id: UInt32(20 + index), transportId: id, outputSSRC: 0xBBBB_0000 + UInt32(index), isVideo: true, clockRate: 90_000)))
             core.apply(.bind(sink: UInt32(20 + index), source: 10))
         }
         core.flushAll()

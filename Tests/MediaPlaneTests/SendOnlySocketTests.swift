@@ -107,10 +107,14 @@ import Testing
         let receiver = pkr_udp_open(Self.loopback, 0, 4 << 20, 0)
         defer { for fd in [sender, receiver] { _ = pkr_close(fd) } }
         let publisher = try plane.openTransport(profile: nil, group: "room").get()
-        try plane.connectTransport(id: publisher.id, remote: IPv4Endpoint(ip: Self.loopback, port: UInt16(pkr_udp_local_port(sender))), clientKey: nil, addressGranted: true).get()
+        try plane.connectTransport(
+            id: publisher.id, remote: IPv4Endpoint(ip: Self.loopback, port: UInt16(pkr_udp_local_port(sender))), clientKey: nil, addressGranted: true
+        ).get()
         plane.addSource(MediaSourceSpec(id: 1, transportId: publisher.id, ssrc: 0xAAAA_0001, isVideo: false, codec: "opus", clockRate: 48_000))
         let subscriber = try plane.openTransport(profile: nil, group: "room").get()
-        try plane.connectTransport(id: subscriber.id, remote: IPv4Endpoint(ip: Self.loopback, port: UInt16(pkr_udp_local_port(receiver))), clientKey: nil, addressGranted: true).get()
+        try plane.connectTransport(
+            id: subscriber.id, remote: IPv4Endpoint(ip: Self.loopback, port: UInt16(pkr_udp_local_port(receiver))), clientKey: nil, addressGranted: true
+        ).get()
         // Each transport's port has its twin exactly when the setting is on.
         #expect(Self.portTakesAReusePortSocket(UInt16(subscriber.port)) == sendOnlySockets)
         #expect(Self.portTakesAReusePortSocket(UInt16(publisher.port)) == sendOnlySockets)
@@ -118,8 +122,9 @@ import Testing
         plane.bind(sink: 2, source: 1)
 
         func send(_ number: Int) {
-            let packet = ScriptedPacket.rtp(ssrc: 0xAAAA_0001, sequenceNumber: UInt16(number), timestamp: UInt32(number) * 960, payloadType: 111,
-                                            payload: [UInt8](repeating: UInt8(truncatingIfNeeded: number), count: 160))
+            let packet = ScriptedPacket.rtp(
+                ssrc: 0xAAAA_0001, sequenceNumber: UInt16(number), timestamp: UInt32(number) * 960, payloadType: 111,
+                payload: [UInt8](repeating: UInt8(truncatingIfNeeded: number), count: 160))
             _ = packet.withUnsafeBytes { pkr_udp_send(sender, $0.baseAddress!, UInt32($0.count), Self.loopback, UInt16(publisher.port)) }
         }
         // The commands apply on the data-plane thread; the first packet through shows they have.

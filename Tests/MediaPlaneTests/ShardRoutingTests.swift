@@ -89,21 +89,24 @@ import Testing
         _ = routing.addSource(Self.video(10, transport: 1))
         _ = routing.addSink(Self.sink(20, transport: 2))
         _ = routing.addSink(Self.sink(21, transport: 3))
-        #expect(Self.lines(routing.bind(sink: 20, source: 10, switching: false)) == [
-            "0: addLink 1", "1: addLink 0", "1: addRemoteSource 10 from 0", "0: addPipeOutlet 10 to 1", "1: bind 20<-10",
-        ])
+        #expect(
+            Self.lines(routing.bind(sink: 20, source: 10, switching: false)) == [
+                "0: addLink 1", "1: addLink 0", "1: addRemoteSource 10 from 0", "0: addPipeOutlet 10 to 1", "1: bind 20<-10",
+            ])
         #expect(Self.lines(routing.bind(sink: 21, source: 10, switching: false)) == ["1: bind 21<-10"])
         #expect(routing.copies[10] == [1: 2])
         #expect(Self.lines(routing.unbind(sink: 20)) == ["1: unbind 20"])
         // The last subscriber there lets the copy go, and with it the link and its rings.
-        #expect(Self.lines(routing.removeSink(21)) == [
-            "1: removeSink 21", "0: removePipeOutlet 10 to 1", "1: removeSource 10", "0: removeLink 1", "1: removeLink 0",
-        ])
+        #expect(
+            Self.lines(routing.removeSink(21)) == [
+                "1: removeSink 21", "0: removePipeOutlet 10 to 1", "1: removeSource 10", "0: removeLink 1", "1: removeLink 0",
+            ])
         #expect(routing.copies.isEmpty && routing.linkedPairs.isEmpty)
         // The next one makes a new link.
-        #expect(Self.lines(routing.bind(sink: 20, source: 10, switching: false)) == [
-            "0: addLink 1", "1: addLink 0", "1: addRemoteSource 10 from 0", "0: addPipeOutlet 10 to 1", "1: bind 20<-10",
-        ])
+        #expect(
+            Self.lines(routing.bind(sink: 20, source: 10, switching: false)) == [
+                "0: addLink 1", "1: addLink 0", "1: addRemoteSource 10 from 0", "0: addPipeOutlet 10 to 1", "1: bind 20<-10",
+            ])
     }
 
     /// A link between two shards carries every copy either way between them: it goes when the
@@ -120,9 +123,10 @@ import Testing
         _ = routing.addSink(Self.sink(30, transport: 3))
         // Shard 1 watches shard 0's source and shard 0 shard 1's: one link, used both ways.
         _ = routing.bind(sink: 20, source: 10, switching: false)
-        #expect(Self.lines(routing.bind(sink: 21, source: 11, switching: false)) == [
-            "0: addRemoteSource 11 from 1", "1: addPipeOutlet 11 to 0", "0: bind 21<-11",
-        ])
+        #expect(
+            Self.lines(routing.bind(sink: 21, source: 11, switching: false)) == [
+                "0: addRemoteSource 11 from 1", "1: addPipeOutlet 11 to 0", "0: bind 21<-11",
+            ])
         _ = routing.bind(sink: 30, source: 10, switching: false)
         #expect(routing.linkedPairs == [[0, 1], [0, 2]])
         #expect(Self.lines(routing.unbind(sink: 20)) == ["1: unbind 20", "0: removePipeOutlet 10 to 1", "1: removeSource 10"])
@@ -140,9 +144,10 @@ import Testing
         _ = routing.addSource(Self.video(11, transport: 1))
         _ = routing.addSink(Self.sink(20, transport: 2))
         _ = routing.bind(sink: 20, source: 10, switching: false)
-        #expect(Self.lines(routing.bind(sink: 20, source: 11, switching: true)) == [
-            "1: addRemoteSource 11 from 0", "0: addPipeOutlet 11 to 1", "1: switch 20<-11",
-        ])
+        #expect(
+            Self.lines(routing.bind(sink: 20, source: 11, switching: true)) == [
+                "1: addRemoteSource 11 from 0", "0: addPipeOutlet 11 to 1", "1: switch 20<-11",
+            ])
         #expect(routing.copies[10] == [1: 1] && routing.copies[11] == [1: 1])
         #expect(Self.lines(routing.bind(sink: 20, source: 10, switching: true)) == ["1: switch 20<-10"])
         #expect(Self.lines(routing.bind(sink: 20, source: 10, switching: false)) == ["1: bind 20<-10", "0: removePipeOutlet 11 to 1", "1: removeSource 11"])
@@ -158,9 +163,10 @@ import Testing
         _ = routing.addSink(Self.sink(30, transport: 3))
         _ = routing.bind(sink: 20, source: 10, switching: false)
         _ = routing.bind(sink: 30, source: 10, switching: false)
-        #expect(Self.lines(routing.transportClosed(1)) == [
-            "0: removeSource 10", "1: removeSource 10", "2: removeSource 10", "0: removeLink 1", "1: removeLink 0", "0: removeLink 2", "2: removeLink 0",
-        ])
+        #expect(
+            Self.lines(routing.transportClosed(1)) == [
+                "0: removeSource 10", "1: removeSource 10", "2: removeSource 10", "0: removeLink 1", "1: removeLink 0", "0: removeLink 2", "2: removeLink 0",
+            ])
         #expect(routing.copies.isEmpty)
         // The sinks hold nothing any more: unbinding posts no copy removal.
         #expect(Self.lines(routing.unbind(sink: 20)) == ["1: unbind 20"])

@@ -27,7 +27,8 @@ import Testing
                 var iterator = RTCPPacketIterator(buffer)
                 while let view = iterator.next() {
                     guard let common = RTCPFeedback(view: view, in: buffer),
-                          let feedback = RTCPTransportFeedback(feedback: common, in: buffer) else { continue }
+                        let feedback = RTCPTransportFeedback(feedback: common, in: buffer)
+                    else { continue }
                     feedbackCounts.append(feedback.feedbackPacketCount)
                     mediaSSRCs.insert(feedback.mediaSSRC)
                     senderSSRCs.insert(feedback.senderSSRC)

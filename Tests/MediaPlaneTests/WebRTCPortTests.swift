@@ -69,7 +69,8 @@ import Testing
         defer { plane.stop() }
         func open(_ ufrag: String, _ group: String?) throws -> OpenedWebRTCTransport {
             try plane.openWebRTCTransport(
-                credentials: ICECredentials(ufrag: ufrag, password: String(repeating: "p", count: 24)), audioLevelExtensionId: 0, group: group).get()
+                credentials: ICECredentials(ufrag: ufrag, password: String(repeating: "p", count: 24)), audioLevelExtensionId: 0, group: group
+            ).get()
         }
         let a = try open("aaaa", "room-a")
         let b = try open("bbbb", "room-b")

@@ -3,8 +3,8 @@ import Foundation
 import PKRelayClient
 import PKRelayServer
 import Protocol
-import Testing
 import SecureTransport
+import Testing
 
 /// The admin API over real HTTP against a running relay: every endpoint, auth failures,
 /// malformed bodies and the rate limit; every answer is checked against docs/openapi.yaml.
@@ -22,7 +22,9 @@ struct AdminAPITests {
         let port: Int
         init(port: Int) { self.port = port }
 
-        func call(_ method: String, _ path: String, template: String, token: String? = AdminAPITests.adminToken(), body: String? = nil) async throws -> AdminHTTPClient.Reply {
+        func call(
+            _ method: String, _ path: String, template: String, token: String? = AdminAPITests.adminToken(), body: String? = nil
+        ) async throws -> AdminHTTPClient.Reply {
             let reply = try await AdminHTTPClient.send(port: port, method: method, path: path, token: token, body: body)
             lock.withLock { observations.append(.init(path: template, method: method.lowercased(), status: reply.status, body: reply.body)) }
             return reply
@@ -48,7 +50,8 @@ struct AdminAPITests {
             let forbidden = try await api.call("GET", "/admin/v1/rooms", template: "/admin/v1/rooms", token: roomToken)
             #expect(forbidden.status == 403)
             #expect((forbidden.json?["error"] as? [String: Any])?["code"] as? String == "forbidden")
-            let kick = try await api.call("POST", "/admin/v1/rooms/r1/kick", template: "/admin/v1/rooms/{roomId}/kick", token: roomToken, body: #"{"userIds":["alice"]}"#)
+            let kick = try await api.call(
+                "POST", "/admin/v1/rooms/r1/kick", template: "/admin/v1/rooms/{roomId}/kick", token: roomToken, body: #"{"userIds":["alice"]}"#)
             #expect(kick.status == 403)
             try await api.check()
         }
@@ -60,10 +63,18 @@ struct AdminAPITests {
             let alice = try await relay.join(room: "adm-a", user: "alice")
             let carol = try await relay.join(room: "adm-a", user: "carol")
             let bob = try await relay.join(room: "adm-b", user: "bob")
-            defer { Task { await alice.close(); await bob.close(); await carol.close() } }
+            defer {
+                Task {
+                    await alice.close()
+                    await bob.close()
+                    await carol.close()
+                }
+            }
             let _: ConnectOtherRoomEvent = try await alice.request("connectOtherRoom", ConnectOtherRoomParams(roomId: "adm-b", userId: "bob"))
-            let _: ForwardStreamResult = try await alice.request("startForwardStreamToRooms", StartForwardParams(
-                roomId: "adm-a", targets: [ForwardTargetParams(roomId: "adm-c", token: TestRelay.token(room: "adm-c", user: "alice"))]))
+            let _: ForwardStreamResult = try await alice.request(
+                "startForwardStreamToRooms",
+                StartForwardParams(
+                    roomId: "adm-a", targets: [ForwardTargetParams(roomId: "adm-c", token: TestRelay.token(room: "adm-c", user: "alice"))]))
 
             let list = try await api.call("GET", "/admin/v1/rooms", template: "/admin/v1/rooms")
             #expect(list.status == 200)
@@ -98,7 +109,8 @@ struct AdminAPITests {
             #expect(try await api.call("POST", "/admin/v1/rooms/bad!id/placement", template: "/admin/v1/rooms/{roomId}/placement").status == 400)
 
             // Stop alice's forwards and links: she hears both ends; she stays in her room.
-            let stop = try await api.call("POST", "/admin/v1/rooms/adm-a/users/alice/stop-forwarding", template: "/admin/v1/rooms/{roomId}/users/{userId}/stop-forwarding")
+            let stop = try await api.call(
+                "POST", "/admin/v1/rooms/adm-a/users/alice/stop-forwarding", template: "/admin/v1/rooms/{roomId}/users/{userId}/stop-forwarding")
             #expect(stop.status == 200)
             #expect(stop.json?["forwardsStopped"] as? Int == 1)
             #expect(stop.json?["linksEnded"] as? Int == 1)
@@ -108,11 +120,13 @@ struct AdminAPITests {
             let unlinked = try await bob.nextEvent(named: "onDisconnectOtherRoom", timeout: .seconds(5))
             if case .disconnectOtherRoom(let end)? = unlinked.event { #expect(end.reason == "kicked") }
             #expect(try await api.call("GET", "/admin/v1/rooms/adm-c", template: "/admin/v1/rooms/{roomId}").status == 404)
-            let again = try await api.call("POST", "/admin/v1/rooms/adm-a/users/nobody/stop-forwarding", template: "/admin/v1/rooms/{roomId}/users/{userId}/stop-forwarding")
+            let again = try await api.call(
+                "POST", "/admin/v1/rooms/adm-a/users/nobody/stop-forwarding", template: "/admin/v1/rooms/{roomId}/users/{userId}/stop-forwarding")
             #expect(again.status == 404)
 
             // Kick carol; an unknown user is reported, not an error.
-            let kick = try await api.call("POST", "/admin/v1/rooms/adm-a/kick", template: "/admin/v1/rooms/{roomId}/kick", body: #"{"userIds":["carol","nobody"]}"#)
+            let kick = try await api.call(
+                "POST", "/admin/v1/rooms/adm-a/kick", template: "/admin/v1/rooms/{roomId}/kick", body: #"{"userIds":["carol","nobody"]}"#)
             #expect(kick.status == 200)
             #expect(kick.json?["kicked"] as? [String] == ["carol"])
             #expect(kick.json?["notFound"] as? [String] == ["nobody"])
@@ -120,7 +134,8 @@ struct AdminAPITests {
             if case .exitRoom(let event)? = exit.event { #expect(event.reason == .kicked) } else { Issue.record("no onExitRoom for carol") }
 
             // Dismiss: everyone hears room-dismissed.
-            let dismiss = try await api.call("POST", "/admin/v1/rooms/adm-b/dismiss", template: "/admin/v1/rooms/{roomId}/dismiss", body: #"{"reason":"show over"}"#)
+            let dismiss = try await api.call(
+                "POST", "/admin/v1/rooms/adm-b/dismiss", template: "/admin/v1/rooms/{roomId}/dismiss", body: #"{"reason":"show over"}"#)
             #expect(dismiss.status == 200)
             #expect(dismiss.json?["usersRemoved"] as? Int == 1)
             let dismissed = try await bob.nextEvent(named: "onExitRoom", timeout: .seconds(5))
@@ -132,7 +147,9 @@ struct AdminAPITests {
             // Missing rooms, bad ids and malformed bodies.
             #expect(try await api.call("GET", "/admin/v1/rooms/nowhere", template: "/admin/v1/rooms/{roomId}").status == 404)
             #expect(try await api.call("POST", "/admin/v1/rooms/nowhere/dismiss", template: "/admin/v1/rooms/{roomId}/dismiss").status == 404)
-            #expect(try await api.call("POST", "/admin/v1/rooms/nowhere/kick", template: "/admin/v1/rooms/{roomId}/kick", body: #"{"userIds":["x"]}"#).status == 404)
+            #expect(
+                try await api.call("POST", "/admin/v1/rooms/nowhere/kick", template: "/admin/v1/rooms/{roomId}/kick", body: #"{"userIds":["x"]}"#).status == 404
+            )
             #expect(try await api.call("GET", "/admin/v1/rooms/bad!id", template: "/admin/v1/rooms/{roomId}").status == 400)
             let _ = try await relay.join(room: "adm-d", user: "dave")
             let malformed = [
@@ -146,7 +163,9 @@ struct AdminAPITests {
             }
             #expect(try await api.call("POST", "/admin/v1/rooms/adm-d/kick", template: "/admin/v1/rooms/{roomId}/kick").status == 400)
             for body in ["{oops", #"{"reason":5}"#, #"{"why":"x"}"#, #""text""#] {
-                #expect(try await api.call("POST", "/admin/v1/rooms/adm-d/dismiss", template: "/admin/v1/rooms/{roomId}/dismiss", body: body).status == 400, "dismiss with \(body)")
+                #expect(
+                    try await api.call("POST", "/admin/v1/rooms/adm-d/dismiss", template: "/admin/v1/rooms/{roomId}/dismiss", body: body).status == 400,
+                    "dismiss with \(body)")
             }
             let huge = #"{"reason":""# + String(repeating: "x", count: 70_000) + #""}"#
             #expect(try await api.call("POST", "/admin/v1/rooms/adm-d/dismiss", template: "/admin/v1/rooms/{roomId}/dismiss", body: huge).status == 413)
@@ -160,7 +179,8 @@ struct AdminAPITests {
     @Test func statsCountWhatIsHeldAndZeroAfterClientsLeave() async throws {
         try await TestRelay.with { relay in
             let api = Recorder(port: relay.ports.admin)
-            let publisher = try await TestPublisher.start(relay, room: "held-a", user: "alice", profile: .aeadAES128GCM, videoSSRC: 0x5EED_0001, audioSSRC: 0x5EED_0002)
+            let publisher = try await TestPublisher.start(
+                relay, room: "held-a", user: "alice", profile: .aeadAES128GCM, videoSSRC: 0x5EED_0001, audioSSRC: 0x5EED_0002)
             let subscriber = try await TestSubscriber.start(relay, room: "held-a", user: "bob", publisher: "alice", profile: .aeadAES128GCM)
             // The data plane's figures come from its once-a-second snapshot.
             let held = try await Self.waitForStats(api) { ($0["media"] as? [String: Any])?["sinks"] as? Int == 2 }

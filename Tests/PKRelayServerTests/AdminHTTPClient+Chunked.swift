@@ -1,4 +1,5 @@
 import Foundation
+
 extension AdminHTTPClient {
     /// The body of a `Transfer-Encoding: chunked` response, joined.
     static func dechunk(_ body: String) -> String {

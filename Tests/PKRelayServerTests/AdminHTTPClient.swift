@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A minimal HTTP/1.1 client over a blocking socket with timeouts, for the admin API and
@@ -104,7 +105,8 @@ enum AdminHTTPClient {
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             // A field sent more than once reads as its values joined by commas (RFC 9110 section 5.3).
-            let name = line[..<colon].lowercased(), value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             fields[name] = fields[name].map { "\($0), \(value)" } ?? value
         }
         var content = String(text[split.upperBound...])

@@ -47,31 +47,31 @@ struct AdminSchemaTests {
     }()
 
     static let modelCheck = #"""
-    import json, sys, yaml
-    from referencing import Registry, Resource
-    from referencing.jsonschema import DRAFT202012
-    from openapi_schema_validator import OAS31Validator
-    spec = yaml.safe_load(open(sys.argv[1]))
-    schemas = spec["components"]["schemas"]
-    registry = Registry().with_resource("urn:pkrelay", Resource.from_contents(spec, default_specification=DRAFT202012))
-    samples = json.load(sys.stdin)
-    problems = []
-    objects = {name for name, schema in schemas.items() if schema.get("type") == "object"}
-    for name in sorted(objects - samples.keys()):
-        problems.append(f"schema {name} has no model")
-    for name in sorted(samples.keys() - objects):
-        problems.append(f"model for {name} has no object schema")
-    for name, sample in samples.items():
-        if name not in objects:
-            continue
-        validator = OAS31Validator({"$ref": "urn:pkrelay#/components/schemas/" + name}, registry=registry)
-        for error in validator.iter_errors(sample):
-            problems.append(f"{name}: {error.message} at {list(error.absolute_path)}")
-        for field in schemas[name].get("properties", {}):
-            if field not in sample:
-                problems.append(f"{name}.{field} is not a field of the model")
-    print("\n".join(problems))
-    """#
+        import json, sys, yaml
+        from referencing import Registry, Resource
+        from referencing.jsonschema import DRAFT202012
+        from openapi_schema_validator import OAS31Validator
+        spec = yaml.safe_load(open(sys.argv[1]))
+        schemas = spec["components"]["schemas"]
+        registry = Registry().with_resource("urn:pkrelay", Resource.from_contents(spec, default_specification=DRAFT202012))
+        samples = json.load(sys.stdin)
+        problems = []
+        objects = {name for name, schema in schemas.items() if schema.get("type") == "object"}
+        for name in sorted(objects - samples.keys()):
+            problems.append(f"schema {name} has no model")
+        for name in sorted(samples.keys() - objects):
+            problems.append(f"model for {name} has no object schema")
+        for name, sample in samples.items():
+            if name not in objects:
+                continue
+            validator = OAS31Validator({"$ref": "urn:pkrelay#/components/schemas/" + name}, registry=registry)
+            for error in validator.iter_errors(sample):
+                problems.append(f"{name}: {error.message} at {list(error.absolute_path)}")
+            for field in schemas[name].get("properties", {}):
+                if field not in sample:
+                    problems.append(f"{name}.{field} is not a field of the model")
+        print("\n".join(problems))
+        """#
 
     @Test func everyObjectSchemaHasAModelAndEveryModelMatchesItsSchema() async throws {
         let encoder = JSONEncoder()
@@ -88,8 +88,10 @@ struct AdminSchemaTests {
         let carol = try await relay.join(room: "st-a", user: "carol")
         let bob = try await relay.join(room: "st-b", user: "bob")
         let _: ConnectOtherRoomEvent = try await alice.request("connectOtherRoom", ConnectOtherRoomParams(roomId: "st-b", userId: "bob"))
-        let _: ForwardStreamResult = try await alice.request("startForwardStreamToRooms", StartForwardParams(
-            roomId: "st-a", targets: [ForwardTargetParams(roomId: "st-c", token: TestRelay.token(room: "st-c", user: "alice"))]))
+        let _: ForwardStreamResult = try await alice.request(
+            "startForwardStreamToRooms",
+            StartForwardParams(
+                roomId: "st-a", targets: [ForwardTargetParams(roomId: "st-c", token: TestRelay.token(room: "st-c", user: "alice"))]))
         return [alice, carol, bob]
     }
 
@@ -113,7 +115,8 @@ struct AdminSchemaTests {
             #expect(encoded.roomId == "st-a")
             let missing = try await get("/admin/v1/rooms/nowhere", as: AdminError.self)
             #expect(missing.error.code == .notFound)
-            let wrongMethod = try await AdminHTTPClient.send(port: relay.ports.admin, method: "DELETE", path: "/admin/v1/stats", token: token, headers: [:], body: nil)
+            let wrongMethod = try await AdminHTTPClient.send(
+                port: relay.ports.admin, method: "DELETE", path: "/admin/v1/stats", token: token, headers: [:], body: nil)
             #expect(wrongMethod.status == 405 && wrongMethod.headers["allow"] == "GET")
             let placement = try await get("/admin/v1/rooms/st-z/placement", method: "POST", as: AdminPlacement.self)
             #expect(placement.controlURL == relay.controlURL)

@@ -72,7 +72,10 @@ import Testing
         try await Self.releases(1, on: store)
         if early != .local {
             // Asked to try again (4031) while the release was on its way; now the join goes.
-            guard case .unavailable = early else { Issue.record("\(early)"); return }
+            guard case .unavailable = early else {
+                Issue.record("\(early)")
+                return
+            }
             #expect(try await Self.joinOnceReleased(membership, "pk") == .local)
         }
         // What the node serves is what the database says: not the placement the release removed.
@@ -152,8 +155,14 @@ import Testing
         #expect(!a.isServing)
         #expect(await a.route(roomId: "moved") == .elsewhere(placed))
         #expect(a.status?.redirects == 1)
-        guard case .unavailable = await a.route(roomId: "nobody-serves-it") else { Issue.record("a room nobody serves was placed without a lease"); return }
+        guard case .unavailable = await a.route(roomId: "nobody-serves-it") else {
+            Issue.record("a room nobody serves was placed without a lease")
+            return
+        }
         store.fail(true)
-        guard case .unavailable = await a.route(roomId: "moved") else { Issue.record("redirected without an answer from the database"); return }
+        guard case .unavailable = await a.route(roomId: "moved") else {
+            Issue.record("redirected without an answer from the database")
+            return
+        }
     }
 }

@@ -76,9 +76,11 @@ final class ClusterPair: Sendable {
         _ node: Node, room: String, user: String, role: String = "anchor", visible: Bool = true, grants: TokenGrantSet? = nil
     ) async throws -> CoreClient {
         let client = await CoreClient(node.core)
-        let answer = try await client.request("joinRoom", [
-            "roomId": room, "userId": user, "role": role, "visible": visible, "token": token(room: room, user: user, grants: grants),
-        ])
+        let answer = try await client.request(
+            "joinRoom",
+            [
+                "roomId": room, "userId": user, "role": role, "visible": visible, "token": token(room: room, user: user, grants: grants),
+            ])
         guard answer["error"] == nil else { throw JoinRefused(answer: "\(answer)") }
         return client
     }
@@ -88,12 +90,15 @@ final class ClusterPair: Sendable {
         let client = try await join(node, room: room, user: user, grants: grants)
         let created = try await client.request("createTransport", ["srtpProfile": "none"])
         guard let transport = (created["result"] as? [String: Any])?["transportId"] as? Int else { throw JoinRefused(answer: "\(created)") }
-        let published = try await client.request("publishStream", [
-            "roomId": room, "transportId": transport, "tracks": [
-                ["kind": "audio", "ssrc": ssrcBase + 1, "payloadType": 111, "codec": "opus", "clockRate": 48_000, "channels": 2],
-                ["kind": "video", "ssrc": ssrcBase + 2, "payloadType": 96, "codec": "VP8", "clockRate": 90_000],
-            ],
-        ])
+        let published = try await client.request(
+            "publishStream",
+            [
+                "roomId": room, "transportId": transport,
+                "tracks": [
+                    ["kind": "audio", "ssrc": ssrcBase + 1, "payloadType": 111, "codec": "opus", "clockRate": 48_000, "channels": 2],
+                    ["kind": "video", "ssrc": ssrcBase + 2, "payloadType": 96, "codec": "VP8", "clockRate": 90_000],
+                ],
+            ])
         guard published["error"] == nil else { throw JoinRefused(answer: "\(published)") }
         return client
     }
@@ -105,7 +110,8 @@ final class ClusterPair: Sendable {
 
     /// A token for `user` in `room`, valid for an hour of ``CoreHarness``'s clock.
     static func token(room: String, user: String, grants: TokenGrantSet? = nil) -> String {
-        TokenMinter(key: .development).mint(TokenClaims(
-            sub: user, room: room, exp: CoreHarness.startMs / 1000 + 3600, iat: CoreHarness.startMs / 1000, grants: grants))
+        TokenMinter(key: .development).mint(
+            TokenClaims(
+                sub: user, room: room, exp: CoreHarness.startMs / 1000 + 3600, iat: CoreHarness.startMs / 1000, grants: grants))
     }
 }

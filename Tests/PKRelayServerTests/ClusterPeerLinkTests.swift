@@ -15,9 +15,11 @@ struct ClusterPeerLinkTests {
     static func forwarding(_ pair: ClusterPair) async throws -> (anchor: CoreClient, viewer: CoreClient) {
         let viewer = try await ClusterPair.join(pair.b, room: "r2", user: "viewer", role: "audience", visible: false)
         let anchor = try await ClusterPair.anchor(pair.a, room: "r1", user: "A", ssrcBase: 1000)
-        let started = try await anchor.request("startForwardStreamToRooms", [
-            "roomId": "r1", "targets": [["roomId": "r2", "token": ClusterPair.token(room: "r2", user: "A")]],
-        ])
+        let started = try await anchor.request(
+            "startForwardStreamToRooms",
+            [
+                "roomId": "r1", "targets": [["roomId": "r2", "token": ClusterPair.token(room: "r2", user: "A")]],
+            ])
         let infos = (started["result"] as? [String: Any])?["infos"] as? [[String: Any]]
         #expect(infos?.first?["state"] as? Int == 1, "\(started)")
         try await viewer.waitFor("A shown in r2") { Self.is($0, "onUserPublishStream", user: "A") }
@@ -94,9 +96,11 @@ struct ClusterPeerLinkTests {
         let (anchor, viewer) = try await Self.forwarding(pair)
         let viewerMark = viewer.mark
         pair.store.fail(true)
-        let updated = try await anchor.request("updateForwardStreamToRooms", [
-            "roomId": "r1", "targets": [["roomId": "r2", "token": ClusterPair.token(room: "r2", user: "A")]],
-        ])
+        let updated = try await anchor.request(
+            "updateForwardStreamToRooms",
+            [
+                "roomId": "r1", "targets": [["roomId": "r2", "token": ClusterPair.token(room: "r2", user: "A")]],
+            ])
         let infos = (updated["result"] as? [String: Any])?["infos"] as? [[String: Any]] ?? []
         #expect(updated["error"] == nil && infos.allSatisfy { $0["state"] as? Int != 2 }, "\(updated)")
         #expect(!Self.mirrorEvents(viewer, since: viewerMark).contains("onUserLeave"), "the viewers saw the forwarder leave")
@@ -112,8 +116,9 @@ struct ClusterPeerLinkTests {
         }
     }
 
-    @Test("a connectOtherRoom refused across nodes answers first, then tells the caller with onConnectOtherRoom",
-          arguments: ["caller without forward", "peer without forward", "peer absent"])
+    @Test(
+        "a connectOtherRoom refused across nodes answers first, then tells the caller with onConnectOtherRoom",
+        arguments: ["caller without forward", "peer without forward", "peer absent"])
     func refusedLinkAnswersFirst(_ refusal: String) async throws {
         let pair = await ClusterPair()
         let callerGrants = refusal == "caller without forward" ? TokenGrantSet(forward: false) : nil
@@ -142,9 +147,10 @@ struct ClusterPeerLinkTests {
         try await caller.waitFor("A: onConnectOtherRoom", since: callerMark) { $0["event"] as? String == "onConnectOtherRoom" }
         try await peer.waitFor("B: A appears", since: peerMark) { Self.is($0, "onUserPublishStream", user: "A") }
         // PROTOCOL.md (connectOtherRoom): the answer first, the peer's mirror, then the event.
-        #expect(Self.order(caller, since: callerMark, answering: "connectOtherRoom") == [
-            "result", "onUserJoined", "onUserPublishStream", "onConnectOtherRoom",
-        ])
+        #expect(
+            Self.order(caller, since: callerMark, answering: "connectOtherRoom") == [
+                "result", "onUserJoined", "onUserPublishStream", "onConnectOtherRoom",
+            ])
         // The peer's node holds its half, and the peer hears so, before the caller's node shows
         // the caller in the peer's room (docs/CLUSTER.md, "Across nodes").
         #expect(peer.events(since: peerMark).map(\.name) == ["onConnectOtherRoom", "onUserJoined", "onUserPublishStream"])

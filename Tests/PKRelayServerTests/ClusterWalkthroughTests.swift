@@ -7,9 +7,11 @@ import Testing
 /// directory for `WALK`, so that runs never meet, and the tests' build for `BIN`, since SwiftPM
 /// cannot be asked while it runs the tests). As root it runs in a network namespace of its own,
 /// where its fixed ports are free whatever else runs on the machine.
-@Suite("The cluster walkthrough of docs/CLUSTER.md", .timeLimit(.minutes(3)),
-       .enabled(if: PostgresTestServer.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"),
-                "needs PostgreSQL's server binaries and ffmpeg"))
+@Suite(
+    "The cluster walkthrough of docs/CLUSTER.md", .timeLimit(.minutes(3)),
+    .enabled(
+        if: PostgresTestServer.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"),
+        "needs PostgreSQL's server binaries and ffmpeg"))
 struct ClusterWalkthroughTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -17,8 +19,8 @@ struct ClusterWalkthroughTests {
     static func walkthrough() throws -> String {
         let document = try String(contentsOf: root.appendingPathComponent("docs/CLUSTER.md"), encoding: .utf8)
         guard let heading = document.range(of: "## Three nodes on one machine"),
-              let open = document.range(of: "```sh\n", range: heading.upperBound..<document.endIndex),
-              let close = document.range(of: "\n```", range: open.upperBound..<document.endIndex)
+            let open = document.range(of: "```sh\n", range: heading.upperBound..<document.endIndex),
+            let close = document.range(of: "\n```", range: open.upperBound..<document.endIndex)
         else { throw Failure(description: "docs/CLUSTER.md has no walkthrough block") }
         return String(document[open.upperBound..<close.lowerBound])
     }
@@ -70,7 +72,8 @@ struct ClusterWalkthroughTests {
         try wrapper.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let isolated = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
-        let command = isolated
+        let command =
+            isolated
             ? ["/usr/bin/unshare", "--net", "/bin/bash", "-c", "ip link set lo up && exec /bin/bash \(file.path)"]
             : ["/bin/bash", file.path]
         let started = ContinuousClock.now

@@ -1,10 +1,10 @@
+import Auth
 import Foundation
 import MediaPlane
 import PKRelayServer
+import RoomEngine
 import SecureTransport
 import Testing
-import Auth
-import RoomEngine
 
 /// Configuration loading: the commented sample is valid and equals the built-in defaults, and
 /// every kind of bad value is refused with its key and reason.
@@ -29,9 +29,11 @@ struct ConfigurationTests {
     }
 
     @Test func clusterSettingsAreRead() throws {
-        let configuration = try RelayConfiguration.load(yaml: """
-            cluster: {nodeId: relay-2, databaseURL: 'postgres://pk:s%40cret@10.0.0.9:5433/pkrelay', publicControlURL: 'wss://relay-2.example.com/rtc', capacity: 500}
-            """, environment: ["PKRELAY_CLUSTER_LEASE_SECONDS": "30", "PKRELAY_CLUSTER_RENEW_SECONDS": "5"])
+        let configuration = try RelayConfiguration.load(
+            yaml: """
+                cluster: {nodeId: relay-2, databaseURL: 'postgres://pk:s%40cret@10.0.0.9:5433/pkrelay',
+                  publicControlURL: 'wss://relay-2.example.com/rtc', capacity: 500}
+                """, environment: ["PKRELAY_CLUSTER_LEASE_SECONDS": "30", "PKRELAY_CLUSTER_RENEW_SECONDS": "5"])
         #expect(configuration.cluster.isEnabled && configuration.cluster.nodeId == "relay-2")
         #expect(configuration.cluster.capacity == 500 && configuration.cluster.leaseSeconds == 30 && configuration.cluster.renewSeconds == 5)
         #expect(configuration.effectiveSettings.contains("postgres://pk:***@10.0.0.9:5433/pkrelay"), "the password stays out of the logs")
@@ -99,15 +101,16 @@ struct ConfigurationTests {
     }
 
     @Test func overridesAreRead() throws {
-        let configuration = try RelayConfiguration.load(yaml: """
-            control: {port: 9000, maxMessageBytes: 2048}
-            media: {portRangeStart: 50000, portRangeEnd: 50010, allowPlainRTP: true, srtpProfiles: [AES_CM_128_HMAC_SHA1_80]}
-            auth:
-              keys:
-                - {id: main, secret: "0123456789abcdef0123456789abcdef"}
-            logging: {level: debug, format: json}
-            rooms: {maxForwardTargetsPerUser: 2, maxLinksPerUser: 1, autoRejectBusyInvitations: false}
-            """)
+        let configuration = try RelayConfiguration.load(
+            yaml: """
+                control: {port: 9000, maxMessageBytes: 2048}
+                media: {portRangeStart: 50000, portRangeEnd: 50010, allowPlainRTP: true, srtpProfiles: [AES_CM_128_HMAC_SHA1_80]}
+                auth:
+                  keys:
+                    - {id: main, secret: "0123456789abcdef0123456789abcdef"}
+                logging: {level: debug, format: json}
+                rooms: {maxForwardTargetsPerUser: 2, maxLinksPerUser: 1, autoRejectBusyInvitations: false}
+                """)
         #expect(configuration.rooms.maximumForwardTargetsPerUser == 2)
         #expect(configuration.rooms.maximumLinksPerUser == 1)
         #expect(configuration.rooms.autoRejectBusyInvitations == false)
@@ -135,8 +138,11 @@ struct ConfigurationTests {
         BadCase(yaml: "cluster: {nodeId: a, databaseURL: 'mysql://u@db/pk'}", key: "cluster.databaseURL", reason: "postgres://"),
         BadCase(yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db:99999/pk'}", key: "cluster.databaseURL", reason: "port"),
         BadCase(yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db/pk?sslmode=prefer'}", key: "cluster.databaseURL", reason: "sslmode"),
-        BadCase(yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db/pk', publicControlURL: 'http://x/rtc'}", key: "cluster.publicControlURL", reason: "ws://"),
-        BadCase(yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db/pk', leaseSeconds: 6, renewSeconds: 3}", key: "cluster.renewSeconds", reason: "a third"),
+        BadCase(
+            yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db/pk', publicControlURL: "
+                + "'http://x/rtc'}", key: "cluster.publicControlURL", reason: "ws://"),
+        BadCase(
+            yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db/pk', leaseSeconds: 6, renewSeconds: 3}", key: "cluster.renewSeconds", reason: "a third"),
         BadCase(yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db/pk', leaseSeconds: 1}", key: "cluster.leaseSeconds", reason: "between 3 and 300"),
         BadCase(yaml: "contrl: {}", key: "contrl", reason: "unknown key"),
         BadCase(yaml: "media: {protRangeStart: 1}", key: "media.protRangeStart", reason: "unknown key"),
@@ -158,12 +164,18 @@ struct ConfigurationTests {
         BadCase(yaml: "media: {connectedSockets: 1}", key: "media.connectedSockets", reason: "true or false"),
         // One WebRTC port per media thread: the range must fit below 65536 and clear the SRTP range.
         BadCase(yaml: "media: {webrtcPort: 65535, threads: 2}", key: "media.webrtcPort", reason: "2 threads need 65535-65536, past 65535"),
-        BadCase(yaml: "media: {webrtcPort: 39998, threads: 4}", key: "media.webrtcPort", reason: "the WebRTC ports 39998-40001 (one per media thread, media.threads 4) must lie outside"),
-        BadCase(yaml: "media: {webrtcPort: 41000, threads: 1, portRangeStart: 40000, portRangeEnd: 41000}", key: "media.webrtcPort", reason: "must lie outside media.portRangeStart-portRangeEnd (40000-41000)"),
+        BadCase(
+            yaml: "media: {webrtcPort: 39998, threads: 4}", key: "media.webrtcPort",
+            reason: "the WebRTC ports 39998-40001 (one per media thread, media.threads 4) must lie outside"),
+        BadCase(
+            yaml: "media: {webrtcPort: 41000, threads: 1, portRangeStart: 40000, portRangeEnd: 41000}", key: "media.webrtcPort",
+            reason: "must lie outside media.portRangeStart-portRangeEnd (40000-41000)"),
         BadCase(yaml: "media: {retransmissionBufferPackets: 500}", key: "media.retransmissionBufferPackets", reason: "power of two"),
         BadCase(yaml: "auth: {keys: [{id: k, secret: short}]}", key: "auth.keys[0].secret", reason: "at least 32"),
         BadCase(yaml: "auth: {keys: [{secret: 0123456789abcdef0123456789abcdef}]}", key: "auth.keys[0].id", reason: "required"),
-        BadCase(yaml: "auth: {keys: [{id: a, secret: 0123456789abcdef0123456789abcdef}, {id: a, secret: 0123456789abcdef0123456789abcdef}]}", key: "auth.keys[1].id", reason: "used twice"),
+        BadCase(
+            yaml: "auth: {keys: [{id: a, secret: 0123456789abcdef0123456789abcdef}, {id: a, secret: 0123456789abcdef0123456789abcdef}]}",
+            key: "auth.keys[1].id", reason: "used twice"),
         BadCase(yaml: "auth: {keys: [{id: a, secret: 0123456789abcdef0123456789abcdef, extra: 1}]}", key: "auth.keys[0].extra", reason: "unknown key"),
         BadCase(yaml: "rooms: {maxForwardTargetsPerUser: 0}", key: "rooms.maxForwardTargetsPerUser", reason: "between 1 and 64"),
         BadCase(yaml: "logging: {format: xml}", key: "logging.format", reason: "text, json"),

@@ -46,7 +46,11 @@ struct ControlChannelBadInputTests {
                 (#"{"id": "p2", "method": "connectTransport", "params": {"transportId": "seven"}}"#, .invalidParams, .string("p2"), "transportId"),
                 (#"{"id": "p3", "method": "connectTransport", "params": {}}"#, .invalidParams, .string("p3"), "transportId"),
                 (#"{"id": "p4", "method": "leaveRoom", "params": {"roomId": ["r1"]}}"#, .invalidParams, .string("p4"), "roomId"),
-                (#"{"id": "p5", "method": "publishStream", "params": {"roomId": "r1", "transportId": 1, "tracks": [{"kind": "video", "ssrc": "five", "payloadType": 96, "codec": "VP8", "clockRate": 90000}]}}"#, .invalidParams, .string("p5"), "ssrc"),
+                (
+                    #"{"id": "p5", "method": "publishStream", "params": {"roomId": "r1", "transportId": 1, "tracks": [{"kind": "video", "#
+                        + #""ssrc": "five", "payloadType": 96, "codec": "VP8", "clockRate": 90000}]}}"#,
+                    .invalidParams, .string("p5"), "ssrc"
+                ),
                 (#"{"id": "p6", "method": "getStats", "params": [1, 2]}"#, .invalidParams, .string("p6"), "params"),
             ]
             for (text, code, id, mentions) in cases {
@@ -99,7 +103,8 @@ struct ControlChannelBadInputTests {
 
             let cases: [(text: String, message: String)] = [
                 (
-                    #"{"id": 1, "method": "publishStream", "params": {"roomId": "r1", "transportId": 1, "tracks": [{"kind": "video", "ssrc": "five", "payloadType": 96, "codec": "VP8", "clockRate": 90000}]}}"#,
+                    #"{"id": 1, "method": "publishStream", "params": {"roomId": "r1", "transportId": 1, "tracks": [{"kind": "video", "ssrc": "#
+                        + #""five", "payloadType": 96, "codec": "VP8", "clockRate": 90000}]}}"#,
                     "params.tracks[0].ssrc must be a whole number in range"
                 ),
                 (#"{"id": 2, "method": "connectTransport"}"#, "params.transportId is required"),
@@ -133,7 +138,8 @@ struct ControlChannelBadInputTests {
 
             // Join (after the watcher has a baseline), then connect a transport twice.
             let baseline = await watcher.eventCount
-            let _: JoinRoomResult = try await client.request("joinRoom", JoinRoomParams(token: TestRelay.token(room: "r1", user: "alice"), roomId: "r1", userId: "alice"))
+            let _: JoinRoomResult = try await client.request(
+                "joinRoom", JoinRoomParams(token: TestRelay.token(room: "r1", user: "alice"), roomId: "r1", userId: "alice"))
             let transport: CreateTransportResult = try await client.request("createTransport", CreateTransportParams())
             let key = SDESKeyingHelper.randomKey(for: transport)
             try await client.call("connectTransport", ConnectTransportParams(transportId: transport.transportId, ip: "127.0.0.1", port: 9, srtpKey: key))
@@ -146,7 +152,8 @@ struct ControlChannelBadInputTests {
             // Another connection's transport: connect, close, publish on it.
             let foreign: CreateTransportResult = try await other.request("createTransport", CreateTransportParams())
             let connectForeign = await #expect(throws: ControlClientError.self) {
-                try await client.call("connectTransport", ConnectTransportParams(transportId: foreign.transportId, srtpKey: SDESKeyingHelper.randomKey(for: foreign)))
+                try await client.call(
+                    "connectTransport", ConnectTransportParams(transportId: foreign.transportId, srtpKey: SDESKeyingHelper.randomKey(for: foreign)))
             }
             #expect(connectForeign?.relayError?.code == .transportNotFound, "\(String(describing: connectForeign))")
             let closeForeign = await #expect(throws: ControlClientError.self) {
@@ -154,17 +161,21 @@ struct ControlChannelBadInputTests {
             }
             #expect(closeForeign?.relayError?.code == .transportNotFound, "\(String(describing: closeForeign))")
             let publishForeign = await #expect(throws: ControlClientError.self) {
-                let _: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(roomId: "r1", transportId: foreign.transportId, tracks: [track]))
+                let _: PublishStreamResult = try await client.request(
+                    "publishStream", PublishStreamParams(roomId: "r1", transportId: foreign.transportId, tracks: [track]))
             }
             #expect(publishForeign?.relayError?.code == .transportNotFound, "\(String(describing: publishForeign))")
             try await Self.assertStillWorks(client, "using another connection's transport")
 
             // The owner's transport is untouched: it can still connect it.
-            try await other.call("connectTransport", ConnectTransportParams(transportId: foreign.transportId, ip: "127.0.0.1", port: 9, srtpKey: SDESKeyingHelper.randomKey(for: foreign)))
+            try await other.call(
+                "connectTransport",
+                ConnectTransportParams(transportId: foreign.transportId, ip: "127.0.0.1", port: 9, srtpKey: SDESKeyingHelper.randomKey(for: foreign)))
 
             // A valid publish now works on the same connection, and the watcher sees exactly the
             // join and that publication.
-            let published: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(roomId: "r1", transportId: transport.transportId, tracks: [track]))
+            let published: PublishStreamResult = try await client.request(
+                "publishStream", PublishStreamParams(roomId: "r1", transportId: transport.transportId, tracks: [track]))
             #expect(published.mediaType == MediaType.audio)
             let seen = try await Self.eventsSince(baseline, watcher)
             #expect(seen.map(\.name) == ["onUserJoined", "onUserPublishStream"], "\(seen.map(\.text))")
@@ -186,7 +197,10 @@ struct ControlChannelBadInputTests {
                 ("not-a-token", .invalidToken, "garbage"),
                 ("a.b.c", .invalidToken, "three parts of nothing"),
                 (TestRelay.token(room: "r1", user: "alice", key: otherKey), .invalidToken, "wrong signature"),
-                (TestRelay.token(room: "r1", user: "alice", key: SigningKey(id: "nope", secret: SigningKey.development.secret)), .invalidToken, "unknown key id"),
+                (
+                    TestRelay.token(room: "r1", user: "alice", key: SigningKey(id: "nope", secret: SigningKey.development.secret)), .invalidToken,
+                    "unknown key id"
+                ),
                 (TestRelay.token(room: "r2", user: "alice"), .invalidToken, "another room"),
                 (TestRelay.token(room: "r1", user: "eve"), .invalidToken, "another user"),
                 (TestRelay.token(room: "r1", user: "alice", expiresIn: -60), .tokenExpired, "expired"),
@@ -209,12 +223,15 @@ struct ControlChannelBadInputTests {
             #expect(try await Self.eventsSince(baseline, watcher).isEmpty)
 
             // A token without the publish grant joins, but cannot publish.
-            let _: JoinRoomResult = try await client.request("joinRoom", JoinRoomParams(
-                token: TestRelay.token(room: "r1", user: "alice", grants: TokenGrantSet(publish: false)), roomId: "r1", userId: "alice"))
+            let _: JoinRoomResult = try await client.request(
+                "joinRoom",
+                JoinRoomParams(
+                    token: TestRelay.token(room: "r1", user: "alice", grants: TokenGrantSet(publish: false)), roomId: "r1", userId: "alice"))
             let transport: CreateTransportResult = try await client.request("createTransport", CreateTransportParams())
             let track = TrackDescription(kind: .audio, ssrc: 4321, payloadType: 111, codec: "opus", clockRate: 48000)
             let denied = await #expect(throws: ControlClientError.self) {
-                let _: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(roomId: "r1", transportId: transport.transportId, tracks: [track]))
+                let _: PublishStreamResult = try await client.request(
+                    "publishStream", PublishStreamParams(roomId: "r1", transportId: transport.transportId, tracks: [track]))
             }
             #expect(denied?.relayError?.code == .noPublishPermission, "\(String(describing: denied))")
             try await Self.assertStillWorks(client, "a publish without grant")

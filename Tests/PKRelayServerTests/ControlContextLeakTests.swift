@@ -3,8 +3,9 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOEmbedded
-@testable import PKRelayServer
 import Testing
+
+@testable import PKRelayServer
 
 /// hummingbird-websocket stores the matched upgrade handler, with a copy of the request context,
 /// in the context's own handler reference: a cycle that leaked every control connection's context
@@ -16,7 +17,10 @@ struct ControlContextLeakTests {
     /// view of the context's holder; `release` does what the listener's onUpgrade does.
     static func upgrade(release: Bool) async throws -> WeakHolder {
         let router = Router(context: ControlRequestContext.self)
-        router.ws("/rtc") { _, _ in .upgrade([:]) } onUpgrade: { _, _, _ in }
+        router.ws("/rtc") { _, _ in
+            .upgrade([:])
+        } onUpgrade: { _, _, _ in
+        }
         let responder = router.buildResponder()
         let channel = EmbeddedChannel()
         let context = ControlRequestContext(source: .init(channel: channel, logger: Logger(label: "test")))

@@ -30,7 +30,8 @@ struct DualStreamRelayTests {
                 TrackDescription(kind: .video, ssrc: big.ssrc, payloadType: 96, codec: "VP8", clockRate: 90_000),
                 TrackDescription(kind: .video, ssrc: small.ssrc, payloadType: 96, codec: "VP8", clockRate: 90_000, videoStreamType: .small),
             ]
-            let _: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(roomId: room, transportId: endpoint.transportId, tracks: tracks))
+            let _: PublishStreamResult = try await client.request(
+                "publishStream", PublishStreamParams(roomId: room, transportId: endpoint.transportId, tracks: tracks))
         }
 
         /// Sends `count` frame pairs a few milliseconds apart, with keyframes of each layer at the given indexes.
@@ -52,11 +53,15 @@ struct DualStreamRelayTests {
     }
 
     /// A joined viewer with one transport, subscribed to `publisher` for `streamType`.
-    static func subscriber(_ relay: TestRelay, room: String, user: String, to publisher: String, _ streamType: VideoStreamType?) async throws -> (ControlClient, MediaEndpoint, SubscribedTrack) {
+    static func subscriber(
+        _ relay: TestRelay, room: String, user: String, to publisher: String, _ streamType: VideoStreamType?
+    ) async throws -> (ControlClient, MediaEndpoint, SubscribedTrack) {
         let client = try await relay.join(room: room, user: user)
         let endpoint = try await MediaHelpers.openEndpoint(client, profile: profile, latch: false)
-        let result: SubscribeStreamResult = try await client.request("subscribeStream", SubscribeStreamParams(
-            roomId: room, userId: publisher, mediaType: MediaType.video, transportId: endpoint.transportId, videoStreamType: streamType))
+        let result: SubscribeStreamResult = try await client.request(
+            "subscribeStream",
+            SubscribeStreamParams(
+                roomId: room, userId: publisher, mediaType: MediaType.video, transportId: endpoint.transportId, videoStreamType: streamType))
         let video = try #require(result.tracks.first { $0.kind == .video })
         return (client, endpoint, video)
     }
@@ -69,7 +74,7 @@ struct DualStreamRelayTests {
     func layersAndSwitch() async throws {
         try await TestRelay.with { relay in
             let publisher = try await DualPublisher(relay, room: "pk", user: "anchor")
-            try await publisher.send(1, bigKeyframes: [0], smallKeyframes: [0]) // latches the publisher
+            try await publisher.send(1, bigKeyframes: [0], smallKeyframes: [0])  // latches the publisher
             let (_, bigEndpoint, bigTrack) = try await Self.subscriber(relay, room: "pk", user: "big-viewer", to: "anchor", nil)
             let (switcher, smallEndpoint, smallTrack) = try await Self.subscriber(relay, room: "pk", user: "small-viewer", to: "anchor", .small)
             #expect(bigTrack.videoStreamType == .big && smallTrack.videoStreamType == .small)
@@ -80,13 +85,16 @@ struct DualStreamRelayTests {
             let bigPayloads = Set(publisher.sentBig.map(\.payload))
             let smallPayloads = Set(publisher.sentSmall.map(\.payload))
             #expect(bigEndpoint.receivedRTP(ssrc: bigTrack.ssrc).allSatisfy { bigPayloads.contains($0.payload) }, "the big viewer gets only big packets")
-            #expect(smallEndpoint.receivedRTP(ssrc: smallTrack.ssrc).allSatisfy { smallPayloads.contains($0.payload) }, "the small viewer gets only small packets")
+            #expect(
+                smallEndpoint.receivedRTP(ssrc: smallTrack.ssrc).allSatisfy { smallPayloads.contains($0.payload) }, "the small viewer gets only small packets")
 
             // Switch the small viewer to big: the relay asks the big layer for a keyframe at once
             // and keeps sending small until that keyframe arrives.
             let requestsBefore = publisher.pictureLossIndications(for: publisher.big.ssrc)
-            let switched: SubscribeStreamResult = try await switcher.request("setRemoteVideoStreamType", SetRemoteVideoStreamTypeParams(
-                roomId: "pk", userId: "anchor", streamType: .big))
+            let switched: SubscribeStreamResult = try await switcher.request(
+                "setRemoteVideoStreamType",
+                SetRemoteVideoStreamTypeParams(
+                    roomId: "pk", userId: "anchor", streamType: .big))
             let switchedTrack = try #require(switched.tracks.first { $0.kind == .video })
             #expect(switchedTrack.videoStreamType == .big && switchedTrack.ssrc == smallTrack.ssrc)
             let deadline = ContinuousClock.now + .seconds(5)
@@ -105,16 +113,18 @@ struct DualStreamRelayTests {
             let received = smallEndpoint.receivedRTP(ssrc: smallTrack.ssrc)
             let sequence = received.map(\.sequenceNumber)
             #expect(MediaHelpers.isContinuous(sequence), "one stream across the switch: gap \(MediaHelpers.firstGap(sequence))")
-            #expect(zip(received, received.dropFirst()).allSatisfy { $1.timestamp == $0.timestamp || MediaHelpers.isAfter($1.timestamp, $0.timestamp) },
-                    "timestamps never go backwards across the switch")
+            #expect(
+                zip(received, received.dropFirst()).allSatisfy { $1.timestamp == $0.timestamp || MediaHelpers.isAfter($1.timestamp, $0.timestamp) },
+                "timestamps never go backwards across the switch")
             let bigAfterSwitch = Set(publisher.sentBig[bigBeforeSwitch...].map(\.payload))
             let firstBig = try #require(received.firstIndex { bigAfterSwitch.contains($0.payload) })
             #expect(VP8Packetizer.isKeyframe(payload: received[firstBig].payload), "the first big packet the switched viewer gets is a keyframe")
             #expect(received[firstBig].payload == publisher.sentBig[keyframeIndex].payload, "it is the keyframe sent after the switch")
             #expect(received[firstBig...].map(\.payload) == publisher.sentBig[keyframeIndex...].map(\.payload), "big from the keyframe on, nothing lost")
             let smallAfterRequest = Set(smallUntilKeyframe.map(\.payload))
-            #expect(received[..<firstBig].filter { smallAfterRequest.contains($0.payload) }.count == smallUntilKeyframe.count,
-                    "small kept flowing until the big keyframe: no pause")
+            #expect(
+                received[..<firstBig].filter { smallAfterRequest.contains($0.payload) }.count == smallUntilKeyframe.count,
+                "small kept flowing until the big keyframe: no pause")
             #expect(smallEndpoint.counters.authenticationFailures == 0)
         }
     }
@@ -126,11 +136,15 @@ struct DualStreamRelayTests {
             try await publisher.send(1, bigKeyframes: [0], smallKeyframes: [0])
             let viewer = try await Viewer.join(relay, room: "r2", user: "v2", autoSubscribe: false)
             let mark = await viewer.mark()
-            let _: ForwardStreamResult = try await publisher.client.request("startForwardStreamToRooms", StartForwardParams(
-                roomId: "r1", targets: [ForwardTargetParams(roomId: "r2", token: TestRelay.token(room: "r2", user: "A"))]))
+            let _: ForwardStreamResult = try await publisher.client.request(
+                "startForwardStreamToRooms",
+                StartForwardParams(
+                    roomId: "r1", targets: [ForwardTargetParams(roomId: "r2", token: TestRelay.token(room: "r2", user: "A"))]))
             try await ForwardingHelpers.waitForSequence(viewer.client, from: mark, "A appears in r2", ForwardingHelpers.appeared("A", from: "r1"))
-            let result: SubscribeStreamResult = try await viewer.client.request("subscribeStream", SubscribeStreamParams(
-                roomId: "r2", userId: "A", mediaType: MediaType.video, transportId: viewer.endpoint.transportId, videoStreamType: .small))
+            let result: SubscribeStreamResult = try await viewer.client.request(
+                "subscribeStream",
+                SubscribeStreamParams(
+                    roomId: "r2", userId: "A", mediaType: MediaType.video, transportId: viewer.endpoint.transportId, videoStreamType: .small))
             let track = try #require(result.tracks.first { $0.kind == .video })
             #expect(track.videoStreamType == .small)
 

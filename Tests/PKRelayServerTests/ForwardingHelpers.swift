@@ -1,6 +1,6 @@
 import Foundation
-import PKRelayClient
 import MediaPlane
+import PKRelayClient
 import PKRelayServer
 import Protocol
 import SecureTransport
@@ -26,9 +26,11 @@ final class Viewer {
     static func join(_ relay: TestRelay, room: String, user: String, profile: SRTPProfile = .aeadAES128GCM, autoSubscribe: Bool = true) async throws -> Viewer {
         let client = try await relay.connect()
         let endpoint = try await MediaHelpers.openEndpoint(client, profile: profile, latch: false)
-        let joined: JoinRoomResult = try await client.request("joinRoom", JoinRoomParams(
-            token: TestRelay.token(room: room, user: user), roomId: room, userId: user, role: .audience, visible: false,
-            roomConfig: RoomConfig(subscribeTransportId: autoSubscribe ? endpoint.transportId : nil)))
+        let joined: JoinRoomResult = try await client.request(
+            "joinRoom",
+            JoinRoomParams(
+                token: TestRelay.token(room: room, user: user), roomId: room, userId: user, role: .audience, visible: false,
+                roomConfig: RoomConfig(subscribeTransportId: autoSubscribe ? endpoint.transportId : nil)))
         precondition(joined.visible == false)
         return Viewer(name: user, roomId: room, client: client, endpoint: endpoint)
     }
@@ -38,14 +40,17 @@ final class Viewer {
 
     /// Subscribes explicitly to `publisher`'s main stream and returns the answer.
     func subscribe(to publisher: String) async throws -> SubscribeStreamResult {
-        try await client.request("subscribeStream", SubscribeStreamParams(roomId: roomId, userId: publisher, streamIndex: .main, transportId: endpoint.transportId))
+        try await client.request(
+            "subscribeStream", SubscribeStreamParams(roomId: roomId, userId: publisher, streamIndex: .main, transportId: endpoint.transportId))
     }
 
     /// Waits for the first `onStreamSubscribed` after `mark` that delivers `publisher`'s tracks.
     func subscription(of publisher: String, after mark: Int, timeout: Duration = .seconds(5)) async throws -> TrackSSRCs {
-        let events = try await ForwardingHelpers.waitForSequence(client, from: mark, "\(name): tracks of \(publisher)", timeout: timeout, [
-            { $0.streamSubscribed.map { $0.userId == publisher && $0.state == .success && !$0.tracks.isEmpty } ?? false },
-        ])
+        let events = try await ForwardingHelpers.waitForSequence(
+            client, from: mark, "\(name): tracks of \(publisher)", timeout: timeout,
+            [
+                { $0.streamSubscribed.map { $0.userId == publisher && $0.state == .success && !$0.tracks.isEmpty } ?? false }
+            ])
         let result = events[0].streamSubscribed!
         for track in result.tracks { precondition(track.transportId == endpoint.transportId) }
         return TrackSSRCs(video: result.tracks.first { $0.kind == .video }?.ssrc, audio: result.tracks.first { $0.kind == .audio }?.ssrc)
@@ -74,7 +79,9 @@ enum ForwardingHelpers {
     /// Waits (polling the event log every 10 ms) until the events received after index `mark`
     /// contain events matching `steps`, in that order (others may lie between); returns them.
     @discardableResult
-    static func waitForSequence(_ client: ControlClient, from mark: Int, _ what: String, timeout: Duration = .seconds(5), _ steps: [(ReceivedEvent) -> Bool]) async throws -> [ReceivedEvent] {
+    static func waitForSequence(
+        _ client: ControlClient, from mark: Int, _ what: String, timeout: Duration = .seconds(5), _ steps: [(ReceivedEvent) -> Bool]
+    ) async throws -> [ReceivedEvent] {
         let deadline = ContinuousClock.now + timeout
         while true {
             let log = await client.events()
@@ -129,11 +136,15 @@ enum ForwardingHelpers {
             Issue.record("\(context): the first packet received is not one that was sent")
             return
         }
-        #expect(received.map(\.payload) == sent[start...].map(\.payload), "\(context): received \(received.count), expected the \(sent.count - start) sent from index \(start)")
+        #expect(
+            received.map(\.payload) == sent[start...].map(\.payload),
+            "\(context): received \(received.count), expected the \(sent.count - start) sent from index \(start)")
     }
 
     /// The decoded /metrics gauge, polled until `condition` holds.
-    static func waitForOverview(_ relay: TestRelay, _ what: String, timeout: Duration = .seconds(5), until condition: (RelayOverviewFacts) -> Bool) async throws -> RelayOverviewFacts {
+    static func waitForOverview(
+        _ relay: TestRelay, _ what: String, timeout: Duration = .seconds(5), until condition: (RelayOverviewFacts) -> Bool
+    ) async throws -> RelayOverviewFacts {
         let deadline = ContinuousClock.now + timeout
         while true {
             let facts = RelayOverviewFacts(await relay.server.core.overview())
@@ -171,7 +182,8 @@ struct RelayOverviewFacts: CustomStringConvertible {
     }
 
     var description: String {
-        "forwards \(forwardTargets), links \(links), publications \(publications), subscriptions \(subscriptions), users \(users), transports \(transports); report@\(reportGeneratedAtMs): sources \(reportSources), sinks \(reportSinks), transports \(reportTransports)"
+        "forwards \(forwardTargets), links \(links), publications \(publications), subscriptions \(subscriptions), users \(users), "
+            + "transports \(transports); report@\(reportGeneratedAtMs): sources \(reportSources), sinks \(reportSinks), transports \(reportTransports)"
     }
 }
 

@@ -20,7 +20,7 @@ struct ForwardingRelayTests {
         try await TestRelay.with { relay in
             let testStart = ContinuousClock.now
             let anchor = try await TestPublisher.start(relay, room: "r1", user: "A", profile: Self.profile, videoSSRC: 0xA0A0_0001, audioSSRC: 0xA0A0_0002)
-            try anchor.sendFrame(keyframe: true) // latches A's address
+            try anchor.sendFrame(keyframe: true)  // latches A's address
             // A local viewer in room 1: the barrier that shows A's packets were processed.
             let local = try await Viewer.join(relay, room: "r1", user: "v1")
             let localTracks = try await local.subscription(of: "A", after: 0)
@@ -32,18 +32,22 @@ struct ForwardingRelayTests {
 
             // One call, two targets.
             let callSent = ContinuousClock.now
-            let started: ForwardStreamResult = try await anchor.client.request("startForwardStreamToRooms", StartForwardParams(
-                roomId: "r1", targets: [Self.target("r2", user: "A"), Self.target("r3", user: "A")]))
+            let started: ForwardStreamResult = try await anchor.client.request(
+                "startForwardStreamToRooms",
+                StartForwardParams(
+                    roomId: "r1", targets: [Self.target("r2", user: "A"), Self.target("r3", user: "A")]))
             let callAnswered = ContinuousClock.now
             #expect(started.infos.map(\.roomId).sorted() == ["r2", "r3"])
             #expect(started.infos.allSatisfy { $0.state == ForwardState.success.rawValue && $0.error == 0 }, "\(started)")
-            let stateEvent = try await ForwardingHelpers.waitForSequence(anchor.client, from: anchorMark, "A: onForwardStreamStateChanged", [{ $0.forwardStateChanged != nil }])[0].forwardStateChanged!
+            let stateEvent = try await ForwardingHelpers.waitForSequence(
+                anchor.client, from: anchorMark, "A: onForwardStreamStateChanged", [{ $0.forwardStateChanged != nil }])[0].forwardStateChanged!
             #expect(stateEvent.roomId == "r1" && stateEvent.userId == "A")
             #expect(Dictionary(uniqueKeysWithValues: stateEvent.infos.map { ($0.roomId, $0.state) }) == ["r2": 1, "r3": 1], "\(stateEvent)")
 
             var firstSSRCs: [TrackSSRCs] = []
             for (viewer, mark) in zip(viewers, marks) {
-                let events = try await ForwardingHelpers.waitForSequence(viewer.client, from: mark, "\(viewer.name): A appears", ForwardingHelpers.appeared("A", from: "r1"))
+                let events = try await ForwardingHelpers.waitForSequence(
+                    viewer.client, from: mark, "\(viewer.name): A appears", ForwardingHelpers.appeared("A", from: "r1"))
                 #expect(events[0].userJoined?.roomId == viewer.roomId && events[0].userJoined?.role == .anchor)
                 #expect(events[1].userPublishStream?.roomId == viewer.roomId && events[1].userPublishStream?.mediaType == MediaType.audioAndVideo)
                 firstSSRCs.append(try await viewer.subscription(of: "A", after: mark))
@@ -66,7 +70,9 @@ struct ForwardingRelayTests {
                 }
                 let video = viewer.received(ssrcs.video)
                 ForwardingHelpers.checkRun(video, sent: sentVideo, video: true, "\(viewer.name) video")
-                #expect(video.first?.payload == sentVideo.first { VP8Packetizer.isKeyframe(payload: $0.payload) }?.payload, "\(viewer.name): video starts at the first keyframe (frame 2)")
+                #expect(
+                    video.first?.payload == sentVideo.first { VP8Packetizer.isKeyframe(payload: $0.payload) }?.payload,
+                    "\(viewer.name): video starts at the first keyframe (frame 2)")
                 ForwardingHelpers.checkRun(viewer.received(ssrcs.audio), sent: sentAudio, video: false, "\(viewer.name) audio")
                 #expect(viewer.endpoint.receivedRTP().allSatisfy { ssrcs.all.contains($0.ssrc) }, "\(viewer.name): only its own SSRCs")
                 #expect(viewer.endpoint.counters.authenticationFailures == 0)
@@ -74,17 +80,26 @@ struct ForwardingRelayTests {
 
             // Once a viewer has the keyframe: onForwardStreamFirstKeyframe per target, elapsedMs
             // matching what the viewers saw.
-            let firstKeyframes = try await ForwardingHelpers.waitForSequence(anchor.client, from: anchorMark, "A: first keyframe for r2 and r3", timeout: .seconds(5), [
-                { $0.forwardFirstKeyframe?.targetRoomId == "r2" },
-            ]) + ForwardingHelpers.waitForSequence(anchor.client, from: anchorMark, "A: first keyframe for r3", timeout: .seconds(5), [
-                { $0.forwardFirstKeyframe?.targetRoomId == "r3" },
-            ])
+            let firstKeyframes =
+                try await ForwardingHelpers.waitForSequence(
+                    anchor.client, from: anchorMark, "A: first keyframe for r2 and r3", timeout: .seconds(5),
+                    [
+                        { $0.forwardFirstKeyframe?.targetRoomId == "r2" }
+                    ])
+                + ForwardingHelpers.waitForSequence(
+                    anchor.client, from: anchorMark, "A: first keyframe for r3", timeout: .seconds(5),
+                    [
+                        { $0.forwardFirstKeyframe?.targetRoomId == "r3" }
+                    ])
             let testDuration = ContinuousClock.now - testStart
             for (event, (viewer, ssrcs)) in zip(firstKeyframes.map { $0.forwardFirstKeyframe! }, zip(viewers, firstSSRCs)) {
                 #expect(event.roomId == "r1" && event.userId == "A" && event.via == "forward", "\(event)")
-                #expect(event.elapsedMs >= 0 && Duration.milliseconds(event.elapsedMs) < testDuration, "\(viewer.name): elapsedMs \(event.elapsedMs) within the test's \(testDuration)")
+                #expect(
+                    event.elapsedMs >= 0 && Duration.milliseconds(event.elapsedMs) < testDuration,
+                    "\(viewer.name): elapsedMs \(event.elapsedMs) within the test's \(testDuration)")
                 if let arrived = viewer.received(ssrcs.video).first?.receivedAt {
-                    Self.checkElapsed(event.elapsedMs, callSent: callSent, callAnswered: callAnswered, sendingStarted: sendingStarted, keyframeArrived: arrived, viewer.name)
+                    Self.checkElapsed(
+                        event.elapsedMs, callSent: callSent, callAnswered: callAnswered, sendingStarted: sendingStarted, keyframeArrived: arrived, viewer.name)
                 }
             }
 
@@ -100,7 +115,7 @@ struct ForwardingRelayTests {
             try await local.endpoint.waitForRTP(timeout: .seconds(5), "v1: A's packets during the pause") { packets in
                 packets.contains { $0.ssrc == localTracks.video && $0.payload == anchor.sentVideo.last!.payload }
             }
-            try await Task.sleep(for: .milliseconds(150)) // a window for stray packets, after the barrier
+            try await Task.sleep(for: .milliseconds(150))  // a window for stray packets, after the barrier
             for (viewer, count) in zip(viewers, countsAtPause) {
                 #expect(viewer.endpoint.receivedRTP().count == count, "\(viewer.name): no packets while the forward is paused")
             }
@@ -118,7 +133,9 @@ struct ForwardingRelayTests {
             }
             for (index, ssrcs) in secondSSRCs.enumerated() {
                 #expect(ssrcs.video != nil && ssrcs.audio != nil)
-                #expect(Set(ssrcs.all).isDisjoint(with: firstSSRCs[index].all), "\(viewers[index].name): new output SSRCs after resume (\(firstSSRCs[index]) -> \(ssrcs))")
+                #expect(
+                    Set(ssrcs.all).isDisjoint(with: firstSSRCs[index].all),
+                    "\(viewers[index].name): new output SSRCs after resume (\(firstSSRCs[index]) -> \(ssrcs))")
             }
             let resumeVideoStart = anchor.sentVideo.count
             let resumeAudioStart = anchor.sentAudio.count
@@ -133,17 +150,23 @@ struct ForwardingRelayTests {
                 }
                 let video = viewer.received(ssrcs.video)
                 ForwardingHelpers.checkRun(video, sent: resumedVideo, video: true, "\(viewer.name) resumed video")
-                #expect(video.first?.payload == resumedVideo.first { VP8Packetizer.isKeyframe(payload: $0.payload) }?.payload, "\(viewer.name): resumes at the first keyframe")
+                #expect(
+                    video.first?.payload == resumedVideo.first { VP8Packetizer.isKeyframe(payload: $0.payload) }?.payload,
+                    "\(viewer.name): resumes at the first keyframe")
                 ForwardingHelpers.checkRun(viewer.received(ssrcs.audio), sent: resumedAudio, video: false, "\(viewer.name) resumed audio")
                 #expect(viewer.endpoint.counters.authenticationFailures == 0)
             }
             // The resume restarts the watch: a second first-keyframe report per target.
             for (viewer, ssrcs) in zip(viewers, secondSSRCs) {
-                let event = try await ForwardingHelpers.waitForSequence(anchor.client, from: resumeAnchorMark, "A: first keyframe after resume for \(viewer.roomId)", [
-                    { $0.forwardFirstKeyframe?.targetRoomId == viewer.roomId },
-                ])[0].forwardFirstKeyframe!
+                let event = try await ForwardingHelpers.waitForSequence(
+                    anchor.client, from: resumeAnchorMark, "A: first keyframe after resume for \(viewer.roomId)",
+                    [
+                        { $0.forwardFirstKeyframe?.targetRoomId == viewer.roomId }
+                    ])[0].forwardFirstKeyframe!
                 if let arrived = viewer.received(ssrcs.video).first?.receivedAt {
-                    Self.checkElapsed(event.elapsedMs, callSent: resumeSent, callAnswered: resumeAnswered, sendingStarted: resumeSendingStarted, keyframeArrived: arrived, "\(viewer.name) after resume")
+                    Self.checkElapsed(
+                        event.elapsedMs, callSent: resumeSent, callAnswered: resumeAnswered, sendingStarted: resumeSendingStarted, keyframeArrived: arrived,
+                        "\(viewer.name) after resume")
                 }
             }
             #expect(try await relay.metric("pkrelay_forwards") == 2)
@@ -156,7 +179,9 @@ struct ForwardingRelayTests {
                 try await ForwardingHelpers.waitForSequence(viewer.client, from: mark, "\(viewer.name): A stops", ForwardingHelpers.vanished("A"))
             }
             try await relay.waitForMetric("pkrelay_forwards") { $0 == 0 }
-            let facts = try await ForwardingHelpers.waitForOverview(relay, "two subscriptions left (v1's audio and video)") { $0.subscriptions == 1 && $0.forwardTargets == 0 }
+            let facts = try await ForwardingHelpers.waitForOverview(relay, "two subscriptions left (v1's audio and video)") {
+                $0.subscriptions == 1 && $0.forwardTargets == 0
+            }
             #expect(facts.publications == 1, "only A's own publication: \(facts)")
 
             for viewer in viewers + [local] { await viewer.close() }
@@ -171,11 +196,18 @@ struct ForwardingRelayTests {
     /// elapsedMs runs from when the relay took the call (between `callSent` and `callAnswered`)
     /// to when it forwarded the keyframe (after the test began sending, before the viewer had it):
     /// bounds that hold however loaded the machine is, give or take clock rounding.
-    static func checkElapsed(_ elapsedMs: Int64, callSent: ContinuousClock.Instant, callAnswered: ContinuousClock.Instant, sendingStarted: ContinuousClock.Instant, keyframeArrived: ContinuousClock.Instant, _ context: String) {
+    static func checkElapsed(
+        _ elapsedMs: Int64, callSent: ContinuousClock.Instant, callAnswered: ContinuousClock.Instant, sendingStarted: ContinuousClock.Instant,
+        keyframeArrived: ContinuousClock.Instant, _ context: String
+    ) {
         let upper = (keyframeArrived - callSent) + .milliseconds(2)
         let lower = (sendingStarted - callAnswered) - .milliseconds(2)
         let elapsed = Duration.milliseconds(elapsedMs)
-        #expect(elapsed <= upper && elapsed >= lower, "\(context): elapsedMs \(elapsedMs), the test saw the keyframe \(keyframeArrived - callSent) after sending the call (\(keyframeArrived - callAnswered) after its answer)")
+        #expect(
+            elapsed <= upper && elapsed >= lower,
+            Comment(rawValue: "\(context): elapsedMs \(elapsedMs), the test saw the keyframe \(keyframeArrived - callSent) after sending the call "
+                + "(\(keyframeArrived - callAnswered) after its answer)")
+        )
     }
 
     @Test("a target token for the wrong room or user fails just that target with 1202")
@@ -188,17 +220,23 @@ struct ForwardingRelayTests {
             let v4 = try await Viewer.join(relay, room: "r4", user: "v4")
             let anchorMark = await anchor.client.eventCount
             let marks = [await v2.mark(), await v3.mark(), await v4.mark()]
-            let result: ForwardStreamResult = try await anchor.client.request("startForwardStreamToRooms", StartForwardParams(roomId: "r1", targets: [
-                Self.target("r2", user: "A"),
-                ForwardTargetParams(roomId: "r3", token: TestRelay.token(room: "r2", user: "A")), // minted for another room
-                ForwardTargetParams(roomId: "r4", token: TestRelay.token(room: "r4", user: "v4")), // minted for another user
-            ]))
+            let result: ForwardStreamResult = try await anchor.client.request(
+                "startForwardStreamToRooms",
+                StartForwardParams(
+                    roomId: "r1",
+                    targets: [
+                        Self.target("r2", user: "A"),
+                        ForwardTargetParams(roomId: "r3", token: TestRelay.token(room: "r2", user: "A")),  // minted for another room
+                        ForwardTargetParams(roomId: "r4", token: TestRelay.token(room: "r4", user: "v4")),  // minted for another user
+                    ]))
             let states = Dictionary(uniqueKeysWithValues: result.infos.map { ($0.roomId, $0) })
             #expect(states["r2"]?.state == ForwardState.success.rawValue && states["r2"]?.error == 0, "\(result)")
             for room in ["r3", "r4"] {
-                #expect(states[room]?.state == ForwardState.failure.rawValue && states[room]?.error == ErrorCode.forwardInvalidToken.rawValue, "\(room): \(result)")
+                #expect(
+                    states[room]?.state == ForwardState.failure.rawValue && states[room]?.error == ErrorCode.forwardInvalidToken.rawValue, "\(room): \(result)")
             }
-            let event = try await ForwardingHelpers.waitForSequence(anchor.client, from: anchorMark, "A: state event", [{ $0.forwardStateChanged != nil }])[0].forwardStateChanged!
+            let event = try await ForwardingHelpers.waitForSequence(anchor.client, from: anchorMark, "A: state event", [{ $0.forwardStateChanged != nil }])[0]
+                .forwardStateChanged!
             #expect(Set(event.infos) == Set(result.infos), "the event lists the same states: \(event)")
 
             // The good target works end to end.

@@ -1,10 +1,10 @@
 import Foundation
 import PKRelayClient
+import PKRelayServer
 import Protocol
+import RoomEngine
 import SecureTransport
 import Testing
-import PKRelayServer
-import RoomEngine
 
 /// Many forwards at once, and nothing left behind when their owners disconnect together.
 @Suite("Fifty forwards end to end", .timeLimit(.minutes(1)))
@@ -30,8 +30,10 @@ struct ForwardingScaleTests {
             }
             // Every anchor forwards into the stage.
             for (index, anchor) in anchors.enumerated() {
-                let result: ForwardStreamResult = try await anchor.client.request("startForwardStreamToRooms", StartForwardParams(
-                    roomId: "room\(index)", targets: [ForwardTargetParams(roomId: "stage", token: TestRelay.token(room: "stage", user: "a\(index)"))]))
+                let result: ForwardStreamResult = try await anchor.client.request(
+                    "startForwardStreamToRooms",
+                    StartForwardParams(
+                        roomId: "room\(index)", targets: [ForwardTargetParams(roomId: "stage", token: TestRelay.token(room: "stage", user: "a\(index)"))]))
                 #expect(result.infos == [ForwardStreamStateInfo(roomId: "stage", state: ForwardState.success.rawValue, error: 0)], "a\(index): \(result)")
             }
             try await Self.waitForAll(viewer, from: viewerMark, "appear", timeout: .seconds(10)) { ForwardingHelpers.appeared("a\($0)", from: "room\($0)") }

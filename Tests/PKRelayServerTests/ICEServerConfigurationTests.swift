@@ -8,17 +8,18 @@ struct ICEServerConfigurationTests {
     static let secret = "coturn-shared-secret"
 
     @Test func serversAreReadAndSecretsRedacted() throws {
-        let configuration = try RelayConfiguration.load(yaml: """
-            ice:
-              servers:
-                - urls: ["turn:turn.example.com:3478?transport=udp", "turns:turn.example.com:443?transport=tcp"]
-                  secret: "\(Self.secret)"
-                - urls: ["stun:stun.example.com:3478"]
-                - urls: ["turn:other.example.com"]
-                  username: fixed
-                  credential: fixed-password
-              credentialSeconds: 3600
-            """)
+        let configuration = try RelayConfiguration.load(
+            yaml: """
+                ice:
+                  servers:
+                    - urls: ["turn:turn.example.com:3478?transport=udp", "turns:turn.example.com:443?transport=tcp"]
+                      secret: "\(Self.secret)"
+                    - urls: ["stun:stun.example.com:3478"]
+                    - urls: ["turn:other.example.com"]
+                      username: fixed
+                      credential: fixed-password
+                  credentialSeconds: 3600
+                """)
         #expect(configuration.iceServers.count == 3)
         #expect(configuration.iceServers[0].secret == Self.secret)
         #expect(configuration.iceServers[2].username == "fixed" && configuration.iceServers[2].credential == "fixed-password")
@@ -29,10 +30,12 @@ struct ICEServerConfigurationTests {
     }
 
     @Test func environmentSetsTheServers() throws {
-        let configuration = try RelayConfiguration.load(yaml: "", environment: [
-            "PKRELAY_ICE_SERVERS": "[{urls: [\"turn:127.0.0.1:3478?transport=tcp\"], secret: \"\(Self.secret)\"}]",
-            "PKRELAY_ICE_CREDENTIAL_SECONDS": "600",
-        ])
+        let configuration = try RelayConfiguration.load(
+            yaml: "",
+            environment: [
+                "PKRELAY_ICE_SERVERS": "[{urls: [\"turn:127.0.0.1:3478?transport=tcp\"], secret: \"\(Self.secret)\"}]",
+                "PKRELAY_ICE_CREDENTIAL_SECONDS": "600",
+            ])
         #expect(configuration.iceServers == [ICEServerConfiguration(urls: ["turn:127.0.0.1:3478?transport=tcp"], secret: Self.secret)])
         #expect(configuration.iceCredentialSeconds == 600)
     }
@@ -67,15 +70,17 @@ struct ICEServerConfigurationTests {
     }
 
     @Test func clientsGetMintedOrFixedCredentials() {
-        let servers = TURNRESTCredentials.servers([
-            ICEServerConfiguration(urls: ["turn:a"], secret: Self.secret),
-            ICEServerConfiguration(urls: ["stun:b"]),
-            ICEServerConfiguration(urls: ["turn:c"], username: "u", credential: "p"),
-        ], id: "anchor-a", nowSeconds: 1_700_000_000, validSeconds: 86400)
-        #expect(servers == [
-            ICEServer(urls: ["turn:a"], username: "1700086400:anchor-a", credential: "OKIdTBLJ6Bxh6k4Dk0r06yt1Xbo="),
-            ICEServer(urls: ["stun:b"]),
-            ICEServer(urls: ["turn:c"], username: "u", credential: "p"),
-        ])
+        let servers = TURNRESTCredentials.servers(
+            [
+                ICEServerConfiguration(urls: ["turn:a"], secret: Self.secret),
+                ICEServerConfiguration(urls: ["stun:b"]),
+                ICEServerConfiguration(urls: ["turn:c"], username: "u", credential: "p"),
+            ], id: "anchor-a", nowSeconds: 1_700_000_000, validSeconds: 86400)
+        #expect(
+            servers == [
+                ICEServer(urls: ["turn:a"], username: "1700086400:anchor-a", credential: "OKIdTBLJ6Bxh6k4Dk0r06yt1Xbo="),
+                ICEServer(urls: ["stun:b"]),
+                ICEServer(urls: ["turn:c"], username: "u", credential: "p"),
+            ])
     }
 }

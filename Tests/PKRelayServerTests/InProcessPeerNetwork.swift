@@ -73,7 +73,7 @@ final class InProcessPeerNetwork: PeerDialer {
     func dial(_ node: ClusterNode, into peers: ClusterPeers) async throws {
         let (target, from) = try state.withLock { state -> (ClusterPeers, String) in
             guard let target = state.nodes[node.id], !state.unreachable.contains(node.id),
-                  let from = state.nodes.first(where: { $0.value === peers })?.key
+                let from = state.nodes.first(where: { $0.value === peers })?.key
             else { throw Unreachable() }
             return (target, from)
         }

@@ -1,7 +1,8 @@
 import Foundation
 import PKRelayClient
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Free local UDP ports for external receivers, and a check that a process has bound them.
@@ -39,17 +40,21 @@ enum LocalPorts {
         let deadline = ContinuousClock.now + timeout
         while true {
             let table = readWholeFile("/proc/net/udp")
-            let bound = Set(table.split(separator: "\n").dropFirst().compactMap { line -> Int? in
-                let columns = line.split(separator: " ")
-                guard columns.count > 1, let portHex = columns[1].split(separator: ":").last else { return nil }
-                return Int(portHex, radix: 16)
-            })
+            let bound = Set(
+                table.split(separator: "\n").dropFirst().compactMap { line -> Int? in
+                    let columns = line.split(separator: " ")
+                    guard columns.count > 1, let portHex = columns[1].split(separator: ":").last else { return nil }
+                    return Int(portHex, radix: 16)
+                })
             if ports.allSatisfy(bound.contains) { return }
             guard process.isRunning else {
-                throw TimeoutError(duration: timeout, what: "ports \(ports) to be bound; the process exited (\(process.process.terminationStatus)): \(process.stderrTail)")
+                throw TimeoutError(
+                    duration: timeout, what: "ports \(ports) to be bound; the process exited (\(process.process.terminationStatus)): \(process.stderrTail)")
             }
             guard ContinuousClock.now < deadline else {
-                throw TimeoutError(duration: timeout, what: "ports \(ports) to be bound; bound now: \(bound.filter { $0 >= 30000 && $0 < 34000 }.sorted()); stderr: \(process.stderrTail)")
+                throw TimeoutError(
+                    duration: timeout,
+                    what: "ports \(ports) to be bound; bound now: \(bound.filter { $0 >= 30000 && $0 < 34000 }.sorted()); stderr: \(process.stderrTail)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }

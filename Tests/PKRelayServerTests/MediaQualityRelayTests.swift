@@ -13,9 +13,11 @@ import Testing
         let endpoint = try await MediaHelpers.openEndpoint(client, profile: .aeadAES128GCM, latch: true)
         let tracks = [
             TrackDescription(kind: .video, ssrc: ssrc + 1, payloadType: 96, codec: "VP8", clockRate: 90000),
-            TrackDescription(kind: .audio, ssrc: ssrc, payloadType: 111, codec: "opus", clockRate: 48000, channels: 2, audioLevelExtensionId: Int(levelExtensionId)),
+            TrackDescription(
+                kind: .audio, ssrc: ssrc, payloadType: 111, codec: "opus", clockRate: 48000, channels: 2, audioLevelExtensionId: Int(levelExtensionId)),
         ]
-        let _: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(roomId: room, streamIndex: .main, transportId: endpoint.transportId, tracks: tracks))
+        let _: PublishStreamResult = try await client.request(
+            "publishStream", PublishStreamParams(roomId: room, streamIndex: .main, transportId: endpoint.transportId, tracks: tracks))
         return (client, endpoint)
     }
 
@@ -47,7 +49,10 @@ import Testing
                     return
                 }
                 #expect(report.roomId == "vol")
-                if report.speakers.count == 2 { ranked = report.speakers; break }
+                if report.speakers.count == 2 {
+                    ranked = report.speakers
+                    break
+                }
             }
             #expect(ranked.map(\.userId) == ["alice", "bob"])
             #expect(ranked.map(\.level) == [10, 50])
@@ -61,26 +66,44 @@ import Testing
             var carolRemote: NetworkQualityInfo?
             for _ in 0..<4 {
                 let event = try await carol.client.nextEvent(named: "onNetworkQuality", timeout: .seconds(4))
-                guard case .networkQuality(let quality)? = event.event else { Issue.record("undecodable: \(event.text)"); return }
+                guard case .networkQuality(let quality)? = event.event else {
+                    Issue.record("undecodable: \(event.text)")
+                    return
+                }
                 #expect(quality.local.userId == "carol")
-                if let remote = quality.remotes.first(where: { $0.userId == "alice" }), remote.quality != 0 { carolRemote = remote; break }
+                if let remote = quality.remotes.first(where: { $0.userId == "alice" }), remote.quality != 0 {
+                    carolRemote = remote
+                    break
+                }
             }
             // Known and not Down; the exact grade depends on scheduling jitter of a loaded test machine.
-            #expect(carolRemote.map { (1...5).contains($0.quality) && $0.lossRate != nil && $0.jitterMs != nil } == true, "alice as carol receives her: \(String(describing: carolRemote))")
+            #expect(
+                carolRemote.map { (1...5).contains($0.quality) && $0.lossRate != nil && $0.jitterMs != nil } == true,
+                "alice as carol receives her: \(String(describing: carolRemote))")
             var aliceLocal: NetworkQualityInfo?
             for _ in 0..<4 {
                 let event = try await alice.nextEvent(named: "onNetworkQuality", timeout: .seconds(4))
-                guard case .networkQuality(let quality)? = event.event else { Issue.record("undecodable: \(event.text)"); return }
-                if quality.local.quality != 0 { aliceLocal = quality.local; break }
+                guard case .networkQuality(let quality)? = event.event else {
+                    Issue.record("undecodable: \(event.text)")
+                    return
+                }
+                if quality.local.quality != 0 {
+                    aliceLocal = quality.local
+                    break
+                }
             }
-            #expect(aliceLocal.map { $0.userId == "alice" && (1...5).contains($0.quality) && $0.lossRate != nil } == true, "alice's uplink: \(String(describing: aliceLocal))")
+            #expect(
+                aliceLocal.map { $0.userId == "alice" && (1...5).contains($0.quality) && $0.lossRate != nil } == true,
+                "alice's uplink: \(String(describing: aliceLocal))")
 
             // Reports off: no further report after the answer (one may already be queued).
             try await carol.client.call("enableAudioPropertiesReport", EnableAudioPropertiesReportParams(roomId: "vol", intervalMs: 0))
             let bad = try await carol.client.exchangeRaw(#"{"id":99,"method":"enableAudioPropertiesReport","params":{"roomId":"vol","intervalMs":50}}"#)
             #expect(bad.error?.code == .invalidParams)
             let videoLevel = try await carol.client.exchangeRaw(
-                #"{"id":100,"method":"publishStream","params":{"roomId":"vol","transportId":\#(carol.endpoint.transportId),"tracks":[{"kind":"video","ssrc":77,"payloadType":96,"codec":"VP8","clockRate":90000,"audioLevelExtensionId":2}]}}"#)
+                #"{"id":100,"method":"publishStream","params":{"roomId":"vol","transportId":\#(carol.endpoint.transportId),"tracks":"#
+                    + #"[{"kind":"video","ssrc":77,"payloadType":96,"codec":"VP8","clockRate":90000,"audioLevelExtensionId":2}]}}"#
+            )
             #expect(videoLevel.error?.code == .invalidParams)
             #expect(videoLevel.error?.message.contains("audioLevelExtensionId") == true)
         }

@@ -1,11 +1,11 @@
 import Foundation
+import MediaPlane
 import PKRelayClient
+import PKRelayServer
 import Protocol
 import RTPWire
 import SecureTransport
 import Testing
-import MediaPlane
-import PKRelayServer
 
 /// Media through the relay on loopback: real UDP sockets, real libsrtp on both sides.
 @Suite("Media relay end to end", .timeLimit(.minutes(1)))
@@ -18,7 +18,9 @@ struct MediaRelayTests {
             return nil
         }
         let expected = sent[start...].map(\.payload)
-        #expect(received.map(\.payload) == Array(expected), "\(context): received \(received.count) packets, expected the \(expected.count) sent from index \(start)")
+        #expect(
+            received.map(\.payload) == Array(expected),
+            "\(context): received \(received.count) packets, expected the \(expected.count) sent from index \(start)")
         return start
     }
 
@@ -84,15 +86,23 @@ struct MediaRelayTests {
             try await publisher.client.call("unpublishStream", StreamParams(roomId: "pk", streamIndex: .main))
             for subscriber in subscribers {
                 let event = try await subscriber.client.nextEvent(named: "onUserUnpublishStream")
-                guard case .userUnpublishStream(let data)? = event.event else { Issue.record("\(event.text)"); continue }
+                guard case .userUnpublishStream(let data)? = event.event else {
+                    Issue.record("\(event.text)")
+                    continue
+                }
                 #expect(data.reason == .unpublish && data.userId == "anchor")
             }
-            publisher.video = VP8Packetizer(ssrc: 0x1111_0002, initialSequenceNumber: publisher.video.sequenceNumber &+ 30000, initialTimestamp: publisher.video.timestamp &- 0x3000_0000)
-            publisher.audio = OpusLikePacketizer(ssrc: 0x2222_0002, initialSequenceNumber: publisher.audio.sequenceNumber &+ 25000, initialTimestamp: publisher.audio.timestamp &- 0x3000_0000)
+            publisher.video = VP8Packetizer(
+                ssrc: 0x1111_0002, initialSequenceNumber: publisher.video.sequenceNumber &+ 30000, initialTimestamp: publisher.video.timestamp &- 0x3000_0000)
+            publisher.audio = OpusLikePacketizer(
+                ssrc: 0x2222_0002, initialSequenceNumber: publisher.audio.sequenceNumber &+ 25000, initialTimestamp: publisher.audio.timestamp &- 0x3000_0000)
             try await publisher.publish()
             for subscriber in subscribers {
                 let event = try await subscriber.client.nextEvent(named: "onStreamSubscribed")
-                guard case .streamSubscribed(let data)? = event.event else { Issue.record("\(event.text)"); continue }
+                guard case .streamSubscribed(let data)? = event.event else {
+                    Issue.record("\(event.text)")
+                    continue
+                }
                 #expect(Set(data.tracks.map(\.ssrc)) == [subscriber.videoSSRC, subscriber.audioSSRC!], "\(subscriber.name) keeps its SSRCs: \(event.text)")
             }
             let republishVideoStart = publisher.sentVideo.count
@@ -116,7 +126,9 @@ struct MediaRelayTests {
                 #expect(firstAudio.sequenceNumber == lastAudio[index].sequenceNumber &+ 1, "\(subscriber.name): audio continues at +1")
                 #expect(MediaHelpers.isAfter(firstAudio.timestamp, lastAudio[index].timestamp), "\(subscriber.name): audio timestamp moves forward")
                 if let start = Self.suffixStart(of: video, in: sentVideo2, "\(subscriber.name) republished video") {
-                    #expect(start == sentVideo2.firstIndex { VP8Packetizer.isKeyframe(payload: $0.payload) }, "\(subscriber.name): the inter frame before the keyframe was dropped")
+                    #expect(
+                        start == sentVideo2.firstIndex { VP8Packetizer.isKeyframe(payload: $0.payload) },
+                        "\(subscriber.name): the inter frame before the keyframe was dropped")
                     Self.checkNumbering(video, sent: sentVideo2[start...], "\(subscriber.name) republished video")
                 }
                 if let start = Self.suffixStart(of: audio, in: sentAudio2, "\(subscriber.name) republished audio") {
@@ -137,8 +149,9 @@ struct MediaRelayTests {
             #expect(repeats.count == 5)
             for original in originals {
                 let again = repeats.first { $0.sequenceNumber == original.sequenceNumber }
-                #expect(again?.payload == original.payload && again?.timestamp == original.timestamp && again?.ssrc == original.ssrc,
-                        "retransmission of \(original.sequenceNumber)")
+                #expect(
+                    again?.payload == original.payload && again?.timestamp == original.timestamp && again?.ssrc == original.ssrc,
+                    "retransmission of \(original.sequenceNumber)")
             }
             let stats = try await Self.waitForStats(nacker.client, "retransmissions in getStats") { stats in
                 stats.subscribed.first { $0.ssrc == nacker.videoSSRC }.map { $0.retransmissions >= 5 } ?? false
@@ -166,7 +179,8 @@ struct MediaRelayTests {
         // throttle's exact timing is covered with a scripted clock in StreamCoreTests.
         let interval: Int64 = 3000
         try await TestRelay.with({ $0.media.keyframeRequestIntervalMs = interval }) { relay in
-            let publisher = try await TestPublisher.start(relay, room: "pli", user: "anchor", profile: .aeadAES128GCM, videoSSRC: 0x3333_0001, audioSSRC: 0x3333_0002, videoOnly: true)
+            let publisher = try await TestPublisher.start(
+                relay, room: "pli", user: "anchor", profile: .aeadAES128GCM, videoSSRC: 0x3333_0001, audioSSRC: 0x3333_0002, videoOnly: true)
             try publisher.sendFrame(keyframe: false, withAudio: false)
             let first = try await TestSubscriber.start(relay, room: "pli", user: "s1", publisher: "anchor", profile: .aeadAES128GCM)
             let second = try await TestSubscriber.start(relay, room: "pli", user: "s2", publisher: "anchor", profile: .aeadAES128GCM)
@@ -261,13 +275,16 @@ struct MediaRelayTests {
             // A second transport whose client encrypts with another key than it announced.
             let created: CreateTransportResult = try await publisher.client.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
             let wrongKey = try MediaEndpoint(transport: created)
-            try await publisher.client.call("connectTransport", ConnectTransportParams(transportId: created.transportId, srtpKey: SDESKeyingHelper.randomKey(for: created)))
+            try await publisher.client.call(
+                "connectTransport", ConnectTransportParams(transportId: created.transportId, srtpKey: SDESKeyingHelper.randomKey(for: created)))
             var wronglyKeyed = OpusLikePacketizer(ssrc: 0x4444_0002)
             for _ in 0..<3 { try wrongKey.send(wronglyKeyed.nextPacket()) }
 
             try await publisher.sendFrames(10, keyframes: [])
             try await subscriber.waitFor(videoPayload: publisher.sentVideo.last!.payload, audioPayload: publisher.sentAudio.last!.payload)
-            let unexpected = try await relay.waitForMetric(#"pkrelay_dropped_packets_total{reason="unexpected_source"}"#) { $0 >= unexpectedBefore + UInt64(forged.count) }
+            let unexpected = try await relay.waitForMetric(#"pkrelay_dropped_packets_total{reason="unexpected_source"}"#) {
+                $0 >= unexpectedBefore + UInt64(forged.count)
+            }
             let auth = try await relay.waitForMetric(#"pkrelay_dropped_packets_total{reason="srtp_auth_failed"}"#) { $0 >= authBefore + 4 }
             #expect(unexpected - unexpectedBefore == UInt64(forged.count), "the forged packets")
             #expect(auth - authBefore == 4, "the tampered packet and the three wrongly keyed ones")
@@ -295,7 +312,9 @@ struct MediaRelayTests {
         }
     }
 
-    static func waitForStats(_ client: ControlClient, _ what: String, timeout: Duration = .seconds(5), until condition: (GetStatsResult) -> Bool) async throws -> GetStatsResult {
+    static func waitForStats(
+        _ client: ControlClient, _ what: String, timeout: Duration = .seconds(5), until condition: (GetStatsResult) -> Bool
+    ) async throws -> GetStatsResult {
         let deadline = ContinuousClock.now + timeout
         while true {
             let stats: GetStatsResult = try await client.request("getStats", GetStatsParams())

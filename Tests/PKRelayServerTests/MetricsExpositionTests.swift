@@ -1,8 +1,9 @@
 import Foundation
 import PKRelayClient
-@testable import PKRelayServer
 import Protocol
 import Testing
+
+@testable import PKRelayServer
 
 /// /metrics parsed as Prometheus text: every sample belongs to a typed family, the named families
 /// are there, histograms are consistent, and the figures follow what happens. /healthz and
@@ -35,10 +36,16 @@ struct MetricsExpositionTests {
             var labels: [String: String] = [:]
             if let brace = series.firstIndex(of: "{") {
                 name = String(series[..<brace])
-                guard series.hasSuffix("}") else { Issue.record("bad labels: \(line)"); continue }
+                guard series.hasSuffix("}") else {
+                    Issue.record("bad labels: \(line)")
+                    continue
+                }
                 for pair in series[series.index(after: brace)..<series.index(before: series.endIndex)].split(separator: ",") {
                     let kv = pair.split(separator: "=", maxSplits: 1)
-                    guard kv.count == 2, kv[1].hasPrefix("\""), kv[1].hasSuffix("\"") else { Issue.record("bad label: \(line)"); continue }
+                    guard kv.count == 2, kv[1].hasPrefix("\""), kv[1].hasSuffix("\"") else {
+                        Issue.record("bad label: \(line)")
+                        continue
+                    }
                     labels[String(kv[0])] = String(kv[1].dropFirst().dropLast())
                 }
             }

@@ -59,6 +59,8 @@ struct NetworkNamespace {
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CommandFailed(description: "ip \(arguments.joined(separator: " ")) exited \(process.terminationStatus)") }
+        guard process.terminationStatus == 0 else {
+            throw CommandFailed(description: "ip \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        }
     }
 }

@@ -17,16 +17,20 @@ import Testing
             try await TestRelay.with({ WebhookDeliveryTests.configure(&$0, url: receiver.url) }) { relay in
                 let alice = try await relay.join(room: "r1", user: "alice")
                 let bad = ["", "bad room/../x", String(repeating: "r", count: 300)]
-                let started: ForwardStreamResult = try await alice.request("startForwardStreamToRooms", StartForwardParams(
-                    roomId: "r1", targets: bad.map { ForwardTargetParams(roomId: $0, token: "x") }))
+                let started: ForwardStreamResult = try await alice.request(
+                    "startForwardStreamToRooms",
+                    StartForwardParams(
+                        roomId: "r1", targets: bad.map { ForwardTargetParams(roomId: $0, token: "x") }))
                 #expect(started.infos.map(\.error) == [1201, 1201, 1201])
                 #expect(started.infos.allSatisfy { $0.state == ForwardState.failure.rawValue })
 
                 let good = ForwardTargetParams(roomId: "r2", token: TestRelay.token(room: "r2", user: "alice"))
                 let running: ForwardStreamResult = try await alice.request("startForwardStreamToRooms", StartForwardParams(roomId: "r1", targets: [good]))
                 #expect(running.infos.map(\.state) == [ForwardState.success.rawValue])
-                let updated: ForwardStreamResult = try await alice.request("updateForwardStreamToRooms", StartForwardParams(
-                    roomId: "r1", targets: [good] + bad.map { ForwardTargetParams(roomId: $0, token: "x") }))
+                let updated: ForwardStreamResult = try await alice.request(
+                    "updateForwardStreamToRooms",
+                    StartForwardParams(
+                        roomId: "r1", targets: [good] + bad.map { ForwardTargetParams(roomId: $0, token: "x") }))
                 #expect(updated.infos.map(\.error) == [1201, 1201, 1201])
 
                 // The relay still answers, and only real rooms exist.
@@ -70,9 +74,15 @@ import Testing
             // The furthest accepted expiry joins, and the relay goes on.
             let far = try await client.exchangeRaw(Self.joinText(token: minter.mint(TokenClaims(sub: "mallory", room: "r1", exp: 253_402_300_799))))
             #expect(far.error == nil, "\(far.text)")
-            let huge = try await client.exchangeRaw(#"{"id": 9, "method": "updateToken", "params": {"roomId": "r1", "token": "\#(minter.mint(TokenClaims(sub: "mallory", room: "r1", exp: .max)))"}}"#)
+            let huge = try await client.exchangeRaw(
+                #"{"id": 9, "method": "updateToken", "params": {"roomId": "r1", "token": "#
+                    + #""\#(minter.mint(TokenClaims(sub: "mallory", room: "r1", exp: .max)))"}}"#
+            )
             #expect(huge.error?.code == .invalidToken, "\(huge.text)")
-            let target = try await client.exchangeRaw(#"{"id": 10, "method": "startForwardStreamToRooms", "params": {"roomId": "r1", "targets": [{"roomId": "r2", "token": "\#(minter.mint(TokenClaims(sub: "mallory", room: "r2", exp: .max)))"}]}}"#)
+            let target = try await client.exchangeRaw(
+                #"{"id": 10, "method": "startForwardStreamToRooms", "params": {"roomId": "r1", "targets": [{"roomId": "r2", "token": "#
+                    + #""\#(minter.mint(TokenClaims(sub: "mallory", room: "r2", exp: .max)))"}]}}"#
+            )
             #expect(target.text.contains("\"error\":1202"), "\(target.text)")
             let other = try await relay.join(room: "r1", user: "other")
             await other.close()

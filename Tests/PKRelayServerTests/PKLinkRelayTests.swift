@@ -1,9 +1,9 @@
 import Foundation
 import PKRelayClient
+import PKRelayServer
 import Protocol
 import SecureTransport
 import Testing
-import PKRelayServer
 
 /// Two-way PK links end to end: each anchor's media reaches the other room's viewers.
 @Suite("PK links end to end", .timeLimit(.minutes(1)))
@@ -12,7 +12,9 @@ struct PKLinkRelayTests {
 
     /// Sends frames from both anchors until each viewer has the last packets of the other
     /// room's anchor on the SSRCs it was given; checks each run is clean.
-    static func exchangeMedia(_ a: TestPublisher, _ b: TestPublisher, v1: Viewer, bInRoom1: TrackSSRCs, v2: Viewer, aInRoom2: TrackSSRCs, _ context: String) async throws {
+    static func exchangeMedia(
+        _ a: TestPublisher, _ b: TestPublisher, v1: Viewer, bInRoom1: TrackSSRCs, v2: Viewer, aInRoom2: TrackSSRCs, _ context: String
+    ) async throws {
         let aStart = (a.sentVideo.count, a.sentAudio.count)
         let bStart = (b.sentVideo.count, b.sentAudio.count)
         for index in 0..<20 {
@@ -50,8 +52,10 @@ struct PKLinkRelayTests {
             let answer: ConnectOtherRoomEvent = try await a.client.request("connectOtherRoom", ConnectOtherRoomParams(roomId: "r2", userId: "B"))
             let callAnswered = ContinuousClock.now
             #expect(answer.errorCode == 0 && answer.roomId == "r1" && answer.peerRoomId == "r2" && answer.peerUserId == "B", "\(answer)")
-            let aConnected = try await ForwardingHelpers.waitForSequence(a.client, from: marks.a, "A: onConnectOtherRoom", [{ $0.connectOtherRoom != nil }])[0].connectOtherRoom!
-            let bConnected = try await ForwardingHelpers.waitForSequence(b.client, from: marks.b, "B: onConnectOtherRoom", [{ $0.connectOtherRoom != nil }])[0].connectOtherRoom!
+            let aConnected = try await ForwardingHelpers.waitForSequence(a.client, from: marks.a, "A: onConnectOtherRoom", [{ $0.connectOtherRoom != nil }])[0]
+                .connectOtherRoom!
+            let bConnected = try await ForwardingHelpers.waitForSequence(b.client, from: marks.b, "B: onConnectOtherRoom", [{ $0.connectOtherRoom != nil }])[0]
+                .connectOtherRoom!
             #expect(aConnected.errorCode == 0 && aConnected.peerRoomId == "r2" && aConnected.peerUserId == "B", "\(aConnected)")
             #expect(bConnected.errorCode == 0 && bConnected.roomId == "r2" && bConnected.peerRoomId == "r1" && bConnected.peerUserId == "A", "\(bConnected)")
             try await ForwardingHelpers.waitForSequence(v1.client, from: marks.v1, "v1: B appears", ForwardingHelpers.appeared("B", from: "r2"))
@@ -65,13 +69,17 @@ struct PKLinkRelayTests {
 
             // Each anchor hears when its own video became watchable in the other room.
             for (anchor, mark, target, viewer, ssrcs) in [(a, marks.a, "r2", v2, aInRoom2), (b, marks.b, "r1", v1, bInRoom1)] {
-                let event = try await ForwardingHelpers.waitForSequence(anchor.client, from: mark, "first keyframe into \(target)", [
-                    { $0.forwardFirstKeyframe?.targetRoomId == target },
-                ])[0].forwardFirstKeyframe!
+                let event = try await ForwardingHelpers.waitForSequence(
+                    anchor.client, from: mark, "first keyframe into \(target)",
+                    [
+                        { $0.forwardFirstKeyframe?.targetRoomId == target }
+                    ])[0].forwardFirstKeyframe!
                 #expect(event.via == "link" && event.targetRoomId == target, "\(event)")
                 #expect(event.elapsedMs >= 0 && Duration.milliseconds(event.elapsedMs) < ContinuousClock.now - testStart, "\(event)")
                 if let arrived = viewer.received(ssrcs.video).first?.receivedAt {
-                    ForwardingRelayTests.checkElapsed(event.elapsedMs, callSent: callSent, callAnswered: callAnswered, sendingStarted: sendingStarted, keyframeArrived: arrived, "link into \(target)")
+                    ForwardingRelayTests.checkElapsed(
+                        event.elapsedMs, callSent: callSent, callAnswered: callAnswered, sendingStarted: sendingStarted, keyframeArrived: arrived,
+                        "link into \(target)")
                 }
             }
 
@@ -81,7 +89,8 @@ struct PKLinkRelayTests {
             try await ForwardingHelpers.waitForSequence(v1.client, from: marks.v1, "v1: B goes", ForwardingHelpers.vanished("B"))
             try await ForwardingHelpers.waitForSequence(v2.client, from: marks.v2, "v2: A goes", ForwardingHelpers.vanished("A"))
             for (anchor, mark, peer) in [(a, marks.a, "B"), (b, marks.b, "A")] {
-                let event = try await ForwardingHelpers.waitForSequence(anchor.client, from: mark, "onDisconnectOtherRoom", [{ $0.disconnectOtherRoom != nil }])[0].disconnectOtherRoom!
+                let event = try await ForwardingHelpers.waitForSequence(
+                    anchor.client, from: mark, "onDisconnectOtherRoom", [{ $0.disconnectOtherRoom != nil }])[0].disconnectOtherRoom!
                 #expect(event.peerUserId == peer && event.reason == "disconnect" && event.errorCode == 0, "\(event)")
             }
             #expect(try await relay.metric("pkrelay_links") == 0)
@@ -90,21 +99,36 @@ struct PKLinkRelayTests {
             // Invitation with autoLink: the accept itself brings the link up.
             marks = (v1: await v1.mark(), v2: await v2.mark(), a: await a.client.eventCount, b: await b.client.eventCount)
             let invited: InviteResult = try await a.client.request("invite", InviteParams(roomId: "r2", userId: "B", payload: "pk?", autoLink: true))
-            let received = try await ForwardingHelpers.waitForSequence(b.client, from: marks.b, "B: the invitation", [{ $0.invitationReceived != nil }])[0].invitationReceived!
-            #expect(received.inviteId == invited.inviteId && received.fromUserId == "A" && received.fromRoomId == "r1" && received.roomId == "r2" && received.autoLink && received.payload == "pk?", "\(received)")
+            let received = try await ForwardingHelpers.waitForSequence(b.client, from: marks.b, "B: the invitation", [{ $0.invitationReceived != nil }])[0]
+                .invitationReceived!
+            #expect(
+                received.inviteId == invited.inviteId && received.fromUserId == "A" && received.fromRoomId == "r1" && received.roomId == "r2"
+                    && received.autoLink && received.payload == "pk?", "\(received)")
             try await b.client.call("acceptInvitation", InvitationParams(inviteId: invited.inviteId, payload: "ok"))
             // Within the accept's round trip: the link exists and both anchors were told.
             #expect(await relay.server.core.overview().links == 1, "the link is up when the accept is answered")
             // (The relay answers a request before sending the events it caused.)
-            let bLinked = try await ForwardingHelpers.waitForSequence(b.client, from: marks.b, "B: accepted, then linked", [
-                { $0.invitationStateChanged.map { $0.inviteId == invited.inviteId && $0.state == InvitationState.accepted.rawValue && $0.side == "callee" } ?? false },
-                { $0.connectOtherRoom?.errorCode == 0 },
-            ])
+            let bLinked = try await ForwardingHelpers.waitForSequence(
+                b.client, from: marks.b, "B: accepted, then linked",
+                [
+                    {
+                        $0.invitationStateChanged.map {
+                            $0.inviteId == invited.inviteId && $0.state == InvitationState.accepted.rawValue && $0.side == "callee"
+                        } ?? false
+                    },
+                    { $0.connectOtherRoom?.errorCode == 0 },
+                ])
             #expect(bLinked[1].connectOtherRoom?.peerUserId == "A" && bLinked[1].connectOtherRoom?.peerRoomId == "r1", "\(bLinked[1].text)")
-            let aAccepted = try await ForwardingHelpers.waitForSequence(a.client, from: marks.a, "A: accepted, then linked", [
-                { $0.invitationStateChanged.map { $0.inviteId == invited.inviteId && $0.state == InvitationState.accepted.rawValue && $0.side == "caller" } ?? false },
-                { $0.connectOtherRoom?.errorCode == 0 },
-            ])
+            let aAccepted = try await ForwardingHelpers.waitForSequence(
+                a.client, from: marks.a, "A: accepted, then linked",
+                [
+                    {
+                        $0.invitationStateChanged.map {
+                            $0.inviteId == invited.inviteId && $0.state == InvitationState.accepted.rawValue && $0.side == "caller"
+                        } ?? false
+                    },
+                    { $0.connectOtherRoom?.errorCode == 0 },
+                ])
             #expect(aAccepted[0].invitationStateChanged?.payload == "ok" && aAccepted[1].connectOtherRoom?.peerUserId == "B")
             try await ForwardingHelpers.waitForSequence(v1.client, from: marks.v1, "v1: B appears again", ForwardingHelpers.appeared("B", from: "r2"))
             try await ForwardingHelpers.waitForSequence(v2.client, from: marks.v2, "v2: A appears again", ForwardingHelpers.appeared("A", from: "r1"))
@@ -121,15 +145,18 @@ struct PKLinkRelayTests {
             // A room message for the linked rooms reaches both audiences.
             marks = (v1: await v1.mark(), v2: await v2.mark(), a: await a.client.eventCount, b: await b.client.eventCount)
             try await a.client.call("sendRoomMessage", SendRoomMessageParams(roomId: "r1", message: "score 3:2", toLinkedRooms: true))
-            let inRoom1 = try await ForwardingHelpers.waitForSequence(v1.client, from: marks.v1, "v1: the room message", [{ $0.roomMessage != nil }])[0].roomMessage!
-            let inRoom2 = try await ForwardingHelpers.waitForSequence(v2.client, from: marks.v2, "v2: the room message", [{ $0.roomMessage != nil }])[0].roomMessage!
+            let inRoom1 = try await ForwardingHelpers.waitForSequence(v1.client, from: marks.v1, "v1: the room message", [{ $0.roomMessage != nil }])[0]
+                .roomMessage!
+            let inRoom2 = try await ForwardingHelpers.waitForSequence(v2.client, from: marks.v2, "v2: the room message", [{ $0.roomMessage != nil }])[0]
+                .roomMessage!
             #expect(inRoom1 == MessageReceivedEvent(roomId: "r1", fromRoomId: "r1", userId: "A", message: "score 3:2", binary: nil))
             #expect(inRoom2 == MessageReceivedEvent(roomId: "r2", fromRoomId: "r1", userId: "A", message: "score 3:2", binary: nil))
 
             // B leaves its room: the link ends, A hears peerLeft, both mirrors go.
             marks = (v1: await v1.mark(), v2: await v2.mark(), a: await a.client.eventCount, b: await b.client.eventCount)
             try await b.client.call("leaveRoom", RoomParams(roomId: "r2"))
-            let ended = try await ForwardingHelpers.waitForSequence(a.client, from: marks.a, "A: onDisconnectOtherRoom", [{ $0.disconnectOtherRoom != nil }])[0].disconnectOtherRoom!
+            let ended = try await ForwardingHelpers.waitForSequence(a.client, from: marks.a, "A: onDisconnectOtherRoom", [{ $0.disconnectOtherRoom != nil }])[0]
+                .disconnectOtherRoom!
             #expect(ended.reason == "peerLeft" && ended.peerUserId == "B" && ended.peerRoomId == "r2" && ended.roomId == "r1", "\(ended)")
             try await ForwardingHelpers.waitForSequence(v1.client, from: marks.v1, "v1: B goes", ForwardingHelpers.vanished("B"))
             try await ForwardingHelpers.waitForSequence(v2.client, from: marks.v2, "v2: A goes", ForwardingHelpers.vanished("A"))

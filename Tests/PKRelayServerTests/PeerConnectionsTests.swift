@@ -67,7 +67,10 @@ import Testing
         rules.heard(generation, at: 500)
         var actions = rules.closed(generation, at: 1000)
         #expect(actions.first == .lost(generation: generation, node: "b", wasReady: true))
-        guard case .redial(_, var attempt)? = actions.last else { Issue.record("no redial: \(actions)"); return }
+        guard case .redial(_, var attempt)? = actions.last else {
+            Issue.record("no redial: \(actions)")
+            return
+        }
         // Each attempt fails at once; the next one starts a second after the one before.
         var dials: [Int64] = [1000]
         var now: Int64 = 1000
@@ -79,8 +82,12 @@ import Testing
             actions = rules.advance(to: now)
             for action in actions {
                 switch action {
-                case .redial(_, let next): attempt = next; dials.append(now)
-                case .gone(let node): #expect(node == "b"); gone = now
+                case .redial(_, let next):
+                    attempt = next
+                    dials.append(now)
+                case .gone(let node):
+                    #expect(node == "b")
+                    gone = now
                 default: Issue.record("unexpected \(action) at \(now)")
                 }
             }
@@ -95,13 +102,19 @@ import Testing
     @Test func anAttemptThatHangsIsGivenUpAtTheConnectTimeoutOrWhenThePeerIsDueToBeGone() {
         var (rules, generation) = Self.connected()
         let lost = rules.closed(generation, at: 0)
-        guard case .redial(_, let first)? = lost.last else { Issue.record("no redial: \(lost)"); return }
+        guard case .redial(_, let first)? = lost.last else {
+            Issue.record("no redial: \(lost)")
+            return
+        }
         // The peer accepts the connection and never answers: the attempt is abandoned at 5 s.
         #expect(rules.nextDeadlineMs == 5000)
         let abandoned = rules.advance(to: 5000)
         #expect(abandoned.first == .cancelDial(attempt: first))
         let second = rules.advance(to: rules.nextDeadlineMs!)
-        guard case .redial(_, let next)? = second.first else { Issue.record("no second dial: \(second)"); return }
+        guard case .redial(_, let next)? = second.first else {
+            Issue.record("no second dial: \(second)")
+            return
+        }
         // This one is given up at 10 s, when the peer is gone, not 5 s after it began.
         #expect(rules.nextDeadlineMs == 10_000)
         let end = rules.advance(to: 10_000)
@@ -111,7 +124,10 @@ import Testing
     @Test func aPeerBackWithinTheLeaseIsConnectedAgainAndNotGone() {
         var (rules, generation) = Self.connected()
         let lost = rules.closed(generation, at: 1000)
-        guard case .redial(_, let attempt)? = lost.last else { Issue.record("no redial: \(lost)"); return }
+        guard case .redial(_, let attempt)? = lost.last else {
+            Issue.record("no redial: \(lost)")
+            return
+        }
         let (again, opening) = rules.opened(dialedTo: "b", at: 6000)
         #expect(opening == [.greet(generation: again, node: "b")])
         _ = rules.helloReceived(Self.hello(from: "b"), on: again, at: 6000)
@@ -127,7 +143,10 @@ import Testing
     @Test func aPeerNoLongerWantedIsNotDialedAgain() {
         var (rules, generation) = Self.connected()
         let lost = rules.closed(generation, at: 1000)
-        guard case .redial(_, let attempt)? = lost.last else { Issue.record("no redial: \(lost)"); return }
+        guard case .redial(_, let attempt)? = lost.last else {
+            Issue.record("no redial: \(lost)")
+            return
+        }
         #expect(rules.unwanted("b", at: 1000) == [.cancelDial(attempt: attempt)])
         #expect(rules.nextDeadlineMs == nil)
     }
@@ -135,7 +154,10 @@ import Testing
     @Test func aFirstDialThatFailsFailsItsRequestsAfterTheCrossedDialGraceAndIsNotRepeated() {
         var rules = PeerConnections(nodeId: "a", timings: Self.timings)
         let (waiter, actions) = rules.need(Self.b, at: 0)
-        guard case .dial(_, let attempt)? = actions.first else { Issue.record("\(actions)"); return }
+        guard case .dial(_, let attempt)? = actions.first else {
+            Issue.record("\(actions)")
+            return
+        }
         #expect(rules.dialFailed(attempt, at: 100).isEmpty)
         #expect(rules.nextDeadlineMs == 600)
         #expect(rules.advance(to: 600) == [.resolveWaiter(waiter, ready: false)])
@@ -145,15 +167,19 @@ import Testing
     @Test func theRequestsWaitForThePeersOwnConnectionWhenBothDialedAtOnce() {
         var rules = PeerConnections(nodeId: "a", timings: Self.timings)
         let (waiter, actions) = rules.need(Self.b, at: 0)
-        guard case .dial(_, let attempt)? = actions.first else { Issue.record("\(actions)"); return }
+        guard case .dial(_, let attempt)? = actions.first else {
+            Issue.record("\(actions)")
+            return
+        }
         // b's own dial arrives; ours fails (b drops it, having the smaller... here the larger id).
         let (accepted, _) = rules.opened(dialedTo: nil, at: 50)
         #expect(rules.dialFailed(attempt, at: 100).isEmpty)
         // The grace passes while b's connection says hello: the request goes on waiting.
         #expect(rules.advance(to: 600).isEmpty)
-        #expect(rules.helloReceived(Self.hello(from: "b"), on: accepted, at: 700) == [
-            .greet(generation: accepted, node: "b"), .establish(generation: accepted, node: "b", hello: Self.hello(from: "b")),
-        ])
+        #expect(
+            rules.helloReceived(Self.hello(from: "b"), on: accepted, at: 700) == [
+                .greet(generation: accepted, node: "b"), .establish(generation: accepted, node: "b", hello: Self.hello(from: "b")),
+            ])
         #expect(rules.established(accepted, at: 710) == [.resolveWaiter(waiter, ready: true)])
     }
 
@@ -211,18 +237,21 @@ import Testing
     @Test func aHelloOfAnotherVersionOrFromTheWrongNodeClosesTheConnection() {
         var rules = PeerConnections(nodeId: "a", timings: Self.timings)
         let (first, _) = rules.opened(dialedTo: nil, at: 0)
-        #expect(rules.helloReceived(Self.hello(from: "b", version: 1), on: first, at: 1).first.map {
-            if case .close(first, let reason) = $0 { reason.contains("version 1") } else { false }
-        } == true)
+        #expect(
+            rules.helloReceived(Self.hello(from: "b", version: 1), on: first, at: 1).first.map {
+                if case .close(first, let reason) = $0 { reason.contains("version 1") } else { false }
+            } == true)
         let (second, _) = rules.opened(dialedTo: "b", at: 2)
-        #expect(rules.helloReceived(Self.hello(from: "c"), on: second, at: 3).first.map {
-            if case .close(second, let reason) = $0 { reason.contains("not b") } else { false }
-        } == true)
+        #expect(
+            rules.helloReceived(Self.hello(from: "c"), on: second, at: 3).first.map {
+                if case .close(second, let reason) = $0 { reason.contains("not b") } else { false }
+            } == true)
         let (third, _) = rules.opened(dialedTo: nil, at: 4)
         _ = rules.helloReceived(Self.hello(from: "c"), on: third, at: 5)
-        #expect(rules.helloReceived(Self.hello(from: "c"), on: third, at: 6).first.map {
-            if case .close(third, _) = $0 { true } else { false }
-        } == true, "a second hello")
+        #expect(
+            rules.helloReceived(Self.hello(from: "c"), on: third, at: 6).first.map {
+                if case .close(third, _) = $0 { true } else { false }
+            } == true, "a second hello")
     }
 
     @Test func closingAllDialsNothingAgain() {

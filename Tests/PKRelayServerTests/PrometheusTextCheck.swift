@@ -24,28 +24,28 @@ enum PrometheusTextCheck {
     }
 
     static let script = #"""
-    import json, sys
-    from prometheus_client.parser import text_string_to_metric_families
-    text = sys.stdin.read()
-    problems = []
-    seen_help, seen_type, order = {}, {}, []
-    for line in text.splitlines():
-        if line.startswith("# HELP ") or line.startswith("# TYPE "):
-            kind, name = line[2:6], line.split(" ")[2]
-            seen = seen_help if kind == "HELP" else seen_type
-            if name in seen:
-                problems.append(f"second {kind} line for {name}")
-            seen[name] = True
-            if not order or order[-1] != name:
-                if name in order:
-                    problems.append(f"family {name} is split")
-                order.append(name)
-    families = []
-    for family in text_string_to_metric_families(text):
-        families.append({"name": family.name, "type": family.type, "help": family.documentation,
-                         "samples": [{"name": s.name, "labels": s.labels, "value": s.value} for s in family.samples]})
-    print(json.dumps({"families": families, "problems": problems}))
-    """#
+        import json, sys
+        from prometheus_client.parser import text_string_to_metric_families
+        text = sys.stdin.read()
+        problems = []
+        seen_help, seen_type, order = {}, {}, []
+        for line in text.splitlines():
+            if line.startswith("# HELP ") or line.startswith("# TYPE "):
+                kind, name = line[2:6], line.split(" ")[2]
+                seen = seen_help if kind == "HELP" else seen_type
+                if name in seen:
+                    problems.append(f"second {kind} line for {name}")
+                seen[name] = True
+                if not order or order[-1] != name:
+                    if name in order:
+                        problems.append(f"family {name} is split")
+                    order.append(name)
+        families = []
+        for family in text_string_to_metric_families(text):
+            families.append({"name": family.name, "type": family.type, "help": family.documentation,
+                             "samples": [{"name": s.name, "labels": s.labels, "value": s.value} for s in family.samples]})
+        print(json.dumps({"families": families, "problems": problems}))
+        """#
 
     /// Parses `text`; throws when the parser refused it.
     static func parse(_ text: String) async throws -> Parsed {

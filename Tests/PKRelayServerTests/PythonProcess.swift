@@ -25,7 +25,8 @@ enum PythonProcess {
         let errorsURL = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-python-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorsURL) }
-        let stdin = Pipe(), stdout = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
         let errors = try FileHandle(forWritingTo: errorsURL)
         process.standardInput = stdin
         process.standardOutput = stdout

@@ -14,25 +14,35 @@ import Testing
 @Suite("Relay core on a recording media plane")
 struct RelayCoreTests {
     /// An anchor publishing audio and video on an SRTP transport, and a viewer subscribed to it.
-    static func room(_ harness: CoreHarness) async throws -> (anchor: SessionID, transport: Int, viewer: SessionID, anchorMessages: AsyncStream<String>.Iterator) {
+    static func room(
+        _ harness: CoreHarness
+    ) async throws -> (anchor: SessionID, transport: Int, viewer: SessionID, anchorMessages: AsyncStream<String>.Iterator) {
         let core = harness.core
         let (anchor, anchorStream) = await core.connect()
         var messages = anchorStream.makeAsyncIterator()
-        await core.handle(CoreHarness.request(1, "joinRoom", ["roomId": "r1", "userId": "anchor", "token": CoreHarness.token(room: "r1", user: "anchor")]), from: anchor)
+        await core.handle(
+            CoreHarness.request(1, "joinRoom", ["roomId": "r1", "userId": "anchor", "token": CoreHarness.token(room: "r1", user: "anchor")]), from: anchor)
         await core.handle(CoreHarness.request(2, "createTransport", ["srtpProfile": "none"]), from: anchor)
         let created = try #require(await CoreHarness.answer(2, &messages)?.answer["result"] as? [String: Any])
         let transport = try #require(created["transportId"] as? Int)
-        await core.handle(CoreHarness.request(3, "publishStream", [
-            "roomId": "r1", "transportId": transport, "tracks": [
-                ["kind": "audio", "ssrc": 11, "payloadType": 111, "codec": "opus", "clockRate": 48_000, "channels": 2],
-                ["kind": "video", "ssrc": 12, "payloadType": 96, "codec": "VP8", "clockRate": 90_000],
-            ],
-        ]), from: anchor)
+        await core.handle(
+            CoreHarness.request(
+                3, "publishStream",
+                [
+                    "roomId": "r1", "transportId": transport,
+                    "tracks": [
+                        ["kind": "audio", "ssrc": 11, "payloadType": 111, "codec": "opus", "clockRate": 48_000, "channels": 2],
+                        ["kind": "video", "ssrc": 12, "payloadType": 96, "codec": "VP8", "clockRate": 90_000],
+                    ],
+                ]), from: anchor)
         #expect(await CoreHarness.answer(3, &messages)?.answer["error"] == nil)
         let (viewer, _) = await core.connect()
-        await core.handle(CoreHarness.request(1, "joinRoom", [
-            "roomId": "r1", "userId": "viewer", "role": "audience", "token": CoreHarness.token(room: "r1", user: "viewer"),
-        ]), from: viewer)
+        await core.handle(
+            CoreHarness.request(
+                1, "joinRoom",
+                [
+                    "roomId": "r1", "userId": "viewer", "role": "audience", "token": CoreHarness.token(room: "r1", user: "viewer"),
+                ]), from: viewer)
         await core.handle(CoreHarness.request(2, "createTransport", ["srtpProfile": "none"]), from: viewer)
         await core.handle(CoreHarness.request(3, "subscribeStream", ["roomId": "r1", "userId": "anchor", "transportId": transport + 1]), from: viewer)
         return (anchor, transport, viewer, messages)
@@ -55,7 +65,10 @@ struct RelayCoreTests {
         // The media plane gets the whole outcome in one batch, the transport closed last.
         let commands = harness.media.takeCommands()
         #expect(commands.count == 1)
-        guard case .apply(let changes)? = commands.first else { Issue.record("\(commands)"); return }
+        guard case .apply(let changes)? = commands.first else {
+            Issue.record("\(commands)")
+            return
+        }
         #expect(changes.last == .closeTransport(transport))
         #expect(changes.filter { if case .removeSource = $0 { true } else { false } }.count == 2)
         #expect(changes.filter { if case .unbind = $0 { true } else { false } }.count == 2)
@@ -67,7 +80,10 @@ struct RelayCoreTests {
         let (anchor, transport, viewer, _) = try await Self.room(harness)
         _ = harness.media.takeCommands()
         await harness.core.disconnect(viewer)
-        guard case .apply(let changes)? = harness.media.takeCommands().first else { Issue.record("nothing applied"); return }
+        guard case .apply(let changes)? = harness.media.takeCommands().first else {
+            Issue.record("nothing applied")
+            return
+        }
         #expect(changes.suffix(1) == [.closeTransport(transport + 1)])
         // Each of the viewer's two sinks is unbound, then removed, before its transport closes.
         let unbound = changes.compactMap { if case .unbind(let sink) = $0 { sink } else { nil } }
@@ -115,8 +131,9 @@ struct RelayCoreMediaAddressTests {
         let harness = CoreHarness()
         let (session, stream) = await harness.core.connect()
         var messages = stream.makeAsyncIterator()
-        let token = TokenMinter(key: .development).mint(TokenClaims(
-            sub: "player", room: "r1", exp: CoreHarness.startMs / 1000 + 3600, iat: CoreHarness.startMs / 1000, grants: grants))
+        let token = TokenMinter(key: .development).mint(
+            TokenClaims(
+                sub: "player", room: "r1", exp: CoreHarness.startMs / 1000 + 3600, iat: CoreHarness.startMs / 1000, grants: grants))
         await harness.core.handle(CoreHarness.request(1, "joinRoom", ["roomId": "r1", "userId": "player", "role": "audience", "token": token]), from: session)
         await harness.core.handle(CoreHarness.request(2, "createTransport", [:]), from: session)
         let created = try #require(await CoreHarness.answer(2, &messages)?.answer["result"] as? [String: Any])

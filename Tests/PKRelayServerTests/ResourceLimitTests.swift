@@ -1,9 +1,9 @@
 import Foundation
+import MediaPlane
 import PKRelayClient
 import PKRelayServer
 import Protocol
 import Testing
-import MediaPlane
 
 /// Every abuse limit, each hit by a real client on loopback: the refusal the client sees, the
 /// metric the operator sees, and that what was refused leaves nothing held.
@@ -104,10 +104,12 @@ struct ResourceLimitTests {
         try await TestRelay.with(nowMs: Self.frozenClock(), { $0.joinsPerSecond = 1 }) { relay in
             let client = try await relay.connect()
             for room in ["jr-a", "jr-b"] {
-                let _: JoinRoomResult = try await client.request("joinRoom", JoinRoomParams(token: TestRelay.token(room: room, user: "u"), roomId: room, userId: "u"))
+                let _: JoinRoomResult = try await client.request(
+                    "joinRoom", JoinRoomParams(token: TestRelay.token(room: room, user: "u"), roomId: room, userId: "u"))
             }
             do {
-                let _: JoinRoomResult = try await client.request("joinRoom", JoinRoomParams(token: TestRelay.token(room: "jr-c", user: "u"), roomId: "jr-c", userId: "u"))
+                let _: JoinRoomResult = try await client.request(
+                    "joinRoom", JoinRoomParams(token: TestRelay.token(room: "jr-c", user: "u"), roomId: "jr-c", userId: "u"))
                 Issue.record("a third join within the burst of two was accepted")
             } catch ControlClientError.relay(let error) {
                 #expect(error.code == .rateLimited)
@@ -136,7 +138,10 @@ struct ResourceLimitTests {
     func mediaPortExhaustion() async throws {
         let range = TestRelay.nextPortRange()
         let ports = range.lowerBound...(range.lowerBound + 2)
-        try await TestRelay.with({ $0.media.portRange = ports; $0.requestsPerSecond = 10000 }) { relay in
+        try await TestRelay.with({
+            $0.media.portRange = ports
+            $0.requestsPerSecond = 10000
+        }) { relay in
             let holder = try await relay.connect()
             var held: [Int] = []
             for _ in ports {
@@ -187,7 +192,8 @@ struct ResourceLimitTests {
             // Sixteen transports make each getStats answer a few kilobytes from a request of a
             // few dozen bytes: far more than the socket buffers hold, so the relay's queue for
             // this connection must overflow.
-            silent.sendText(#"{"id":"j","method":"joinRoom","params":{"token":"\#(TestRelay.token(room: "slow", user: "silent"))","roomId":"slow","userId":"silent"}}"#)
+            silent.sendText(
+                #"{"id":"j","method":"joinRoom","params":{"token":"\#(TestRelay.token(room: "slow", user: "silent"))","roomId":"slow","userId":"silent"}}"#)
             for index in 0..<16 { silent.sendText(#"{"id":"t\#(index)","method":"createTransport","params":{}}"#) }
             var sent = 0
             while sent < 40000, silent.sendText(#"{"id":\#(sent),"method":"getStats","params":{"roomId":"slow"}}"#) { sent += 1 }

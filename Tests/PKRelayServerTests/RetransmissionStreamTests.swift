@@ -1,9 +1,9 @@
 import PKRelayClient
+import PKRelayServer
 import Protocol
 import RTPWire
 import SecureTransport
 import Testing
-import PKRelayServer
 
 /// A publisher's RFC 4588 retransmission stream on real UDP and libsrtp: the relay NACKs a gap
 /// at once, unwraps the RTX packet into the track, and the subscriber gets the lost packet
@@ -37,8 +37,10 @@ struct RetransmissionStreamTests {
             let client = try await relay.join(room: "rtx", user: "anchor")
             let endpoint = try await MediaHelpers.openEndpoint(client, profile: profile, latch: true)
             let publisher = TestPublisher(client: client, endpoint: endpoint, roomId: "rtx", videoSSRC: Self.videoSSRC, audioSSRC: Self.audioSSRC)
-            let _: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(
-                roomId: "rtx", streamIndex: .main, transportId: endpoint.transportId, tracks: Self.tracksWithRetransmission()))
+            let _: PublishStreamResult = try await client.request(
+                "publishStream",
+                PublishStreamParams(
+                    roomId: "rtx", streamIndex: .main, transportId: endpoint.transportId, tracks: Self.tracksWithRetransmission()))
             try publisher.sendFrame(keyframe: true)
             let subscriber = try await TestSubscriber.start(relay, room: "rtx", user: "viewer", publisher: "anchor", profile: profile)
             let keyframe = try publisher.sendFrame(keyframe: true, withAudio: false)
@@ -59,7 +61,8 @@ struct RetransmissionStreamTests {
 
             let received = subscriber.video
             guard let first = received.firstIndex(where: { $0.payload == frame[0].payload }),
-                  let repaired = received.firstIndex(where: { $0.payload == frame[1].payload }) else {
+                let repaired = received.firstIndex(where: { $0.payload == frame[1].payload })
+            else {
                 Issue.record("the frame's packets did not arrive: \(received.count) video packets")
                 return
             }
@@ -74,12 +77,14 @@ struct RetransmissionStreamTests {
         }
     }
 
-    @Test("an RTX stream must be complete, video, and distinct from the track", arguments: [
-        (TrackKind.audio, UInt32(0x7171_00F1), 97, "for video tracks only"),
-        (.video, 0x7171_0001, 97, "must not be 0 or the track's own SSRC"),
-        (.video, 0x7171_00F1, 96, "must be 0-127 and differ from payloadType"),
-        (.video, 0x7171_0002, 97, "used twice on transport"),
-    ])
+    @Test(
+        "an RTX stream must be complete, video, and distinct from the track",
+        arguments: [
+            (TrackKind.audio, UInt32(0x7171_00F1), 97, "for video tracks only"),
+            (.video, 0x7171_0001, 97, "must not be 0 or the track's own SSRC"),
+            (.video, 0x7171_00F1, 96, "must be 0-127 and differ from payloadType"),
+            (.video, 0x7171_0002, 97, "used twice on transport"),
+        ])
     func invalidRetransmissionStreams(kind: TrackKind, ssrc: UInt32, payloadType: Int, message: String) async throws {
         try await TestRelay.with { relay in
             let client = try await relay.join(room: "rtx", user: "anchor")
@@ -89,16 +94,20 @@ struct RetransmissionStreamTests {
             tracks[position].rtxSSRC = ssrc
             tracks[position].rtxPayloadType = payloadType
             let error = await #expect(throws: ControlClientError.self) {
-                let _: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(
-                    roomId: "rtx", streamIndex: .main, transportId: endpoint.transportId, tracks: tracks))
+                let _: PublishStreamResult = try await client.request(
+                    "publishStream",
+                    PublishStreamParams(
+                        roomId: "rtx", streamIndex: .main, transportId: endpoint.transportId, tracks: tracks))
             }
             #expect(error?.relayError?.code == .invalidParams && (error?.relayError?.message.contains(message) ?? false), "\(String(describing: error))")
 
             tracks = MediaHelpers.tracks(video: Self.videoSSRC, audio: Self.audioSSRC)
             tracks[0].rtxSSRC = Self.rtxSSRC
             let incomplete = await #expect(throws: ControlClientError.self) {
-                let _: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(
-                    roomId: "rtx", streamIndex: .main, transportId: endpoint.transportId, tracks: tracks))
+                let _: PublishStreamResult = try await client.request(
+                    "publishStream",
+                    PublishStreamParams(
+                        roomId: "rtx", streamIndex: .main, transportId: endpoint.transportId, tracks: tracks))
             }
             #expect(incomplete?.relayError?.message.contains("go together") ?? false, "\(String(describing: incomplete))")
         }

@@ -1,11 +1,11 @@
 import Foundation
+import MediaPlane
 import PKRelayClient
 import Protocol
 import SecureTransport
 import Testing
 
 @testable import PKRelayServer
-import MediaPlane
 
 /// Media across data-plane shards end to end: each room's transports on one shard, a forward
 /// into a room on another shard carried by the in-memory pipe, the same stream for viewers.
@@ -27,8 +27,10 @@ struct ShardedRelayTests {
             #expect(remoteShard != anchorShard, "the second room went to the less loaded shard")
 
             let mark = await remote.mark()
-            let started: ForwardStreamResult = try await anchor.client.request("startForwardStreamToRooms", StartForwardParams(
-                roomId: "s1", targets: [ForwardTargetParams(roomId: "s2", token: TestRelay.token(room: "s2", user: "A"))]))
+            let started: ForwardStreamResult = try await anchor.client.request(
+                "startForwardStreamToRooms",
+                StartForwardParams(
+                    roomId: "s1", targets: [ForwardTargetParams(roomId: "s2", token: TestRelay.token(room: "s2", user: "A"))]))
             #expect(started.infos.map(\.state) == [ForwardState.success.rawValue])
             let localTracks = try await local.subscription(of: "A", after: 0)
             let remoteTracks = try await remote.subscription(of: "A", after: mark)

@@ -3,8 +3,9 @@ import PKRelayClient
 import PKRelayServer
 import Protocol
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SIGTERM to a real `pkrelay serve` process: clients hear the shutdown (links end, onExitRoom
@@ -42,8 +43,9 @@ struct ShutdownSignalTests {
         func port(_ message: String) -> Int? {
             for line in all {
                 guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
-                      object["message"] as? String == message, let url = object["url"] as? String,
-                      let port = URLComponents(string: url)?.port else { continue }
+                    object["message"] as? String == message, let url = object["url"] as? String,
+                    let port = URLComponents(string: url)?.port
+                else { continue }
                 return port
             }
             return nil
@@ -103,18 +105,21 @@ struct ShutdownSignalTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-shutdown-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let started = try await Self.startRelay(in: directory, config: """
-        control: {port: 0}
-        admin: {port: 0}
-        media: {portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound), webrtcPort: 0}
-        logging: {format: json}
-        shutdown: {graceSeconds: 0}
-        """, executable: executable, environment: [:])
+        let started = try await Self.startRelay(
+            in: directory,
+            config: """
+                control: {port: 0}
+                admin: {port: 0}
+                media: {portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound), webrtcPort: 0}
+                logging: {format: json}
+                shutdown: {graceSeconds: 0}
+                """, executable: executable, environment: [:])
         guard let (process, _, controlPort) = started else { return }
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let url = "ws://127.0.0.1:\(controlPort)/rtc"
         let listening = try await ControlClient.connect(to: url, timeout: .seconds(10))
-        let _: JoinRoomResult = try await listening.request("joinRoom", JoinRoomParams(token: TestRelay.token(room: "sd-c", user: "carol"), roomId: "sd-c", userId: "carol"))
+        let _: JoinRoomResult = try await listening.request(
+            "joinRoom", JoinRoomParams(token: TestRelay.token(room: "sd-c", user: "carol"), roomId: "sd-c", userId: "carol"))
         let silent = try await SilentWebSocket.connect(port: controlPort)
         defer { silent.close() }
 
@@ -147,21 +152,25 @@ struct ShutdownSignalTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkrelay-shutdown-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let started = try await Self.startRelay(in: directory, config: """
-        control: {port: 0}
-        admin: {port: 0}
-        media: {portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound), webrtcPort: 0}
-        logging: {format: json}
-        shutdown: {graceSeconds: 3}
-        webhooks: {secret: "\(WebhookDeliveryTests.secret)", initialBackoffMs: 20, maxBackoffMs: 100}
-        """, executable: executable, environment: ["PKRELAY_WEBHOOKS_URLS": "[\(receiver.url)]"])
+        let started = try await Self.startRelay(
+            in: directory,
+            config: """
+                control: {port: 0}
+                admin: {port: 0}
+                media: {portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound), webrtcPort: 0}
+                logging: {format: json}
+                shutdown: {graceSeconds: 3}
+                webhooks: {secret: "\(WebhookDeliveryTests.secret)", initialBackoffMs: 20, maxBackoffMs: 100}
+                """, executable: executable, environment: ["PKRELAY_WEBHOOKS_URLS": "[\(receiver.url)]"])
         guard let (process, watcher, controlPort) = started else { return }
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let url = "ws://127.0.0.1:\(controlPort)/rtc"
         let alice = try await ControlClient.connect(to: url, timeout: .seconds(10))
         let bob = try await ControlClient.connect(to: url, timeout: .seconds(10))
-        let _: JoinRoomResult = try await alice.request("joinRoom", JoinRoomParams(token: TestRelay.token(room: "sd-a", user: "alice"), roomId: "sd-a", userId: "alice"))
-        let _: JoinRoomResult = try await bob.request("joinRoom", JoinRoomParams(token: TestRelay.token(room: "sd-b", user: "bob"), roomId: "sd-b", userId: "bob"))
+        let _: JoinRoomResult = try await alice.request(
+            "joinRoom", JoinRoomParams(token: TestRelay.token(room: "sd-a", user: "alice"), roomId: "sd-a", userId: "alice"))
+        let _: JoinRoomResult = try await bob.request(
+            "joinRoom", JoinRoomParams(token: TestRelay.token(room: "sd-b", user: "bob"), roomId: "sd-b", userId: "bob"))
         let _: ConnectOtherRoomEvent = try await alice.request("connectOtherRoom", ConnectOtherRoomParams(roomId: "sd-b", userId: "bob"))
         try await receiver.waitUntil("link.connected") { WebhookReceiver.delivered($0).contains { $0.type == "link.connected" } }
 
@@ -217,9 +226,13 @@ struct ShutdownSignalTests {
         let relay = try await TestRelay.start()
         let first = try await relay.join(room: "sd-c", user: "first")
         let transport: CreateTransportResult = try await first.request("createTransport", CreateTransportParams())
-        let _: PublishStreamResult = try await first.request("publishStream", PublishStreamParams(roomId: "sd-c", transportId: transport.transportId, tracks: [
-            TrackDescription(kind: .audio, ssrc: 5, payloadType: 111, codec: "opus", clockRate: 48000),
-        ]))
+        let _: PublishStreamResult = try await first.request(
+            "publishStream",
+            PublishStreamParams(
+                roomId: "sd-c", transportId: transport.transportId,
+                tracks: [
+                    TrackDescription(kind: .audio, ssrc: 5, payloadType: 111, codec: "opus", clockRate: 48000)
+                ]))
         let second = try await relay.join(room: "sd-c", user: "second")
         _ = try await second.nextEvent(named: "onUserPublishStream", timeout: .seconds(5))
         let before = await second.eventCount

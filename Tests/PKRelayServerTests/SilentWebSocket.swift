@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A control-channel WebSocket opened by hand over a blocking socket: it sends masked text
@@ -23,9 +24,16 @@ struct SilentWebSocket {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard connected == 0 else { Glibc.close(fd); throw Failure(reason: "connect: errno \(errno)") }
-        let request = "GET /rtc HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            Glibc.close(fd)
+            throw Failure(reason: "connect: errno \(errno)")
+        }
+        let request =
+            "GET /rtc HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: "
+                + "dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         _ = request.withCString { send(fd, $0, strlen($0), 0) }
         // The 101 answer, up to its blank line, a byte at a time so no frame after it is taken.
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
@@ -58,7 +66,9 @@ struct SilentWebSocket {
         switch payload.count {
         case ..<126: frame.append(0x80 | UInt8(payload.count))
         case ..<65536: frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-        default: frame.append(0x80 | 127); frame += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
+        default:
+            frame.append(0x80 | 127)
+            frame += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
         }
         // A client must mask its frames; a zero masking key leaves the payload as it is, which
         // keeps this loop cheap in debug builds.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PKRelayServer
+import Testing
 
 /// The files the control port serves beside the WebSocket: the web SDK at /sdk/, the demo at
 /// /demo/, by plain name only, and the development token endpoint readable from other origins.

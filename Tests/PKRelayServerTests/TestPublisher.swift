@@ -22,7 +22,9 @@ final class TestPublisher {
     }
 
     /// Joins, opens a latching transport and publishes video (and audio unless `videoOnly`).
-    static func start(_ relay: TestRelay, room: String, user: String, profile: SRTPProfile, videoSSRC: UInt32, audioSSRC: UInt32, videoOnly: Bool = false) async throws -> TestPublisher {
+    static func start(
+        _ relay: TestRelay, room: String, user: String, profile: SRTPProfile, videoSSRC: UInt32, audioSSRC: UInt32, videoOnly: Bool = false
+    ) async throws -> TestPublisher {
         let client = try await relay.join(room: room, user: user)
         let endpoint = try await MediaHelpers.openEndpoint(client, profile: profile, latch: true)
         let publisher = TestPublisher(client: client, endpoint: endpoint, roomId: room, videoSSRC: videoSSRC, audioSSRC: audioSSRC)
@@ -34,7 +36,8 @@ final class TestPublisher {
     func publish(videoOnly: Bool = false) async throws {
         var tracks = MediaHelpers.tracks(video: video.ssrc, audio: audio.ssrc)
         if videoOnly { tracks.removeLast() }
-        let result: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(roomId: roomId, streamIndex: .main, transportId: endpoint.transportId, tracks: tracks))
+        let result: PublishStreamResult = try await client.request(
+            "publishStream", PublishStreamParams(roomId: roomId, streamIndex: .main, transportId: endpoint.transportId, tracks: tracks))
         precondition(result.streamIndex == .main)
     }
 

@@ -115,7 +115,9 @@ final class TestRelay: Sendable {
     }
 
     /// A token signed with the development key (the relay's default).
-    static func token(room: String, user: String, expiresIn seconds: Int64 = 3600, notBefore: Int64? = nil, grants: TokenGrantSet? = nil, key: SigningKey = .development) -> String {
+    static func token(
+        room: String, user: String, expiresIn seconds: Int64 = 3600, notBefore: Int64? = nil, grants: TokenGrantSet? = nil, key: SigningKey = .development
+    ) -> String {
         let now = Int64(Date().timeIntervalSince1970)
         return TokenMinter(key: key).mint(TokenClaims(sub: user, room: room, exp: now + seconds, nbf: notBefore, iat: now, grants: grants))
     }
@@ -128,8 +130,10 @@ final class TestRelay: Sendable {
     /// Connects and joins `room` as `user`.
     func join(room: String, user: String, grants: TokenGrantSet? = nil, roomConfig: RoomConfig? = nil) async throws -> ControlClient {
         let client = try await connect()
-        let _: JoinRoomResult = try await client.request("joinRoom", JoinRoomParams(
-            token: Self.token(room: room, user: user, grants: grants), roomId: room, userId: user, roomConfig: roomConfig))
+        let _: JoinRoomResult = try await client.request(
+            "joinRoom",
+            JoinRoomParams(
+                token: Self.token(room: room, user: user, grants: grants), roomId: room, userId: user, roomConfig: roomConfig))
         return client
     }
 
@@ -159,8 +163,11 @@ final class TestRelay: Sendable {
     /// run: never more messages than datagrams (as many without GSO), never more calls than
     /// messages.
     func expectConsistentSendingCounts(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let sending = try await metrics(["pkrelay_media_gso", "pkrelay_packets_out_total", "pkrelay_media_send_messages_total", "pkrelay_media_send_calls_total"])
-        let datagrams = sending["pkrelay_packets_out_total"] ?? 0, messages = sending["pkrelay_media_send_messages_total"] ?? 0
+        let sending = try await metrics([
+            "pkrelay_media_gso", "pkrelay_packets_out_total", "pkrelay_media_send_messages_total", "pkrelay_media_send_calls_total",
+        ])
+        let datagrams = sending["pkrelay_packets_out_total"] ?? 0
+        let messages = sending["pkrelay_media_send_messages_total"] ?? 0
         let calls = sending["pkrelay_media_send_calls_total"] ?? 0
         #expect(datagrams > 0 && calls > 0 && calls <= messages, "\(sending)", sourceLocation: sourceLocation)
         if sending["pkrelay_media_gso"] == 1 {
@@ -174,9 +181,12 @@ final class TestRelay: Sendable {
     /// GSO, when a subscriber's datagrams of one batch share a size) and the ratio.
     func sendingSummary() async throws -> String {
         let values = try await metrics(["pkrelay_packets_out_total", "pkrelay_media_send_messages_total", "pkrelay_media_gso"])
-        let datagrams = values["pkrelay_packets_out_total"] ?? 0, messages = values["pkrelay_media_send_messages_total"] ?? 0
+        let datagrams = values["pkrelay_packets_out_total"] ?? 0
+        let messages = values["pkrelay_media_send_messages_total"] ?? 0
         let ratio = messages == 0 ? 0 : Double(datagrams) / Double(messages)
-        return "gso \(values["pkrelay_media_gso"] == 1 ? "on" : "off"): \(datagrams) datagrams in \(messages) messages (\((ratio * 100).rounded() / 100) per message)"
+        return
+            "gso \(values["pkrelay_media_gso"] == 1 ? "on" : "off"): \(datagrams) datagrams in \(messages) messages "
+                + "(\((ratio * 100).rounded() / 100) per message)"
     }
 
     /// Polls `metric` until `condition` holds (metrics refresh about once a second).
@@ -185,4 +195,3 @@ final class TestRelay: Sendable {
         try await AdminHTTPClient.waitForMetric(port: ports.admin, name, timeout: timeout, until: condition)
     }
 }
-

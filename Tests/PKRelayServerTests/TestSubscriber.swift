@@ -15,7 +15,8 @@ struct TestSubscriber {
     static func start(_ relay: TestRelay, room: String, user: String, publisher: String, profile: SRTPProfile) async throws -> TestSubscriber {
         let client = try await relay.join(room: room, user: user)
         let endpoint = try await MediaHelpers.openEndpoint(client, profile: profile, latch: false)
-        let result: SubscribeStreamResult = try await client.request("subscribeStream", SubscribeStreamParams(roomId: room, userId: publisher, streamIndex: .main, transportId: endpoint.transportId))
+        let result: SubscribeStreamResult = try await client.request(
+            "subscribeStream", SubscribeStreamParams(roomId: room, userId: publisher, streamIndex: .main, transportId: endpoint.transportId))
         // The same answer arrives as an event; read it so later ones can be told apart.
         _ = try await client.nextEvent(named: "onStreamSubscribed")
         guard result.state == .success, let video = result.tracks.first(where: { $0.kind == .video }) else {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PKRelayServer
+import Testing
 
 /// Short runs of each `pkrelay-traffic` scenario against a relay started by the test: the
 /// built tool runs as a subprocess and its JSON report is checked.
@@ -73,7 +73,8 @@ struct TrafficToolEndToEndTests {
     @Test func pkShowroomLinks() async throws {
         try await TestRelay.with { relay in
             let (status, report, output) = try await Self.runTool([
-                "--scenario", "pk-showroom", "--relay", relay.controlURL, "--duration", "3s", "--rooms", "2", "--audience", "2"])
+                "--scenario", "pk-showroom", "--relay", relay.controlURL, "--duration", "3s", "--rooms", "2", "--audience", "2",
+            ])
             #expect(status == 0, "\(output)")
             try Self.checkReport(report, scenario: "pk-showroom", output: output)
             let setup = try #require(report?["setupToFirstKeyframeMs"] as? [String: Any])
@@ -86,7 +87,8 @@ struct TrafficToolEndToEndTests {
     @Test func fanout() async throws {
         try await TestRelay.with { relay in
             let (status, report, output) = try await Self.runTool([
-                "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "3s", "--subscribers", "4", "--max-loss", "5"])
+                "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "3s", "--subscribers", "4", "--max-loss", "5",
+            ])
             #expect(status == 0, "\(output)")
             try Self.checkReport(report, scenario: "fanout", output: output)
             #expect(report?["streams"] as? Int == 8, "\(output)")
@@ -104,7 +106,8 @@ struct TrafficToolEndToEndTests {
         defer { try? FileManager.default.removeItem(at: scenario) }
         try await TestRelay.with { relay in
             let (status, report, output) = try await Self.runTool([
-                "--scenario", scenario.path, "--relay", relay.controlURL, "--duration", "5s", "--rooms", "2", "--audience", "2"])
+                "--scenario", scenario.path, "--relay", relay.controlURL, "--duration", "5s", "--rooms", "2", "--audience", "2",
+            ])
             #expect(status == 0, "\(output)")
             try Self.checkReport(report, scenario: "churn", output: output)
             let control = try #require(report?["controlLatencyMs"] as? [String: Any])
@@ -135,7 +138,8 @@ struct TrafficToolEndToEndTests {
     static func waitForStats(_ relay: TestRelay, until condition: ([String: Any]) -> Bool) async throws -> [String: Any] {
         let deadline = ContinuousClock.now + .seconds(10)
         while true {
-            let reply = try await AdminHTTPClient.send(port: relay.ports.admin, method: "GET", path: "/admin/v1/stats", token: AdminAPITests.adminToken(), body: nil)
+            let reply = try await AdminHTTPClient.send(
+                port: relay.ports.admin, method: "GET", path: "/admin/v1/stats", token: AdminAPITests.adminToken(), body: nil)
             let stats = reply.json ?? [:]
             if condition(stats) || ContinuousClock.now > deadline { return stats }
             try await Task.sleep(for: .milliseconds(200))
@@ -148,7 +152,8 @@ struct TrafficToolEndToEndTests {
         try await TestRelay.with { relay in
             // No real relay delivers under 1 µs at p99: the threshold must fail the run.
             let (status, report, output) = try await Self.runTool([
-                "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "2s", "--subscribers", "1", "--max-p99", "0.001"])
+                "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "2s", "--subscribers", "1", "--max-p99", "0.001",
+            ])
             #expect(status == 1, "\(output)")
             #expect(((report?["thresholds"] as? [String: Any])?["violations"] as? [String])?.isEmpty == false)
         }
@@ -161,7 +166,8 @@ struct TrafficToolEndToEndTests {
             let metrics = "http://127.0.0.1:\(relay.ports.admin)/metrics"
             let (status, report, output) = try await Self.runTool([
                 "--scenario", "pk-showroom", "--relay", relay.controlURL, "--duration", "3s", "--rooms", "4", "--audience", "1",
-                "--workers", "2", "--threads", "1", "--relay-metrics", metrics])
+                "--workers", "2", "--threads", "1", "--relay-metrics", metrics,
+            ])
             #expect(status == 0, "\(output)")
             try Self.checkReport(report, scenario: "pk-showroom", output: output)
             #expect(report?["mergedReports"] as? Int == 2, "\(output)")
@@ -189,9 +195,13 @@ struct TrafficToolEndToEndTests {
         try await TestRelay.with { relay in
             let paths = (0..<2).map { directory.appendingPathComponent("part-\($0).json").path }
             async let first = Self.runCommand([
-                "run", "--quiet", "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "2s", "--subscribers", "3", "--part", "0/2", "--report", paths[0]])
+                "run", "--quiet", "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "2s", "--subscribers", "3", "--part", "0/2", "--report",
+                paths[0],
+            ])
             async let second = Self.runCommand([
-                "run", "--quiet", "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "2s", "--subscribers", "3", "--part", "1/2", "--report", paths[1]])
+                "run", "--quiet", "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "2s", "--subscribers", "3", "--part", "1/2", "--report",
+                paths[1],
+            ])
             let (a, b) = try await (first, second)
             #expect([a.0, b.0] == [0, 0], "\(a.1)\n\(b.1)")
             let merged = directory.appendingPathComponent("merged.json")
@@ -201,7 +211,9 @@ struct TrafficToolEndToEndTests {
             // Part 0 ran the anchor and subscribers 0 and 2, part 1 subscriber 1: three subscribers, two streams each.
             #expect(report["streams"] as? Int == 6, "\(output)")
             #expect(report["mergedReports"] as? Int == 2)
-            let parts = try [0, 1].map { try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: paths[$0]))) as? [String: Any]) }
+            let parts = try [0, 1].map {
+                try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: paths[$0]))) as? [String: Any])
+            }
             let received = parts.map { (($0["packets"] as? [String: Any])?["received"] as? Int) ?? 0 }
             #expect(((report["packets"] as? [String: Any])?["received"] as? Int) == received.reduce(0, +))
             #expect(received.allSatisfy { $0 > 0 }, "\(received)")
@@ -216,7 +228,8 @@ struct TrafficToolEndToEndTests {
         try await TestRelay.with { relay in
             let (status, report, output) = try await Self.runTool([
                 "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "1s", "--subscribers", "1", "--find-max", "--step", "1",
-                "--limit", "3", "--max-send-lateness", "0"])
+                "--limit", "3", "--max-send-lateness", "0",
+            ])
             #expect(status == 4, "\(output)")
             let capacity = try #require(report?["capacity"] as? [String: Any], "\(output)")
             #expect(capacity["endedBy"] as? String == "tool")

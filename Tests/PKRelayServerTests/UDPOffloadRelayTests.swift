@@ -10,7 +10,8 @@ import Testing
 struct UDPOffloadRelayTests {
     @Test func framesSentAsSegmentedMessagesArriveWholeAndInOrder() async throws {
         try await TestRelay.with { relay in
-            let publisher = try await TestPublisher.start(relay, room: "gro", user: "anchor", profile: .aeadAES128GCM, videoSSRC: 0x6060_0001, audioSSRC: 0x6060_0002, videoOnly: true)
+            let publisher = try await TestPublisher.start(
+                relay, room: "gro", user: "anchor", profile: .aeadAES128GCM, videoSSRC: 0x6060_0001, audioSSRC: 0x6060_0002, videoOnly: true)
             let subscriber = try await TestSubscriber.start(relay, room: "gro", user: "viewer", publisher: "anchor", profile: .aeadAES128GCM)
             var sent: [OutgoingRTPPacket] = []
             for index in 0..<10 {
@@ -27,7 +28,8 @@ struct UDPOffloadRelayTests {
 
             let values = try await relay.waitForMetric("pkrelay_packets_in_total") { $0 >= UInt64(sent.count) }
             let counts = try await relay.metrics(["pkrelay_media_gro", "pkrelay_packets_in_total", "pkrelay_media_receive_messages_total"])
-            let messages = try #require(counts["pkrelay_media_receive_messages_total"]), datagrams = try #require(counts["pkrelay_packets_in_total"])
+            let messages = try #require(counts["pkrelay_media_receive_messages_total"])
+            let datagrams = try #require(counts["pkrelay_packets_in_total"])
             #expect(values > 0 && messages > 0)
             if counts["pkrelay_media_gro"] == 1 {
                 // Ten frames of six packets arrived as ten messages (plus RTCP, read alone).

@@ -1,10 +1,10 @@
 import Auth
 import Foundation
 import PKRelayClient
+import PKRelayServer
 import Protocol
 import SecureTransport
 import Testing
-import PKRelayServer
 
 /// WHIP ingest (RFC 9725) and WHEP playback as a client that knows only the RFC sees them: the
 /// answers' statuses and headers, the session's resource, and a room that sees an ordinary
@@ -15,8 +15,10 @@ struct WHIPTests {
     static let certificate: DTLSCertificate = { try! DTLSCertificate() }()
     static func offer() -> String { WebRTCFailureTests.offer(ufrag: "whip", fingerprint: certificate.fingerprint.sdpValue) }
 
-    static func post(_ relay: TestRelay, token: String?, contentType: String = "application/sdp", body: String = offer()) async throws -> AdminHTTPClient.Reply {
-        try await AdminHTTPClient.send(port: relay.ports.control, method: "POST", path: "/whip", token: token, headers: ["Content-Type": contentType], body: body)
+    static func post(_ relay: TestRelay, token: String?, contentType: String = "application/sdp", body: String = offer()) async throws -> AdminHTTPClient.Reply
+    {
+        try await AdminHTTPClient.send(
+            port: relay.ports.control, method: "POST", path: "/whip", token: token, headers: ["Content-Type": contentType], body: body)
     }
 
     @Test("an offer with the room server's token publishes as that anchor; DELETE ends the session")
@@ -31,9 +33,11 @@ struct WHIPTests {
             #expect(location.hasPrefix("/whip/") && location.count > 20, "an unguessable resource: \(location)")
             #expect(reply.body.contains("a=ice-lite") && reply.body.contains("a=setup:passive") && reply.body.contains("a=recvonly"))
             #expect(reply.headers["access-control-expose-headers"]?.contains("Location") == true)
-            _ = try await ForwardingHelpers.waitForSequence(viewer, from: mark, "the WHIP anchor joins and publishes", [
-                { $0.userJoined?.userId == "obs" && $0.userJoined?.role == .anchor }, { $0.userPublishStream?.userId == "obs" },
-            ])
+            _ = try await ForwardingHelpers.waitForSequence(
+                viewer, from: mark, "the WHIP anchor joins and publishes",
+                [
+                    { $0.userJoined?.userId == "obs" && $0.userJoined?.role == .anchor }, { $0.userPublishStream?.userId == "obs" },
+                ])
 
             // Trickled candidates are taken (the relay is ICE-lite); new credentials restart ICE.
             let trickle = try await AdminHTTPClient.send(
@@ -60,9 +64,13 @@ struct WHIPTests {
             #expect(ended.status == 200)
             _ = try await ForwardingHelpers.waitForSequence(viewer, from: left, "the WHIP anchor leaves", [{ $0.userLeave?.userId == "obs" }])
             #expect(try await AdminHTTPClient.send(port: relay.ports.control, method: "DELETE", path: location).status == 404)
-            #expect(try await AdminHTTPClient.send(port: relay.ports.control, method: "PATCH", path: location, headers: [
-                "Content-Type": "application/trickle-ice-sdpfrag",
-            ], body: "a=mid:0\r\n").status == 404)
+            #expect(
+                try await AdminHTTPClient.send(
+                    port: relay.ports.control, method: "PATCH", path: location,
+                    headers: [
+                        "Content-Type": "application/trickle-ice-sdpfrag"
+                    ], body: "a=mid:0\r\n"
+                ).status == 404)
         }
     }
 
@@ -115,21 +123,26 @@ struct WHIPTests {
         }
     }
 
-    @Test("aiortc playing over WHEP decodes an aiortc anchor publishing over WHIP; the session ends when the anchor leaves",
-          .enabled(if: WebRTCPeerProcess.isAvailable, "python3 with aiortc is not installed"))
+    @Test(
+        "aiortc playing over WHEP decodes an aiortc anchor publishing over WHIP; the session ends when the anchor leaves",
+        .enabled(if: WebRTCPeerProcess.isAvailable, "python3 with aiortc is not installed"))
     func playOverWHEP() async throws {
         try await RealClientInterop.WebRTCInteropTests.withDirectory { directory in
             try await TestRelay.with { relay in
                 let base = "http://127.0.0.1:\(relay.ports.control)"
                 let publisher = try WebRTCPeerProcess.whip(
-                    "whip-publisher", url: base + "/whip", token: TestRelay.token(room: "whep-1", user: "obs"), arguments: ["--duration", "20"], directory: directory)
+                    "whip-publisher", url: base + "/whip", token: TestRelay.token(room: "whep-1", user: "obs"), arguments: ["--duration", "20"],
+                    directory: directory)
                 defer { publisher.kill() }
                 let room = try await relay.join(room: "whep-1", user: "watcher")
-                _ = try await ForwardingHelpers.waitForSequence(room, from: 0, "the anchor publishes", timeout: .seconds(15), [{ $0.userPublishStream?.userId == "obs" }])
-                let player = try WebRTCPeerProcess("whep-player", arguments: [
-                    "--url", base + "/whep/obs", "--token", TestRelay.token(room: "whep-1", user: "player"), "--verbose", "whep",
-                    "--min-video-frames", "30", "--min-audio-frames", "20", "--duration", "20",
-                ], directory: directory)
+                _ = try await ForwardingHelpers.waitForSequence(
+                    room, from: 0, "the anchor publishes", timeout: .seconds(15), [{ $0.userPublishStream?.userId == "obs" }])
+                let player = try WebRTCPeerProcess(
+                    "whep-player",
+                    arguments: [
+                        "--url", base + "/whep/obs", "--token", TestRelay.token(room: "whep-1", user: "player"), "--verbose", "whep",
+                        "--min-video-frames", "30", "--min-audio-frames", "20", "--duration", "20",
+                    ], directory: directory)
                 let (status, summary) = try await player.finish(timeout: .seconds(60))
                 #expect(status == 0, "player: \(summary); stderr:\n\(player.stderrTail)")
                 #expect((summary["videoFrames"] as? Int ?? 0) >= 30 && (summary["audioFrames"] as? Int ?? 0) >= 20, "\(summary)")
@@ -161,13 +174,18 @@ struct WHIPTests {
         try await TestRelay.with { relay in
             let anchor = try await relay.join(room: "whep-2", user: "anchor")
             let transport: CreateTransportResult = try await anchor.request("createTransport", CreateTransportParams())
-            let _: PublishStreamResult = try await anchor.request("publishStream", PublishStreamParams(roomId: "whep-2", transportId: transport.transportId, tracks: [
-                TrackDescription(kind: .video, ssrc: 7, payloadType: 102, codec: "H264", clockRate: 90_000, parameters: "packetization-mode=1"),
-            ]))
+            let _: PublishStreamResult = try await anchor.request(
+                "publishStream",
+                PublishStreamParams(
+                    roomId: "whep-2", transportId: transport.transportId,
+                    tracks: [
+                        TrackDescription(kind: .video, ssrc: 7, payloadType: 102, codec: "H264", clockRate: 90_000, parameters: "packetization-mode=1")
+                    ]))
             let token = TestRelay.token(room: "whep-2", user: "player")
             let vp8Only = try await Self.playerOffer()
             func post(_ path: String, _ body: String) async throws -> AdminHTTPClient.Reply {
-                try await AdminHTTPClient.send(port: relay.ports.control, method: "POST", path: path, token: token, headers: ["Content-Type": "application/sdp"], body: body)
+                try await AdminHTTPClient.send(
+                    port: relay.ports.control, method: "POST", path: path, token: token, headers: ["Content-Type": "application/sdp"], body: body)
             }
             let unknown = try await post("/whep/nobody", vp8Only)
             #expect(unknown.status == 404, "\(unknown.status) \(unknown.body)")
@@ -191,7 +209,9 @@ struct WHIPTests {
         ].joined(separator: "\r\n")
     }
 
-    @Test("aiortc publishing over WHIP is decoded by an aiortc viewer in the room", .enabled(if: WebRTCPeerProcess.isAvailable, "python3 with aiortc is not installed"))
+    @Test(
+        "aiortc publishing over WHIP is decoded by an aiortc viewer in the room",
+        .enabled(if: WebRTCPeerProcess.isAvailable, "python3 with aiortc is not installed"))
     func mediaOverWHIP() async throws {
         try await RealClientInterop.WebRTCInteropTests.withDirectory { directory in
             try await TestRelay.with { relay in
@@ -199,9 +219,11 @@ struct WHIPTests {
                     "whip-publisher", url: "http://127.0.0.1:\(relay.ports.control)/whip", token: TestRelay.token(room: "whip-3", user: "obs"),
                     arguments: ["--duration", "20"], directory: directory)
                 defer { publisher.kill() }
-                let viewer = try WebRTCPeerProcess("viewer", relay: relay, room: "whip-3", user: "viewer", arguments: [
-                    "subscribe", "--publisher", "obs", "--min-video-frames", "30", "--min-audio-frames", "20", "--duration", "20",
-                ], directory: directory)
+                let viewer = try WebRTCPeerProcess(
+                    "viewer", relay: relay, room: "whip-3", user: "viewer",
+                    arguments: [
+                        "subscribe", "--publisher", "obs", "--min-video-frames", "30", "--min-audio-frames", "20", "--duration", "20",
+                    ], directory: directory)
                 let (status, summary) = try await viewer.finish(timeout: .seconds(60))
                 #expect(status == 0, "viewer: \(summary); stderr:\n\(viewer.stderrTail)")
                 #expect(WebRTCPeerProcess.frames(summary, "video", of: "obs") >= 30, "\(summary)")

@@ -5,10 +5,11 @@ import Protocol
 import RTPWire
 import SecureTransport
 import Testing
+
 #if canImport(Glibc)
-import Glibc
-import MediaPlane
-import PKRelayServer
+    import Glibc
+    import MediaPlane
+    import PKRelayServer
 #endif
 
 /// The WebRTC control surface without a browser: transport creation, the errors an app
@@ -39,20 +40,60 @@ struct WebRTCControlTests {
             #expect(second.ice?.usernameFragment != ice.usernameFragment)
 
             let cases: [(String, () async throws -> Void, Int, String)] = [
-                ("unknown kind", { let _: CreateTransportResult = try await client.request("createTransport", CreateTransportParams(kind: "quic")) }, -32602, "kind"),
-                ("srtpProfile on webrtc", { let _: CreateTransportResult = try await client.request("createTransport", CreateTransportParams(kind: "webrtc", srtpProfile: "AEAD_AES_128_GCM")) }, -32602, "srtpProfile"),
-                ("connectTransport on webrtc", { try await client.call("connectTransport", ConnectTransportParams(transportId: created.transportId, srtpKey: nil)) }, 4004, "ICE and DTLS"),
-                ("publish without an offer", { let _: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(roomId: "c1", transportId: created.transportId, tracks: [
-                    TrackDescription(kind: .video, ssrc: 1, payloadType: 96, codec: "VP8", clockRate: 90000)])) }, -32602, "params.sdp"),
-                ("a rid on an SRTP track", {
-                    let srtp: CreateTransportResult = try await client.request("createTransport", CreateTransportParams())
-                    var track = TrackDescription(kind: .video, ssrc: 0, payloadType: 96, codec: "VP8", clockRate: 90000)
-                    track.rid = "f"
-                    let _: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(roomId: "c1", transportId: srtp.transportId, tracks: [track]))
-                }, -32602, "rid"),
-                ("garbage offer", { let _: PublishStreamResult = try await client.request("publishStream", PublishStreamParams(roomId: "c1", transportId: created.transportId, tracks: [], sdp: "hello")) }, 4018, "SDP offer"),
-                ("answer with nothing offered", { try await client.call("answerTransportOffer", AnswerTransportOfferParams(transportId: created.transportId, revision: 1, sdp: "v=0")) }, 4010, "no offer"),
-                ("answer on an SRTP transport id", { try await client.call("answerTransportOffer", AnswerTransportOfferParams(transportId: 999_999, revision: 1, sdp: "v=0")) }, 4003, "not a WebRTC transport"),
+                (
+                    "unknown kind", { let _: CreateTransportResult = try await client.request("createTransport", CreateTransportParams(kind: "quic")) }, -32602,
+                    "kind"
+                ),
+                (
+                    "srtpProfile on webrtc",
+                    {
+                        let _: CreateTransportResult = try await client.request(
+                            "createTransport", CreateTransportParams(kind: "webrtc", srtpProfile: "AEAD_AES_128_GCM"))
+                    }, -32602, "srtpProfile"
+                ),
+                (
+                    "connectTransport on webrtc",
+                    { try await client.call("connectTransport", ConnectTransportParams(transportId: created.transportId, srtpKey: nil)) }, 4004, "ICE and DTLS"
+                ),
+                (
+                    "publish without an offer",
+                    {
+                        let _: PublishStreamResult = try await client.request(
+                            "publishStream",
+                            PublishStreamParams(
+                                roomId: "c1", transportId: created.transportId,
+                                tracks: [
+                                    TrackDescription(kind: .video, ssrc: 1, payloadType: 96, codec: "VP8", clockRate: 90000)
+                                ]))
+                    }, -32602, "params.sdp"
+                ),
+                (
+                    "a rid on an SRTP track",
+                    {
+                        let srtp: CreateTransportResult = try await client.request("createTransport", CreateTransportParams())
+                        var track = TrackDescription(kind: .video, ssrc: 0, payloadType: 96, codec: "VP8", clockRate: 90000)
+                        track.rid = "f"
+                        let _: PublishStreamResult = try await client.request(
+                            "publishStream", PublishStreamParams(roomId: "c1", transportId: srtp.transportId, tracks: [track]))
+                    }, -32602, "rid"
+                ),
+                (
+                    "garbage offer",
+                    {
+                        let _: PublishStreamResult = try await client.request(
+                            "publishStream", PublishStreamParams(roomId: "c1", transportId: created.transportId, tracks: [], sdp: "hello"))
+                    }, 4018, "SDP offer"
+                ),
+                (
+                    "answer with nothing offered",
+                    { try await client.call("answerTransportOffer", AnswerTransportOfferParams(transportId: created.transportId, revision: 1, sdp: "v=0")) },
+                    4010, "no offer"
+                ),
+                (
+                    "answer on an SRTP transport id",
+                    { try await client.call("answerTransportOffer", AnswerTransportOfferParams(transportId: 999_999, revision: 1, sdp: "v=0")) }, 4003,
+                    "not a WebRTC transport"
+                ),
             ]
             for (name, call, code, text) in cases {
                 let error = await Self.errorCode(call)
@@ -81,14 +122,16 @@ struct WebRTCControlTests {
             #expect(check.readResponse(response) == .success(mappedAddress: STUNAddress(ipv4: 0x7F00_0001, port: socket.localPort)))
 
             let wrong = ICEConnectivityCheck(
-                transactionID: .secureRandom(), localUfrag: "clnt", remoteCredentials: ICECredentials(ufrag: ice.usernameFragment, password: String(repeating: "x", count: 24)),
+                transactionID: .secureRandom(), localUfrag: "clnt",
+                remoteCredentials: ICECredentials(ufrag: ice.usernameFragment, password: String(repeating: "x", count: 24)),
                 priority: 1, tieBreaker: 1, useCandidate: false)
             let refusal = try #require(socket.exchange(wrong.request(), port: created.port), "no answer to a wrongly signed check")
             #expect(wrong.readResponse(refusal) == .errorResponse(.unauthorized))
 
             // A check for nobody's ufrag gets no answer at all.
             let stranger = ICEConnectivityCheck(
-                transactionID: .secureRandom(), localUfrag: "clnt", remoteCredentials: ICECredentials(ufrag: "nobodyhere", password: String(repeating: "y", count: 24)),
+                transactionID: .secureRandom(), localUfrag: "clnt",
+                remoteCredentials: ICECredentials(ufrag: "nobodyhere", password: String(repeating: "y", count: 24)),
                 priority: 1, tieBreaker: 1, useCandidate: false)
             #expect(socket.exchange(stranger.request(), port: created.port, timeoutMs: 300) == nil)
             // The wrongly signed check and the stranger's, once the once-a-second report is out.
@@ -113,12 +156,16 @@ struct WebRTCFailureTests {
     }
 
     /// An anchor publishing on a WebRTC transport with `offer`, and a viewer in the room.
-    static func publish(_ relay: TestRelay, room: String, offer: (String) -> String) async throws -> (anchor: ControlClient, viewer: ControlClient, transport: CreateTransportResult) {
+    static func publish(
+        _ relay: TestRelay, room: String, offer: (String) -> String
+    ) async throws -> (anchor: ControlClient, viewer: ControlClient, transport: CreateTransportResult) {
         let viewer = try await relay.join(room: room, user: "viewer")
         let anchor = try await relay.join(room: room, user: "anchor")
         let transport: CreateTransportResult = try await anchor.request("createTransport", CreateTransportParams(kind: "webrtc"))
-        let result: PublishStreamResult = try await anchor.request("publishStream", PublishStreamParams(
-            roomId: room, transportId: transport.transportId, tracks: [], sdp: offer(transport.ice!.usernameFragment)))
+        let result: PublishStreamResult = try await anchor.request(
+            "publishStream",
+            PublishStreamParams(
+                roomId: room, transportId: transport.transportId, tracks: [], sdp: offer(transport.ice!.usernameFragment)))
         #expect(result.mediaType == MediaType.video)
         #expect(result.sdp?.contains("a=ice-lite") == true && result.sdp?.contains("a=setup:passive") == true)
         return (anchor, viewer, transport)
@@ -130,10 +177,13 @@ struct WebRTCFailureTests {
             let (anchor, viewer, transport) = try await Self.publish(relay, room: "f1") { _ in
                 Self.offer(ufrag: "clnt", fingerprint: "sha-256 " + Array(repeating: "AB", count: 32).joined(separator: ":"))
             }
-            let failed = try await ForwardingHelpers.waitForSequence(anchor, from: 0, "onTransportStateChanged failed", [{ $0.transportStateChanged?.state == "failed" }])[0].transportStateChanged!
+            let failed = try await ForwardingHelpers.waitForSequence(
+                anchor, from: 0, "onTransportStateChanged failed", [{ $0.transportStateChanged?.state == "failed" }])[0].transportStateChanged!
             #expect(failed.transportId == transport.transportId && failed.errorCode == 4017, "\(failed)")
             #expect(failed.reason?.contains("no ICE connectivity check") == true, "\(failed)")
-            let ended = try await ForwardingHelpers.waitForSequence(viewer, from: 0, "anchor's stream ends", [{ $0.userUnpublishStream?.userId == "anchor" }])[0].userUnpublishStream!
+            let ended = try await ForwardingHelpers.waitForSequence(viewer, from: 0, "anchor's stream ends", [{ $0.userUnpublishStream?.userId == "anchor" }])[
+                0
+            ].userUnpublishStream!
             #expect(ended.reason == .keepLiveFailed)
             // The transport is gone: using it again is refused, the connection stays usable.
             let error = await WebRTCControlTests.errorCode {
@@ -157,7 +207,10 @@ struct WebRTCFailureTests {
                 transactionID: .secureRandom(), localUfrag: "clnt", remoteCredentials: ICECredentials(ufrag: ice.usernameFragment, password: ice.password),
                 priority: 1, tieBreaker: 7, useCandidate: true)
             let answer = try #require(socket.exchange(check.request(), port: transport.port))
-            guard case .success = check.readResponse(answer) else { Issue.record("ICE check failed: \(check.readResponse(answer))"); return }
+            guard case .success = check.readResponse(answer) else {
+                Issue.record("ICE check failed: \(check.readResponse(answer))")
+                return
+            }
 
             // The handshake itself is sound; only the client's certificate is not the announced one.
             let relayFingerprint = try #require(DTLSFingerprint(sdpValue: "sha-256 \(transport.dtls!.fingerprint.value)"))
@@ -176,10 +229,13 @@ struct WebRTCFailureTests {
                 if case .failed = client.state { break }
                 if case .closed = client.state { break }
             }
-            let failed = try await ForwardingHelpers.waitForSequence(anchor, from: 0, "onTransportStateChanged failed", [{ $0.transportStateChanged?.state == "failed" }])[0].transportStateChanged!
+            let failed = try await ForwardingHelpers.waitForSequence(
+                anchor, from: 0, "onTransportStateChanged failed", [{ $0.transportStateChanged?.state == "failed" }])[0].transportStateChanged!
             #expect(failed.errorCode == 4016, "\(failed)")
             #expect(failed.reason?.contains("DTLS") == true, "\(failed)")
-            let ended = try await ForwardingHelpers.waitForSequence(viewer, from: 0, "anchor's stream ends", [{ $0.userUnpublishStream?.userId == "anchor" }])[0].userUnpublishStream!
+            let ended = try await ForwardingHelpers.waitForSequence(viewer, from: 0, "anchor's stream ends", [{ $0.userUnpublishStream?.userId == "anchor" }])[
+                0
+            ].userUnpublishStream!
             #expect(ended.reason == .publishFailed)
         }
     }
@@ -200,7 +256,10 @@ final class UDPTestSocket {
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-        guard bound == 0 else { Glibc.close(descriptor); throw SocketFailed() }
+        guard bound == 0 else {
+            Glibc.close(descriptor)
+            throw SocketFailed()
+        }
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
         fd = descriptor
         localPort = UInt16(bigEndian: address.sin_port)
@@ -214,7 +273,9 @@ final class UDPTestSocket {
         destination.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         let sent = request.withUnsafeBytes { bytes in
             withUnsafePointer(to: &destination) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(fd, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         }
         guard sent == request.count else { return nil }
@@ -233,7 +294,9 @@ final class UDPTestSocket {
         destination.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         let sent = datagram.withUnsafeBytes { bytes in
             withUnsafePointer(to: &destination) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(fd, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         }
         return sent == datagram.count

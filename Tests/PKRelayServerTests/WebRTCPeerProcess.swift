@@ -29,10 +29,12 @@ final class WebRTCPeerProcess {
 
     /// Starts `webrtc_peer.py --url … --room … --user … --token … <arguments>`.
     convenience init(_ name: String, relay: TestRelay, room: String, user: String, arguments: [String], directory: URL) throws {
-        try self.init(name, arguments: [
-            "--url", "ws://127.0.0.1:\(relay.ports.control)/rtc", "--room", room, "--user", user,
-            "--token", TestRelay.token(room: room, user: user), "--verbose",
-        ] + arguments, directory: directory)
+        try self.init(
+            name,
+            arguments: [
+                "--url", "ws://127.0.0.1:\(relay.ports.control)/rtc", "--room", room, "--user", user,
+                "--token", TestRelay.token(room: room, user: user), "--verbose",
+            ] + arguments, directory: directory)
     }
 
     /// Starts `webrtc_peer.py --url URL --token TOKEN whip <arguments>`: an aiortc publisher

@@ -15,7 +15,8 @@ struct WebRTCRestartControlTests {
 
     /// A check from `socket` naming `relay`'s credentials; the relay's verdict.
     static func check(_ socket: UDPTestSocket, port: Int, localUfrag: String, relay: ICECredentials) throws -> ICECheckResult? {
-        let check = ICEConnectivityCheck(transactionID: .secureRandom(), localUfrag: localUfrag, remoteCredentials: relay, priority: 1, tieBreaker: 7, useCandidate: true)
+        let check = ICEConnectivityCheck(
+            transactionID: .secureRandom(), localUfrag: localUfrag, remoteCredentials: relay, priority: 1, tieBreaker: 7, useCandidate: true)
         return socket.exchange(check.request(), port: port, timeoutMs: 500).map { check.readResponse($0) }
     }
 
@@ -56,8 +57,10 @@ struct WebRTCRestartControlTests {
             _ = try await ForwardingHelpers.waitForSequence(anchor, from: 0, "the transport connects", [{ $0.transportStateChanged?.state == "connected" }])
 
             // The restart: a new offer with new ICE credentials and the same certificate.
-            let restarted: RestartIceResult = try await anchor.request("restartIce", RestartIceParams(
-                transportId: transport.transportId, sdp: WebRTCFailureTests.offer(ufrag: "cln2", fingerprint: certificate.fingerprint.sdpValue)))
+            let restarted: RestartIceResult = try await anchor.request(
+                "restartIce",
+                RestartIceParams(
+                    transportId: transport.transportId, sdp: WebRTCFailureTests.offer(ufrag: "cln2", fingerprint: certificate.fingerprint.sdpValue)))
             let answer = try #require(restarted.sdp)
             let after = try ICECredentials(ufrag: #require(Self.value("ice-ufrag", in: answer)), password: #require(Self.value("ice-pwd", in: answer)))
             #expect(after.ufrag != before.ufrag && after.password != before.password)
@@ -68,20 +71,26 @@ struct WebRTCRestartControlTests {
             #expect(try Self.check(wifi, port: transport.port, localUfrag: "clnt", relay: before) == nil)
             let cellular = try UDPTestSocket()
             defer { cellular.close() }
-            #expect(try Self.check(cellular, port: transport.port, localUfrag: "cln2", relay: after)
-                == .success(mappedAddress: STUNAddress(ipv4: 0x7F00_0001, port: cellular.localPort)))
+            #expect(
+                try Self.check(cellular, port: transport.port, localUfrag: "cln2", relay: after)
+                    == .success(mappedAddress: STUNAddress(ipv4: 0x7F00_0001, port: cellular.localPort)))
 
             // Refusals change nothing and name the problem.
             let otherCertificate = await WebRTCControlTests.errorCode {
-                try await anchor.call("restartIce", RestartIceParams(
-                    transportId: transport.transportId, sdp: WebRTCFailureTests.offer(ufrag: "cln3", fingerprint: try DTLSCertificate().fingerprint.sdpValue)))
+                try await anchor.call(
+                    "restartIce",
+                    RestartIceParams(
+                        transportId: transport.transportId,
+                        sdp: WebRTCFailureTests.offer(ufrag: "cln3", fingerprint: try DTLSCertificate().fingerprint.sdpValue)))
             }
             #expect(otherCertificate?.code == 4018 && otherCertificate?.message.contains("certificate") == true, "\(String(describing: otherCertificate))")
             let noOffer = await WebRTCControlTests.errorCode { try await anchor.call("restartIce", RestartIceParams(transportId: transport.transportId)) }
             #expect(noOffer?.code == 4004, "\(String(describing: noOffer))")
             let unknown = await WebRTCControlTests.errorCode { try await anchor.call("restartIce", RestartIceParams(transportId: 9999)) }
             #expect(unknown?.code == 4003, "\(String(describing: unknown))")
-            #expect(try Self.check(cellular, port: transport.port, localUfrag: "cln2", relay: after) == .success(mappedAddress: STUNAddress(ipv4: 0x7F00_0001, port: cellular.localPort)))
+            #expect(
+                try Self.check(cellular, port: transport.port, localUfrag: "cln2", relay: after)
+                    == .success(mappedAddress: STUNAddress(ipv4: 0x7F00_0001, port: cellular.localPort)))
 
             // Nobody saw the stream end.
             let events = await viewer.events()

@@ -1,3 +1,4 @@
+import Foundation
 import ICE
 import MediaPlane
 import Protocol
@@ -6,7 +7,6 @@ import SecureTransport
 import Testing
 
 @testable import PKRelayServer
-import Foundation
 
 /// ICE restarts of ``WebRTCSession``: new credentials on both sides, the DTLS association and
 /// the negotiated media kept.
@@ -69,7 +69,8 @@ struct WebRTCSessionRestartTests {
         var session = base.makeSession()
         session.offer([base.track(sink: 1, mid: "0")])
         let first = try #require(try session.nextOffer(negotiator: base.negotiator, relay: base.relay(session))?.get())
-        _ = try session.answer(revision: first.revision, sdp: base.answer(to: first.sdp), negotiator: base.negotiator, context: WebRTCSessionTests.relayContext).get()
+        _ = try session.answer(revision: first.revision, sdp: base.answer(to: first.sdp), negotiator: base.negotiator, context: WebRTCSessionTests.relayContext)
+            .get()
         let client = try base.dtlsClient()
         _ = base.handshake(&session, client: client, firstFlight: client.start().datagrams)
         #expect(session.isConnected)
@@ -77,17 +78,22 @@ struct WebRTCSessionRestartTests {
 
         try session.restartReceiving().get()
         #expect(session.credentials != before)
-        let offer = try #require(try session.nextOffer(negotiator: base.negotiator, relay: base.relay(session))?.get(), "a restart is offered even with no track changed")
+        let offer = try #require(
+            try session.nextOffer(negotiator: base.negotiator, relay: base.relay(session))?.get(), "a restart is offered even with no track changed")
         #expect(offer.sdp.contains("a=ice-ufrag:\(session.credentials.ufrag)"))
         let answer = base.answer(to: offer.sdp).replacingOccurrences(of: "a=ice-ufrag:clnt", with: "a=ice-ufrag:cln2")
-        let (_, effects) = try session.answer(revision: offer.revision, sdp: answer, negotiator: base.negotiator, context: WebRTCSessionTests.relayContext).get()
+        let (_, effects) = try session.answer(revision: offer.revision, sdp: answer, negotiator: base.negotiator, context: WebRTCSessionTests.relayContext)
+            .get()
         let restarted = try #require(restartedCredentials(in: effects))
         #expect(restarted.local == session.credentials && restarted.remote.ufrag == "cln2")
 
         // The next answer, with no restart asked for, restarts nothing.
         session.offer([base.track(sink: 1, mid: "0"), base.track(sink: 2, mid: "1")])
         let third = try #require(try session.nextOffer(negotiator: base.negotiator, relay: base.relay(session))?.get())
-        let (_, more) = try session.answer(revision: third.revision, sdp: base.answer(to: third.sdp).replacingOccurrences(of: "a=ice-ufrag:clnt", with: "a=ice-ufrag:cln2"), negotiator: base.negotiator, context: WebRTCSessionTests.relayContext).get()
+        let (_, more) = try session.answer(
+            revision: third.revision, sdp: base.answer(to: third.sdp).replacingOccurrences(of: "a=ice-ufrag:clnt", with: "a=ice-ufrag:cln2"),
+            negotiator: base.negotiator, context: WebRTCSessionTests.relayContext
+        ).get()
         #expect(restartedCredentials(in: more) == nil)
     }
 }

@@ -68,7 +68,10 @@ struct WebRTCSessionTests {
         #expect(session.purpose == .undecided, "nothing changes before the engine published")
 
         let adopted = session.published(negotiation, context: Self.relayContext)
-        guard case .setRemoteICECredentials(let credentials)? = adopted.first, adopted.count == 1 else { Issue.record("\(adopted)"); return }
+        guard case .setRemoteICECredentials(let credentials)? = adopted.first, adopted.count == 1 else {
+            Issue.record("\(adopted)")
+            return
+        }
         #expect(credentials.ufrag == "clnt")
         #expect(session.purpose == .publish)
 
@@ -120,7 +123,9 @@ struct WebRTCSessionTests {
     @Test func aClientWhoseCertificateIsNotTheAnnouncedOneFailsWithPublishFailed() throws {
         var session = makeSession()
         let announced = try DTLSCertificate()
-        let negotiation = try session.negotiatePublish(offer: publishOffer(fingerprint: announced.fingerprint.sdpValue), negotiator: negotiator, relay: relay(session)).get()
+        let negotiation = try session.negotiatePublish(
+            offer: publishOffer(fingerprint: announced.fingerprint.sdpValue), negotiator: negotiator, relay: relay(session)
+        ).get()
         _ = session.published(negotiation, context: Self.relayContext)
         let client = try dtlsClient()
         let effects = handshake(&session, client: client, firstFlight: client.start().datagrams)
@@ -167,8 +172,10 @@ struct WebRTCSessionTests {
             out.append("c=IN IP4 0.0.0.0")
             out += section.filter { $0.hasPrefix("a=mid:") || $0.hasPrefix("a=rtpmap:") || $0.hasPrefix("a=fmtp:") }
             out.append(section.contains("a=inactive") ? "a=inactive" : "a=recvonly")
-            out += ["a=rtcp-mux", "a=ice-ufrag:clnt", "a=ice-pwd:\(String(repeating: "p", count: 24))",
-                    "a=fingerprint:\(Self.clientCertificate.fingerprint.sdpValue)", "a=setup:active"]
+            out += [
+                "a=rtcp-mux", "a=ice-ufrag:clnt", "a=ice-pwd:\(String(repeating: "p", count: 24))",
+                "a=fingerprint:\(Self.clientCertificate.fingerprint.sdpValue)", "a=setup:active",
+            ]
         }
         return out.joined(separator: "\r\n") + "\r\n"
     }
@@ -184,13 +191,19 @@ struct WebRTCSessionTests {
         #expect(session.nextOffer(negotiator: negotiator, relay: relay(session)) == nil)
 
         let wrong = session.answer(revision: 2, sdp: answer(to: first.sdp), negotiator: negotiator, context: Self.relayContext)
-        guard case .failure(let error) = wrong else { Issue.record("a stale revision was accepted"); return }
+        guard case .failure(let error) = wrong else {
+            Issue.record("a stale revision was accepted")
+            return
+        }
         #expect(error.code == .wrongState)
 
         let (facts, effects) = try session.answer(revision: 1, sdp: answer(to: first.sdp), negotiator: negotiator, context: Self.relayContext).get()
         #expect(facts.accepted == ["0", "1"] && facts.newlyActive == ["0", "1"] && facts.retransmission == ["1"])
         #expect(facts.slots.map(\.mid) == ["0", "1"] && facts.slots.map(\.kind) == [.audio, .video])
-        guard case .setRemoteICECredentials? = effects.first else { Issue.record("the first answer names the client's transport: \(effects)"); return }
+        guard case .setRemoteICECredentials? = effects.first else {
+            Issue.record("the first answer names the client's transport: \(effects)")
+            return
+        }
 
         // The change made meanwhile is offered now: the audio section goes inactive.
         let second = try #require(try session.nextOffer(negotiator: negotiator, relay: relay(session))?.get())

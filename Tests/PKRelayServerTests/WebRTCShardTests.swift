@@ -1,4 +1,5 @@
 import ICE
+import MediaPlane
 import PKRelayClient
 import Protocol
 import RTPWire
@@ -6,7 +7,6 @@ import SecureTransport
 import Testing
 
 @testable import PKRelayServer
-import MediaPlane
 
 /// WebRTC transports on every data-plane shard, over real UDP: each shard reads a WebRTC port
 /// of its own (`media.webrtcPort` + its index), a transport lives on its room's shard from
@@ -15,11 +15,15 @@ import MediaPlane
 @Suite("WebRTC transports on every shard", .timeLimit(.minutes(1)))
 struct WebRTCShardTests {
     /// An anchor in `room` publishing on a WebRTC transport; its transport and the relay's answer.
-    static func publish(_ relay: TestRelay, room: String, fingerprint: String) async throws -> (anchor: ControlClient, transport: CreateTransportResult, answer: String) {
+    static func publish(
+        _ relay: TestRelay, room: String, fingerprint: String
+    ) async throws -> (anchor: ControlClient, transport: CreateTransportResult, answer: String) {
         let anchor = try await relay.join(room: room, user: "anchor")
         let transport: CreateTransportResult = try await anchor.request("createTransport", CreateTransportParams(kind: "webrtc"))
-        let result: PublishStreamResult = try await anchor.request("publishStream", PublishStreamParams(
-            roomId: room, transportId: transport.transportId, tracks: [], sdp: WebRTCFailureTests.offer(ufrag: "clnt", fingerprint: fingerprint)))
+        let result: PublishStreamResult = try await anchor.request(
+            "publishStream",
+            PublishStreamParams(
+                roomId: room, transportId: transport.transportId, tracks: [], sdp: WebRTCFailureTests.offer(ufrag: "clnt", fingerprint: fingerprint)))
         return (anchor, transport, try #require(result.sdp))
     }
 
@@ -53,9 +57,11 @@ struct WebRTCShardTests {
             let viewer = try await relay.connect()
             let early: CreateTransportResult = try await viewer.request("createTransport", CreateTransportParams(kind: "webrtc", roomId: "shard-b"))
             #expect(media.shard(ofTransport: early.transportId) == shardB && early.port == b.port)
-            let _: JoinRoomResult = try await viewer.request("joinRoom", JoinRoomParams(
-                token: TestRelay.token(room: "shard-b", user: "viewer"), roomId: "shard-b", userId: "viewer", role: .audience, visible: false,
-                roomConfig: RoomConfig(subscribeTransportId: early.transportId)))
+            let _: JoinRoomResult = try await viewer.request(
+                "joinRoom",
+                JoinRoomParams(
+                    token: TestRelay.token(room: "shard-b", user: "viewer"), roomId: "shard-b", userId: "viewer", role: .audience, visible: false,
+                    roomConfig: RoomConfig(subscribeTransportId: early.transportId)))
             #expect(media.shard(ofTransport: early.transportId) == shardB)
 
             // Checks are routed by ufrag among the transports of the port's shard only.

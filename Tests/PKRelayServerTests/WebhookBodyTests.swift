@@ -1,6 +1,7 @@
 import Foundation
-@testable import PKRelayServer
 import Testing
+
+@testable import PKRelayServer
 
 /// Webhook bodies are written without Foundation: the bytes must be JSON any receiver reads back
 /// to the same values, with keys sorted so the same event always signs the same.
@@ -11,7 +12,9 @@ struct WebhookBodyTests {
         let body = WebhookBody.encode(
             id: "e1", type: "user.left", timestampMs: 1_700_000_000_123, sequence: 42, roomId: "r/1",
             data: ["userId": .string("u1"), "roomId": .string("r/1"), "visible": .bool(false), "error": .number(Int32(-7))])
-        let expected = #"{"data":{"error":-7,"roomId":"r/1","userId":"u1","visible":false},"id":"e1","roomId":"r/1","sequence":42,"timestamp":1700000000123,"type":"user.left"}"#
+        let expected =
+            #"{"data":{"error":-7,"roomId":"r/1","userId":"u1","visible":false},"id":"e1","roomId":"r/1","sequence":42,"#
+            + #""timestamp":1700000000123,"type":"user.left"}"#
         #expect(String(decoding: body, as: UTF8.self) == expected)
     }
 

@@ -1,22 +1,23 @@
-import Foundation
-import PKRelayServer
-import Testing
 import Auth
+import Foundation
 import Logging
 import MediaPlane
+import PKRelayServer
+import Testing
 
 /// The `webhooks:` section and the `PKRELAY_*` environment overrides.
 struct WebhookConfigurationTests {
     static let secret = "0123456789abcdef0123456789abcdef"
 
     @Test func webhookSectionIsRead() throws {
-        let configuration = try RelayConfiguration.load(yaml: """
-            webhooks:
-              urls: [http://127.0.0.1:9000/hook, https://app.example/pkrelay]
-              secret: "\(Self.secret)"
-              retryForSeconds: 30
-              queueSize: 50
-            """)
+        let configuration = try RelayConfiguration.load(
+            yaml: """
+                webhooks:
+                  urls: [http://127.0.0.1:9000/hook, https://app.example/pkrelay]
+                  secret: "\(Self.secret)"
+                  retryForSeconds: 30
+                  queueSize: 50
+                """)
         #expect(configuration.webhooks.urls == ["http://127.0.0.1:9000/hook", "https://app.example/pkrelay"])
         #expect(configuration.webhooks.retryForSeconds == 30)
         #expect(configuration.webhooks.queueSize == 50)
@@ -49,15 +50,17 @@ struct WebhookConfigurationTests {
     }
 
     @Test func environmentOverridesTheFile() throws {
-        let configuration = try RelayConfiguration.load(yaml: "control: {port: 7000}\nlogging: {level: debug}", environment: [
-            "PKRELAY_CONTROL_PORT": "9100",
-            "PKRELAY_MEDIA_PORT_RANGE_START": "50000",
-            "PKRELAY_MEDIA_PORT_RANGE_END": "50100",
-            "PKRELAY_WEBHOOKS_URLS": "[http://10.0.0.5:8080/pkrelay]",
-            "PKRELAY_WEBHOOKS_SECRET": Self.secret,
-            "PKRELAY_AUTH_KEYS": "[{id: main, secret: \"\(Self.secret)\"}]",
-            "HOME": "/root",
-        ])
+        let configuration = try RelayConfiguration.load(
+            yaml: "control: {port: 7000}\nlogging: {level: debug}",
+            environment: [
+                "PKRELAY_CONTROL_PORT": "9100",
+                "PKRELAY_MEDIA_PORT_RANGE_START": "50000",
+                "PKRELAY_MEDIA_PORT_RANGE_END": "50100",
+                "PKRELAY_WEBHOOKS_URLS": "[http://10.0.0.5:8080/pkrelay]",
+                "PKRELAY_WEBHOOKS_SECRET": Self.secret,
+                "PKRELAY_AUTH_KEYS": "[{id: main, secret: \"\(Self.secret)\"}]",
+                "HOME": "/root",
+            ])
         #expect(configuration.controlPort == 9100)
         #expect(configuration.logLevel == .debug)
         #expect(configuration.media.portRange == 50000...50100)

@@ -47,9 +47,10 @@ struct WebhookDeliveryTests {
                 try await bob.call("leaveRoom", RoomParams(roomId: "wh-1"))
                 await alice.close()
                 let hooks = try await receiver.waitUntil("room.ended") { Self.types($0, room: "wh-1").contains("room.ended") }
-                #expect(Self.types(hooks, room: "wh-1") == [
-                    "room.created", "user.joined", "user.joined", "user.role_changed", "user.left", "user.left", "room.ended",
-                ])
+                #expect(
+                    Self.types(hooks, room: "wh-1") == [
+                        "room.created", "user.joined", "user.joined", "user.role_changed", "user.left", "user.left", "room.ended",
+                    ])
                 var seen = Set<String>()
                 let delivered = WebhookReceiver.delivered(hooks).filter { seen.insert($0.id).inserted }
                 for hook in delivered { Self.expectSigned(hook) }
@@ -105,7 +106,9 @@ struct WebhookDeliveryTests {
                 let failures = try await AdminHTTPClient.metric(port: relay.ports.admin, "pkrelay_webhook_failures_total")
                 #expect(failures >= 4)
                 try await AdminHTTPClient.waitForMetric(port: relay.ports.admin, "pkrelay_webhook_deliveries_total") { $0 >= 5 }
-                await alice.close(); await bob.close(); await carol.close()
+                await alice.close()
+                await bob.close()
+                await carol.close()
             }
         } catch {
             await receiver.stop()

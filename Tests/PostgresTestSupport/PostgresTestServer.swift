@@ -75,10 +75,12 @@ public final class PostgresTestServer: Sendable {
 
     /// Starts the server again after ``pause()``.
     public func resume() async throws {
-        try await runServerTool("pg_ctl", [
-            "-D", directory.appendingPathComponent("data").path, "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "30",
-            "-o", "-k \(directory.path) -c listen_addresses= -F", "start",
-        ])
+        try await runServerTool(
+            "pg_ctl",
+            [
+                "-D", directory.appendingPathComponent("data").path, "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "30",
+                "-o", "-k \(directory.path) -c listen_addresses= -F", "start",
+            ])
     }
 
     /// Stops the server at once (the data is thrown away) and removes its directory.

@@ -1,5 +1,5 @@
-import Testing
 import RTPWire
+import Testing
 
 @Suite("NTP time helpers")
 struct NTPTimeTests {
@@ -15,7 +15,9 @@ struct NTPTimeTests {
         #expect(NTPTime.middle32(row.ntp) == row.middle)
     }
 
-    @Test("Unix milliseconds round trip, across the 2036 NTP era wrap", arguments: [0, 1, 999, 1000, 1_700_000_000_123, 2_085_978_496_000, 4_000_000_000_000] as [Int64])
+    @Test(
+        "Unix milliseconds round trip, across the 2036 NTP era wrap",
+        arguments: [0, 1, 999, 1000, 1_700_000_000_123, 2_085_978_496_000, 4_000_000_000_000] as [Int64])
     func unixRoundTrip(_ milliseconds: Int64) {
         let ntp = NTPTime.fromUnixMilliseconds(milliseconds)
         #expect(NTPTime.unixMilliseconds(ntp) == milliseconds)

@@ -1,5 +1,5 @@
-import Testing
 import RTPWire
+import Testing
 
 /// First two bytes, total length and the class RFC 7983 / RFC 5761 assign.
 struct DemuxCase: Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-import Testing
 import RTPWire
+import Testing
 
 /// A compound packet and what iterating it must yield.
 struct RTCPIterationCase: Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-import Testing
 import RTPWire
+import Testing
 
 @Suite("RTCP packet parsers")
 struct RTCPParserTests {
@@ -45,9 +45,11 @@ struct RTCPParserTests {
             #expect(report.packetCount == 1500)
             #expect(report.octetCount == 1_200_000)
             #expect(report.reportCount == 1)
-            #expect(report.reportBlock(at: 0, in: buffer) == RTCPReportBlock(
-                ssrc: 0xAB00_0002, fractionLost: 12, cumulativeLost: 258, extendedHighestSequence: 0x0001_FFF0,
-                jitter: 44, lastSenderReport: 0x2B3C_8000, delaySinceLastSenderReport: 0x0001_8000))
+            #expect(
+                report.reportBlock(at: 0, in: buffer)
+                    == RTCPReportBlock(
+                        ssrc: 0xAB00_0002, fractionLost: 12, cumulativeLost: 258, extendedHighestSequence: 0x0001_FFF0,
+                        jitter: 44, lastSenderReport: 0x2B3C_8000, delaySinceLastSenderReport: 0x0001_8000))
             #expect(report.reportBlock(at: 1, in: buffer) == nil)
             #expect(RTCPSenderReport(view: views[1], in: buffer) == nil, "SDES is not an SR")
             #expect(RTCPReceiverReport(view: views[0], in: buffer) == nil, "SR is not an RR")

@@ -1,5 +1,5 @@
-import Testing
 import RTPWire
+import Testing
 
 @Suite("RTCP SDES writer")
 struct RTCPSourceDescriptionWriterTests {
@@ -7,9 +7,10 @@ struct RTCPSourceDescriptionWriterTests {
     func cname(_ textLength: Int) throws {
         let text = [UInt8](repeating: 0x61, count: textLength)
         var bytes = [UInt8](repeating: 0xEE, count: 300)
-        let length = try #require(bytes.withUnsafeMutableBytes { buffer in
-            text.withUnsafeBytes { RTCPWriter.writeSourceDescriptionCNAME(ssrc: 0x5EED, cname: $0, into: buffer, at: 0) }
-        })
+        let length = try #require(
+            bytes.withUnsafeMutableBytes { buffer in
+                text.withUnsafeBytes { RTCPWriter.writeSourceDescriptionCNAME(ssrc: 0x5EED, cname: $0, into: buffer, at: 0) }
+            })
         #expect(length % 4 == 0)
         #expect(length >= 4 + 4 + 2 + textLength + 1)
         #expect(length < 4 + 4 + 2 + textLength + 1 + 4)

@@ -1,5 +1,5 @@
-import Testing
 import RTPWire
+import Testing
 
 @Suite("RTCP writers")
 struct RTCPWriterTests {
@@ -142,8 +142,9 @@ struct RTCPWriterTests {
     func compound() throws {
         var bytes = [UInt8](repeating: 0, count: 28 + 12 + 16)
         let total: Int? = bytes.withUnsafeMutableBytes { buffer in
-            guard let first = RTCPWriter.writeSenderReport(
-                ssrc: 1, ntpTimestamp: 2, rtpTimestamp: 3, packetCount: 4, octetCount: 5, into: buffer, at: 0),
+            guard
+                let first = RTCPWriter.writeSenderReport(
+                    ssrc: 1, ntpTimestamp: 2, rtpTimestamp: 3, packetCount: 4, octetCount: 5, into: buffer, at: 0),
                 let second = RTCPWriter.writePictureLossIndication(senderSSRC: 1, mediaSSRC: 9, into: buffer, at: first),
                 let third = RTCPWriter.writeGenericNACK(
                     senderSSRC: 1, mediaSSRC: 9, packetID: 7, lostBitmask: 0, into: buffer, at: first + second)

@@ -1,5 +1,5 @@
-import Testing
 import RTPWire
+import Testing
 
 /// An extension block, an identifier to look for and the data expected for it.
 struct ExtensionFindCase: Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-import Testing
 import RTPWire
+import Testing
 
 /// One well-formed packet and the header it must parse to.
 struct RTPParseCase: Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-import Testing
 import RTPWire
+import Testing
 
 /// Header fields for a write-then-parse round trip.
 struct RTPWriteCase: Sendable, CustomStringConvertible {

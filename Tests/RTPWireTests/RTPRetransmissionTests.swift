@@ -16,9 +16,10 @@ struct RTPRetransmissionTests {
     @Test func restoresTheOriginalPacketTwoBytesOn() throws {
         var buffer = Self.wrapped
         let header = try #require(RTPHeader.parse(buffer))
-        let original = try #require(buffer.withUnsafeMutableBytes {
-            RTPRetransmission.unwrap($0.baseAddress!, header: header, originalSSRC: 0x0102_0304, originalPayloadType: 96)
-        })
+        let original = try #require(
+            buffer.withUnsafeMutableBytes {
+                RTPRetransmission.unwrap($0.baseAddress!, header: header, originalSSRC: 0x0102_0304, originalPayloadType: 96)
+            })
         #expect(original.offset == 2)
         #expect(original.length == Self.wrapped.count - 2)
         let bytes = Array(buffer[original.offset..<(original.offset + original.length)])

@@ -37,14 +37,15 @@ struct STUNMessageWriterTests {
 
     @Test("every ICE attribute reads back as written")
     func iceAttributesRoundTrip() throws {
-        let bytes = try #require(Self.write { writer in
-            writer.append(.username, text: "abcd:efgh1")
-            writer.append(.priority, uint32: 0x6E7F_00FF)
-            writer.append(.iceControlling, uint64: 0x0123_4567_89AB_CDEF)
-            writer.appendFlag(.useCandidate)
-            writer.append(.software, text: "pkrelay")
-            writer.appendFingerprint()
-        })
+        let bytes = try #require(
+            Self.write { writer in
+                writer.append(.username, text: "abcd:efgh1")
+                writer.append(.priority, uint32: 0x6E7F_00FF)
+                writer.append(.iceControlling, uint64: 0x0123_4567_89AB_CDEF)
+                writer.appendFlag(.useCandidate)
+                writer.append(.software, text: "pkrelay")
+                writer.appendFingerprint()
+            })
         #expect(bytes.count % 4 == 0)
         let message = try STUNTestMessage.parse(bytes).get()
         #expect(message.type == .bindingRequest)
@@ -61,14 +62,17 @@ struct STUNMessageWriterTests {
         }
     }
 
-    @Test("error codes and UNKNOWN-ATTRIBUTES read back", arguments: [
-        STUNErrorCode.badRequest, .unauthorized, .unknownAttribute, .roleConflict,
-    ])
+    @Test(
+        "error codes and UNKNOWN-ATTRIBUTES read back",
+        arguments: [
+            STUNErrorCode.badRequest, .unauthorized, .unknownAttribute, .roleConflict,
+        ])
     func errorCodes(code: STUNErrorCode) throws {
-        let bytes = try #require(Self.write(type: .bindingErrorResponse) { writer in
-            writer.appendErrorCode(code)
-            writer.appendFingerprint()
-        })
+        let bytes = try #require(
+            Self.write(type: .bindingErrorResponse) { writer in
+                writer.appendErrorCode(code)
+                writer.appendFingerprint()
+            })
         let message = try STUNTestMessage.parse(bytes).get()
         #expect(message.type == .bindingErrorResponse)
         #expect(message.unknownComprehensionRequired.isEmpty, "ERROR-CODE is known")
@@ -84,10 +88,11 @@ struct STUNMessageWriterTests {
         let request = STUNTestMessage.build(attributes: [(0x0003, [1]), (0x7FFF, []), (0x8123, [2, 3])])
         let parsed = try STUNTestMessage.parse(request).get()
         #expect(parsed.unknownComprehensionRequired.count == 2, "0x8123 is comprehension-optional")
-        let bytes = try #require(Self.write(type: .bindingErrorResponse) { writer in
-            writer.appendErrorCode(.unknownAttribute)
-            writer.appendUnknownAttributes(parsed.unknownComprehensionRequired)
-        })
+        let bytes = try #require(
+            Self.write(type: .bindingErrorResponse) { writer in
+                writer.appendErrorCode(.unknownAttribute)
+                writer.appendUnknownAttributes(parsed.unknownComprehensionRequired)
+            })
         let message = try STUNTestMessage.parse(bytes).get()
         let listed = bytes.withUnsafeBytes { packet in
             message.firstAttribute(.unknownAttributes, in: packet)?.value(in: packet).map { Array($0) }
@@ -130,7 +135,9 @@ struct STUNMessageWriterTests {
         #expect(STUNAddress(ipv6High: 0, low: 1, port: 1).description == "[::1]:1")
         #expect(STUNAddress(ipv6High: 0x2001_0DB8_0000_0001, low: 0x0000_0000_0000_0001, port: 2).description == "[2001:db8:0:1::1]:2")
         #expect(STUNAddress(ipv6High: 0x2001_0000_0001_0001, low: 0x0001_0001_0001_0001, port: 3).description == "[2001:0:1:1:1:1:1:1]:3")
-        #expect(STUNAddress(ipv6High: 0x2001_0000_0000_0001, low: 0x0000_0000_0001_0001, port: 4).description == "[2001::1:0:0:1:1]:4", "the first of two equal zero runs is the one shortened")
+        #expect(
+            STUNAddress(ipv6High: 0x2001_0000_0000_0001, low: 0x0000_0000_0001_0001, port: 4).description == "[2001::1:0:0:1:1]:4",
+            "the first of two equal zero runs is the one shortened")
     }
 
     @Test("XOR addresses with a wrong family or length are refused")
@@ -147,28 +154,32 @@ struct STUNMessageWriterTests {
         #expect(Self.write(capacity: 20) { _ in } == [0x00, 0x01, 0x00, 0x00, 0x21, 0x12, 0xA4, 0x42] + Self.transactionID.bytes)
         #expect(Self.write(capacity: 27) { writer in writer.append(.priority, uint32: 1) } == nil)
         #expect(Self.write(capacity: 28) { writer in writer.append(.priority, uint32: 1) }?.count == 28)
-        #expect(Self.write(capacity: 28) { writer in
-            writer.append(.priority, uint32: 1)
-            writer.appendFlag(.useCandidate)
-            writer.append(.priority, uint32: 2)
-        } == nil, "later appends do not clear the failure")
+        #expect(
+            Self.write(capacity: 28) { writer in
+                writer.append(.priority, uint32: 1)
+                writer.appendFlag(.useCandidate)
+                writer.append(.priority, uint32: 2)
+            } == nil, "later appends do not clear the failure")
     }
 
     @Test("nothing but FINGERPRINT may follow MESSAGE-INTEGRITY, and nothing follows FINGERPRINT")
     func orderRules() {
-        #expect(Self.write { writer in
-            _ = writer.appendIntegrityPlaceholder()
-            writer.append(.priority, uint32: 1)
-        } == nil)
-        #expect(Self.write { writer in
-            writer.appendFingerprint()
-            writer.append(.priority, uint32: 1)
-        } == nil)
-        #expect(Self.write { writer in
-            writer.append(.priority, uint32: 1)
-            _ = writer.appendIntegrityPlaceholder()
-            writer.appendFingerprint()
-        }?.count == 20 + 8 + 24 + 8)
+        #expect(
+            Self.write { writer in
+                _ = writer.appendIntegrityPlaceholder()
+                writer.append(.priority, uint32: 1)
+            } == nil)
+        #expect(
+            Self.write { writer in
+                writer.appendFingerprint()
+                writer.append(.priority, uint32: 1)
+            } == nil)
+        #expect(
+            Self.write { writer in
+                writer.append(.priority, uint32: 1)
+                _ = writer.appendIntegrityPlaceholder()
+                writer.appendFingerprint()
+            }?.count == 20 + 8 + 24 + 8)
     }
 
     @Test("the integrity slot covers everything before MESSAGE-INTEGRITY, and the length field ends at it")

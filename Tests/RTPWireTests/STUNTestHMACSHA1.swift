@@ -14,7 +14,8 @@ enum STUNTestHMACSHA1 {
             var words = [UInt32](repeating: 0, count: 80)
             for index in 0..<16 {
                 let offset = blockStart + 4 * index
-                words[index] = UInt32(padded[offset]) << 24 | UInt32(padded[offset + 1]) << 16
+                words[index] =
+                    UInt32(padded[offset]) << 24 | UInt32(padded[offset + 1]) << 16
                     | UInt32(padded[offset + 2]) << 8 | UInt32(padded[offset + 3])
             }
             for index in 16..<80 {

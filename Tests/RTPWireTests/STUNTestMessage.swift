@@ -61,7 +61,7 @@ enum STUNTestMessage {
         return bytes.withUnsafeBytes { packet in
             var scratch = [UInt8](repeating: 0, count: packet.count)
             guard let signedLength = scratch.withUnsafeMutableBytes({ message.integrityInput(from: packet, into: $0) }),
-                  let code = message.integrityValue(in: packet)
+                let code = message.integrityValue(in: packet)
             else { return false }
             let expected = STUNTestHMACSHA1.code(key: Array(password.utf8), message: Array(scratch.prefix(signedLength)))
             return expected == Array(code)

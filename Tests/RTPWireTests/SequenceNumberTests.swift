@@ -1,5 +1,5 @@
-import Testing
 import RTPWire
+import Testing
 
 @Suite("Wrap-aware sequence and timestamp maths")
 struct SequenceNumberTests {

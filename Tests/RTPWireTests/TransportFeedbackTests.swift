@@ -12,7 +12,9 @@ struct ArrivalTable: TransportFeedbackArrivals {
 @Suite("Transport-wide feedback")
 struct TransportFeedbackTests {
     /// Writes a feedback for `arrivals` into a buffer of `size` bytes.
-    static func write(_ arrivals: [Int64?], base: UInt16 = 100, count: Int? = nil, size: Int = 1200, feedbackCount: UInt8 = 7)
+    static func write(
+        _ arrivals: [Int64?], base: UInt16 = 100, count: Int? = nil, size: Int = 1200, feedbackCount: UInt8 = 7
+    )
         -> (bytes: [UInt8], packetCount: Int)?
     {
         var bytes = [UInt8](repeating: 0xEE, count: size)
@@ -46,15 +48,16 @@ struct TransportFeedbackTests {
         // reference (15 x 64 ms = 960 ms), 1, and 280 (two bytes).
         let written = try #require(Self.write([1_000_000, 1_000_250, nil, 1_070_250]))
         #expect(written.packetCount == 4)
-        #expect(written.bytes == [
-            0xAF, 0xCD, 0x00, 0x06,  // V=2, P, FMT 15, RTPFB, 7 words
-            0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
-            0x00, 0x64, 0x00, 0x04,  // base 100, 4 packets
-            0x00, 0x00, 0x0F, 0x07,  // reference time 15, feedback 7
-            0xD4, 0x80,  // two-bit vector: small, small, not received, large
-            0xA0, 0x01, 0x01, 0x18,  // deltas 160, 1, 280
-            0x00, 0x02,  // padding, its count last
-        ])
+        #expect(
+            written.bytes == [
+                0xAF, 0xCD, 0x00, 0x06,  // V=2, P, FMT 15, RTPFB, 7 words
+                0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+                0x00, 0x64, 0x00, 0x04,  // base 100, 4 packets
+                0x00, 0x00, 0x0F, 0x07,  // reference time 15, feedback 7
+                0xD4, 0x80,  // two-bit vector: small, small, not received, large
+                0xA0, 0x01, 0x01, 0x18,  // deltas 160, 1, 280
+                0x00, 0x02,  // padding, its count last
+            ])
         let parsed = try Self.parse(written.bytes)
         #expect(parsed.feedback.baseSequenceNumber == 100 && parsed.feedback.packetStatusCount == 4)
         #expect(parsed.feedback.referenceTime == 15 && parsed.feedback.feedbackPacketCount == 7 && parsed.feedback.receivedCount == 3)
@@ -135,10 +138,12 @@ struct TransportFeedbackTests {
         for _ in 0..<300 {
             switch random.next() % 6 {
             case 0: arrivals.append(nil)
-            case 1: time += Int64(random.next() % 200_000)
+            case 1:
+                time += Int64(random.next() % 200_000)
                 arrivals.append(time)
             case 2: arrivals.append(time - Int64(random.next() % 5000))
-            default: time += Int64(random.next() % 10_000)
+            default:
+                time += Int64(random.next() % 10_000)
                 arrivals.append(time)
             }
         }
@@ -154,16 +159,18 @@ struct TransportFeedbackTests {
         }
     }
 
-    @Test("The parser refuses what libwebrtc's would", arguments: [
-        // No packets.
-        [0x8F, 0xCD, 0x00, 0x04, 0, 0, 0, 1, 0, 0, 0, 2, 0x00, 0x01, 0x00, 0x00, 0, 0, 1, 0],
-        // Five packets, but one chunk covering one and nothing after it.
-        [0x8F, 0xCD, 0x00, 0x05, 0, 0, 0, 1, 0, 0, 0, 2, 0x00, 0x01, 0x00, 0x05, 0, 0, 1, 0, 0x20, 0x01, 0x00, 0x00],
-        // One received packet whose delta is missing.
-        [0x8F, 0xCD, 0x00, 0x05, 0, 0, 0, 1, 0, 0, 0, 2, 0x00, 0x01, 0x00, 0x02, 0, 0, 1, 0, 0x40, 0x02, 0x00, 0x00],
-        // The reserved symbol in a run.
-        [0x8F, 0xCD, 0x00, 0x05, 0, 0, 0, 1, 0, 0, 0, 2, 0x00, 0x01, 0x00, 0x01, 0, 0, 1, 0, 0x60, 0x01, 0x00, 0x00],
-    ] as [[UInt8]])
+    @Test(
+        "The parser refuses what libwebrtc's would",
+        arguments: [
+            // No packets.
+            [0x8F, 0xCD, 0x00, 0x04, 0, 0, 0, 1, 0, 0, 0, 2, 0x00, 0x01, 0x00, 0x00, 0, 0, 1, 0],
+            // Five packets, but one chunk covering one and nothing after it.
+            [0x8F, 0xCD, 0x00, 0x05, 0, 0, 0, 1, 0, 0, 0, 2, 0x00, 0x01, 0x00, 0x05, 0, 0, 1, 0, 0x20, 0x01, 0x00, 0x00],
+            // One received packet whose delta is missing.
+            [0x8F, 0xCD, 0x00, 0x05, 0, 0, 0, 1, 0, 0, 0, 2, 0x00, 0x01, 0x00, 0x02, 0, 0, 1, 0, 0x40, 0x02, 0x00, 0x00],
+            // The reserved symbol in a run.
+            [0x8F, 0xCD, 0x00, 0x05, 0, 0, 0, 1, 0, 0, 0, 2, 0x00, 0x01, 0x00, 0x01, 0, 0, 1, 0, 0x60, 0x01, 0x00, 0x00],
+        ] as [[UInt8]])
     func refused(bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { buffer in
             var iterator = RTCPPacketIterator(buffer)

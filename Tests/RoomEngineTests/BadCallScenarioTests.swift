@@ -13,21 +13,29 @@ import Testing
     static func perform(_ call: Call, _ client: Client, room: String, in s: inout Scenario) -> (RelayError?, [EngineAction]) {
         switch call {
         case .leave:
-            let o = s.leave(client, room: room); return (o.error, o.actions)
+            let o = s.leave(client, room: room)
+            return (o.error, o.actions)
         case .publish:
-            let o = s.publish(client, room: room); return (o.error, o.actions)
+            let o = s.publish(client, room: room)
+            return (o.error, o.actions)
         case .unpublish:
-            let o = s.unpublish(client, room: room); return (o.error, o.actions)
+            let o = s.unpublish(client, room: room)
+            return (o.error, o.actions)
         case .subscribe:
-            let o = s.subscribe(client, to: "host", room: room); return (o.error, o.actions)
+            let o = s.subscribe(client, to: "host", room: room)
+            return (o.error, o.actions)
         case .unsubscribe:
-            let o = s.unsubscribe(client, from: "host", room: room); return (o.error, o.actions)
+            let o = s.unsubscribe(client, from: "host", room: room)
+            return (o.error, o.actions)
         case .setVisibility:
-            let o = s.setVisible(client, false, room: room); return (o.error, o.actions)
+            let o = s.setVisible(client, false, room: room)
+            return (o.error, o.actions)
         case .switchRole:
-            let o = s.switchRole(client, to: .audience, room: room); return (o.error, o.actions)
+            let o = s.switchRole(client, to: .audience, room: room)
+            return (o.error, o.actions)
         case .updateToken:
-            let o = s.updateToken(client, grants: s.grants(), room: room); return (o.error, o.actions)
+            let o = s.updateToken(client, grants: s.grants(), room: room)
+            return (o.error, o.actions)
         }
     }
 
@@ -89,17 +97,61 @@ import Testing
     }
 
     static let trackCases: [TrackCase] = [
-        TrackCase(name: "ssrc 0", tracks: { c in var t = c.tracks(); t[1].ssrc = 0; return t }, code: .invalidParams, position: 1),
-        TrackCase(name: "payload type 200", tracks: { c in var t = c.tracks(); t[0].payloadType = 200; return t }, code: .invalidParams, position: 0),
-        TrackCase(name: "unknown codec", tracks: { c in var t = c.tracks(); t[1].codec = "H265"; return t }, code: .unsupported, position: 1),
-        TrackCase(name: "audio codec on video", tracks: { c in var t = c.tracks(); t[1].codec = "opus"; return t }, code: .unsupported, position: 1),
+        TrackCase(
+            name: "ssrc 0",
+            tracks: { c in
+                var t = c.tracks()
+                t[1].ssrc = 0
+                return t
+            }, code: .invalidParams, position: 1),
+        TrackCase(
+            name: "payload type 200",
+            tracks: { c in
+                var t = c.tracks()
+                t[0].payloadType = 200
+                return t
+            }, code: .invalidParams, position: 0),
+        TrackCase(
+            name: "unknown codec",
+            tracks: { c in
+                var t = c.tracks()
+                t[1].codec = "H265"
+                return t
+            }, code: .unsupported, position: 1),
+        TrackCase(
+            name: "audio codec on video",
+            tracks: { c in
+                var t = c.tracks()
+                t[1].codec = "opus"
+                return t
+            }, code: .unsupported, position: 1),
         TrackCase(
             name: "two audio tracks",
-            tracks: { c in c.tracks(mediaType: MediaType.audio) + [TrackDescription(kind: .audio, ssrc: c.ssrcBase + 7, payloadType: 0, codec: "PCMU", clockRate: 8000)] },
+            tracks: { c in
+                c.tracks(mediaType: MediaType.audio) + [TrackDescription(kind: .audio, ssrc: c.ssrcBase + 7, payloadType: 0, codec: "PCMU", clockRate: 8000)]
+            },
             code: .invalidParams, position: 1),
-        TrackCase(name: "duplicate SSRC", tracks: { c in var t = c.tracks(); t[1].ssrc = t[0].ssrc; return t }, code: .invalidParams, position: 1),
-        TrackCase(name: "clock rate 0", tracks: { c in var t = c.tracks(); t[0].clockRate = 0; return t }, code: .invalidParams, position: 0),
-        TrackCase(name: "nine channels", tracks: { c in var t = c.tracks(); t[0].channels = 9; return t }, code: .invalidParams, position: 0),
+        TrackCase(
+            name: "duplicate SSRC",
+            tracks: { c in
+                var t = c.tracks()
+                t[1].ssrc = t[0].ssrc
+                return t
+            }, code: .invalidParams, position: 1),
+        TrackCase(
+            name: "clock rate 0",
+            tracks: { c in
+                var t = c.tracks()
+                t[0].clockRate = 0
+                return t
+            }, code: .invalidParams, position: 0),
+        TrackCase(
+            name: "nine channels",
+            tracks: { c in
+                var t = c.tracks()
+                t[0].channels = 9
+                return t
+            }, code: .invalidParams, position: 0),
     ]
 
     @Test(arguments: trackCases)

@@ -105,9 +105,11 @@ struct ClusterScenario {
             if let refusal = b.engine.remoteMirrorRefusal(node: "a", sourceRoomId: room, targetRoomId: targetRoom, userId: client.userId) {
                 return ForwardTargetRequest(roomId: targetRoom, grants: .failure(refusal))
             }
-            return ForwardTargetRequest(roomId: targetRoom, grants: .success(a.grants(publish: true, subscribe: false, forward: false)), remote: target(targetRoom, on: "b"))
+            return ForwardTargetRequest(
+                roomId: targetRoom, grants: .success(a.grants(publish: true, subscribe: false, forward: false)), remote: target(targetRoom, on: "b"))
         }
-        let outcome = update
+        let outcome =
+            update
             ? a.engine.updateForward(session: client.session, roomId: room, targets: requests, now: a.now)
             : a.engine.startForward(session: client.session, roomId: room, targets: requests, now: a.now)
         return a.record(outcome)
@@ -121,8 +123,9 @@ struct ClusterScenario {
         if case .failure(let error) = a.engine.validateRemoteLink(session: caller.session, params: params) {
             return EngineOutcome(result: .failure(error), actions: [])
         }
-        let accepted = b.record(b.engine.acceptRemoteLink(
-            from: target(room, on: "a"), callerRoomId: room, callerUserId: caller.userId, peerRoomId: peerRoom, peerUserId: peerUser, now: b.now))
+        let accepted = b.record(
+            b.engine.acceptRemoteLink(
+                from: target(room, on: "a"), callerRoomId: room, callerUserId: caller.userId, peerRoomId: peerRoom, peerUserId: peerUser, now: b.now))
         if case .failure(let error) = accepted.result { return EngineOutcome(result: .failure(error), actions: []) }
         return a.record(a.engine.createRemoteLink(session: caller.session, params: params, remote: target(peerRoom, on: "b"), now: a.now))
     }
@@ -137,13 +140,15 @@ struct ClusterScenario {
         case .success(let found): checked = found
         }
         let id = a.engine.allocateInvitationId(prefix: "a")
-        let received = b.record(b.engine.receiveRemoteInvitation(
-            from: target(room, on: "a"), id: id, callerRoomId: checked.roomId, callerUserId: checked.userId, calleeRoomId: peerRoom,
-            calleeUserId: peerUser, payload: params.payload, timeoutSeconds: checked.timeoutSeconds, autoLink: autoLink, now: b.now))
+        let received = b.record(
+            b.engine.receiveRemoteInvitation(
+                from: target(room, on: "a"), id: id, callerRoomId: checked.roomId, callerUserId: checked.userId, calleeRoomId: peerRoom,
+                calleeUserId: peerUser, payload: params.payload, timeoutSeconds: checked.timeoutSeconds, autoLink: autoLink, now: b.now))
         switch received.result {
         case .failure(let error): return EngineOutcome(result: .failure(error), actions: [])
         case .success(let busy):
-            return a.record(a.engine.recordRemoteInvitation(session: caller.session, params: params, id: id, to: target(peerRoom, on: "b"), busy: busy, now: a.now))
+            return a.record(
+                a.engine.recordRemoteInvitation(session: caller.session, params: params, id: id, to: target(peerRoom, on: "b"), busy: busy, now: a.now))
         }
     }
 }

@@ -28,7 +28,8 @@ import Testing
 
     @Test func forwardShowsTheUserThereAndItsTracksCrossOnlyOnceSomeoneWatches() throws {
         var n = Nodes()
-        let markA = n.c.a.mark, markB = n.c.b.mark
+        let markA = n.c.a.mark
+        let markB = n.c.b.mark
         let result = try #require(n.c.forwardFromA(n.anchorA, room: "r1", into: ["r2"]).value)
         #expect(result.infos == [ForwardStreamStateInfo(roomId: "r2", state: 1, error: 0)])
         #expect(n.c.a.events(for: n.anchorA, since: markA) == [.forwardState("r1", "A", [("r2", .success, 0)])])
@@ -37,7 +38,10 @@ import Testing
         #expect(pipeSinks.map(\.transportId) == [n.c.pipeOnA, n.c.pipeOnA])
         #expect(n.c.a.binds(since: markA).isEmpty)
         let pending = n.c.pending()
-        guard case .mirror(let update)? = pending.first else { Issue.record("no mirror in flight: \(pending)"); return }
+        guard case .mirror(let update)? = pending.first else {
+            Issue.record("no mirror in flight: \(pending)")
+            return
+        }
         #expect(update.node == "b" && update.targetRoomId == "r2" && update.userId == "A" && update.publications?.count == 1)
 
         n.c.deliver()
@@ -63,7 +67,10 @@ import Testing
         let markA = n.c.a.mark
         n.c.b.unsubscribe(n.viewerB, from: "A", mediaType: MediaType.video, room: "r2")
         let pending = n.c.pending()
-        guard case .demand(let demand)? = pending.first, pending.count == 1 else { Issue.record("expected one demand notice: \(pending)"); return }
+        guard case .demand(let demand)? = pending.first, pending.count == 1 else {
+            Issue.record("expected one demand notice: \(pending)")
+            return
+        }
         #expect(demand.node == "a" && !demand.wanted)
         n.c.deliver()
         let unbound = n.c.a.media(since: markA).compactMap { if case .unbind(let sink) = $0 { sink } else { nil } }
@@ -106,9 +113,10 @@ import Testing
         let markA = n.c.a.mark
         n.c.deliver()
         // As on one node: the target fails with 1204 and the forward hears it was interrupted.
-        #expect(n.c.a.events(for: n.anchorA, since: markA) == [
-            .forwardState("r1", "A", [("r2", .failure, ErrorCode.forwardRemoteKicked.rawValue)]), .forwardEvent("r1", "A", [("r2", .interrupt)]),
-        ])
+        #expect(
+            n.c.a.events(for: n.anchorA, since: markA) == [
+                .forwardState("r1", "A", [("r2", .failure, ErrorCode.forwardRemoteKicked.rawValue)]), .forwardEvent("r1", "A", [("r2", .interrupt)]),
+            ])
         n.c.a.expectNoForwardingLeft()
     }
 
@@ -120,14 +128,18 @@ import Testing
         n.c.b.kick("A", room: "r2")
         n.c.deliver()
         let events = n.c.a.rawEvents(for: n.anchorA.session, since: markA)
-        guard case .forwardStreamStateChanged(let changed)? = events.first else { Issue.record("no state change: \(events)"); return }
+        guard case .forwardStreamStateChanged(let changed)? = events.first else {
+            Issue.record("no state change: \(events)")
+            return
+        }
         #expect(changed.infos.map(\.roomId) == ["r2"] && changed.infos[0].state == ForwardState.failure.rawValue)
         #expect(changed.infos[0].error == ErrorCode.forwardRemoteKicked.rawValue)
     }
 
     @Test func aLinkShowsEachAnchorInTheOtherRoomAndEndsOnBothSides() throws {
         var n = Nodes()
-        let markA = n.c.a.mark, markB = n.c.b.mark
+        let markA = n.c.a.mark
+        let markB = n.c.b.mark
         let event = try #require(n.c.linkFromA(n.anchorA, room: "r1", to: "r2", "B").value)
         #expect(event.errorCode == 0 && event.roomId == "r1" && event.peerRoomId == "r2")
         n.c.deliver()
@@ -137,7 +149,8 @@ import Testing
         #expect(n.c.b.events(for: n.viewerB, since: markB).prefix(2) == [.mirrorJoined("A", from: "r1", room: "r2"), .published("A", room: "r2")])
         #expect(n.c.a.engine.forwardingTotals.links == 1 && n.c.b.engine.forwardingTotals.links == 1)
 
-        let endA = n.c.a.mark, endB = n.c.b.mark
+        let endA = n.c.a.mark
+        let endB = n.c.b.mark
         n.c.b.disconnectOtherRoom(n.anchorB, room: "r2")
         n.c.deliver()
         #expect(n.c.b.events(for: n.anchorB, since: endB).contains(.disconnected("r2", peerRoom: "r1", "A", reason: "disconnect")))
@@ -161,10 +174,14 @@ import Testing
 
     @Test func anInvitationAcceptedOnTheOtherNodeReachesTheCaller() throws {
         var n = Nodes()
-        let markA = n.c.a.mark, markB = n.c.b.mark
+        let markA = n.c.a.mark
+        let markB = n.c.b.mark
         let invite = try #require(n.c.inviteFromA(n.anchorA, room: "r1", to: "r2", "B").value)
         let received = n.c.b.rawEvents(for: n.anchorB.session, since: markB)
-        guard case .invitationReceived(let incoming)? = received.first else { Issue.record("no invitation received: \(received)"); return }
+        guard case .invitationReceived(let incoming)? = received.first else {
+            Issue.record("no invitation received: \(received)")
+            return
+        }
         #expect(incoming.inviteId == invite.inviteId && incoming.fromRoomId == "r1" && incoming.fromUserId == "A")
         n.c.b.accept(n.anchorB, invite.inviteId)
         n.c.deliver()
@@ -179,19 +196,25 @@ import Testing
         let pending = n.c.b.mark
         let invite = try #require(n.c.inviteFromA(n.anchorA, room: "r1", to: "r2", "B").value)
         _ = pending
-        let markA = n.c.a.mark, markB = n.c.b.mark
+        let markA = n.c.a.mark
+        let markB = n.c.b.mark
         n.c.disconnect()
         #expect(n.c.a.events(for: n.anchorA, since: markA).first == .forwardEvent("r1", "A", [("r2", .disconnected)]))
-        #expect(n.c.a.events(for: n.anchorA, since: markA).contains(.invitation(invite.inviteId, "caller", .failure, room: "r1", peerRoom: "r2", "B", reason: "peerUnreachable")))
+        #expect(
+            n.c.a.events(for: n.anchorA, since: markA).contains(
+                .invitation(invite.inviteId, "caller", .failure, room: "r1", peerRoom: "r2", "B", reason: "peerUnreachable")))
         #expect(n.c.b.events(for: n.viewerB, since: markB).suffix(2) == [.unpublished("A", .other, room: "r2"), .left("A", .dropped, room: "r2")])
-        #expect(n.c.b.events(for: n.anchorB, since: markB).contains(.invitation(invite.inviteId, "callee", .failure, room: "r2", peerRoom: "r1", "A", reason: "peerUnreachable")))
+        #expect(
+            n.c.b.events(for: n.anchorB, since: markB).contains(
+                .invitation(invite.inviteId, "callee", .failure, room: "r2", peerRoom: "r1", "A", reason: "peerUnreachable")))
         // Both pipes close after everything on them.
         #expect(n.c.a.media(since: markA).last == .closeTransport(n.c.pipeOnA))
         #expect(n.c.b.media(since: markB).last == .closeTransport(n.c.pipeOnB))
         #expect(n.c.a.media(since: markA).filter { if case .removeSink = $0 { true } else { false } }.count == 2)
 
         // The forward stands on node a; when the connection is back its mirror is shown again.
-        let againA = n.c.a.mark, againB = n.c.b.mark
+        let againA = n.c.a.mark
+        let againB = n.c.b.mark
         n.c.connect()
         n.c.deliver()
         #expect(n.c.a.events(for: n.anchorA, since: againA) == [.forwardEvent("r1", "A", [("r2", .connected)])])
@@ -207,9 +230,10 @@ import Testing
         n.c.disconnect()
         let markA = n.c.a.mark
         _ = n.c.a.record(actions: n.c.a.engine.remoteNodeGone("b"))
-        #expect(n.c.a.events(for: n.anchorA, since: markA) == [
-            .forwardState("r1", "A", [("r2", .failure, ErrorCode.forwardResponse.rawValue)]), .forwardEvent("r1", "A", [("r2", .dstRoomUpdated)]),
-        ])
+        #expect(
+            n.c.a.events(for: n.anchorA, since: markA) == [
+                .forwardState("r1", "A", [("r2", .failure, ErrorCode.forwardResponse.rawValue)]), .forwardEvent("r1", "A", [("r2", .dstRoomUpdated)]),
+            ])
         n.c.a.expectNoForwardingLeft()
     }
 
@@ -224,16 +248,17 @@ import Testing
         n.c.b.disconnectOtherRoom(n.anchorB, room: "r2")
         seen += n.c.pending()
         // Mirrors both ways, a message, demand, a link end and a mirror removal.
-        let kinds = Set(seen.map { notice -> String in
-            switch notice {
-            case .mirror: "mirror"
-            case .mirrorEnded: "mirrorEnded"
-            case .linkEnded: "linkEnded"
-            case .message: "message"
-            case .invitation: "invitation"
-            case .demand: "demand"
-            }
-        })
+        let kinds = Set(
+            seen.map { notice -> String in
+                switch notice {
+                case .mirror: "mirror"
+                case .mirrorEnded: "mirrorEnded"
+                case .linkEnded: "linkEnded"
+                case .message: "message"
+                case .invitation: "invitation"
+                case .demand: "demand"
+                }
+            })
         #expect(kinds.isSuperset(of: ["mirror", "message", "demand", "linkEnded"]), "\(kinds)")
         let encoder = JSONEncoder()
         let decoder = JSONDecoder()

@@ -17,10 +17,11 @@ import Testing
         #expect(result.infos.map(\.roomId) == ["r2", "r3"])
         #expect(result.infos.map(\.state) == [2, 1])
         #expect(result.infos.map(\.error) == [1202, 0])
-        #expect(s.events(for: a, since: mark) == [
-            .forwardState("r1", "A", [("r2", .failure, 1202), ("r3", .success, 0)]),
-            .forwardEvent("r1", "A", [("r3", .dstRoomUpdated)]),
-        ])
+        #expect(
+            s.events(for: a, since: mark) == [
+                .forwardState("r1", "A", [("r2", .failure, 1202), ("r3", .success, 0)]),
+                .forwardEvent("r1", "A", [("r3", .dstRoomUpdated)]),
+            ])
         #expect(s.events(for: v3, since: mark) == [.mirrorJoined("A", from: "r1", room: "r3"), .published("A", room: "r3")])
         #expect(s.engine.forwardingTotals == (1, 0))
         #expect(s.engine.roomIds == ["r1", "r3"])
@@ -123,9 +124,10 @@ import Testing
         let again = s.connect("A")
         let mark = s.mark
         s.join(again, room: "r1")
-        #expect(s.events(for: a, since: mark) == [
-            .forwardState("r1", "A", [("r2", .idle, 0)]), .exit(.kicked, code: .duplicateLogin, room: "r1"),
-        ])
+        #expect(
+            s.events(for: a, since: mark) == [
+                .forwardState("r1", "A", [("r2", .idle, 0)]), .exit(.kicked, code: .duplicateLogin, room: "r1"),
+            ])
         #expect(s.events(for: b, since: mark) == [.unpublished("A", .clientDisconnected, room: "r2"), .left("A", .quit, room: "r2")])
         s.expectNoForwardingLeft()
         #expect(s.stopForward(again, room: "r1").error?.code == .forwardNotStarted)
@@ -149,7 +151,7 @@ import Testing
             }
             #expect(s.events(for: a, since: mark).last == .disconnected("r1", peerRoom: "r2", "B", reason: reason), "\(how)")
             #expect(s.events(for: b, since: mark).contains(.disconnected("r2", peerRoom: "r1", "A", reason: reason)), "\(how)")
-            let leave: LeaveReason = how == "join" ? .dropped : .kickedByAdmin // as for a forward's mirror
+            let leave: LeaveReason = how == "join" ? .dropped : .kickedByAdmin  // as for a forward's mirror
             #expect(Array(s.events(for: watcher, since: mark).prefix(1)) == [.left("A", leave, room: "r2")], "\(how)")
             #expect(s.engine.forwardingTotals == (0, 0))
             #expect(s.engine.forwardedFrom(roomId: "r1", userId: "B") == nil)
@@ -182,12 +184,14 @@ import Testing
         s.switchRole(a, to: .audience, room: "r1")
         let mark = s.mark
         #expect(s.accept(b, id).value != nil)
-        #expect(s.events(for: a, since: mark) == [
-            .invitation(id, "caller", .accepted, room: "r1", peerRoom: "r2", "B"), .connected("r1", peerRoom: "r2", "B", errorCode: -3330),
-        ])
-        #expect(s.events(for: b, since: mark) == [
-            .invitation(id, "callee", .accepted, room: "r2", peerRoom: "r1", "A"), .connected("r2", peerRoom: "r1", "A", errorCode: -3330),
-        ])
+        #expect(
+            s.events(for: a, since: mark) == [
+                .invitation(id, "caller", .accepted, room: "r1", peerRoom: "r2", "B"), .connected("r1", peerRoom: "r2", "B", errorCode: -3330),
+            ])
+        #expect(
+            s.events(for: b, since: mark) == [
+                .invitation(id, "callee", .accepted, room: "r2", peerRoom: "r1", "A"), .connected("r2", peerRoom: "r1", "A", errorCode: -3330),
+            ])
         #expect(s.engine.forwardingTotals == (0, 0))
     }
 

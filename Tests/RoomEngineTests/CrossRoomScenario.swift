@@ -53,7 +53,8 @@ extension Scenario {
 
     @discardableResult
     mutating func connectOtherRoom(_ client: Client, room: String? = nil, to peerRoom: String, _ peerUser: String) -> EngineOutcome<ConnectOtherRoomEvent> {
-        record(engine.connectOtherRoom(session: client.session, params: ConnectOtherRoomParams(roomId: peerRoom, userId: peerUser, localRoomId: room), now: now))
+        record(
+            engine.connectOtherRoom(session: client.session, params: ConnectOtherRoomParams(roomId: peerRoom, userId: peerUser, localRoomId: room), now: now))
     }
 
     @discardableResult
@@ -129,7 +130,10 @@ extension Scenario {
     /// not removed, sinks still bound, sources added and not removed, and binds that named a
     /// source the media plane did not have (never added since `mark`, or already removed).
     func mediaLeft(since mark: Int = 0) -> (sinks: Set<UInt32>, bound: Set<UInt32>, sources: Set<UInt32>, badBinds: [UInt32]) {
-        var sinks = Set<UInt32>(), bound = Set<UInt32>(), sources = Set<UInt32>(), removedSources = Set<UInt32>()
+        var sinks = Set<UInt32>()
+        var bound = Set<UInt32>()
+        var sources = Set<UInt32>()
+        var removedSources = Set<UInt32>()
         var badBinds: [UInt32] = []
         for action in media(since: mark) {
             switch action {
@@ -179,14 +183,16 @@ extension ServerEvent {
 
     /// onForwardStreamStateChanged with (target room, state, error) triples.
     static func forwardState(_ roomId: String, _ userId: String, _ infos: [(String, ForwardState, Int)]) -> ServerEvent {
-        .forwardStreamStateChanged(ForwardStreamStateChangedEvent(
-            roomId: roomId, userId: userId, infos: infos.map { ForwardStreamStateInfo(roomId: $0.0, state: $0.1.rawValue, error: $0.2) }))
+        .forwardStreamStateChanged(
+            ForwardStreamStateChangedEvent(
+                roomId: roomId, userId: userId, infos: infos.map { ForwardStreamStateInfo(roomId: $0.0, state: $0.1.rawValue, error: $0.2) }))
     }
 
     /// onForwardStreamEvent with (target room, event) pairs; "" is every target.
     static func forwardEvent(_ roomId: String, _ userId: String, _ infos: [(String, ForwardEvent)]) -> ServerEvent {
-        .forwardStreamEvent(ForwardStreamEventEvent(
-            roomId: roomId, userId: userId, infos: infos.map { ForwardStreamEventInfo(roomId: $0.0, event: $0.1.rawValue) }))
+        .forwardStreamEvent(
+            ForwardStreamEventEvent(
+                roomId: roomId, userId: userId, infos: infos.map { ForwardStreamEventInfo(roomId: $0.0, event: $0.1.rawValue) }))
     }
 
     static func connected(_ roomId: String, peerRoom: String, _ peerUser: String, errorCode: Int = 0) -> ServerEvent {
@@ -201,9 +207,10 @@ extension ServerEvent {
         _ inviteId: String, _ side: String, _ state: InvitationState, room: String, peerRoom: String, _ peerUser: String,
         reason: String? = nil, payload: String? = nil
     ) -> ServerEvent {
-        .invitationStateChanged(InvitationStateChangedEvent(
-            inviteId: inviteId, side: side, state: state.rawValue, roomId: room, peerRoomId: peerRoom, peerUserId: peerUser, reason: reason,
-            payload: payload))
+        .invitationStateChanged(
+            InvitationStateChangedEvent(
+                inviteId: inviteId, side: side, state: state.rawValue, roomId: room, peerRoomId: peerRoom, peerUserId: peerUser, reason: reason,
+                payload: payload))
     }
 
     static func roomMessage(_ text: String, from userId: String, room: String, fromRoom: String? = nil) -> ServerEvent {

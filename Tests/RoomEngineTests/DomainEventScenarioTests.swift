@@ -17,12 +17,15 @@ import Testing
         case .userRoleChanged(let room, let user, let role, let previous): "user.role \(room) \(user) \(previous.rawValue)->\(role.rawValue)"
         case .streamPublished(let change): "stream.published \(change.roomId) \(change.userId) \(change.streamIndex.rawValue) \(change.mediaType)"
         case .streamUnpublished(let change):
-            "stream.unpublished \(change.roomId) \(change.userId) \(change.streamIndex.rawValue) \(change.reason.map { "\($0.rawValue)" } ?? "-")\(change.departure.map { " " + $0.rawValue } ?? "")"
+            "stream.unpublished \(change.roomId) \(change.userId) \(change.streamIndex.rawValue) "
+                + "\(change.reason.map { "\($0.rawValue)" } ?? "-")\(change.departure.map { " " + $0.rawValue } ?? "")"
         case .forwardStateChanged(let change):
-            "forward \(change.sourceRoomId) \(change.userId) -> '\(change.targetRoomId)' \(change.state.rawValue) \(change.error)\(change.departure.map { " " + $0.rawValue } ?? "")"
+            "forward \(change.sourceRoomId) \(change.userId) -> '\(change.targetRoomId)' \(change.state.rawValue) "
+                + "\(change.error)\(change.departure.map { " " + $0.rawValue } ?? "")"
         case .linkConnected(let link): "link.connected \(link.callerRoomId)/\(link.callerUserId) \(link.peerRoomId)/\(link.peerUserId)"
         case .linkEnded(let link, let reason): "link.ended \(link.callerRoomId)/\(link.callerUserId) \(link.peerRoomId)/\(link.peerUserId) \(reason)"
-        case .invitationEnded(let outcome): "invitation \(outcome.inviteId) \(outcome.callerUserId)->\(outcome.calleeUserId) \(outcome.state.rawValue) \(outcome.reason ?? "-")"
+        case .invitationEnded(let outcome):
+            "invitation \(outcome.inviteId) \(outcome.callerUserId)->\(outcome.calleeUserId) \(outcome.state.rawValue) \(outcome.reason ?? "-")"
         case .firstKeyframe(let watch, let elapsed): "first-keyframe \(watch.sourceRoomId) \(watch.userId) -> \(watch.targetRoomId) \(elapsed)"
         }
     }
@@ -67,10 +70,11 @@ import Testing
         s.advance(seconds: 11)
         s.tick()
         s.dismiss(room: "r2", reason: "show over")
-        #expect(Self.lines(s, since: mark) == [
-            "user.left r1 A tokenExpired",
-            "room.dismissed r2 show over", "user.left r2 C roomDismissed", "room.ended r2",
-        ])
+        #expect(
+            Self.lines(s, since: mark) == [
+                "user.left r1 A tokenExpired",
+                "room.dismissed r2 show over", "user.left r2 C roomDismissed", "room.ended r2",
+            ])
     }
 
     @Test func streamsEndWithTheReasonAndTheDeparture() {
@@ -81,9 +85,10 @@ import Testing
         s.publish(a, room: "r1")
         s.unpublish(a, room: "r1")
         s.publish(a, room: "r1")
-        #expect(Self.lines(s, since: mark) == [
-            "stream.published r1 A main 3", "stream.unpublished r1 A main 0", "stream.published r1 A main 3",
-        ])
+        #expect(
+            Self.lines(s, since: mark) == [
+                "stream.published r1 A main 3", "stream.unpublished r1 A main 0", "stream.published r1 A main 3",
+            ])
         mark = s.mark
         s.disconnect(a)
         #expect(Self.lines(s, since: mark) == ["stream.unpublished r1 A main 3 disconnected", "user.left r1 A disconnected"])
@@ -97,10 +102,11 @@ import Testing
         var mark = s.mark
         let outcome = s.startForward(a, room: "r1", [.ok(""), .ok("bad room/../x"), .ok(tooLong), .ok("r2"), .bad("r3")])
         #expect(outcome.value?.infos.map(\.error) == [1201, 1201, 1201, 0, 1202])
-        #expect(Self.lines(s, since: mark) == [
-            "forward r1 A -> '' 2 1201", "forward r1 A -> 'bad room/../x' 2 1201", "forward r1 A -> '\(tooLong)' 2 1201",
-            "room.created r2", "forward r1 A -> 'r2' 1 0", "forward r1 A -> 'r3' 2 1202",
-        ])
+        #expect(
+            Self.lines(s, since: mark) == [
+                "forward r1 A -> '' 2 1201", "forward r1 A -> 'bad room/../x' 2 1201", "forward r1 A -> '\(tooLong)' 2 1201",
+                "room.created r2", "forward r1 A -> 'r2' 1 0", "forward r1 A -> 'r3' 2 1202",
+            ])
         #expect(s.engine.roomIds == ["r1", "r2"])
 
         // The same bad targets through an update while the forward runs.
@@ -117,10 +123,11 @@ import Testing
         // why), the target room it leaves empty ends, then the user leaves its own room.
         mark = s.mark
         s.disconnect(a)
-        #expect(Self.lines(s, since: mark) == [
-            "stream.unpublished r1 A main 3 disconnected", "room.ended r4", "forward r1 A -> 'r4' 0 0 disconnected",
-            "user.left r1 A disconnected", "room.ended r1",
-        ])
+        #expect(
+            Self.lines(s, since: mark) == [
+                "stream.unpublished r1 A main 3 disconnected", "room.ended r4", "forward r1 A -> 'r4' 0 0 disconnected",
+                "user.left r1 A disconnected", "room.ended r1",
+            ])
     }
 
     @Test func linksAndInvitationsReportHowTheyEnded() throws {
@@ -145,8 +152,9 @@ import Testing
         #expect(Self.lines(s, since: mark) == ["invitation \(busy) B->A 4 busy"])
         mark = s.mark
         s.disconnect(b)
-        #expect(Self.lines(s, since: mark) == [
-            "invitation \(pending) A->B 6 peerLeft", "link.ended r1/A r2/B disconnected", "user.left r2 B disconnected", "room.ended r2",
-        ])
+        #expect(
+            Self.lines(s, since: mark) == [
+                "invitation \(pending) A->B 6 peerLeft", "link.ended r1/A r2/B disconnected", "user.left r2 B disconnected", "room.ended r2",
+            ])
     }
 }

@@ -9,19 +9,24 @@ import Testing
     static func dualTracks(_ client: Client, small: Bool = true) -> [TrackDescription] {
         var tracks = client.tracks()
         if small {
-            tracks.append(TrackDescription(
-                kind: .video, ssrc: client.ssrcBase + 3, payloadType: 96, codec: "VP8", clockRate: 90_000,
-                parameters: "max-fr=15", videoStreamType: .small))
+            tracks.append(
+                TrackDescription(
+                    kind: .video, ssrc: client.ssrcBase + 3, payloadType: 96, codec: "VP8", clockRate: 90_000,
+                    parameters: "max-fr=15", videoStreamType: .small))
         }
         return tracks
     }
 
-    static func subscribe(_ s: inout Scenario, _ viewer: Client, to publisher: String, _ type: VideoStreamType?, room: String = Scenario.room) -> EngineOutcome<SubscribeStreamResult> {
+    static func subscribe(
+        _ s: inout Scenario, _ viewer: Client, to publisher: String, _ type: VideoStreamType?, room: String = Scenario.room
+    ) -> EngineOutcome<SubscribeStreamResult> {
         let params = SubscribeStreamParams(roomId: room, userId: publisher, transportId: viewer.transport, videoStreamType: type)
         return s.record(s.engine.subscribe(session: viewer.session, params: params, now: s.now))
     }
 
-    static func setType(_ s: inout Scenario, _ viewer: Client, of publisher: String, _ type: VideoStreamType, room: String = Scenario.room) -> EngineOutcome<SubscribeStreamResult> {
+    static func setType(
+        _ s: inout Scenario, _ viewer: Client, of publisher: String, _ type: VideoStreamType, room: String = Scenario.room
+    ) -> EngineOutcome<SubscribeStreamResult> {
         let params = SetRemoteVideoStreamTypeParams(roomId: room, userId: publisher, streamType: type)
         return s.record(s.engine.setRemoteVideoStreamType(session: viewer.session, params: params, now: s.now))
     }
@@ -32,7 +37,8 @@ import Testing
         try #require(s.publish(anchor, tracks: Self.dualTracks(anchor)).error == nil)
         let sources = s.addedSources()
         #expect(sources.map(\.videoStreamType) == [.big, .big, .small])
-        let big = sources[1], small = sources[2]
+        let big = sources[1]
+        let small = sources[2]
         let viewerBig = s.enter("big-viewer", role: .audience, visible: false)
         let viewerSmall = s.enter("small-viewer", role: .audience, visible: false)
 
@@ -108,8 +114,9 @@ import Testing
         var s = Scenario()
         let anchor = s.enter("anchor")
         let viewerClient = s.connect("viewer")
-        s.join(viewerClient, role: .audience, visible: false,
-               config: RoomConfig(subscribeTransportId: viewerClient.transport, autoSubscribeVideoStreamType: .small))
+        s.join(
+            viewerClient, role: .audience, visible: false,
+            config: RoomConfig(subscribeTransportId: viewerClient.transport, autoSubscribeVideoStreamType: .small))
         let mark = s.mark
         s.publish(anchor, tracks: Self.dualTracks(anchor))
         let small = s.addedSources(since: mark)[2]
@@ -131,8 +138,10 @@ import Testing
             ([video(base + 1, .big), video(base + 2, .small, codec: "H264")], "the small video track must use the big track's codec"),
             ([video(base + 1, nil), video(base + 2, .big)], "more than one big video track"),
             ([video(base + 1, .big), video(base + 2, .small), video(base + 3, .small)], "more than one small video track"),
-            ([TrackDescription(kind: .audio, ssrc: base + 1, payloadType: 111, codec: "opus", clockRate: 48_000, videoStreamType: .small)],
-             "videoStreamType is for video tracks only"),
+            (
+                [TrackDescription(kind: .audio, ssrc: base + 1, payloadType: 111, codec: "opus", clockRate: 48_000, videoStreamType: .small)],
+                "videoStreamType is for video tracks only"
+            ),
         ]
         for (tracks, message) in cases {
             let outcome = s.publish(anchor, tracks: tracks)

@@ -25,10 +25,13 @@ import Testing
         s.advance(seconds: 0.25)
         let mark = s.mark
         let actions = s.keyframeDelivered(watches[0])
-        #expect(actions == [
-            .event(a.session, .forwardStreamFirstKeyframe(ForwardFirstKeyframeEvent(roomId: "r1", userId: "A", targetRoomId: "r2", elapsedMs: 350, via: "forward"))),
-            .domain(.firstKeyframe(watches[0], elapsedMs: 350)),
-        ])
+        #expect(
+            actions == [
+                .event(
+                    a.session,
+                    .forwardStreamFirstKeyframe(ForwardFirstKeyframeEvent(roomId: "r1", userId: "A", targetRoomId: "r2", elapsedMs: 350, via: "forward"))),
+                .domain(.firstKeyframe(watches[0], elapsedMs: 350)),
+            ])
         #expect(s.events(for: a, since: mark).count == 1)
         #expect(s.engine.firstKeyframeWatches().isEmpty)
         // Reported once: a second delivery of the same watch says nothing.
@@ -86,17 +89,23 @@ import Testing
         #expect(watches.allSatisfy { $0.startedAt == started })
 
         s.advance(seconds: 0.2)
-        #expect(s.keyframeDelivered(aToB) == [
-            .event(a.session, .forwardStreamFirstKeyframe(ForwardFirstKeyframeEvent(roomId: "r1", userId: "A", targetRoomId: "r2", elapsedMs: 200, via: "link"))),
-            .domain(.firstKeyframe(aToB, elapsedMs: 200)),
-        ])
+        #expect(
+            s.keyframeDelivered(aToB) == [
+                .event(
+                    a.session,
+                    .forwardStreamFirstKeyframe(ForwardFirstKeyframeEvent(roomId: "r1", userId: "A", targetRoomId: "r2", elapsedMs: 200, via: "link"))),
+                .domain(.firstKeyframe(aToB, elapsedMs: 200)),
+            ])
         #expect(s.engine.firstKeyframeWatches() == [bToA])
         #expect(s.keyframeDelivered(aToB).isEmpty)
         s.advance(seconds: 0.1)
-        #expect(s.keyframeDelivered(bToA) == [
-            .event(b.session, .forwardStreamFirstKeyframe(ForwardFirstKeyframeEvent(roomId: "r2", userId: "B", targetRoomId: "r1", elapsedMs: 300, via: "link"))),
-            .domain(.firstKeyframe(bToA, elapsedMs: 300)),
-        ])
+        #expect(
+            s.keyframeDelivered(bToA) == [
+                .event(
+                    b.session,
+                    .forwardStreamFirstKeyframe(ForwardFirstKeyframeEvent(roomId: "r2", userId: "B", targetRoomId: "r1", elapsedMs: 300, via: "link"))),
+                .domain(.firstKeyframe(bToA, elapsedMs: 300)),
+            ])
         #expect(s.engine.firstKeyframeWatches().isEmpty)
         s.disconnectOtherRoom(a)
         #expect(s.keyframeDelivered(bToA).isEmpty)

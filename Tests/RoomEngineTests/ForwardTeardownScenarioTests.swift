@@ -40,7 +40,9 @@ import Testing
         let mark = f.s.mark
         body(&f.s)
         for (client, room) in [(f.b2, "r2"), (f.v2, "r2"), (f.v3, "r3")] {
-            #expect(f.s.events(for: client, since: mark) == [.unpublished("A", unpublishReason, room: room), .left("A", .quit, room: room)], sourceLocation: sourceLocation)
+            #expect(
+                f.s.events(for: client, since: mark) == [.unpublished("A", unpublishReason, room: room), .left("A", .quit, room: room)],
+                sourceLocation: sourceLocation)
         }
         #expect(f.s.events(for: f.a, since: mark) == aEvents, sourceLocation: sourceLocation)
         let removed = f.s.removedSinks(since: mark)
@@ -56,9 +58,12 @@ import Testing
     @Test func sourceLeavingEndsEveryTarget() {
         var f = Forwarding()
         let a = f.a
-        expectSourceTeardown(&f, unpublishReason: .clientDisconnected, aEvents: [
-            .forwardState("r1", "A", [("r2", .idle, 0), ("r3", .idle, 0)]), .exit(.left, code: ErrorCode(0), room: "r1"),
-        ]) { s in
+        expectSourceTeardown(
+            &f, unpublishReason: .clientDisconnected,
+            aEvents: [
+                .forwardState("r1", "A", [("r2", .idle, 0), ("r3", .idle, 0)]), .exit(.left, code: ErrorCode(0), room: "r1"),
+            ]
+        ) { s in
             #expect(s.leave(a, room: "r1").value != nil)
         }
     }
@@ -74,18 +79,24 @@ import Testing
 
     @Test func sourceKickedEndsEveryTarget() {
         var f = Forwarding()
-        expectSourceTeardown(&f, unpublishReason: .other, aEvents: [
-            .forwardState("r1", "A", [("r2", .idle, 0), ("r3", .idle, 0)]), .exit(.kicked, code: .kickedOut, room: "r1"),
-        ]) { s in
+        expectSourceTeardown(
+            &f, unpublishReason: .other,
+            aEvents: [
+                .forwardState("r1", "A", [("r2", .idle, 0), ("r3", .idle, 0)]), .exit(.kicked, code: .kickedOut, room: "r1"),
+            ]
+        ) { s in
             #expect(s.kick("A", room: "r1").value != nil)
         }
     }
 
     @Test func sourceRoomDismissedEndsEveryTarget() {
         var f = Forwarding()
-        expectSourceTeardown(&f, unpublishReason: .other, aEvents: [
-            .forwardState("r1", "A", [("r2", .idle, 0), ("r3", .idle, 0)]), .exit(.roomDismissed, code: .roomDismissed, room: "r1"),
-        ]) { s in
+        expectSourceTeardown(
+            &f, unpublishReason: .other,
+            aEvents: [
+                .forwardState("r1", "A", [("r2", .idle, 0), ("r3", .idle, 0)]), .exit(.roomDismissed, code: .roomDismissed, room: "r1"),
+            ]
+        ) { s in
             #expect(s.dismiss(room: "r1").value != nil)
         }
         #expect(f.s.engine.roomIds == ["r2", "r3"])
@@ -95,9 +106,12 @@ import Testing
         var f = Forwarding()
         let sources = f.sources
         let viewers = [(f.v1, "r1"), (f.b2, "r2"), (f.v2, "r2"), (f.v3, "r3")]
-        expectSourceTeardown(&f, unpublishReason: .privilegeTokenExpired, aEvents: [
-            .forwardState("r1", "A", [("r2", .idle, 0), ("r3", .idle, 0)]), .exit(.tokenExpired, code: .tokenExpired, room: "r1"),
-        ]) { s in
+        expectSourceTeardown(
+            &f, unpublishReason: .privilegeTokenExpired,
+            aEvents: [
+                .forwardState("r1", "A", [("r2", .idle, 0), ("r3", .idle, 0)]), .exit(.tokenExpired, code: .tokenExpired, room: "r1"),
+            ]
+        ) { s in
             // Every token was minted at the start for an hour: refresh all but A's, then let A's run out.
             s.advance(seconds: 3500)
             for (client, room) in viewers { s.updateToken(client, grants: s.grants(validFor: 3600), room: room) }
@@ -111,19 +125,25 @@ import Testing
         var f = Forwarding()
         let mark = f.s.mark
         #expect(f.s.dismiss(room: "r2").value != nil)
-        #expect(f.s.events(for: f.a, since: mark) == [
-            .forwardState("r1", "A", [("r2", .failure, 1203)]), .forwardEvent("r1", "A", [("r2", .dstRoomUpdated)]),
-        ])
-        #expect(f.s.events(for: f.v2, since: mark) == [
-            .unpublished("A", .other, room: "r2"), .left("A", .kickedByAdmin, room: "r2"), .exit(.roomDismissed, code: .roomDismissed, room: "r2"),
-        ])
+        #expect(
+            f.s.events(for: f.a, since: mark) == [
+                .forwardState("r1", "A", [("r2", .failure, 1203)]), .forwardEvent("r1", "A", [("r2", .dstRoomUpdated)]),
+            ])
+        #expect(
+            f.s.events(for: f.v2, since: mark) == [
+                .unpublished("A", .other, room: "r2"), .left("A", .kickedByAdmin, room: "r2"), .exit(.roomDismissed, code: .roomDismissed, room: "r2"),
+            ])
         #expect(f.s.events(for: f.v3, since: mark).isEmpty)
         #expect(f.s.engine.roomIds == ["r1", "r3"])
         #expect(f.s.engine.forwardingTotals == (1, 0))
         #expect(f.s.engine.firstKeyframeWatches().map(\.targetRoomId) == ["r3"])
         #expect(f.s.mediaLeft().badBinds.isEmpty)
-        #expect(f.s.rawEvents(for: f.a.session, since: mark).first == .forwardStreamStateChanged(ForwardStreamStateChangedEvent(
-            roomId: "r1", userId: "A", infos: [ForwardStreamStateInfo(roomId: "r2", state: 2, error: 1203, message: "the target room was dismissed")])))
+        #expect(
+            f.s.rawEvents(for: f.a.session, since: mark).first
+                == .forwardStreamStateChanged(
+                    ForwardStreamStateChangedEvent(
+                        roomId: "r1", userId: "A",
+                        infos: [ForwardStreamStateInfo(roomId: "r2", state: 2, error: 1203, message: "the target room was dismissed")])))
     }
 
     @Test func dismissingATargetRoomOfOnlyMirrorsRemovesIt() {
@@ -145,9 +165,10 @@ import Testing
         var f = Forwarding()
         let mark = f.s.mark
         #expect(f.s.kick("A", room: "r2").value != nil)
-        #expect(f.s.events(for: f.a, since: mark) == [
-            .forwardState("r1", "A", [("r2", .failure, 1204)]), .forwardEvent("r1", "A", [("r2", .dstRoomUpdated)]),
-        ])
+        #expect(
+            f.s.events(for: f.a, since: mark) == [
+                .forwardState("r1", "A", [("r2", .failure, 1204)]), .forwardEvent("r1", "A", [("r2", .dstRoomUpdated)]),
+            ])
         #expect(f.s.events(for: f.b2, since: mark) == [.unpublished("A", .other, room: "r2"), .left("A", .kickedByAdmin, room: "r2")])
         #expect(f.s.events(for: f.v1, since: mark).isEmpty)
         #expect(f.s.engine.forwardingTotals == (1, 0))
@@ -168,9 +189,10 @@ import Testing
         f.s.mediaArrives(on: f.sources)
         mark = f.s.mark
         f.s.tick()
-        #expect(f.s.events(for: f.a, since: mark) == [
-            .forwardState("r1", "A", [("r2", .failure, 1202)]), .forwardEvent("r1", "A", [("r2", .dstRoomUpdated)]),
-        ])
+        #expect(
+            f.s.events(for: f.a, since: mark) == [
+                .forwardState("r1", "A", [("r2", .failure, 1202)]), .forwardEvent("r1", "A", [("r2", .dstRoomUpdated)]),
+            ])
         #expect(f.s.events(for: f.b2, since: mark) == [.unpublished("A", .other, room: "r2"), .left("A", .dropped, room: "r2")])
         #expect(f.s.events(for: f.v3, since: mark).isEmpty)
         #expect(f.s.engine.forwardingTotals == (1, 0))
@@ -210,7 +232,7 @@ import Testing
         #expect(Array(f.s.events(for: f.v3, since: mark).prefix(2)) == [.mirrorJoined("A", from: "r1", room: "r3"), .published("A", room: "r3")])
         #expect(f.s.events(for: f.a, since: mark) == [.visibility(true, room: "r1"), .forwardEvent("r1", "A", [("", .connected)])])
         let fresh = f.s.addedSources(since: mark)
-        #expect(f.s.binds(since: mark).filter { fresh.map(\.id).contains($0.source) }.count == 4 + 2) // v2, v3, v1
+        #expect(f.s.binds(since: mark).filter { fresh.map(\.id).contains($0.source) }.count == 4 + 2)  // v2, v3, v1
     }
 
     @Test func forwardStartedWhileInvisibleAppearsWhenVisible() {

@@ -32,9 +32,13 @@ import Testing
 
         let result = try #require(r.s.startForward(r.a, room: "r1", [.ok("r2"), .ok("r3")]).value)
 
-        #expect(result == ForwardStreamResult(roomId: "r1", infos: [
-            ForwardStreamStateInfo(roomId: "r2", state: 1, error: 0), ForwardStreamStateInfo(roomId: "r3", state: 1, error: 0),
-        ]))
+        #expect(
+            result
+                == ForwardStreamResult(
+                    roomId: "r1",
+                    infos: [
+                        ForwardStreamStateInfo(roomId: "r2", state: 1, error: 0), ForwardStreamStateInfo(roomId: "r3", state: 1, error: 0),
+                    ]))
         #expect(r.s.events(for: r.a, since: mark) == [.forwardState("r1", "A", [("r2", .success, 0), ("r3", .success, 0)])])
         #expect(r.s.events(for: r.b2, since: mark) == [.mirrorJoined("A", from: "r1", room: "r2"), .published("A", room: "r2")])
         #expect(r.s.events(for: r.v1, since: mark).isEmpty)
@@ -54,13 +58,14 @@ import Testing
         #expect(Set(sinks.map(\.outputSSRC)).count == 4)
         #expect(Set(sinks.map(\.outputSSRC)).isDisjoint(with: v1Sinks.map(\.outputSSRC)))
         #expect(Set(sinks.map(\.outputSSRC)).isDisjoint(with: r.a.tracks().map(\.ssrc)))
-        #expect(r.s.media(since: mark) == [
-            .addSink(sinks[0]), .bind(sink: sinks[0].id, source: r.sources[0].id),
-            .addSink(sinks[1]), .bind(sink: sinks[1].id, source: r.sources[1].id),
-            .addSink(sinks[2]), .bind(sink: sinks[2].id, source: r.sources[0].id),
-            .addSink(sinks[3]), .bind(sink: sinks[3].id, source: r.sources[1].id),
-            .requestKeyframe(source: r.sources[1].id),
-        ])
+        #expect(
+            r.s.media(since: mark) == [
+                .addSink(sinks[0]), .bind(sink: sinks[0].id, source: r.sources[0].id),
+                .addSink(sinks[1]), .bind(sink: sinks[1].id, source: r.sources[1].id),
+                .addSink(sinks[2]), .bind(sink: sinks[2].id, source: r.sources[0].id),
+                .addSink(sinks[3]), .bind(sink: sinks[3].id, source: r.sources[1].id),
+                .requestKeyframe(source: r.sources[1].id),
+            ])
         #expect(r.s.engine.forwardedFrom(roomId: "r2", userId: "A") == "r1")
         #expect(r.s.engine.forwardedFrom(roomId: "r1", userId: "A") == nil)
         #expect(r.s.engine.forwardingTotals == (2, 0))
@@ -88,9 +93,10 @@ import Testing
         #expect(joined.users.map(\.userId) == ["B2", "A"])
         #expect(joined.users[1].forwardedFrom == "r1")
         #expect(joined.users[1].streams == [RemoteStreamInfo(streamIndex: .main, mediaType: 3)])
-        #expect(r.s.events(for: late, since: mark2) == [
-            .roomState("late", room: "r2"), .joined("B2", room: "r2"), .mirrorJoined("A", from: "r1", room: "r2"), .published("A", room: "r2"),
-        ])
+        #expect(
+            r.s.events(for: late, since: mark2) == [
+                .roomState("late", room: "r2"), .joined("B2", room: "r2"), .mirrorJoined("A", from: "r1", room: "r2"), .published("A", room: "r2"),
+            ])
     }
 
     @Test func laterPublishAndUnpublishFollowIntoEveryTarget() throws {
@@ -101,7 +107,7 @@ import Testing
         let screen = r.s.addedSources(since: mark)
         #expect(r.s.events(for: r.b2, since: mark) == [.published("A", .screen, room: "r2")])
         #expect(Array(r.s.events(for: r.v3, since: mark).prefix(1)) == [.published("A", .screen, room: "r3")])
-        #expect(r.s.binds(since: mark).filter { screen.map(\.id).contains($0.source) }.count == 6) // v1, v2, v3 x audio+video
+        #expect(r.s.binds(since: mark).filter { screen.map(\.id).contains($0.source) }.count == 6)  // v1, v2, v3 x audio+video
 
         mark = r.s.mark
         r.s.unpublish(r.a, .screen, room: "r1")
@@ -110,7 +116,7 @@ import Testing
         // Targets unbind before the source goes.
         let media = r.s.media(since: mark)
         let firstRemoval = try #require(media.firstIndex { if case .removeSource = $0 { true } else { false } })
-        #expect(media[..<firstRemoval].filter { if case .unbind = $0 { true } else { false } }.count == 6) // v1, v2, v3
+        #expect(media[..<firstRemoval].filter { if case .unbind = $0 { true } else { false } }.count == 6)  // v1, v2, v3
         #expect(r.s.removedSources(since: mark) == screen.map(\.id))
         #expect(r.s.snapshot(room: "r2", user: "A")?.publications.keys.sorted { $0.rawValue < $1.rawValue } == [.main])
     }
@@ -192,7 +198,7 @@ import Testing
         #expect(r.s.events(for: r.v1, since: mark).isEmpty)
         #expect(r.s.removedSources(since: mark).isEmpty)
         let left = r.s.mediaLeft()
-        #expect(left.sinks.count == 2 && left.bound.count == 2) // only v1's, in r1
+        #expect(left.sinks.count == 2 && left.bound.count == 2)  // only v1's, in r1
         #expect(left.badBinds.isEmpty)
         r.s.expectNoForwardingLeft()
         #expect(r.s.engine.memberCount(roomId: "r3") == 1)
@@ -215,7 +221,7 @@ import Testing
         #expect(r.s.engine.memberCount(roomId: "r2") == 2)
 
         mark = r.s.mark
-        r.s.pauseForward(r.a, room: "r1", true) // already paused: nothing
+        r.s.pauseForward(r.a, room: "r1", true)  // already paused: nothing
         #expect(r.s.log.count == mark)
 
         r.s.advance(seconds: 5)
@@ -237,10 +243,11 @@ import Testing
 
         #expect(r.s.join(realA, room: "r2").value != nil)
 
-        #expect(r.s.events(for: r.a, since: mark) == [
-            .forwardState("r1", "A", [("r2", .failure, 1204)]),
-            .forwardEvent("r1", "A", [("r2", .interrupt)]),
-        ])
+        #expect(
+            r.s.events(for: r.a, since: mark) == [
+                .forwardState("r1", "A", [("r2", .failure, 1204)]),
+                .forwardEvent("r1", "A", [("r2", .interrupt)]),
+            ])
         // Nobody was shown for the paused forward, so room 2 sees only the real user arrive.
         #expect(r.s.events(for: r.b2, since: mark) == [.joined("A", room: "r2")])
         #expect(r.s.engine.forwardingTotals == (1, 0))
@@ -287,10 +294,11 @@ import Testing
         let result = try #require(r.s.updateForward(r.a, room: "r1", [.ok("r3", refreshed), .ok("r4")]).value)
 
         #expect(result.infos == [ForwardStreamStateInfo(roomId: "r2", state: 0, error: 0), ForwardStreamStateInfo(roomId: "r4", state: 1, error: 0)])
-        #expect(r.s.events(for: r.a, since: mark) == [
-            .forwardState("r1", "A", [("r2", .idle, 0), ("r4", .success, 0)]),
-            .forwardEvent("r1", "A", [("r2", .dstRoomUpdated), ("r4", .dstRoomUpdated)]),
-        ])
+        #expect(
+            r.s.events(for: r.a, since: mark) == [
+                .forwardState("r1", "A", [("r2", .idle, 0), ("r4", .success, 0)]),
+                .forwardEvent("r1", "A", [("r2", .dstRoomUpdated), ("r4", .dstRoomUpdated)]),
+            ])
         #expect(r.s.events(for: r.b2, since: mark) == [.unpublished("A", .unpublish, room: "r2"), .left("A", .quit, room: "r2")])
         #expect(r.s.events(for: r.v3, since: mark).isEmpty)
         #expect(r.s.events(for: v4, since: mark) == [.mirrorJoined("A", from: "r1", room: "r4"), .published("A", room: "r4")])
@@ -334,11 +342,15 @@ import Testing
     @Test func invalidTargetsFailWithTheirCodes() throws {
         var r = Rooms()
         let realA = r.s.connect("A")
-        r.s.join(realA, role: .audience, visible: false, room: "r5") // a real "A" (even invisible) holds r5
+        r.s.join(realA, role: .audience, visible: false, room: "r5")  // a real "A" (even invisible) holds r5
         let mark = r.s.mark
-        let result = try #require(r.s.startForward(r.a, room: "r1", [
-            .ok("r1"), .ok("r2"), .ok("r2"), .ok(""), .ok("r3", r.s.grants(publish: false)), .ok("r5"),
-        ]).value)
+        let result = try #require(
+            r.s.startForward(
+                r.a, room: "r1",
+                [
+                    .ok("r1"), .ok("r2"), .ok("r2"), .ok(""), .ok("r3", r.s.grants(publish: false)), .ok("r5"),
+                ]
+            ).value)
         #expect(result.infos.map(\.roomId) == ["r1", "r2", "r2", "", "r3", "r5"])
         #expect(result.infos.map(\.state) == [2, 1, 2, 2, 2, 2])
         #expect(result.infos.map(\.error) == [1201, 0, 1201, 1201, 1202, 1204])
@@ -365,13 +377,15 @@ import Testing
 
         #expect(r.s.join(realA, room: "r2").value != nil)
 
-        #expect(r.s.events(for: r.a, since: mark) == [
-            .forwardState("r1", "A", [("r2", .failure, 1204)]),
-            .forwardEvent("r1", "A", [("r2", .interrupt)]),
-        ])
-        #expect(r.s.events(for: r.b2, since: mark) == [
-            .unpublished("A", .other, room: "r2"), .left("A", .dropped, room: "r2"), .joined("A", room: "r2"),
-        ])
+        #expect(
+            r.s.events(for: r.a, since: mark) == [
+                .forwardState("r1", "A", [("r2", .failure, 1204)]),
+                .forwardEvent("r1", "A", [("r2", .interrupt)]),
+            ])
+        #expect(
+            r.s.events(for: r.b2, since: mark) == [
+                .unpublished("A", .other, room: "r2"), .left("A", .dropped, room: "r2"), .joined("A", room: "r2"),
+            ])
         #expect(r.s.events(for: r.v3, since: mark).isEmpty)
         #expect(r.s.engine.forwardedFrom(roomId: "r2", userId: "A") == nil)
         #expect(r.s.engine.forwardedFrom(roomId: "r3", userId: "A") == "r1")

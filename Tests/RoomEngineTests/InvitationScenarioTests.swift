@@ -30,8 +30,12 @@ import Testing
         var t = Anchors()
         let mark = t.s.mark
         let id = try #require(t.s.invite(t.a, to: "r2", "B", payload: "{\"mode\":\"score\"}").value?.inviteId)
-        #expect(t.s.events(for: t.b, since: mark) == [.invitationReceived(InvitationReceivedEvent(
-            inviteId: id, roomId: "r2", fromRoomId: "r1", fromUserId: "A", payload: "{\"mode\":\"score\"}", timeoutSeconds: 30, autoLink: false))])
+        #expect(
+            t.s.events(for: t.b, since: mark) == [
+                .invitationReceived(
+                    InvitationReceivedEvent(
+                        inviteId: id, roomId: "r2", fromRoomId: "r1", fromUserId: "A", payload: "{\"mode\":\"score\"}", timeoutSeconds: 30, autoLink: false))
+            ])
         #expect(t.s.events(for: t.a, since: mark) == [t.aSide(id, .receivedByRemote)])
         #expect(t.s.events(for: t.c, since: mark).isEmpty)
         #expect(InvitationState.receivedByRemote.rawValue == 2)
@@ -42,12 +46,14 @@ import Testing
         let id = try #require(t.s.invite(t.a, to: "r2", "B", autoLink: true).value?.inviteId)
         let mark = t.s.mark
         #expect(t.s.accept(t.b, id, payload: "ok").value != nil)
-        #expect(t.s.events(for: t.a, since: mark) == [
-            t.aSide(id, .accepted, payload: "ok"), .mirrorJoined("B", from: "r2", room: "r1"), .connected("r1", peerRoom: "r2", "B"),
-        ])
-        #expect(t.s.events(for: t.b, since: mark) == [
-            t.bSide(id, .accepted, payload: "ok"), .mirrorJoined("A", from: "r1", room: "r2"), .connected("r2", peerRoom: "r1", "A"),
-        ])
+        #expect(
+            t.s.events(for: t.a, since: mark) == [
+                t.aSide(id, .accepted, payload: "ok"), .mirrorJoined("B", from: "r2", room: "r1"), .connected("r1", peerRoom: "r2", "B"),
+            ])
+        #expect(
+            t.s.events(for: t.b, since: mark) == [
+                t.bSide(id, .accepted, payload: "ok"), .mirrorJoined("A", from: "r1", room: "r2"), .connected("r2", peerRoom: "r1", "A"),
+            ])
         #expect(t.s.engine.forwardingTotals == (0, 1))
     }
 
@@ -112,8 +118,11 @@ import Testing
         var t = Anchors()
         let defaulted = try #require(t.s.invite(t.a, to: "r2", "B").value?.inviteId)
         let endless = try #require(t.s.invite(t.a, to: "r3", "C", timeoutSeconds: 0).value?.inviteId)
-        #expect(t.s.events(for: t.c).last == .invitationReceived(InvitationReceivedEvent(
-            inviteId: endless, roomId: "r3", fromRoomId: "r1", fromUserId: "A", payload: nil, timeoutSeconds: 0, autoLink: false)))
+        #expect(
+            t.s.events(for: t.c).last
+                == .invitationReceived(
+                    InvitationReceivedEvent(
+                        inviteId: endless, roomId: "r3", fromRoomId: "r1", fromUserId: "A", payload: nil, timeoutSeconds: 0, autoLink: false)))
         t.s.advance(seconds: 30)
         var mark = t.s.mark
         t.s.tick()
@@ -171,7 +180,10 @@ import Testing
         #expect(t.s.invite(fan, to: "r2", "B").error?.code == .callerIsAudience)
         #expect(t.s.invite(t.a, to: "r9", "B").error?.code == .targetRoomNotFound)
         #expect(t.s.invite(t.a, to: "r2", "nobody").error?.code == .targetUserNotFound)
-        #expect([1, 2, 3, 4, 5] == [ErrorCode.invitationInvalidArgument, .invitationNotStarted, .invitationAlreadyEnded, .invitationAlreadyAccepted, .invitationAlreadySent].map(\.rawValue))
+        #expect(
+            [1, 2, 3, 4, 5]
+                == [ErrorCode.invitationInvalidArgument, .invitationNotStarted, .invitationAlreadyEnded, .invitationAlreadyAccepted, .invitationAlreadySent]
+                .map(\.rawValue))
     }
 
     @Test func aCallerMayHaveSeveralInvitationsOut() throws {
@@ -181,9 +193,10 @@ import Testing
         #expect(toB != toC)
         t.s.accept(t.c, toC)
         t.s.reject(t.b, toB)
-        #expect(t.s.events(for: t.a).compactMap { if case .invitationStateChanged(let e) = $0 { "\(e.inviteId):\(e.state)" } else { nil } } == [
-            "\(toB):2", "\(toC):2", "\(toC):3", "\(toB):4",
-        ])
+        #expect(
+            t.s.events(for: t.a).compactMap { if case .invitationStateChanged(let e) = $0 { "\(e.inviteId):\(e.state)" } else { nil } } == [
+                "\(toB):2", "\(toC):2", "\(toC):3", "\(toB):4",
+            ])
     }
 
     @Test func aPartyLeavingFailsThePendingInvitationForTheOther() throws {

@@ -9,9 +9,11 @@ import Testing
         var s = Scenario()
         let alice = s.connect("alice")
         let outcome = s.join(alice)
-        #expect(outcome.value == JoinRoomResult(
-            roomId: Scenario.room, userId: "alice", role: .anchor, visible: true, users: [],
-            tokenExpiresAt: Scenario.start.seconds + 3600))
+        #expect(
+            outcome.value
+                == JoinRoomResult(
+                    roomId: Scenario.room, userId: "alice", role: .anchor, visible: true, users: [],
+                    tokenExpiresAt: Scenario.start.seconds + 3600))
         #expect(s.events(for: alice) == [.roomState("alice", joinType: 0)])
         #expect(s.engine.isJoined(session: alice.session, roomId: Scenario.room))
         #expect(s.engine.memberCount(roomId: Scenario.room) == 1)
@@ -44,24 +46,28 @@ import Testing
         let mark = s.mark
         let outcome = s.join(late, role: .audience, visible: false)
 
-        #expect(outcome.value?.users == [
-            RemoteUserInfo(userId: "host", role: .anchor, streams: [
-                RemoteStreamInfo(streamIndex: .main, mediaType: MediaType.audioAndVideo),
-                RemoteStreamInfo(streamIndex: .screen, mediaType: MediaType.video),
-            ]),
-            RemoteUserInfo(userId: "guest", role: .anchor, streams: [RemoteStreamInfo(streamIndex: .main, mediaType: MediaType.audio)]),
-            RemoteUserInfo(userId: "listener", role: .audience, streams: []),
-        ])
+        #expect(
+            outcome.value?.users == [
+                RemoteUserInfo(
+                    userId: "host", role: .anchor,
+                    streams: [
+                        RemoteStreamInfo(streamIndex: .main, mediaType: MediaType.audioAndVideo),
+                        RemoteStreamInfo(streamIndex: .screen, mediaType: MediaType.video),
+                    ]),
+                RemoteUserInfo(userId: "guest", role: .anchor, streams: [RemoteStreamInfo(streamIndex: .main, mediaType: MediaType.audio)]),
+                RemoteUserInfo(userId: "listener", role: .audience, streams: []),
+            ])
         #expect(outcome.value?.visible == false)
-        #expect(s.events(for: late, since: mark) == [
-            .roomState("late"),
-            .joined("host"),
-            .published("host", .main),
-            .published("host", .screen, mediaType: MediaType.video),
-            .joined("guest"),
-            .published("guest", mediaType: MediaType.audio),
-            .joined("listener", .audience),
-        ])
+        #expect(
+            s.events(for: late, since: mark) == [
+                .roomState("late"),
+                .joined("host"),
+                .published("host", .main),
+                .published("host", .screen, mediaType: MediaType.video),
+                .joined("guest"),
+                .published("guest", mediaType: MediaType.audio),
+                .joined("listener", .audience),
+            ])
         // Without a subscribe transport nothing is subscribed and the media plane is untouched.
         #expect(s.media(since: mark).isEmpty)
     }

@@ -32,12 +32,14 @@ import Testing
         let event = try #require(t.s.connectOtherRoom(t.a, to: "r2", "B").value)
 
         #expect(event == ConnectOtherRoomEvent(roomId: "r1", peerRoomId: "r2", peerUserId: "B", errorCode: 0, message: "linked"))
-        #expect(t.s.events(for: t.a, since: mark) == [
-            .mirrorJoined("B", from: "r2", room: "r1"), .published("B", room: "r1"), .connected("r1", peerRoom: "r2", "B"),
-        ])
-        #expect(t.s.events(for: t.b, since: mark) == [
-            .mirrorJoined("A", from: "r1", room: "r2"), .published("A", room: "r2"), .connected("r2", peerRoom: "r1", "A"),
-        ])
+        #expect(
+            t.s.events(for: t.a, since: mark) == [
+                .mirrorJoined("B", from: "r2", room: "r1"), .published("B", room: "r1"), .connected("r1", peerRoom: "r2", "B"),
+            ])
+        #expect(
+            t.s.events(for: t.b, since: mark) == [
+                .mirrorJoined("A", from: "r1", room: "r2"), .published("A", room: "r2"), .connected("r2", peerRoom: "r1", "A"),
+            ])
         for (viewer, peer, room, from) in [(t.v1, "B", "r1", "r2"), (t.v2, "A", "r2", "r1")] {
             let events = t.s.events(for: viewer, since: mark)
             #expect(Array(events.prefix(2)) == [.mirrorJoined(peer, from: from, room: room), .published(peer, room: room)])
@@ -127,12 +129,14 @@ import Testing
         t.s.connectOtherRoom(t.a, to: "r2", "B")
         let mark = t.s.mark
         #expect(t.s.disconnectOtherRoom(t.b).value != nil)
-        #expect(t.s.events(for: t.a, since: mark) == [
-            .unpublished("B", .unpublish, room: "r1"), .left("B", .quit, room: "r1"), .disconnected("r1", peerRoom: "r2", "B", reason: "disconnect"),
-        ])
-        #expect(t.s.events(for: t.b, since: mark) == [
-            .unpublished("A", .unpublish, room: "r2"), .left("A", .quit, room: "r2"), .disconnected("r2", peerRoom: "r1", "A", reason: "disconnect"),
-        ])
+        #expect(
+            t.s.events(for: t.a, since: mark) == [
+                .unpublished("B", .unpublish, room: "r1"), .left("B", .quit, room: "r1"), .disconnected("r1", peerRoom: "r2", "B", reason: "disconnect"),
+            ])
+        #expect(
+            t.s.events(for: t.b, since: mark) == [
+                .unpublished("A", .unpublish, room: "r2"), .left("A", .quit, room: "r2"), .disconnected("r2", peerRoom: "r1", "A", reason: "disconnect"),
+            ])
         #expect(t.s.events(for: t.v1, since: mark) == [.unpublished("B", .unpublish, room: "r1"), .left("B", .quit, room: "r1")])
         #expect(t.s.events(for: t.v2, since: mark) == [.unpublished("A", .unpublish, room: "r2"), .left("A", .quit, room: "r2")])
         #expect(t.s.removedSources(since: mark).isEmpty)
@@ -151,20 +155,22 @@ import Testing
             let (leaver, stayer, leaverRoom, stayerRoom) = bLeaves ? (t.b, t.a, "r2", "r1") : (t.a, t.b, "r1", "r2")
             let mark = t.s.mark
             t.s.leave(leaver, room: leaverRoom)
-            #expect(t.s.events(for: stayer, since: mark) == [
-                .unpublished(leaver.userId, .clientDisconnected, room: stayerRoom), .left(leaver.userId, .quit, room: stayerRoom),
-                .disconnected(stayerRoom, peerRoom: leaverRoom, leaver.userId, reason: "peerLeft"),
-            ])
-            #expect(t.s.events(for: leaver, since: mark) == [
-                .unpublished(stayer.userId, .unpublish, room: leaverRoom), .left(stayer.userId, .quit, room: leaverRoom),
-                .disconnected(leaverRoom, peerRoom: stayerRoom, stayer.userId, reason: "left"),
-                .exit(.left, code: ErrorCode(0), room: leaverRoom),
-            ])
+            #expect(
+                t.s.events(for: stayer, since: mark) == [
+                    .unpublished(leaver.userId, .clientDisconnected, room: stayerRoom), .left(leaver.userId, .quit, room: stayerRoom),
+                    .disconnected(stayerRoom, peerRoom: leaverRoom, leaver.userId, reason: "peerLeft"),
+                ])
+            #expect(
+                t.s.events(for: leaver, since: mark) == [
+                    .unpublished(stayer.userId, .unpublish, room: leaverRoom), .left(stayer.userId, .quit, room: leaverRoom),
+                    .disconnected(leaverRoom, peerRoom: stayerRoom, stayer.userId, reason: "left"),
+                    .exit(.left, code: ErrorCode(0), room: leaverRoom),
+                ])
             t.s.expectNoForwardingLeft()
             let left = t.s.mediaLeft()
             #expect(left.badBinds.isEmpty)
             #expect(left.sources == Set((bLeaves ? t.aSources : t.bSources).map(\.id)))
-            #expect(left.sinks.count == 2) // the stayer's own viewer
+            #expect(left.sinks.count == 2)  // the stayer's own viewer
         }
     }
 
@@ -173,15 +179,17 @@ import Testing
         t.s.connectOtherRoom(t.a, to: "r2", "B")
         let mark = t.s.mark
         t.s.disconnect(t.b)
-        #expect(t.s.events(for: t.a, since: mark) == [
-            .unpublished("B", .clientDisconnected, room: "r1"), .left("B", .quit, room: "r1"),
-            .disconnected("r1", peerRoom: "r2", "B", reason: "peerLeft"),
-        ])
-        #expect(t.s.events(for: t.v2, since: mark) == [
-            .unpublished("B", .clientDisconnected, room: "r2"),
-            .unpublished("A", .unpublish, room: "r2"), .left("A", .quit, room: "r2"),
-            .left("B", .dropped, room: "r2"),
-        ])
+        #expect(
+            t.s.events(for: t.a, since: mark) == [
+                .unpublished("B", .clientDisconnected, room: "r1"), .left("B", .quit, room: "r1"),
+                .disconnected("r1", peerRoom: "r2", "B", reason: "peerLeft"),
+            ])
+        #expect(
+            t.s.events(for: t.v2, since: mark) == [
+                .unpublished("B", .clientDisconnected, room: "r2"),
+                .unpublished("A", .unpublish, room: "r2"), .left("A", .quit, room: "r2"),
+                .left("B", .dropped, room: "r2"),
+            ])
         // The closed session hears neither onDisconnectOtherRoom nor an exit. (It is still sent
         // A's mirror leaving r2, because B is removed from r2 after its links end; the control
         // plane drops events for closed sessions.)
@@ -199,9 +207,10 @@ import Testing
 
         #expect(t.s.forwardMode(t.a, peerRoom: "r2", "B", muteVideo: true).value != nil)
 
-        #expect(t.s.events(for: t.a, since: mark) == [
-            .unpublished("B", .republish, room: "r1"), .published("B", mediaType: MediaType.audio, room: "r1"),
-        ])
+        #expect(
+            t.s.events(for: t.a, since: mark) == [
+                .unpublished("B", .republish, room: "r1"), .published("B", mediaType: MediaType.audio, room: "r1"),
+            ])
         let v1Events = t.s.events(for: t.v1, since: mark)
         #expect(Array(v1Events.prefix(2)) == [.unpublished("B", .republish, room: "r1"), .published("B", mediaType: MediaType.audio, room: "r1")])
         #expect(v1Events.last?.subscribed?.tracks.map(\.kind) == [.audio])
@@ -213,9 +222,10 @@ import Testing
 
         mark = t.s.mark
         #expect(t.s.forwardMode(t.a, peerRoom: "r2", "B", muteVideo: false).value != nil)
-        #expect(t.s.events(for: t.a, since: mark) == [
-            .unpublished("B", .republish, mediaType: MediaType.audio, room: "r1"), .published("B", room: "r1"),
-        ])
+        #expect(
+            t.s.events(for: t.a, since: mark) == [
+                .unpublished("B", .republish, mediaType: MediaType.audio, room: "r1"), .published("B", room: "r1"),
+            ])
         #expect(t.s.events(for: t.v2, since: mark).isEmpty)
         // v1's video sink is kept and bound again.
         #expect(t.s.binds(since: mark).contains { $0.sink == v1VideoSink.id && $0.source == t.bSources[1].id })
@@ -257,9 +267,10 @@ import Testing
         t.s.connectOtherRoom(t.a, to: "r2", "B")
         let mark = t.s.mark
         t.s.dismiss(room: "r1")
-        #expect(t.s.events(for: t.b, since: mark) == [
-            .unpublished("A", .unpublish, room: "r2"), .left("A", .quit, room: "r2"), .disconnected("r2", peerRoom: "r1", "A", reason: "roomDismissed"),
-        ])
+        #expect(
+            t.s.events(for: t.b, since: mark) == [
+                .unpublished("A", .unpublish, room: "r2"), .left("A", .quit, room: "r2"), .disconnected("r2", peerRoom: "r1", "A", reason: "roomDismissed"),
+            ])
         #expect(t.s.events(for: t.a, since: mark).last == .exit(.roomDismissed, code: .roomDismissed, room: "r1"))
         t.s.expectNoForwardingLeft()
         #expect(t.s.engine.roomIds == ["r2"])

@@ -41,7 +41,7 @@ import Testing
             #expect(t.s.events(for: client, since: mark) == [.roomMessage("score 3:2", from: "A", room: "r2", fromRoom: "r1")])
         }
         #expect(t.s.events(for: t.a, since: mark).isEmpty)
-        #expect(t.s.events(for: t.d, since: mark).isEmpty) // forwarded into r1, not linked with it
+        #expect(t.s.events(for: t.d, since: mark).isEmpty)  // forwarded into r1, not linked with it
         // From the other side, by an audience member.
         let mark2 = t.s.mark
         t.s.roomMessage(t.v2, room: "r2", "gg", toLinkedRooms: true)
@@ -53,7 +53,10 @@ import Testing
         var t = Linked()
         let mark = t.s.mark
         #expect(t.s.roomMessage(t.a, room: "r1", payload: MessagePayload(text: nil, base64: "AAEC", byteCount: 3)).value != nil)
-        #expect(t.s.events(for: t.c1, since: mark) == [.roomMessageReceived(MessageReceivedEvent(roomId: "r1", fromRoomId: "r1", userId: "A", message: nil, binary: "AAEC"))])
+        #expect(
+            t.s.events(for: t.c1, since: mark) == [
+                .roomMessageReceived(MessageReceivedEvent(roomId: "r1", fromRoomId: "r1", userId: "A", message: nil, binary: "AAEC"))
+            ])
         #expect(t.s.roomMessage(t.a, room: "r1", payload: MessagePayload(text: nil, base64: nil, byteCount: 0)).error?.code == .invalidParams)
         #expect(t.s.roomMessage(t.a, room: "r1", payload: MessagePayload(text: "x", base64: "eA==", byteCount: 1)).error?.code == .invalidParams)
         #expect(t.s.roomMessage(t.a, room: "r2", "not mine").error?.code == .notInRoom)

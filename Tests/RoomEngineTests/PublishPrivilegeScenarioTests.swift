@@ -27,9 +27,11 @@ import Testing
             if !s.tick().isEmpty { warnedAt.append(second) }
         }
         #expect(warnedAt == [30])
-        #expect(s.events(for: anchor, since: mark) == [
-            .tokenWillExpire(TokenWillExpireEvent(roomId: Scenario.room, expiresAt: Scenario.at(seconds: 60).seconds, remainingSeconds: 30, privilege: "publish")),
-        ])
+        #expect(
+            s.events(for: anchor, since: mark) == [
+                .tokenWillExpire(
+                    TokenWillExpireEvent(roomId: Scenario.room, expiresAt: Scenario.at(seconds: 60).seconds, remainingSeconds: 30, privilege: "publish"))
+            ])
 
         let expiry = s.mark
         s.advance(seconds: 1)

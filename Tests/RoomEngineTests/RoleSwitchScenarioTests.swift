@@ -25,10 +25,11 @@ import Testing
         s.publish(guest, .screen)
         let mark = s.mark
         #expect(s.switchRole(guest, to: .audience).value != nil)
-        #expect(s.events(for: host, since: mark) == [
-            .unpublished("guest", .unpublish, .main),
-            .unpublished("guest", .unpublish, .screen),
-        ])
+        #expect(
+            s.events(for: host, since: mark) == [
+                .unpublished("guest", .unpublish, .main),
+                .unpublished("guest", .unpublish, .screen),
+            ])
         #expect(s.events(for: guest, since: mark) == [.role(.audience)])
         #expect(s.removedSources(since: mark).count == 4)
         #expect(s.publish(guest).error?.code == .callerIsAudience)

@@ -216,7 +216,11 @@ struct Scenario {
                 exit.message = ""
                 return .exitRoom(exit)
             case .forwardStreamStateChanged(var changed):
-                changed.infos = changed.infos.map { var info = $0; info.message = nil; return info }
+                changed.infos = changed.infos.map {
+                    var info = $0
+                    info.message = nil
+                    return info
+                }
                 return .forwardStreamStateChanged(changed)
             case .connectOtherRoom(var connected):
                 connected.message = ""
@@ -300,7 +304,8 @@ extension ServerEvent {
         .userLeave(UserLeaveEvent(roomId: room, userId: userId, reason: reason))
     }
 
-    static func published(_ userId: String, _ index: StreamIndex = .main, mediaType: Int = MediaType.audioAndVideo, room: String = Scenario.room) -> ServerEvent {
+    static func published(_ userId: String, _ index: StreamIndex = .main, mediaType: Int = MediaType.audioAndVideo, room: String = Scenario.room) -> ServerEvent
+    {
         .userPublishStream(UserPublishStreamEvent(roomId: room, userId: userId, streamIndex: index, mediaType: mediaType))
     }
 

@@ -32,10 +32,11 @@ import Testing
         #expect(s.events(for: guest, since: mark).isEmpty)
         let sinks = s.addedSinks(since: mark)
         #expect(sinks.map(\.outputSSRC) == result.tracks.map(\.ssrc))
-        #expect(s.media(since: mark) == [
-            .addSink(sinks[0]), .bind(sink: sinks[0].id, source: sources[0].id),
-            .addSink(sinks[1]), .bind(sink: sinks[1].id, source: sources[1].id),
-        ])
+        #expect(
+            s.media(since: mark) == [
+                .addSink(sinks[0]), .bind(sink: sinks[0].id, source: sources[0].id),
+                .addSink(sinks[1]), .bind(sink: sinks[1].id, source: sources[1].id),
+            ])
     }
 
     @Test func separateAudioAndVideoTransports() throws {
@@ -56,9 +57,10 @@ import Testing
             let mark = s.mark
             let outcome = s.subscribe(viewer, to: target)
             #expect(outcome.error?.code == .streamNotFound)
-            #expect(s.events(for: viewer, since: mark) == [
-                .streamSubscribed(SubscribeStreamResult(roomId: Scenario.room, userId: target, streamIndex: .main, state: .failedNotInRoom, tracks: [])),
-            ])
+            #expect(
+                s.events(for: viewer, since: mark) == [
+                    .streamSubscribed(SubscribeStreamResult(roomId: Scenario.room, userId: target, streamIndex: .main, state: .failedNotInRoom, tracks: []))
+                ])
             #expect(s.media(since: mark).isEmpty)
         }
     }
@@ -71,9 +73,10 @@ import Testing
         let mark = s.mark
         let outcome = s.subscribe(viewer, to: "guest", .screen)
         #expect(outcome.error?.code == .streamNotFound)
-        #expect(s.events(for: viewer, since: mark) == [
-            .streamSubscribed(SubscribeStreamResult(roomId: Scenario.room, userId: "guest", streamIndex: .screen, state: .failedStreamNotFound, tracks: [])),
-        ])
+        #expect(
+            s.events(for: viewer, since: mark) == [
+                .streamSubscribed(SubscribeStreamResult(roomId: Scenario.room, userId: "guest", streamIndex: .screen, state: .failedStreamNotFound, tracks: []))
+            ])
         #expect(SubscribeState.failedStreamNotFound.rawValue == 2)
     }
 
@@ -134,8 +137,10 @@ import Testing
     func autoSubscribeFollowsTheRoomConfig(_ config: AutoCase) {
         var s = Scenario()
         let viewer = s.connect("viewer")
-        s.join(viewer, role: .audience, visible: false, config: RoomConfig(
-            autoSubscribeAudio: config.audio, autoSubscribeVideo: config.video, subscribeTransportId: viewer.transport))
+        s.join(
+            viewer, role: .audience, visible: false,
+            config: RoomConfig(
+                autoSubscribeAudio: config.audio, autoSubscribeVideo: config.video, subscribeTransportId: viewer.transport))
         let guest = s.enter("guest")
         let mark = s.mark
         s.publish(guest)

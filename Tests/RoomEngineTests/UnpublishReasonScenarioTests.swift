@@ -51,9 +51,10 @@ import Testing
         }
         #expect(s.media(since: mark) == expected)
 
-        #expect(s.events(for: viewer, since: mark).filter { $0.subscribed == nil } == [
-            .unpublished("guest", .republish), .published("guest"),
-        ])
+        #expect(
+            s.events(for: viewer, since: mark).filter { $0.subscribed == nil } == [
+                .unpublished("guest", .republish), .published("guest"),
+            ])
         let viewerAfter = s.events(for: viewer, since: mark).compactMap(\.subscribed).first?.tracks ?? []
         let otherAfter = s.events(for: other, since: mark).compactMap(\.subscribed).first?.tracks ?? []
         #expect(viewerAfter.map(\.ssrc) == viewerTracks.map(\.ssrc))
@@ -188,9 +189,10 @@ import Testing
             if !s.tick().isEmpty { warnedAt.append(Double(second)) }
         }
         #expect(warnedAt == [90])
-        #expect(s.events(for: guest, since: mark) == [
-            .tokenWillExpire(TokenWillExpireEvent(roomId: Scenario.room, expiresAt: expiresAt, remainingSeconds: 30)),
-        ])
+        #expect(
+            s.events(for: guest, since: mark) == [
+                .tokenWillExpire(TokenWillExpireEvent(roomId: Scenario.room, expiresAt: expiresAt, remainingSeconds: 30))
+            ])
         #expect(s.events(for: host, since: mark).isEmpty)
 
         let expiry = s.mark
@@ -222,9 +224,10 @@ import Testing
         #expect(s.tick().isEmpty)
         s.advance(seconds: 0.001)  // 70 s: 30 s before the new expiry
         s.tick()
-        #expect(s.events(for: guest, since: refreshed) == [
-            .tokenWillExpire(TokenWillExpireEvent(roomId: Scenario.room, expiresAt: Scenario.at(seconds: 100).seconds, remainingSeconds: 30)),
-        ])
+        #expect(
+            s.events(for: guest, since: refreshed) == [
+                .tokenWillExpire(TokenWillExpireEvent(roomId: Scenario.room, expiresAt: Scenario.at(seconds: 100).seconds, remainingSeconds: 30))
+            ])
         #expect(s.events(for: host, since: mark).isEmpty)
         #expect(s.engine.isJoined(session: guest.session, roomId: Scenario.room))
     }

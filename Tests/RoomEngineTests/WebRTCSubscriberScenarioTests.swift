@@ -103,7 +103,8 @@ import Testing
         let first = s.enter("first")
         s.publish(first, tracks: [TrackDescription(kind: .video, ssrc: 1, payloadType: 96, codec: "VP8", clockRate: 90_000)])
         let second = s.enter("second")
-        s.publish(second, tracks: [TrackDescription(kind: .video, ssrc: 2, payloadType: 96, codec: "H264", clockRate: 90_000, parameters: "packetization-mode=1")])
+        s.publish(
+            second, tracks: [TrackDescription(kind: .video, ssrc: 2, payloadType: 96, codec: "H264", clockRate: 90_000, parameters: "packetization-mode=1")])
         let viewer = s.enter("viewer", role: .audience, visible: false)
         let receive = s.createTransport(for: viewer.session, kind: .webRTC)
         s.subscribe(viewer, to: "first", transport: receive)
@@ -119,10 +120,16 @@ import Testing
 /// payload types are used, and a track it cannot take is never sent.
 @Suite struct PlayerTransportScenarioTests {
     static let layout = PlayerLayout(sections: [
-        PlayerLayout.Section(mid: "a", kind: .audio, codecs: [PlayerLayout.Codec(payloadType: 109, name: "opus", clockRate: 48_000, channels: 2, formatParameters: nil, retransmissionPayloadType: nil)]),
-        PlayerLayout.Section(mid: "v", kind: .video, codecs: [
-            PlayerLayout.Codec(payloadType: 120, name: "VP8", clockRate: 90_000, channels: nil, formatParameters: nil, retransmissionPayloadType: 121),
-        ]),
+        PlayerLayout.Section(
+            mid: "a", kind: .audio,
+            codecs: [
+                PlayerLayout.Codec(payloadType: 109, name: "opus", clockRate: 48_000, channels: 2, formatParameters: nil, retransmissionPayloadType: nil)
+            ]),
+        PlayerLayout.Section(
+            mid: "v", kind: .video,
+            codecs: [
+                PlayerLayout.Codec(payloadType: 120, name: "VP8", clockRate: 90_000, channels: nil, formatParameters: nil, retransmissionPayloadType: 121)
+            ]),
     ])
 
     @Test func thePlayersMidsAndPayloadTypesAreWhatTheSinksSendWith() throws {
@@ -144,10 +151,12 @@ import Testing
     @Test func aCodecThePlayerDoesNotTakeIsNeverSent() throws {
         var s = Scenario()
         let anchor = s.enter("anchor")
-        s.publish(anchor, tracks: [
-            TrackDescription(kind: .audio, ssrc: 1, payloadType: 111, codec: "opus", clockRate: 48_000, channels: 2),
-            TrackDescription(kind: .video, ssrc: 2, payloadType: 102, codec: "H264", clockRate: 90_000, parameters: "packetization-mode=1"),
-        ])
+        s.publish(
+            anchor,
+            tracks: [
+                TrackDescription(kind: .audio, ssrc: 1, payloadType: 111, codec: "opus", clockRate: 48_000, channels: 2),
+                TrackDescription(kind: .video, ssrc: 2, payloadType: 102, codec: "H264", clockRate: 90_000, parameters: "packetization-mode=1"),
+            ])
         let viewer = s.enter("viewer", role: .audience, visible: false)
         let receive = s.createTransport(for: viewer.session, kind: .webRTC)
         s.engine.adoptPlayerLayout(transportId: receive, layout: Self.layout)

@@ -27,19 +27,20 @@ enum NegotiationFixtures {
             "a=fingerprint:sha-256 A5:4D:CA:18:25:30:BB:1D:6D:13:2C:DE:D6:23:7B:2E:D9:1E:3F:72:1F:CB:19:71:17:44:94:D6:49:3C:9D:5C",
             "a=setup:actpass",
         ]
-        let lines = [
-            "v=0", "o=- 1148906316263491205 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0 1", "a=msid-semantic: WMS",
-            "m=audio 9 UDP/TLS/RTP/SAVPF 111", "c=IN IP4 0.0.0.0",
-        ] + transport + [
-            "a=mid:0", "a=extmap:1 urn:ietf:params:rtp-hdrext:ssrc-audio-level", "a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid",
-            "a=sendonly", "a=msid:- 3c9a", "a=rtcp-mux", "a=rtpmap:111 opus/48000/2", "a=fmtp:111 minptime=10;useinbandfec=1",
-            "m=video 9 UDP/TLS/RTP/SAVPF \(videoPayloadTypes)", "c=IN IP4 0.0.0.0",
-        ] + transport + [
-            "a=mid:1", "a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid",
-            "a=extmap:10 urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id",
-            "a=extmap:11 urn:ietf:params:rtp-hdrext:sdes:repaired-rtp-stream-id",
-            "a=sendonly", "a=msid:- 7e21", "a=rtcp-mux", "a=rtcp-rsize",
-        ] + videoCodecLines + videoExtra
+        let lines =
+            [
+                "v=0", "o=- 1148906316263491205 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0 1", "a=msid-semantic: WMS",
+                "m=audio 9 UDP/TLS/RTP/SAVPF 111", "c=IN IP4 0.0.0.0",
+            ] + transport + [
+                "a=mid:0", "a=extmap:1 urn:ietf:params:rtp-hdrext:ssrc-audio-level", "a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid",
+                "a=sendonly", "a=msid:- 3c9a", "a=rtcp-mux", "a=rtpmap:111 opus/48000/2", "a=fmtp:111 minptime=10;useinbandfec=1",
+                "m=video 9 UDP/TLS/RTP/SAVPF \(videoPayloadTypes)", "c=IN IP4 0.0.0.0",
+            ] + transport + [
+                "a=mid:1", "a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid",
+                "a=extmap:10 urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id",
+                "a=extmap:11 urn:ietf:params:rtp-hdrext:sdes:repaired-rtp-stream-id",
+                "a=sendonly", "a=msid:- 7e21", "a=rtcp-mux", "a=rtcp-rsize",
+            ] + videoCodecLines + videoExtra
         return lines.joined(separator: "\n")
     }
 }

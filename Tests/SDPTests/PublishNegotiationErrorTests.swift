@@ -60,7 +60,10 @@ struct PublishNegotiationErrorTests {
             try RelayNegotiator().answer(toPublishOffer: offer, relay: NegotiationFixtures.relay)
         }
         #expect(SDPNegotiationError.noSectionAccepted([]).description == "no media section could be accepted: the offer has none")
-        #expect(SDPNegotiationError.noSectionAccepted([RejectedSection(index: 1, mid: "v", kind: .video, reason: .noCommonCodec)]).description
-            == "no media section could be accepted: section 1 (video, mid 'v'): no offered codec is one the relay forwards (opus, VP8, H.264 packetization-mode=1)")
+        #expect(
+            SDPNegotiationError.noSectionAccepted([RejectedSection(index: 1, mid: "v", kind: .video, reason: .noCommonCodec)]).description
+                == "no media section could be accepted: section 1 (video, mid 'v'): no offered codec is one the relay forwards (opus, VP8, "
+                    + "H.264 packetization-mode=1)"
+        )
     }
 }

@@ -35,12 +35,13 @@ struct PublishNegotiationTests {
             #expect(section.msids.isEmpty && section.ssrcAttributes.isEmpty)
             let uris = Set(section.extensionMaps.map(\.uri))
             #expect(uris.isSubset(of: Set(RelayCapabilities.standard.headerExtensionURIs)))
-            #expect(NegotiatedHeaderExtensions(
-                mid: section.extensionMap(uri: HeaderExtensionURI.mid)?.id,
-                rtpStreamID: section.extensionMap(uri: HeaderExtensionURI.rtpStreamID)?.id,
-                repairedRTPStreamID: section.extensionMap(uri: HeaderExtensionURI.repairedRTPStreamID)?.id,
-                audioLevel: section.extensionMap(uri: HeaderExtensionURI.audioLevel)?.id,
-                transportWideSequenceNumber: section.extensionMap(uri: HeaderExtensionURI.transportWideSequenceNumber)?.id) == expected.headerExtensions)
+            #expect(
+                NegotiatedHeaderExtensions(
+                    mid: section.extensionMap(uri: HeaderExtensionURI.mid)?.id,
+                    rtpStreamID: section.extensionMap(uri: HeaderExtensionURI.rtpStreamID)?.id,
+                    repairedRTPStreamID: section.extensionMap(uri: HeaderExtensionURI.repairedRTPStreamID)?.id,
+                    audioLevel: section.extensionMap(uri: HeaderExtensionURI.audioLevel)?.id,
+                    transportWideSequenceNumber: section.extensionMap(uri: HeaderExtensionURI.transportWideSequenceNumber)?.id) == expected.headerExtensions)
         }
     }
 
@@ -57,68 +58,80 @@ struct PublishNegotiationTests {
             a=rtcp-mux\r
             a=rtcp-rsize\r
             """
-        #expect(sdp == """
-            v=0\r
-            o=- 6803327717530214902 1 IN IP4 0.0.0.0\r
-            s=-\r
-            t=0 0\r
-            a=ice-lite\r
-            a=group:BUNDLE 0 1\r
-            a=extmap-allow-mixed\r
-            m=audio 40012 UDP/TLS/RTP/SAVPF 111\r
-            c=IN IP4 203.0.113.10\r
-            a=mid:0\r
-            a=recvonly\r
-            \(transport)
-            a=extmap:1 urn:ietf:params:rtp-hdrext:ssrc-audio-level\r
-            a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01\r
-            a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid\r
-            a=rtpmap:111 opus/48000/2\r
-            a=rtcp-fb:111 transport-cc\r
-            a=fmtp:111 minptime=10;useinbandfec=1\r
-            m=video 40012 UDP/TLS/RTP/SAVPF 96 97\r
-            c=IN IP4 203.0.113.10\r
-            a=mid:1\r
-            a=recvonly\r
-            \(transport)
-            a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01\r
-            a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid\r
-            a=extmap:10 urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id\r
-            a=extmap:11 urn:ietf:params:rtp-hdrext:sdes:repaired-rtp-stream-id\r
-            a=rtpmap:96 VP8/90000\r
-            a=rtcp-fb:96 transport-cc\r
-            a=rtcp-fb:96 ccm fir\r
-            a=rtcp-fb:96 nack\r
-            a=rtcp-fb:96 nack pli\r
-            a=rtpmap:97 rtx/90000\r
-            a=fmtp:97 apt=96\r
-            a=rid:h recv\r
-            a=rid:m recv\r
-            a=rid:l recv\r
-            a=simulcast:recv h;m;l\r
+        #expect(
+            sdp == """
+                v=0\r
+                o=- 6803327717530214902 1 IN IP4 0.0.0.0\r
+                s=-\r
+                t=0 0\r
+                a=ice-lite\r
+                a=group:BUNDLE 0 1\r
+                a=extmap-allow-mixed\r
+                m=audio 40012 UDP/TLS/RTP/SAVPF 111\r
+                c=IN IP4 203.0.113.10\r
+                a=mid:0\r
+                a=recvonly\r
+                \(transport)
+                a=extmap:1 urn:ietf:params:rtp-hdrext:ssrc-audio-level\r
+                a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01\r
+                a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid\r
+                a=rtpmap:111 opus/48000/2\r
+                a=rtcp-fb:111 transport-cc\r
+                a=fmtp:111 minptime=10;useinbandfec=1\r
+                m=video 40012 UDP/TLS/RTP/SAVPF 96 97\r
+                c=IN IP4 203.0.113.10\r
+                a=mid:1\r
+                a=recvonly\r
+                \(transport)
+                a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01\r
+                a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid\r
+                a=extmap:10 urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id\r
+                a=extmap:11 urn:ietf:params:rtp-hdrext:sdes:repaired-rtp-stream-id\r
+                a=rtpmap:96 VP8/90000\r
+                a=rtcp-fb:96 transport-cc\r
+                a=rtcp-fb:96 ccm fir\r
+                a=rtcp-fb:96 nack\r
+                a=rtcp-fb:96 nack pli\r
+                a=rtpmap:97 rtx/90000\r
+                a=fmtp:97 apt=96\r
+                a=rid:h recv\r
+                a=rid:m recv\r
+                a=rid:l recv\r
+                a=simulcast:recv h;m;l\r
 
-            """)
+                """)
     }
 
-    @Test("H.264: packetization-mode 1 only, constrained baseline 42001f/42e01f preferred", arguments: [
-        // (offer name, offered H.264 lines, expected payload type, expected rtx)
-        ("Chromium full list", nil, 102, 103),
-        ("only 4d001f and 42e01f mode 0",
-         ["a=rtpmap:108 H264/90000", "a=fmtp:108 level-asymmetry-allowed=1;packetization-mode=0;profile-level-id=42e01f",
-          "a=rtpmap:127 H264/90000", "a=fmtp:127 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=4d001f",
-          "a=rtpmap:125 rtx/90000", "a=fmtp:125 apt=127"], 127, 125),
-        ("high first, 42e01f second",
-         ["a=rtpmap:112 H264/90000", "a=fmtp:112 packetization-mode=1;profile-level-id=64001f",
-          "a=rtpmap:106 H264/90000", "a=fmtp:106 packetization-mode=1;profile-level-id=42E01F"], 106, nil),
-    ] as [(String, [String]?, Int, Int?)])
+    @Test(
+        "H.264: packetization-mode 1 only, constrained baseline 42001f/42e01f preferred",
+        arguments: [
+            // (offer name, offered H.264 lines, expected payload type, expected rtx)
+            ("Chromium full list", nil, 102, 103),
+            (
+                "only 4d001f and 42e01f mode 0",
+                [
+                    "a=rtpmap:108 H264/90000", "a=fmtp:108 level-asymmetry-allowed=1;packetization-mode=0;profile-level-id=42e01f",
+                    "a=rtpmap:127 H264/90000", "a=fmtp:127 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=4d001f",
+                    "a=rtpmap:125 rtx/90000", "a=fmtp:125 apt=127",
+                ], 127, 125
+            ),
+            (
+                "high first, 42e01f second",
+                [
+                    "a=rtpmap:112 H264/90000", "a=fmtp:112 packetization-mode=1;profile-level-id=64001f",
+                    "a=rtpmap:106 H264/90000", "a=fmtp:106 packetization-mode=1;profile-level-id=42E01F",
+                ], 106, nil
+            ),
+        ] as [(String, [String]?, Int, Int?)])
     func h264Choice(name: String, lines: [String]?, payloadType: Int, rtx: Int?) throws {
         let h264Only = RelayNegotiator(capabilities: RelayCapabilities(codecs: [.opus, .h264]))
-        let offer = lines.map { lines in
-            NegotiationFixtures.offer(
-                videoPayloadTypes: lines.filter { $0.hasPrefix("a=rtpmap:") }.map { String($0.dropFirst(9).prefix { $0 != " " }) }
-                    .joined(separator: " "),
-                videoCodecLines: lines)
-        } ?? SDPFixtures.chromiumOffer
+        let offer =
+            lines.map { lines in
+                NegotiationFixtures.offer(
+                    videoPayloadTypes: lines.filter { $0.hasPrefix("a=rtpmap:") }.map { String($0.dropFirst(9).prefix { $0 != " " }) }
+                        .joined(separator: " "),
+                    videoCodecLines: lines)
+            } ?? SDPFixtures.chromiumOffer
         let video = try #require(try h264Only.answer(toPublishOffer: offer, relay: relay).negotiated.section(mid: "1"))
         #expect(video.codec.name == "H264")
         #expect(Int(video.codec.payloadType) == payloadType)
@@ -156,12 +169,13 @@ struct PublishNegotiationTests {
             replacing: ["a=group:BUNDLE 0 1": ["a=group:BUNDLE 0 1 2 4"]])
         let result = try negotiator.answer(toPublishOffer: offer, relay: relay)
         #expect(result.negotiated.sections.map(\.mid) == ["0"])
-        #expect(result.negotiated.rejectedSections == [
-            RejectedSection(index: 1, mid: "1", kind: .video, reason: .noCommonCodec),
-            RejectedSection(index: 2, mid: "2", kind: .application, reason: .unsupportedKind(.application)),
-            RejectedSection(index: 3, mid: "3", kind: .audio, reason: .stoppedByClient),
-            RejectedSection(index: 4, mid: "4", kind: .audio, reason: .notSending(.recvonly)),
-        ])
+        #expect(
+            result.negotiated.rejectedSections == [
+                RejectedSection(index: 1, mid: "1", kind: .video, reason: .noCommonCodec),
+                RejectedSection(index: 2, mid: "2", kind: .application, reason: .unsupportedKind(.application)),
+                RejectedSection(index: 3, mid: "3", kind: .audio, reason: .stoppedByClient),
+                RejectedSection(index: 4, mid: "4", kind: .audio, reason: .notSending(.recvonly)),
+            ])
         let answer = result.sessionDescription
         #expect(answer.groups == [.bundle(["0"])])
         #expect(answer.media.map(\.mid) == ["0", "1", "2", "3", "4"])
@@ -189,9 +203,11 @@ struct PublishNegotiationTests {
         let result = try negotiator.answer(toPublishOffer: offer, relay: relay)
         #expect(result.negotiated.section(mid: "1")?.simulcastRIDs == ["h", "h2", "q"])
         let video = result.sessionDescription.media[1]
-        #expect(video.simulcast == SDPSimulcast(receive: [
-            [SDPSimulcastStream(rid: "h"), SDPSimulcastStream(rid: "h2")], [SDPSimulcastStream(rid: "q", isPaused: true)],
-        ]))
+        #expect(
+            video.simulcast
+                == SDPSimulcast(receive: [
+                    [SDPSimulcastStream(rid: "h"), SDPSimulcastStream(rid: "h2")], [SDPSimulcastStream(rid: "q", isPaused: true)],
+                ]))
         #expect(video.rids == ["h", "h2", "q"].map { SDPRID(id: $0, direction: .recv) })
     }
 
@@ -222,15 +238,18 @@ struct PublishNegotiationTests {
 
     @Test("extension directions: sendonly answered recvonly, recvonly dropped")
     func extensionDirections() throws {
-        let offer = NegotiationFixtures.edited(SDPFixtures.chromiumOffer, replacing: [
-            "a=extmap:1 urn:ietf:params:rtp-hdrext:ssrc-audio-level": ["a=extmap:1/sendonly urn:ietf:params:rtp-hdrext:ssrc-audio-level"],
-            "a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid": ["a=extmap:4/recvonly urn:ietf:params:rtp-hdrext:sdes:mid"],
-        ])
+        let offer = NegotiationFixtures.edited(
+            SDPFixtures.chromiumOffer,
+            replacing: [
+                "a=extmap:1 urn:ietf:params:rtp-hdrext:ssrc-audio-level": ["a=extmap:1/sendonly urn:ietf:params:rtp-hdrext:ssrc-audio-level"],
+                "a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid": ["a=extmap:4/recvonly urn:ietf:params:rtp-hdrext:sdes:mid"],
+            ])
         let audio = try negotiator.answer(toPublishOffer: offer, relay: relay).sessionDescription.media[0]
-        #expect(audio.extensionMaps == [
-            SDPExtensionMap(id: 1, direction: .recvonly, uri: HeaderExtensionURI.audioLevel),
-            SDPExtensionMap(id: 3, uri: HeaderExtensionURI.transportWideSequenceNumber),
-        ])
+        #expect(
+            audio.extensionMaps == [
+                SDPExtensionMap(id: 1, direction: .recvonly, uri: HeaderExtensionURI.audioLevel),
+                SDPExtensionMap(id: 3, uri: HeaderExtensionURI.transportWideSequenceNumber),
+            ])
     }
 
     @Test("without transport-wide congestion control the answer keeps neither its extension nor its feedback")
@@ -248,9 +267,11 @@ struct PublishNegotiationTests {
     func bundleOnly() throws {
         let offer = NegotiationFixtures.edited(
             SDPFixtures.chromiumOffer,
-            replacing: ["m=video 9 UDP/TLS/RTP/SAVPF 96 97 102 103 104 105 106 107 108 109 127 125 39 40 45 46 98 99 100 101 112 113 116 117 118": [
-                "m=video 0 UDP/TLS/RTP/SAVPF 96 97", "a=bundle-only",
-            ]])
+            replacing: [
+                "m=video 9 UDP/TLS/RTP/SAVPF 96 97 102 103 104 105 106 107 108 109 127 125 39 40 45 46 98 99 100 101 112 113 116 117 118": [
+                    "m=video 0 UDP/TLS/RTP/SAVPF 96 97", "a=bundle-only",
+                ]
+            ])
         let result = try negotiator.answer(toPublishOffer: offer, relay: relay)
         #expect(result.negotiated.sections.map(\.mid) == ["0", "1"])
         #expect(result.sessionDescription.media[1].port == relay.candidatePort)

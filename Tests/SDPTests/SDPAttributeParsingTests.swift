@@ -6,23 +6,31 @@ struct SDPAttributeParsingTests {
     @Test("a=rid with payload types and restrictions")
     func ridRestrictions() throws {
         let section = try SDPTestText.videoSection(["a=rid:l send pt=96,97;max-width=320;max-height=180", "a=rid:f recv"])
-        #expect(section.rids == [
-            SDPRID(
-                id: "l", direction: .send, payloadTypes: [96, 97],
-                restrictions: [SDPParameter(name: "max-width", value: "320"), SDPParameter(name: "max-height", value: "180")]),
-            SDPRID(id: "f", direction: .recv),
-        ])
+        #expect(
+            section.rids == [
+                SDPRID(
+                    id: "l", direction: .send, payloadTypes: [96, 97],
+                    restrictions: [SDPParameter(name: "max-width", value: "320"), SDPParameter(name: "max-height", value: "180")]),
+                SDPRID(id: "f", direction: .recv),
+            ])
     }
 
-    @Test("a=simulcast with paused streams and alternatives", arguments: [
-        ("send h;~m;l1,l2 recv x", SDPSimulcast(
-            send: [[SDPSimulcastStream(rid: "h")], [SDPSimulcastStream(rid: "m", isPaused: true)],
-                   [SDPSimulcastStream(rid: "l1"), SDPSimulcastStream(rid: "l2")]],
-            receive: [[SDPSimulcastStream(rid: "x")]])),
-        ("recv 1;2", SDPSimulcast(receive: [[SDPSimulcastStream(rid: "1")], [SDPSimulcastStream(rid: "2")]])),
-        (" send rid=a;b", SDPSimulcast(send: [[SDPSimulcastStream(rid: "a")], [SDPSimulcastStream(rid: "b")]])),
-        ("send ~a,b", SDPSimulcast(send: [[SDPSimulcastStream(rid: "a", isPaused: true), SDPSimulcastStream(rid: "b")]])),
-    ])
+    @Test(
+        "a=simulcast with paused streams and alternatives",
+        arguments: [
+            (
+                "send h;~m;l1,l2 recv x",
+                SDPSimulcast(
+                    send: [
+                        [SDPSimulcastStream(rid: "h")], [SDPSimulcastStream(rid: "m", isPaused: true)],
+                        [SDPSimulcastStream(rid: "l1"), SDPSimulcastStream(rid: "l2")],
+                    ],
+                    receive: [[SDPSimulcastStream(rid: "x")]])
+            ),
+            ("recv 1;2", SDPSimulcast(receive: [[SDPSimulcastStream(rid: "1")], [SDPSimulcastStream(rid: "2")]])),
+            (" send rid=a;b", SDPSimulcast(send: [[SDPSimulcastStream(rid: "a")], [SDPSimulcastStream(rid: "b")]])),
+            ("send ~a,b", SDPSimulcast(send: [[SDPSimulcastStream(rid: "a", isPaused: true), SDPSimulcastStream(rid: "b")]])),
+        ])
     func simulcast(value: String, expected: SDPSimulcast) throws {
         #expect(try SDPTestText.videoSection(["a=simulcast:\(value)"]).simulcast == expected)
     }
@@ -32,10 +40,11 @@ struct SDPAttributeParsingTests {
         let section = try SDPTestText.videoSection([
             "a=extmap:5/sendonly urn:example:ext some attributes", "a=extmap:200 urn:example:two-byte",
         ])
-        #expect(section.extensionMaps == [
-            SDPExtensionMap(id: 5, direction: .sendonly, uri: "urn:example:ext", extensionAttributes: "some attributes"),
-            SDPExtensionMap(id: 200, uri: "urn:example:two-byte"),
-        ])
+        #expect(
+            section.extensionMaps == [
+                SDPExtensionMap(id: 5, direction: .sendonly, uri: "urn:example:ext", extensionAttributes: "some attributes"),
+                SDPExtensionMap(id: 200, uri: "urn:example:two-byte"),
+            ])
     }
 
     @Test("a=rtcp-fb for every payload type")
@@ -52,11 +61,12 @@ struct SDPAttributeParsingTests {
             "a=ssrc-group:SIM 11 22 33", "a=ssrc:11 msid:stream track", "a=ssrc:11 cname:abc", "a=ssrc:22 x-flag",
         ])
         #expect(section.ssrcGroups == [SDPSSRCGroup(semantics: "SIM", ssrcs: [11, 22, 33])])
-        #expect(section.ssrcAttributes == [
-            SDPSSRCAttribute(ssrc: 11, name: "msid", value: "stream track"),
-            SDPSSRCAttribute(ssrc: 11, name: "cname", value: "abc"),
-            SDPSSRCAttribute(ssrc: 22, name: "x-flag"),
-        ])
+        #expect(
+            section.ssrcAttributes == [
+                SDPSSRCAttribute(ssrc: 11, name: "msid", value: "stream track"),
+                SDPSSRCAttribute(ssrc: 11, name: "cname", value: "abc"),
+                SDPSSRCAttribute(ssrc: 22, name: "x-flag"),
+            ])
         #expect(section.announcedSSRCs == [11, 22])
     }
 
@@ -66,12 +76,13 @@ struct SDPAttributeParsingTests {
             "a=candidate:2 1 TCP 1518280447 10.0.0.5 9 typ host tcptype active generation 0",
             "a=candidate:garbage",
         ])
-        #expect(section.candidates == [
-            SDPCandidate(
-                foundation: "2", component: 1, transport: "TCP", priority: 1_518_280_447, address: "10.0.0.5", port: 9,
-                type: "host",
-                extensions: [SDPParameter(name: "tcptype", value: "active"), SDPParameter(name: "generation", value: "0")]),
-        ])
+        #expect(
+            section.candidates == [
+                SDPCandidate(
+                    foundation: "2", component: 1, transport: "TCP", priority: 1_518_280_447, address: "10.0.0.5", port: 9,
+                    type: "host",
+                    extensions: [SDPParameter(name: "tcptype", value: "active"), SDPParameter(name: "generation", value: "0")])
+            ])
         #expect(section.otherAttributes == [SDPAttribute(name: "candidate", value: "garbage")])
     }
 
@@ -100,11 +111,12 @@ struct SDPAttributeParsingTests {
 
     @Test("session-level direction and connection apply to sections without their own")
     func sessionDefaults() throws {
-        let text = (SDPTestText.sessionLines + [
-            "c=IN IP4 203.0.113.1", "a=recvonly", "a=ice-ufrag:sess", "a=ice-pwd:sessionpassword",
-            "m=audio 9 UDP/TLS/RTP/SAVPF 111", "a=mid:a", "a=ice-ufrag:media",
-            "m=video 9 UDP/TLS/RTP/SAVPF 96", "a=mid:v", "a=sendonly",
-        ]).joined(separator: "\n")
+        let text =
+            (SDPTestText.sessionLines + [
+                "c=IN IP4 203.0.113.1", "a=recvonly", "a=ice-ufrag:sess", "a=ice-pwd:sessionpassword",
+                "m=audio 9 UDP/TLS/RTP/SAVPF 111", "a=mid:a", "a=ice-ufrag:media",
+                "m=video 9 UDP/TLS/RTP/SAVPF 96", "a=mid:v", "a=sendonly",
+            ]).joined(separator: "\n")
         let description = try SessionDescription(parsing: text)
         #expect(description.connection == SDPConnection(address: "203.0.113.1"))
         #expect(description.media.map { description.direction(of: $0) } == [.recvonly, .sendonly])

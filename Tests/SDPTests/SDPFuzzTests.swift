@@ -13,14 +13,18 @@ struct SDPFuzzTests {
         return (true, nil)
     }
 
-    @Test("mutated offers never crash the parser or the publish negotiation", arguments: [
-        (SDPFixtures.chromiumOffer, 1), (SDPFixtures.chromiumSimulcastOffer, 2), (SDPFixtures.firefoxOffer, 3),
-        (SDPFixtures.aiortcOffer, 4),
-    ] as [(String, UInt64)])
+    @Test(
+        "mutated offers never crash the parser or the publish negotiation",
+        arguments: [
+            (SDPFixtures.chromiumOffer, 1), (SDPFixtures.chromiumSimulcastOffer, 2), (SDPFixtures.firefoxOffer, 3),
+            (SDPFixtures.aiortcOffer, 4),
+        ] as [(String, UInt64)])
     func mutatedOffers(offer: String, seed: UInt64) {
         var mutator = SDPMutator(random: SplitMix(seed: seed))
         let negotiator = RelayNegotiator()
-        var accepted = 0, rejected = 0, answered = 0
+        var accepted = 0
+        var rejected = 0
+        var answered = 0
         var failures: [String] = []
         for _ in 0..<400 {
             let text = mutator.mutate(offer)
@@ -47,7 +51,8 @@ struct SDPFuzzTests {
             forSubscription: [SubscriptionFixtures.aliceAudio, SubscriptionFixtures.aliceVideo], relay: NegotiationFixtures.relay,
             version: 1)
         var mutator = SDPMutator(random: SplitMix(seed: 5))
-        var read = 0, refused = 0
+        var read = 0
+        var refused = 0
         for _ in 0..<600 {
             do {
                 _ = try negotiator.parseAnswer(mutator.mutate(SubscriptionFixtures.chromiumAnswer), toSubscriptionOffer: offer)

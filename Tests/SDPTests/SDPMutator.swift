@@ -29,9 +29,10 @@ struct SDPMutator {
             case 2: lines.swapAt(index, random.below(lines.count))
             case 3: lines[index] = pick(Self.linePrefixes) + randomText()
             case 4: lines[index] = replacingCharacter(in: lines[index])
-            case 5: lines[index] = lines[index].split(separator: " ", omittingEmptySubsequences: false)
-                .map { $0.allSatisfy(\.isNumber) && !$0.isEmpty ? pick(["99999999999999999999999", "4294967296", "256", "0"]) : String($0) }
-                .joined(separator: " ")
+            case 5:
+                lines[index] = lines[index].split(separator: " ", omittingEmptySubsequences: false)
+                    .map { $0.allSatisfy(\.isNumber) && !$0.isEmpty ? pick(["99999999999999999999999", "4294967296", "256", "0"]) : String($0) }
+                    .joined(separator: " ")
             case 6:
                 let kept = random.below(lines[index].count + 1)
                 lines[index] = String(lines[index].prefix(kept))

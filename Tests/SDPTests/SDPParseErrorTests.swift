@@ -27,7 +27,8 @@ struct SDPParseErrorTests {
         ParseErrorCase(name: "not type=value", text: "v=0\nhello world", expected: .malformedLine(line: 2)),
         ParseErrorCase(name: "uppercase type", text: "v=0\nO=- 1 1 IN IP4 0.0.0.0", expected: .malformedLine(line: 2)),
         ParseErrorCase(name: "no origin", text: "v=0\ns=-\nt=0 0", expected: .missingOrigin),
-        ParseErrorCase(name: "carriage return inside a line", text: session + "\r\nm=video 9 UDP/TLS/RTP/SAVPF 120\r 121\r\n", expected: .forbiddenCharacter(line: 5)),
+        ParseErrorCase(
+            name: "carriage return inside a line", text: session + "\r\nm=video 9 UDP/TLS/RTP/SAVPF 120\r 121\r\n", expected: .forbiddenCharacter(line: 5)),
         ParseErrorCase(name: "NUL inside a line", text: session + "\ns=a\u{0}b", expected: .forbiddenCharacter(line: 5)),
         ParseErrorCase(name: "origin id not a number", text: "v=0\n\no=- abc 1 IN IP4 0.0.0.0", expected: .invalidLine(line: 3, type: "o")),
         ParseErrorCase(name: "origin too short", text: "v=0\no=- 1 1 IN IP4", expected: .invalidLine(line: 2, type: "o")),
@@ -36,7 +37,8 @@ struct SDPParseErrorTests {
         ParseErrorCase(name: "m= without formats", text: session + "\nm=audio 9 UDP/TLS/RTP/SAVPF", expected: .invalidLine(line: 5, type: "m")),
         ParseErrorCase(name: "m= port too large", text: session + "\nm=audio 70000 RTP/AVP 0", expected: .invalidLine(line: 5, type: "m")),
         ParseErrorCase(name: "m= port count 0", text: session + "\nm=audio 9/0 RTP/AVP 0", expected: .invalidLine(line: 5, type: "m")),
-        ParseErrorCase(name: "origin in a section", text: session + "\nm=audio 9 RTP/AVP 0\no=- 1 1 IN IP4 0.0.0.0", expected: .lineOutOfPlace(line: 6, type: "o")),
+        ParseErrorCase(
+            name: "origin in a section", text: session + "\nm=audio 9 RTP/AVP 0\no=- 1 1 IN IP4 0.0.0.0", expected: .lineOutOfPlace(line: 6, type: "o")),
         ParseErrorCase(name: "bad group", text: session + "\na=group:", expected: .invalidAttribute(line: 5, name: "group")),
         ParseErrorCase(name: "session setup twice", text: session + "\na=setup:actpass\na=setup:active", expected: .duplicateAttribute(line: 6, name: "setup")),
         .attribute("rtpmap without clock", ["a=rtpmap:96 VP8"], .invalidAttribute(line: 7, name: "rtpmap")),
@@ -50,7 +52,9 @@ struct SDPParseErrorTests {
         .attribute("two directions", ["a=sendrecv", "a=recvonly"], .duplicateAttribute(line: 8, name: "recvonly")),
         .attribute("unknown setup", ["a=setup:client"], .invalidAttribute(line: 7, name: "setup")),
         .attribute("short fingerprint", ["a=fingerprint:sha-256 AB:CD"], .invalidAttribute(line: 7, name: "fingerprint")),
-        .attribute("fingerprint not hex", ["a=fingerprint:sha-1 " + Array(repeating: "ZZ", count: 20).joined(separator: ":")], .invalidAttribute(line: 7, name: "fingerprint")),
+        .attribute(
+            "fingerprint not hex", ["a=fingerprint:sha-1 " + Array(repeating: "ZZ", count: 20).joined(separator: ":")],
+            .invalidAttribute(line: 7, name: "fingerprint")),
         .attribute("fingerprint without hash", ["a=fingerprint:sha-256"], .invalidAttribute(line: 7, name: "fingerprint")),
         .attribute("empty ice-ufrag", ["a=ice-ufrag:"], .invalidAttribute(line: 7, name: "ice-ufrag")),
         .attribute("ice-pwd without value", ["a=ice-pwd"], .invalidAttribute(line: 7, name: "ice-pwd")),
@@ -82,8 +86,9 @@ struct SDPParseErrorTests {
 
     @Test("messages name the line and what was expected")
     func messages() {
-        #expect(SDPParseError.invalidAttribute(line: 12, name: "rtpmap").description
-            == "line 12: 'a=rtpmap' is malformed; expected '<payload type 0-127> <encoding name>/<clock rate>[/<channels>]'")
+        #expect(
+            SDPParseError.invalidAttribute(line: 12, name: "rtpmap").description
+                == "line 12: 'a=rtpmap' is malformed; expected '<payload type 0-127> <encoding name>/<clock rate>[/<channels>]'")
         #expect(SDPParseError.invalidLine(line: 2, type: "o").description.hasPrefix("line 2: 'o=' line is malformed; expected '<username>"))
         #expect(SDPParseError.missingVersion(line: 1).description == "line 1: a session description must start with 'v=0'")
     }

@@ -97,9 +97,11 @@ struct SessionDescriptionParsingTests {
         #expect(audio.port == 47812)
         #expect(audio.connection == SDPConnection(address: "192.168.1.23"))
         #expect(audio.isEndOfCandidates)
-        #expect(audio.candidates[0] == SDPCandidate(
-            foundation: "4a6f1e0d2c9b8a7f3e5d1c0b9a8f7e6d", component: 1, transport: "udp", priority: 2_130_706_431,
-            address: "192.168.1.23", port: 47812, type: "host"))
+        #expect(
+            audio.candidates[0]
+                == SDPCandidate(
+                    foundation: "4a6f1e0d2c9b8a7f3e5d1c0b9a8f7e6d", component: 1, transport: "udp", priority: 2_130_706_431,
+                    address: "192.168.1.23", port: 47812, type: "host"))
         #expect(audio.candidates[1].relatedAddress == "192.168.1.23")
         #expect(audio.candidates[1].relatedPort == 47812)
         #expect(audio.candidates[1].type == "srflx")

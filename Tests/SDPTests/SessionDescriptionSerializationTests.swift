@@ -13,8 +13,10 @@ struct SessionDescriptionSerializationTests {
         video.transport = SDPTransportAttributes(
             iceUsernameFragment: "ufrag", icePassword: "password", fingerprints: [SDPFingerprint(algorithm: "sha-256", bytes: [0xAB, 0x01])],
             setup: .actpass)
-        video.candidates = [SDPCandidate(
-            foundation: "1", component: 1, transport: "udp", priority: 2_130_706_431, address: "203.0.113.9", port: 50_000, type: "host")]
+        video.candidates = [
+            SDPCandidate(
+                foundation: "1", component: 1, transport: "udp", priority: 2_130_706_431, address: "203.0.113.9", port: 50_000, type: "host")
+        ]
         video.isEndOfCandidates = true
         video.isRTCPMultiplexed = true
         video.isReducedSizeRTCP = true
@@ -34,41 +36,42 @@ struct SessionDescriptionSerializationTests {
         let description = SessionDescription(
             origin: SDPOrigin(sessionID: 7, sessionVersion: 2), groups: [.bundle(["v"])], isICELite: true,
             allowsMixedExtensionForms: true, msidSemantic: SDPMsidSemantic(identifiers: ["*"]), media: [video])
-        #expect(description.serialized() == """
-            v=0\r
-            o=- 7 2 IN IP4 0.0.0.0\r
-            s=-\r
-            t=0 0\r
-            a=ice-lite\r
-            a=group:BUNDLE v\r
-            a=extmap-allow-mixed\r
-            a=msid-semantic:WMS *\r
-            m=video 50000 UDP/TLS/RTP/SAVPF 96 97\r
-            c=IN IP4 203.0.113.9\r
-            a=mid:v\r
-            a=sendonly\r
-            a=msid:s t\r
-            a=ice-ufrag:ufrag\r
-            a=ice-pwd:password\r
-            a=fingerprint:sha-256 AB:01\r
-            a=setup:actpass\r
-            a=candidate:1 1 udp 2130706431 203.0.113.9 50000 typ host\r
-            a=end-of-candidates\r
-            a=rtcp-mux\r
-            a=rtcp-rsize\r
-            a=extmap:1 urn:ietf:params:rtp-hdrext:sdes:mid\r
-            a=rtcp-fb:* ccm fir\r
-            a=rtpmap:96 VP8/90000\r
-            a=rtcp-fb:96 nack\r
-            a=rtpmap:97 rtx/90000\r
-            a=fmtp:97 apt=96\r
-            a=ssrc-group:FID 1 2\r
-            a=ssrc:1 cname:c\r
-            a=rid:h recv pt=96;max-fps=30\r
-            a=simulcast:recv h;~l\r
-            a=x-custom:1\r
+        #expect(
+            description.serialized() == """
+                v=0\r
+                o=- 7 2 IN IP4 0.0.0.0\r
+                s=-\r
+                t=0 0\r
+                a=ice-lite\r
+                a=group:BUNDLE v\r
+                a=extmap-allow-mixed\r
+                a=msid-semantic:WMS *\r
+                m=video 50000 UDP/TLS/RTP/SAVPF 96 97\r
+                c=IN IP4 203.0.113.9\r
+                a=mid:v\r
+                a=sendonly\r
+                a=msid:s t\r
+                a=ice-ufrag:ufrag\r
+                a=ice-pwd:password\r
+                a=fingerprint:sha-256 AB:01\r
+                a=setup:actpass\r
+                a=candidate:1 1 udp 2130706431 203.0.113.9 50000 typ host\r
+                a=end-of-candidates\r
+                a=rtcp-mux\r
+                a=rtcp-rsize\r
+                a=extmap:1 urn:ietf:params:rtp-hdrext:sdes:mid\r
+                a=rtcp-fb:* ccm fir\r
+                a=rtpmap:96 VP8/90000\r
+                a=rtcp-fb:96 nack\r
+                a=rtpmap:97 rtx/90000\r
+                a=fmtp:97 apt=96\r
+                a=ssrc-group:FID 1 2\r
+                a=ssrc:1 cname:c\r
+                a=rid:h recv pt=96;max-fps=30\r
+                a=simulcast:recv h;~l\r
+                a=x-custom:1\r
 
-            """)
+                """)
     }
 
     @Test("writing, reading and writing again gives the same text and content", arguments: FixtureExpectation.all)
@@ -104,29 +107,34 @@ struct SessionDescriptionSerializationTests {
     func grouping() throws {
         let text = try SessionDescription(parsing: SDPFixtures.firefoxOffer).serialized()
         let lines = text.split(separator: "\r\n").filter { $0.contains(":126 ") || $0.contains(":127 ") }
-        #expect(lines == [
-            "a=rtpmap:126 H264/90000",
-            "a=rtcp-fb:126 nack", "a=rtcp-fb:126 nack pli", "a=rtcp-fb:126 ccm fir", "a=rtcp-fb:126 goog-remb",
-            "a=rtcp-fb:126 transport-cc",
-            "a=fmtp:126 profile-level-id=42e01f;level-asymmetry-allowed=1;packetization-mode=1",
-            "a=rtpmap:127 rtx/90000",
-            "a=fmtp:127 apt=126",
-        ])
+        #expect(
+            lines == [
+                "a=rtpmap:126 H264/90000",
+                "a=rtcp-fb:126 nack", "a=rtcp-fb:126 nack pli", "a=rtcp-fb:126 ccm fir", "a=rtcp-fb:126 goog-remb",
+                "a=rtcp-fb:126 transport-cc",
+                "a=fmtp:126 profile-level-id=42e01f;level-asymmetry-allowed=1;packetization-mode=1",
+                "a=rtpmap:127 rtx/90000",
+                "a=fmtp:127 apt=126",
+            ])
     }
 }
 
 extension SessionDescriptionSerializationTests {
     /// A combining mark after a tab, `=` or `:` joins it into one Swift character; text is
     /// split at the separators' bytes, so what was read is written and read back the same.
-    @Test("a combining mark after a separator is read the same after writing", arguments: [
-        "a=\t\u{5B7}\t\u{FFFD}l\t\t:3:",
-        "a=\u{301}tool:x",
-        "a=tool:\u{301}x y",
-        "a=ssrc:1 cname:\u{301}x",
-        "a=fmtp:96 \u{301}profile=1",
-    ])
+    @Test(
+        "a combining mark after a separator is read the same after writing",
+        arguments: [
+            "a=\t\u{5B7}\t\u{FFFD}l\t\t:3:",
+            "a=\u{301}tool:x",
+            "a=tool:\u{301}x y",
+            "a=ssrc:1 cname:\u{301}x",
+            "a=fmtp:96 \u{301}profile=1",
+        ])
     func combiningMarkAfterSeparator(_ line: String) throws {
-        let text = "v=0\no=- 2630 2 IN IP4 0.0.0.0\ns=-\nt=0 0\n" + (line.hasPrefix("a=ssrc") || line.hasPrefix("a=fmtp") ? "m=video 9 UDP/TLS/RTP/SAVPF 96\n" : "") + line + "\n"
+        let text =
+            "v=0\no=- 2630 2 IN IP4 0.0.0.0\ns=-\nt=0 0\n" + (line.hasPrefix("a=ssrc") || line.hasPrefix("a=fmtp") ? "m=video 9 UDP/TLS/RTP/SAVPF 96\n" : "")
+            + line + "\n"
         let first = try SessionDescription(parsing: text)
         let written = first.serialized()
         let reread = try SessionDescription(parsing: written)

@@ -54,10 +54,12 @@ struct SubscriptionAnswerTests {
         #expect(answer.retransmissionMids == [])
     }
 
-    @Test("sections rejected or not received are declined", arguments: [
-        ["m=video 9 UDP/TLS/RTP/SAVPF 96 97": ["m=video 0 UDP/TLS/RTP/SAVPF 96 97"]],
-        ["a=mid:v0": ["a=mid:v0", "a=inactive"], "a=recvonly": []],
-    ] as [[String: [String]]])
+    @Test(
+        "sections rejected or not received are declined",
+        arguments: [
+            ["m=video 9 UDP/TLS/RTP/SAVPF 96 97": ["m=video 0 UDP/TLS/RTP/SAVPF 96 97"]],
+            ["a=mid:v0": ["a=mid:v0", "a=inactive"], "a=recvonly": []],
+        ] as [[String: [String]]])
     func declined(_ replacements: [String: [String]]) throws {
         var replacing = replacements
         if replacing["a=recvonly"] != nil { replacing["a=mid:a0"] = ["a=mid:a0", "a=recvonly"] }
@@ -143,10 +145,12 @@ struct SubscriptionAnswerTests {
 
     @Test("an answer accepting nothing has no transport")
     func nothingAccepted() throws {
-        let text = NegotiationFixtures.edited(SubscriptionFixtures.chromiumAnswer, replacing: [
-            "m=audio 9 UDP/TLS/RTP/SAVPF 111": ["m=audio 0 UDP/TLS/RTP/SAVPF 111"],
-            "m=video 9 UDP/TLS/RTP/SAVPF 96 97": ["m=video 0 UDP/TLS/RTP/SAVPF 96 97"],
-        ])
+        let text = NegotiationFixtures.edited(
+            SubscriptionFixtures.chromiumAnswer,
+            replacing: [
+                "m=audio 9 UDP/TLS/RTP/SAVPF 111": ["m=audio 0 UDP/TLS/RTP/SAVPF 111"],
+                "m=video 9 UDP/TLS/RTP/SAVPF 96 97": ["m=video 0 UDP/TLS/RTP/SAVPF 96 97"],
+            ])
         let answer = try negotiator.parseAnswer(text, toSubscriptionOffer: try offer())
         #expect(answer == SubscriptionAnswer(acceptedMids: [], declinedMids: ["a0", "v0"], clientTransport: nil))
     }
@@ -169,7 +173,8 @@ struct SubscriptionAnswerTests {
             .answerMissingCodec(mid: "v0", payloadType: 96)),
         SubscriptionAnswerErrorCase(
             "codec remapped", replacing: ["a=rtpmap:96 VP8/90000": ["a=rtpmap:96 VP9/90000"]], .answerCodecMismatch(mid: "v0", payloadType: 96)),
-        SubscriptionAnswerErrorCase("mid changed", replacing: ["a=mid:v0": ["a=mid:video"]], .answerMidMismatch(sectionIndex: 1, offered: "v0", answered: "video")),
+        SubscriptionAnswerErrorCase(
+            "mid changed", replacing: ["a=mid:v0": ["a=mid:video"]], .answerMidMismatch(sectionIndex: 1, offered: "v0", answered: "video")),
         SubscriptionAnswerErrorCase(
             "a section missing", answer: String(SubscriptionFixtures.chromiumAnswer.split(separator: "m=video")[0]),
             .answerSectionCountMismatch(offered: 2, answered: 1)),

@@ -74,7 +74,8 @@ struct DTLSClientHelloTests {
         #expect(serverHello.extensions[0x000E] == [0x00, 0x02, 0x00, 0x07, 0x00])
         #expect(serverHello.extensions[0x002B] == nil)
         #expect(serverHello.extensions[0x0017] != nil)
-        if case .connecting = server.state {} else {
+        if case .connecting = server.state {
+        } else {
             Issue.record("server should still be connecting, is \(server.state)")
         }
         #expect(server.nextTimeout != nil)

@@ -25,8 +25,9 @@ struct DTLSFingerprintTests {
     @Test("The SDP form is the name, a space and upper-case hex pairs joined by colons")
     func sdpFormat() throws {
         let fingerprint = try #require(DTLSFingerprint(algorithm: .sha256, digest: Array(0..<32)))
-        #expect(fingerprint.sdpValue == "sha-256 00:01:02:03:04:05:06:07:08:09:0A:0B:0C:0D:0E:0F:"
-            + "10:11:12:13:14:15:16:17:18:19:1A:1B:1C:1D:1E:1F")
+        #expect(
+            fingerprint.sdpValue == "sha-256 00:01:02:03:04:05:06:07:08:09:0A:0B:0C:0D:0E:0F:"
+                + "10:11:12:13:14:15:16:17:18:19:1A:1B:1C:1D:1E:1F")
         #expect(fingerprint.description == fingerprint.sdpValue)
         let sha512 = DTLSFingerprint(algorithm: .sha512, certificateDER: [1, 2, 3])
         #expect(sha512.sdpValue.hasPrefix("sha-512 "))
@@ -57,23 +58,25 @@ struct DTLSFingerprintTests {
         #expect(sameBytesOtherHash != canonical)
     }
 
-    @Test("Parsing rejects malformed values", arguments: [
-        "",
-        "sha-256",
-        "sha-256 ",
-        "md5 " + pairs(16, "AB"),
-        "sha-1 " + pairs(20, "AB"),
-        "sha-256 " + pairs(31, "AB"),
-        "sha-256 " + pairs(33, "AB"),
-        "sha-384 " + pairs(32, "AB"),
-        "sha-256 " + pairs(32, "AB") + ":",
-        "sha-256 :" + pairs(32, "AB"),
-        "sha-256 " + pairs(32, "AB").replacingFirstColon(with: "-"),
-        "sha-256 " + pairs(32, "AB").replacingFirstColon(with: "::"),
-        "sha-256 " + pairs(32, "GZ"),
-        "sha-256 " + String(repeating: "AB", count: 32),
-        "sha-256" + pairs(32, "AB"),
-    ])
+    @Test(
+        "Parsing rejects malformed values",
+        arguments: [
+            "",
+            "sha-256",
+            "sha-256 ",
+            "md5 " + pairs(16, "AB"),
+            "sha-1 " + pairs(20, "AB"),
+            "sha-256 " + pairs(31, "AB"),
+            "sha-256 " + pairs(33, "AB"),
+            "sha-384 " + pairs(32, "AB"),
+            "sha-256 " + pairs(32, "AB") + ":",
+            "sha-256 :" + pairs(32, "AB"),
+            "sha-256 " + pairs(32, "AB").replacingFirstColon(with: "-"),
+            "sha-256 " + pairs(32, "AB").replacingFirstColon(with: "::"),
+            "sha-256 " + pairs(32, "GZ"),
+            "sha-256 " + String(repeating: "AB", count: 32),
+            "sha-256" + pairs(32, "AB"),
+        ])
     func rejectsMalformed(value: String) {
         #expect(DTLSFingerprint(sdpValue: value) == nil)
     }

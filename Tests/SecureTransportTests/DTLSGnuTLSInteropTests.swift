@@ -25,15 +25,17 @@ struct DTLSGnuTLSInteropTests {
             context: DTLSContext(certificate: certificate), role: .server,
             expectedPeerFingerprints: [peer.fingerprint], initialRetransmissionTimeout: .milliseconds(200))
         let savedCertificatePath = peer.process.path("server.pem")
-        try peer.process.launch("gnutls-cli", [
-            "--udp", "--port", String(socket.port), "127.0.0.1", "--insecure",
-            // GnuTLS's hello is about 230 bytes: 150 splits it into two fragments.
-            "--mtu", "150",
-            "--x509certfile", peer.certificatePath, "--x509keyfile", peer.keyPath,
-            "--srtp-profiles", "SRTP_AES128_CM_HMAC_SHA1_80",
-            "--keymatexport", "EXTRACTOR-dtls_srtp", "--keymatexportsize", String(Self.cm80ExportLength),
-            "--save-cert", savedCertificatePath,
-        ])
+        try peer.process.launch(
+            "gnutls-cli",
+            [
+                "--udp", "--port", String(socket.port), "127.0.0.1", "--insecure",
+                // GnuTLS's hello is about 230 bytes: 150 splits it into two fragments.
+                "--mtu", "150",
+                "--x509certfile", peer.certificatePath, "--x509keyfile", peer.keyPath,
+                "--srtp-profiles", "SRTP_AES128_CM_HMAC_SHA1_80",
+                "--keymatexport", "EXTRACTOR-dtls_srtp", "--keymatexportsize", String(Self.cm80ExportLength),
+                "--save-cert", savedCertificatePath,
+            ])
 
         let traffic = socket.bridge(server, peerPort: nil, within: Self.limit) {
             server.state.isFinished || peer.process.output.contains("- Handshake was completed") || peer.process.hasExited
@@ -60,7 +62,8 @@ struct DTLSGnuTLSInteropTests {
         // At the end of its input gnutls-cli says goodbye with close_notify.
         peer.process.closeInput()
         socket.bridge(server, peerPort: nil, within: Self.limit) { server.state.isFinished }
-        if case .closed = server.state {} else {
+        if case .closed = server.state {
+        } else {
             Issue.record("server should be closed by gnutls-cli's close_notify, is \(server.state)")
         }
         // It waits for close_notify in return, and exits once it has it.
@@ -74,11 +77,13 @@ struct DTLSGnuTLSInteropTests {
         let socket = try DTLSUDPSocket()
         // A port nobody uses: the probe socket is closed again at once.
         let serverPort = try DTLSUDPSocket().port
-        try peer.process.launch("gnutls-serv", [
-            "--udp", "--echo", "--port", String(serverPort), "--mtu", "300",
-            "--x509certfile", peer.certificatePath, "--x509keyfile", peer.keyPath,
-            "--require-client-cert", "--srtp-profiles", "SRTP_AES128_CM_HMAC_SHA1_80",
-        ])
+        try peer.process.launch(
+            "gnutls-serv",
+            [
+                "--udp", "--echo", "--port", String(serverPort), "--mtu", "300",
+                "--x509certfile", peer.certificatePath, "--x509keyfile", peer.keyPath,
+                "--require-client-cert", "--srtp-profiles", "SRTP_AES128_CM_HMAC_SHA1_80",
+            ])
         try #require(
             peer.process.waitForLine(startingWith: "UDP Echo Server listening on IPv4", within: Self.limit) != nil,
             "gnutls-serv did not start:\n\(peer.process.output)")
@@ -106,7 +111,8 @@ struct DTLSGnuTLSInteropTests {
         #expect(traffic.received.allSatisfy { $0.count <= 300 })
 
         socket.send(client.close().datagrams, to: serverPort)
-        if case .closed = client.state {} else {
+        if case .closed = client.state {
+        } else {
             Issue.record("client should be closed, is \(client.state)")
         }
         peer.process.finish(within: .milliseconds(100))

@@ -61,8 +61,9 @@ struct DTLSHandshakeTests {
         #expect(loopback.keys == nil)
     }
 
-    @Test("The keys protect with one side's sessions and unprotect with the other's",
-          arguments: [[SRTPProfile.aeadAES128GCM], [SRTPProfile.aesCM128HMACSHA1_80]])
+    @Test(
+        "The keys protect with one side's sessions and unprotect with the other's",
+        arguments: [[SRTPProfile.aeadAES128GCM], [SRTPProfile.aesCM128HMACSHA1_80]])
     func keysWorkWithSRTPSessions(profiles: [SRTPProfile]) throws {
         let loopback = try DTLSLoopback(clientProfiles: profiles, serverProfiles: profiles)
         loopback.handshake()
@@ -98,7 +99,8 @@ struct DTLSHandshakeTests {
         #expect(loopback.client.peerFingerprint != nil)
         #expect(loopback.client.peerFingerprint != stranger.fingerprint)
         // The client told the server, which connected first, that it is closing.
-        if case .closed = loopback.server.state {} else {
+        if case .closed = loopback.server.state {
+        } else {
             Issue.record("server should be closed, is \(loopback.server.state)")
         }
     }
@@ -113,8 +115,9 @@ struct DTLSHandshakeTests {
         #expect(loopback.client.state.keys == nil)
     }
 
-    @Test("Any matching fingerprint is enough, whatever its hash function",
-          arguments: DTLSFingerprintAlgorithm.allCases)
+    @Test(
+        "Any matching fingerprint is enough, whatever its hash function",
+        arguments: DTLSFingerprintAlgorithm.allCases)
     func anyExpectedFingerprintMatches(algorithm: DTLSFingerprintAlgorithm) throws {
         let stranger = try DTLSCertificate()
         let loopback = try DTLSLoopback(

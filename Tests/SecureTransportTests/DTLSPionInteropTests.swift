@@ -43,7 +43,8 @@ struct DTLSPionInteropTests {
 
         // pion closes with close_notify once it has printed.
         socket.bridge(server, peerPort: nil, within: Self.limit) { server.state.isFinished }
-        if case .closed = server.state {} else {
+        if case .closed = server.state {
+        } else {
             Issue.record("server should be closed by pion's close_notify, is \(server.state)")
         }
         #expect(peer.process.finish(within: .seconds(2)))
@@ -73,7 +74,8 @@ struct DTLSPionInteropTests {
         try Self.checkAgreement(peer: peer, keys: keys, role: .client, certificate: certificate)
 
         socket.bridge(client, peerPort: port, within: Self.limit) { client.state.isFinished }
-        if case .closed = client.state {} else {
+        if case .closed = client.state {
+        } else {
             Issue.record("client should be closed by pion's close_notify, is \(client.state)")
         }
         #expect(peer.process.finish(within: .seconds(2)))

@@ -70,9 +70,10 @@ enum DTLSRecordBuilder {
             fragment += bigEndian(offset, count: 3)
             fragment += bigEndian(length, count: 3)
             fragment += body[offset..<offset + length]
-            records.append(record(
-                contentType: handshakeContentType, sequenceNumber: firstSequenceNumber + records.count,
-                fragment: fragment))
+            records.append(
+                record(
+                    contentType: handshakeContentType, sequenceNumber: firstSequenceNumber + records.count,
+                    fragment: fragment))
             offset += length
         } while offset < body.count
         return records
@@ -92,11 +93,13 @@ enum DTLSRecordBuilder {
             let length = Int(datagram[offset + 11]) << 8 | Int(datagram[offset + 12])
             let end = offset + recordHeaderLength + length
             guard end <= datagram.count else { break }
-            records.append((
-                datagram[offset],
-                UInt16(datagram[offset + 1]) << 8 | UInt16(datagram[offset + 2]),
-                UInt16(datagram[offset + 3]) << 8 | UInt16(datagram[offset + 4]),
-                Array(datagram[(offset + recordHeaderLength)..<end])))
+            records.append(
+                (
+                    datagram[offset],
+                    UInt16(datagram[offset + 1]) << 8 | UInt16(datagram[offset + 2]),
+                    UInt16(datagram[offset + 3]) << 8 | UInt16(datagram[offset + 4]),
+                    Array(datagram[(offset + recordHeaderLength)..<end])
+                ))
             offset = end
         }
         return records

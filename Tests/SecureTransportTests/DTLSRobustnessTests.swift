@@ -47,13 +47,15 @@ struct DTLSRobustnessTests {
         var inputs: [[UInt8]] = []
         for contentType: UInt8 in [20, 21, 22, 23] {
             for length in 0..<24 {
-                inputs.append([contentType, 0xFE, 0xFD, 0, 1, 0, 0, 0, 0, 0, UInt8(length + 1), 0, UInt8(length)]
-                    + Array(repeating: 0xA5, count: length))
+                inputs.append(
+                    [contentType, 0xFE, 0xFD, 0, 1, 0, 0, 0, 0, 0, UInt8(length + 1), 0, UInt8(length)]
+                        + Array(repeating: 0xA5, count: length))
             }
         }
         let forged = [UInt8](repeating: 0x5A, count: 40)
-        inputs.append([23, 0xFE, 0xFD, 0, 1, 0, 0, 0, 0, 0, 90, 0, 40] + forged
-            + [21, 0xFE, 0xFD, 0, 1, 0, 0, 0, 0, 0, 91, 0, 2, 2, 40])
+        inputs.append(
+            [23, 0xFE, 0xFD, 0, 1, 0, 0, 0, 0, 0, 90, 0, 40] + forged
+                + [21, 0xFE, 0xFD, 0, 1, 0, 0, 0, 0, 0, 91, 0, 2, 2, 40])
         return inputs
     }
 
@@ -92,7 +94,8 @@ struct DTLSRobustnessTests {
         // The association still works: the server reads the client's close_notify.
         let closing = loopback.client.close().datagrams
         #expect(closing.count == 1)
-        if case .closed = loopback.server.handleDatagram(closing[0]).newState {} else {
+        if case .closed = loopback.server.handleDatagram(closing[0]).newState {
+        } else {
             Issue.record("the server should have read close_notify, is \(loopback.server.state)")
         }
     }
@@ -146,7 +149,8 @@ struct DTLSRobustnessTests {
         loopback.handshake()
         #expect(loopback.keys != nil)
         let closing = loopback.client.close()
-        if case .closed = closing.newState {} else {
+        if case .closed = closing.newState {
+        } else {
             Issue.record("closing should report closed, got \(String(describing: closing.newState))")
         }
         #expect(closing.datagrams.count == 1)
@@ -155,7 +159,8 @@ struct DTLSRobustnessTests {
         #expect(alert.epoch == 1)  // encrypted, like everything after the handshake
 
         let received = loopback.server.handleDatagram(try #require(closing.datagrams.first))
-        if case .closed = received.newState {} else {
+        if case .closed = received.newState {
+        } else {
             Issue.record("server should be closed, got \(String(describing: received.newState))")
         }
         // The server answers with its own close_notify, which the closed client ignores.
@@ -178,7 +183,8 @@ struct DTLSRobustnessTests {
         #expect(!loopback.client.start().datagrams.isEmpty)
         let closing = loopback.client.close()
         #expect(closing.datagrams.isEmpty)
-        if case .closed = loopback.client.state {} else {
+        if case .closed = loopback.client.state {
+        } else {
             Issue.record("client should be closed, is \(loopback.client.state)")
         }
         #expect(loopback.client.nextTimeout == nil)

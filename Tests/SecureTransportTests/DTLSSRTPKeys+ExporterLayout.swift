@@ -5,7 +5,8 @@ extension DTLSSRTPKeys {
     /// (client key, server key, client salt, server salt), to compare with what another
     /// implementation exported.
     func exporterLayout(role: DTLSRole) -> [UInt8] {
-        let (client, server) = role == .client
+        let (client, server) =
+            role == .client
             ? (localKeyingMaterial, remoteKeyingMaterial)
             : (remoteKeyingMaterial, localKeyingMaterial)
         let keyLength = profile.masterKeyLength

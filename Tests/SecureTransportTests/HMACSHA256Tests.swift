@@ -5,10 +5,14 @@ import Testing
 struct HMACSHA256Tests {
     /// RFC 4231 test cases 1 and 2.
     static let vectors: [(key: [UInt8], message: [UInt8], code: String)] = [
-        ([UInt8](repeating: 0x0B, count: 20), Array("Hi There".utf8),
-         "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"),
-        (Array("Jefe".utf8), Array("what do ya want for nothing?".utf8),
-         "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"),
+        (
+            [UInt8](repeating: 0x0B, count: 20), Array("Hi There".utf8),
+            "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+        ),
+        (
+            Array("Jefe".utf8), Array("what do ya want for nothing?".utf8),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        ),
     ]
 
     @Test("RFC 4231 test vectors", arguments: vectors)

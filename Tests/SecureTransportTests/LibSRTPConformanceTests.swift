@@ -27,8 +27,10 @@ struct LibSRTPConformanceTests {
         (TestPackets.rtp(ssrc: 0x0102_0304, sequenceNumber: 0x1234, withExtension: true), 0),
         (TestPackets.rtp(ssrc: 0xCAFE_BABE, sequenceNumber: 0x0000, withExtension: true), 1),
         (TestPackets.rtp(ssrc: 0xCAFE_BABE, sequenceNumber: 0x0001, payload: []), 1),
-        (TestPackets.rtp(
-            ssrc: 0x0102_0304, sequenceNumber: 0x1235, payload: Array(0..<200), csrcs: [7], withExtension: true), 0),
+        (
+            TestPackets.rtp(
+                ssrc: 0x0102_0304, sequenceNumber: 0x1235, payload: Array(0..<200), csrcs: [7], withExtension: true), 0
+        ),
     ]
 
     @Test("SRTP: protected packets match byte for byte", arguments: SRTPProfile.allCases)
@@ -37,12 +39,13 @@ struct LibSRTPConformanceTests {
             profile: profile, keyingMaterial: Self.keyingMaterial(for: profile), direction: .sender)
         let keys = Self.referenceKeys(for: profile, forRTCP: false)
         for (packet, rolloverCounter) in Self.rtpSequence {
-            let expected = switch profile {
-            case .aesCM128HMACSHA1_80:
-                SRTPReference.protectRTPWithAESCM(packet, keys: keys, rolloverCounter: rolloverCounter)
-            case .aeadAES128GCM:
-                SRTPReference.protectRTPWithGCM(packet, keys: keys, rolloverCounter: rolloverCounter)
-            }
+            let expected =
+                switch profile {
+                case .aesCM128HMACSHA1_80:
+                    SRTPReference.protectRTPWithAESCM(packet, keys: keys, rolloverCounter: rolloverCounter)
+                case .aeadAES128GCM:
+                    SRTPReference.protectRTPWithGCM(packet, keys: keys, rolloverCounter: rolloverCounter)
+                }
             let (status, protected) = sender.protectRTP(packet)
             #expect(status == .ok)
             #expect(protected.count == packet.count + profile.rtpTrailerLength)
@@ -56,12 +59,13 @@ struct LibSRTPConformanceTests {
             profile: profile, keyingMaterial: Self.keyingMaterial(for: profile), direction: .receiver)
         let keys = Self.referenceKeys(for: profile, forRTCP: false)
         for (packet, rolloverCounter) in Self.rtpSequence {
-            let protected = switch profile {
-            case .aesCM128HMACSHA1_80:
-                SRTPReference.protectRTPWithAESCM(packet, keys: keys, rolloverCounter: rolloverCounter)
-            case .aeadAES128GCM:
-                SRTPReference.protectRTPWithGCM(packet, keys: keys, rolloverCounter: rolloverCounter)
-            }
+            let protected =
+                switch profile {
+                case .aesCM128HMACSHA1_80:
+                    SRTPReference.protectRTPWithAESCM(packet, keys: keys, rolloverCounter: rolloverCounter)
+                case .aeadAES128GCM:
+                    SRTPReference.protectRTPWithGCM(packet, keys: keys, rolloverCounter: rolloverCounter)
+                }
             let (status, plain) = receiver.unprotectRTP(protected)
             #expect(status == .ok)
             #expect(plain == packet)
@@ -83,10 +87,11 @@ struct LibSRTPConformanceTests {
             profile: profile, keyingMaterial: Self.keyingMaterial(for: profile), direction: .sender)
         let keys = Self.referenceKeys(for: profile, forRTCP: true)
         for (packet, index) in Self.rtcpSequence {
-            let expected = switch profile {
-            case .aesCM128HMACSHA1_80: SRTPReference.protectRTCPWithAESCM(packet, keys: keys, index: index)
-            case .aeadAES128GCM: SRTPReference.protectRTCPWithGCM(packet, keys: keys, index: index)
-            }
+            let expected =
+                switch profile {
+                case .aesCM128HMACSHA1_80: SRTPReference.protectRTCPWithAESCM(packet, keys: keys, index: index)
+                case .aeadAES128GCM: SRTPReference.protectRTCPWithGCM(packet, keys: keys, index: index)
+                }
             let (status, protected) = sender.protectRTCP(packet)
             #expect(status == .ok)
             #expect(protected.count == packet.count + profile.rtcpTrailerLength)
@@ -100,10 +105,11 @@ struct LibSRTPConformanceTests {
             profile: profile, keyingMaterial: Self.keyingMaterial(for: profile), direction: .receiver)
         let keys = Self.referenceKeys(for: profile, forRTCP: true)
         for (packet, index) in Self.rtcpSequence {
-            let protected = switch profile {
-            case .aesCM128HMACSHA1_80: SRTPReference.protectRTCPWithAESCM(packet, keys: keys, index: index)
-            case .aeadAES128GCM: SRTPReference.protectRTCPWithGCM(packet, keys: keys, index: index)
-            }
+            let protected =
+                switch profile {
+                case .aesCM128HMACSHA1_80: SRTPReference.protectRTCPWithAESCM(packet, keys: keys, index: index)
+                case .aeadAES128GCM: SRTPReference.protectRTCPWithGCM(packet, keys: keys, index: index)
+                }
             let (status, plain) = receiver.unprotectRTCP(protected)
             #expect(status == .ok)
             #expect(plain == packet)
@@ -136,4 +142,3 @@ struct LibSRTPConformanceTests {
         }
     }
 }
-

@@ -27,21 +27,23 @@ struct SDESKeyingTests {
         #expect(SDESKeying.decodeBase64(text) == bytes)
     }
 
-    @Test("Invalid Base64 is rejected", arguments: [
-        "Zg=",  // length not a multiple of four
-        "Zg",  // padding missing
-        "Z===",  // three padding characters
-        "====",  // padding only
-        "=Zm8",  // padding first
-        "Zm8=Zm8=",  // padding in the middle
-        "Zm9v!A==",  // character outside the alphabet
-        "Zm 9v",  // embedded space
-        "Zm9v\n",  // trailing newline
-        "-_8=",  // URL-safe alphabet
-        "Zh==",  // non-zero bits under the padding
-        "Zm9=",  // non-zero bits under the padding
-        "Zm9vYmFyé===",  // non-ASCII
-    ])
+    @Test(
+        "Invalid Base64 is rejected",
+        arguments: [
+            "Zg=",  // length not a multiple of four
+            "Zg",  // padding missing
+            "Z===",  // three padding characters
+            "====",  // padding only
+            "=Zm8",  // padding first
+            "Zm8=Zm8=",  // padding in the middle
+            "Zm9v!A==",  // character outside the alphabet
+            "Zm 9v",  // embedded space
+            "Zm9v\n",  // trailing newline
+            "-_8=",  // URL-safe alphabet
+            "Zh==",  // non-zero bits under the padding
+            "Zm9=",  // non-zero bits under the padding
+            "Zm9vYmFyé===",  // non-ASCII
+        ])
     func invalid(text: String) {
         #expect(SDESKeying.decodeBase64(text) == nil)
     }
@@ -55,8 +57,9 @@ struct SDESKeyingTests {
         #expect(SDESKeying.encodeBase64(material) == "PS1uQCVeeCFCanVmcjkpPywjNWhcYD0mXXtxaVBR")
     }
 
-    @Test("Generated material has the profile's length, validates, differs each time and keys a session",
-          arguments: SRTPProfile.allCases)
+    @Test(
+        "Generated material has the profile's length, validates, differs each time and keys a session",
+        arguments: SRTPProfile.allCases)
     func generate(profile: SRTPProfile) throws {
         let first = SDESKeying.generateKeyingMaterial(for: profile)
         let second = SDESKeying.generateKeyingMaterial(for: profile)

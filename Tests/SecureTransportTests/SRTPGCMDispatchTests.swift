@@ -37,7 +37,10 @@ struct SRTPGCMDispatchTests {
     static func packet(sequenceNumber: UInt16, csrcs: Int, extended: Bool, payload: Int, seed: Int) -> [UInt8] {
         var bytes: [UInt8] = [0x80 | UInt8(csrcs), 96, UInt8(sequenceNumber >> 8), UInt8(truncatingIfNeeded: sequenceNumber), 0, 1, 2, 3, 0xCA, 0xFE, 0, 9]
         for index in 0..<csrcs { bytes += [0, 0, 1, UInt8(index)] }
-        if extended { bytes[0] |= 0x10; bytes += [0xBE, 0xDE, 0, 1, 0x10, 0x7F, 0, 0] }
+        if extended {
+            bytes[0] |= 0x10
+            bytes += [0xBE, 0xDE, 0, 1, 0x10, 0x7F, 0, 0]
+        }
         return bytes + (0..<payload).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ seed) }
     }
 
@@ -77,13 +80,16 @@ struct SRTPGCMDispatchTests {
 
     @Test("sealing gives EVP's bytes for every header shape, split point and length; opening gives EVP's answer, altered or not")
     func sealAndOpenMatchEVP() {
-        let direct = Context(onEVP: false, sealing: true), evp = Context(onEVP: true, sealing: true)
-        let directOpener = Context(onEVP: false, sealing: false), evpOpener = Context(onEVP: true, sealing: false)
+        let direct = Context(onEVP: false, sealing: true)
+        let evp = Context(onEVP: true, sealing: true)
+        let directOpener = Context(onEVP: false, sealing: false)
+        let evpOpener = Context(onEVP: true, sealing: false)
         var compared = 0
         for round in 0..<400 {
             let payload = [0, 1, 15, 16, 17, 31, 32, 95, 96, 97, 288, 300, 1172, 1184][round % 14] + (round / 14) % 3
-            let packet = Self.packet(sequenceNumber: UInt16(truncatingIfNeeded: 65_400 &+ round * 3), csrcs: round % 3, extended: round % 2 == 1,
-                                     payload: payload, seed: round)
+            let packet = Self.packet(
+                sequenceNumber: UInt16(truncatingIfNeeded: 65_400 &+ round * 3), csrcs: round % 3, extended: round % 2 == 1,
+                payload: payload, seed: round)
             let header = 12 + 4 * (round % 3) + (round % 2 == 1 ? 8 : 0)
             let rolloverCounter = UInt32(round / 50)
             // The head is the header and some of the payload, anywhere from none to all of it.
@@ -107,10 +113,13 @@ struct SRTPGCMDispatchTests {
 
     @Test("SRTCP: sealing gives EVP's bytes, and opening accepts and refuses as EVP does")
     func rtcpMatchesEVP() {
-        let direct = Context(onEVP: false, sealing: true, rtcp: true), evp = Context(onEVP: true, sealing: true, rtcp: true)
-        let directOpener = Context(onEVP: false, sealing: false, rtcp: true), evpOpener = Context(onEVP: true, sealing: false, rtcp: true)
+        let direct = Context(onEVP: false, sealing: true, rtcp: true)
+        let evp = Context(onEVP: true, sealing: true, rtcp: true)
+        let directOpener = Context(onEVP: false, sealing: false, rtcp: true)
+        let evpOpener = Context(onEVP: true, sealing: false, rtcp: true)
         for round in 0..<120 {
-            let plain: [UInt8] = [0x81, 201, 0, UInt8(1 + round % 7), 0, 0, 0x12, 0x34] + (0..<(4 * (round % 7))).map { UInt8(truncatingIfNeeded: $0 &+ round) }
+            let plain: [UInt8] =
+                [0x81, 201, 0, UInt8(1 + round % 7), 0, 0, 0x12, 0x34] + (0..<(4 * (round % 7))).map { UInt8(truncatingIfNeeded: $0 &+ round) }
             let sealed = [direct, evp].map { context -> [UInt8] in
                 var buffer = plain + [UInt8](repeating: 0, count: 20)
                 let length = buffer.withUnsafeMutableBufferPointer {

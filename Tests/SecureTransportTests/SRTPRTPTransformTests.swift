@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SecureTransport
 
 /// For each profile, the OpenSSL opener opens what libsrtp protected, and nothing else; the
@@ -119,9 +120,9 @@ struct SRTPRTPTransformTests {
         for step in 0..<6000 {
             switch step % 250 {
             case 17: sequences.append((1, sequence &- 5))  // a NACK answer
-            case 91: sequence &+= 40            // a burst of loss
-            case 150: sequence &+= 33_000       // a jump forward past half the space
-            case 201: sequence &-= 20_000       // a jump back
+            case 91: sequence &+= 40  // a burst of loss
+            case 150: sequence &+= 33_000  // a jump forward past half the space
+            case 201: sequence &-= 20_000  // a jump back
             default: break
             }
             sequences.append((1, sequence))
@@ -149,7 +150,8 @@ struct SRTPRTPTransformTests {
         let reference = try SRTPSession(
             profile: profile, keyingMaterial: Self.material(profile), direction: .sender, replayWindowSize: 1024, onOpenSSL: false)
         var next: [UInt32: UInt16] = [1: 65_500, 2: 100, 3: 30_000]
-        var sealed = 0, refused = 0
+        var sealed = 0
+        var refused = 0
         for run in 0..<600 {
             let ssrc = UInt32(run < 200 ? 1 + run % 2 : 1 + run % 3)
             for position in 0..<((run * 7) % 23 + 1) {
@@ -163,7 +165,8 @@ struct SRTPRTPTransformTests {
                 let (fastStatus, fastPacket) = fast.protectRTP(plain)
                 let (referenceStatus, referencePacket) = reference.protectRTP(plain)
                 if fastStatus != referenceStatus || fastPacket != referencePacket {
-                    Issue.record("run \(run), packet \(position) (SSRC \(ssrc), sequence \(sequenceNumber)): \(fastStatus) against libsrtp's \(referenceStatus)")
+                    Issue.record(
+                        "run \(run), packet \(position) (SSRC \(ssrc), sequence \(sequenceNumber)): \(fastStatus) against libsrtp's \(referenceStatus)")
                     return
                 }
                 if fastStatus == .ok { sealed += 1 } else { refused += 1 }
@@ -191,9 +194,9 @@ struct SRTPRTPTransformTests {
             let ssrc: UInt32 = step % 7 == 3 ? 0xA0 + UInt32(step % 3) : 0x55
             if ssrc == 0x55 {
                 switch step % 300 {
-                case 40: sequence &+= 90        // loss
-                case 120: sequence &+= 34_000   // a jump past half the space
-                case 200: sequence &-= 3_000    // a jump back, older than the window
+                case 40: sequence &+= 90  // loss
+                case 120: sequence &+= 34_000  // a jump past half the space
+                case 200: sequence &-= 3_000  // a jump back, older than the window
                 default: break
                 }
                 sequence &+= 1
@@ -206,14 +209,14 @@ struct SRTPRTPTransformTests {
         for (position, packet) in protected.enumerated() {
             deliveries.append(packet)
             switch position % 97 {
-            case 5: deliveries.append(packet)                                      // duplicate
+            case 5: deliveries.append(packet)  // duplicate
             case 11 where position > 60: deliveries.append(protected[position - 50])  // late, within the window
-            case 17 where position > 400: deliveries.append(protected[position - 300]) // too late
+            case 17 where position > 400: deliveries.append(protected[position - 300])  // too late
             case 23:
                 var altered = packet
                 altered[altered.count - 3] ^= 0x40
-                deliveries.append(altered)                                         // not authentic
-            case 29: deliveries.append(Array(packet.prefix(14)))                   // truncated
+                deliveries.append(altered)  // not authentic
+            case 29: deliveries.append(Array(packet.prefix(14)))  // truncated
             default: break
             }
         }
@@ -286,19 +289,19 @@ struct SRTPRTPTransformTests {
         for (position, packet) in protected.enumerated() {
             deliveries.append(packet)
             switch position % 53 {
-            case 3: deliveries.append(packet)                                           // duplicate
-            case 9 where position > 100: deliveries.append(protected[position - 90])    // late, inside 128
+            case 3: deliveries.append(packet)  // duplicate
+            case 9 where position > 100: deliveries.append(protected[position - 90])  // late, inside 128
             case 15 where position > 300: deliveries.append(protected[position - 250])  // too late
             case 21:
                 var altered = packet
                 altered[altered.count / 2] ^= 0x10
-                deliveries[deliveries.count - 1] = altered                              // not authentic
-            case 27: deliveries.append(Array(packet.prefix(10)))                        // truncated
+                deliveries[deliveries.count - 1] = altered  // not authentic
+            case 27: deliveries.append(Array(packet.prefix(10)))  // truncated
             case 33:
                 var cleared = packet
                 let flag = profile == .aeadAES128GCM ? cleared.count - 4 : cleared.count - profile.rtcpTrailerLength
                 cleared[flag] &= 0x7F
-                deliveries[deliveries.count - 1] = cleared                              // no E flag
+                deliveries[deliveries.count - 1] = cleared  // no E flag
             default: break
             }
         }
@@ -357,4 +360,3 @@ struct SRTPRTPTransformTests {
         #expect(compared > 150)
     }
 }
-

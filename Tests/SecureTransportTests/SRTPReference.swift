@@ -65,7 +65,8 @@ enum SRTPReference {
     static func sessionKeys(
         profile: SRTPProfile, masterKey: [UInt8], masterSalt: [UInt8], forRTCP: Bool
     ) -> SRTPReferenceKeys {
-        let labels: (Label, Label, Label) = forRTCP
+        let labels: (Label, Label, Label) =
+            forRTCP
             ? (.rtcpEncryption, .rtcpAuthentication, .rtcpSalt)
             : (.rtpEncryption, .rtpAuthentication, .rtpSalt)
         let authenticationLength = profile == .aesCM128HMACSHA1_80 ? 20 : 0
@@ -119,7 +120,8 @@ enum SRTPReference {
         let index = UInt64(rolloverCounter) << 16 | sequenceNumber
         let counter = aesCMCounter(salt: keys.salt, ssrc: word(packet, at: 8), index: index)
         let payload = Array(packet[headerLength...])
-        let encrypted = Array(packet[..<headerLength])
+        let encrypted =
+            Array(packet[..<headerLength])
             + xor(payload, aesCMKeystream(key: keys.encryptionKey, counter: counter, length: payload.count))
         let tag = hmacSHA1(
             key: keys.authenticationKey,
@@ -131,7 +133,8 @@ enum SRTPReference {
     static func protectRTCPWithAESCM(_ packet: [UInt8], keys: SRTPReferenceKeys, index: UInt32) -> [UInt8] {
         let counter = aesCMCounter(salt: keys.salt, ssrc: word(packet, at: 4), index: UInt64(index))
         let body = Array(packet[8...])
-        let encrypted = Array(packet[..<8])
+        let encrypted =
+            Array(packet[..<8])
             + xor(body, aesCMKeystream(key: keys.encryptionKey, counter: counter, length: body.count))
             + bigEndian(UInt64(0x8000_0000 | index), count: 4)
         let tag = hmacSHA1(key: keys.authenticationKey, message: encrypted)
@@ -142,8 +145,10 @@ enum SRTPReference {
 
     /// The RTP IV: (0x0000 || SSRC || ROC || SEQ) XOR salt (RFC 7714 section 8.1).
     static func gcmRTPIV(salt: [UInt8], ssrc: UInt32, rolloverCounter: UInt32, sequenceNumber: UInt16) -> [UInt8] {
-        xor(salt, [0, 0] + bigEndian(UInt64(ssrc), count: 4)
-            + bigEndian(UInt64(rolloverCounter), count: 4) + bigEndian(UInt64(sequenceNumber), count: 2))
+        xor(
+            salt,
+            [0, 0] + bigEndian(UInt64(ssrc), count: 4)
+                + bigEndian(UInt64(rolloverCounter), count: 4) + bigEndian(UInt64(sequenceNumber), count: 2))
     }
 
     /// The RTCP IV: (0x0000 || SSRC || 0x0000 || 0 || SRTCP index) XOR salt (section 9.1).

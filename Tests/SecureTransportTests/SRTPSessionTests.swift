@@ -74,8 +74,9 @@ struct SRTPSessionTests {
     /// Byte positions to flip: in the header, in the payload, in the tag (negative counts from the end).
     static let tamperedOffsets = [1, 8, 13, 20, -1]
 
-    @Test("Changing any one byte of a protected RTP packet fails authentication",
-          arguments: SRTPProfile.allCases, tamperedOffsets)
+    @Test(
+        "Changing any one byte of a protected RTP packet fails authentication",
+        arguments: SRTPProfile.allCases, tamperedOffsets)
     func tamperedRTP(profile: SRTPProfile, offset: Int) throws {
         let (sender, receiver) = try Self.pair(profile)
         var (status, protected) = sender.protectRTP(TestPackets.rtp(ssrc: 7, sequenceNumber: 500))
@@ -84,8 +85,9 @@ struct SRTPSessionTests {
         #expect(receiver.unprotectRTP(protected).status == .authenticationFailed)
     }
 
-    @Test("Changing any one byte of a protected RTCP packet fails authentication",
-          arguments: SRTPProfile.allCases, tamperedOffsets)
+    @Test(
+        "Changing any one byte of a protected RTCP packet fails authentication",
+        arguments: SRTPProfile.allCases, tamperedOffsets)
     func tamperedRTCP(profile: SRTPProfile, offset: Int) throws {
         let (sender, receiver) = try Self.pair(profile)
         var (status, protected) = sender.protectRTCP(TestPackets.rtcpReceiverReport(ssrc: 7))
@@ -195,8 +197,9 @@ struct SRTPSessionTests {
         (0..<length).map { $0 == 0 ? 0x80 : UInt8(truncatingIfNeeded: $0 &* 151 &+ 29) }
     }
 
-    @Test("Garbage of any short length never unprotects and never crashes",
-          arguments: SRTPProfile.allCases, 0...40)
+    @Test(
+        "Garbage of any short length never unprotects and never crashes",
+        arguments: SRTPProfile.allCases, 0...40)
     func garbageInput(profile: SRTPProfile, length: Int) throws {
         let (sender, receiver) = try Self.pair(profile)
         let packet = Self.garbage(length: length)
@@ -233,8 +236,9 @@ struct SRTPSessionTests {
     @Test("Keying material of the wrong length is refused", arguments: SRTPProfile.allCases)
     func wrongKeyingMaterialLength(profile: SRTPProfile) {
         for length in [0, profile.keyingMaterialLength - 1, profile.keyingMaterialLength + 1] {
-            #expect(throws: SRTPSessionError.invalidKeyingMaterialLength(
-                expected: profile.keyingMaterialLength, actual: length)
+            #expect(
+                throws: SRTPSessionError.invalidKeyingMaterialLength(
+                    expected: profile.keyingMaterialLength, actual: length)
             ) {
                 _ = try SRTPSession(
                     profile: profile, keyingMaterial: [UInt8](repeating: 1, count: length), direction: .sender)

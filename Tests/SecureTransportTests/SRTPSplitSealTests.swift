@@ -13,7 +13,9 @@ struct SRTPSplitSealTests {
 
     /// An RTP packet with `csrcs` CSRCs, an extension when asked, and `payload` bytes.
     static func packet(sequenceNumber: UInt16, csrcs: Int, extensionWords: Int?, payload: Int) -> [UInt8] {
-        var bytes: [UInt8] = [0x80 | UInt8(csrcs), 96, UInt8(sequenceNumber >> 8), UInt8(truncatingIfNeeded: sequenceNumber), 0, 0, 0x10, 0, 0xCA, 0xFE, 0xBA, 0xBE]
+        var bytes: [UInt8] = [
+            0x80 | UInt8(csrcs), 96, UInt8(sequenceNumber >> 8), UInt8(truncatingIfNeeded: sequenceNumber), 0, 0, 0x10, 0, 0xCA, 0xFE, 0xBA, 0xBE,
+        ]
         for index in 0..<csrcs { bytes += [0, 0, 0, UInt8(index + 1)] }
         if let extensionWords {
             bytes[0] |= 0x10
@@ -59,7 +61,9 @@ struct SRTPSplitSealTests {
                     let expected = Self.protectJoined(joined, packet)
                     var got = Self.protectSplit(split, packet, headLength: headLength)
                     #expect(expected.0 == .ok)
-                    #expect(got.0 == .ok && got.1 == expected.1, "\(profile) csrcs \(csrcs) extension \(String(describing: extensionWords)) payload \(payload) head \(headLength)")
+                    #expect(
+                        got.0 == .ok && got.1 == expected.1,
+                        "\(profile) csrcs \(csrcs) extension \(String(describing: extensionWords)) payload \(payload) head \(headLength)")
                     // Across the wrap the sender counts the rollover: a receiver opens each packet once.
                     if order == 0 {
                         var length = got.1.count

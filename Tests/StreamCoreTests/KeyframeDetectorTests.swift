@@ -1,5 +1,5 @@
-import Testing
 import StreamCore
+import Testing
 
 @Suite struct KeyframeDetectorTests {
     /// The start of a real VP8 key frame: 3-byte frame tag (P = 0, version 0, shown, first
@@ -39,18 +39,21 @@ import StreamCore
         .init("7-bit picture id", [0x88, 0x01, 0x82], true),
         .init("layer indices, non-flexible", [0xA8, 0x81, 0x02, 0x00, 0x05, 0x82], true),
         .init("layer indices, flexible", [0xB8, 0x01, 0x00, 0x82], true),
-        .init("scalability structure with resolutions and picture group",
-              [0x8A, 0x01, 0x38, 0x01, 0x40, 0x00, 0xB4, 0x02, 0x80, 0x01, 0x68, 0x01, 0x04, 0x01, 0x82], true),
+        .init(
+            "scalability structure with resolutions and picture group",
+            [0x8A, 0x01, 0x38, 0x01, 0x40, 0x00, 0xB4, 0x02, 0x80, 0x01, 0x68, 0x01, 0x04, 0x01, 0x82], true),
         .init("scalability structure, no resolutions", [0x0A, 0x00, 0x82], true),
         .init("empty", [], false),
         .init("descriptor only", [0x08], false),
         .init("second picture id byte missing", [0x88, 0x81], false),
         .init("picture id, no frame data", [0x88, 0x81, 0x02], false),
         .init("TL0PICIDX missing", [0xA8, 0x81, 0x02, 0x00], false),
-        .init("scalability structure cut in resolutions",
-              [0x8A, 0x01, 0x38, 0x01, 0x40, 0x00, 0xB4, 0x02], false),
-        .init("scalability structure cut in picture group",
-              [0x8A, 0x01, 0x38, 0x01, 0x40, 0x00, 0xB4, 0x02, 0x80, 0x01, 0x68, 0x01, 0x04], false),
+        .init(
+            "scalability structure cut in resolutions",
+            [0x8A, 0x01, 0x38, 0x01, 0x40, 0x00, 0xB4, 0x02], false),
+        .init(
+            "scalability structure cut in picture group",
+            [0x8A, 0x01, 0x38, 0x01, 0x40, 0x00, 0xB4, 0x02, 0x80, 0x01, 0x68, 0x01, 0x04], false),
     ]
 
     static let h264Cases: [KeyframeDetectionCase] = [
@@ -100,12 +103,13 @@ import StreamCore
     /// a prefix too short to hold the frame start must never count as a keyframe.
     @Test(arguments: VideoCodec.allCases)
     func everyPrefixIsSafe(codec: VideoCodec) {
-        let cases: [KeyframeDetectionCase] = switch codec {
-        case .vp8: Self.vp8Cases
-        case .vp9: Self.vp9Cases
-        case .h264: Self.h264Cases
-        case .av1: Self.av1Cases
-        }
+        let cases: [KeyframeDetectionCase] =
+            switch codec {
+            case .vp8: Self.vp8Cases
+            case .vp9: Self.vp9Cases
+            case .h264: Self.h264Cases
+            case .av1: Self.av1Cases
+            }
         var prefixesChecked = 0
         for testCase in cases {
             for length in 0...testCase.payload.count {

@@ -1,5 +1,5 @@
-import Testing
 import StreamCore
+import Testing
 
 @Suite struct KeyframeRequestRepeaterTests {
     /// Polls at each time in turn and collects the answers.

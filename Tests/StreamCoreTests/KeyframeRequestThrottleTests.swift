@@ -1,5 +1,5 @@
-import Testing
 import StreamCore
+import Testing
 
 @Suite struct KeyframeRequestThrottleTests {
     /// One scripted step: at `nowMs`, either a request is raised (and `forwarded` says whether
@@ -29,10 +29,10 @@ import StreamCore
         #expect(throttle.minimumIntervalMs == 500)
         for (index, step) in Self.script.enumerated() {
             switch step {
-            case let .request(nowMs, forwarded):
+            case .request(let nowMs, let forwarded):
                 let sent = throttle.shouldSendRequest(nowMs: nowMs)
                 #expect(sent == forwarded, "step \(index) at \(nowMs) ms")
-            case let .keyframe(nowMs):
+            case .keyframe(let nowMs):
                 throttle.keyframeReceived(nowMs: nowMs)
             }
         }

@@ -1,5 +1,5 @@
-import Testing
 import StreamCore
+import Testing
 
 @Suite struct MediaActivityMonitorTests {
     @Test(arguments: [

@@ -1,12 +1,13 @@
-import Testing
 import StreamCore
+import Testing
 
 @Suite struct ReceptionStatisticsTests {
     /// Feeds packets 20 ms and 1800 ticks (90 kHz) apart, in the given sequence-number order.
     func feed(_ sequenceNumbers: [UInt16], into statistics: inout ReceptionStatistics) {
         for (index, sequenceNumber) in sequenceNumbers.enumerated() {
-            statistics.record(sequenceNumber: sequenceNumber, timestamp: UInt32(sequenceNumber) &* 1800,
-                              arrivalMs: Int64(index) * 20)
+            statistics.record(
+                sequenceNumber: sequenceNumber, timestamp: UInt32(sequenceNumber) &* 1800,
+                arrivalMs: Int64(index) * 20)
         }
     }
 
@@ -27,21 +28,24 @@ import StreamCore
     }
 
     /// Arrival orders with the counters they must produce.
-    static let arrivalOrders: [(label: String, sequenceNumbers: [UInt16], received: UInt64, expected: UInt64,
-                                lost: Int64, extendedHighest: UInt32)] = [
-        ("in order", Array(0...9), 10, 10, 0, 9),
-        ("two lost", [0, 1, 2, 4, 5, 6, 8, 9], 8, 10, 2, 9),
-        ("duplicates", [0, 1, 1, 2, 2, 2, 3], 4, 4, 0, 3),
-        ("reordered", [10, 12, 11, 14, 13], 5, 5, 0, 14),
-        ("reordered across wrap-around", [65_533, 65_534, 0, 65_535, 1, 2], 6, 6, 0, 0x1_0002),
-        ("duplicate across wrap-around", [65_534, 65_535, 0, 65_535, 1, 0], 4, 4, 0, 0x1_0001),
-        ("loss across wrap-around", [65_534, 65_535, 2], 3, 5, 2, 0x1_0002),
-        ("late packet from before the first", [10, 11, 9], 3, 3, 0, 11),
-        ("late packet from before the first, across wrap-around", [1, 2, 65_535], 3, 4, 1, 2),
-        ("stray packet far away is ignored", [100, 101, 30_000, 102], 3, 3, 0, 102),
-        ("confirmed jump restarts counting", [100, 101, 10_000, 10_001, 10_002], 2, 2, 0, 10_002),
-        ("jump within the dropout limit is loss", [0, 2999], 2, 3000, 2998, 2999),
-    ]
+    static let arrivalOrders:
+        [(
+            label: String, sequenceNumbers: [UInt16], received: UInt64, expected: UInt64,
+            lost: Int64, extendedHighest: UInt32
+        )] = [
+            ("in order", Array(0...9), 10, 10, 0, 9),
+            ("two lost", [0, 1, 2, 4, 5, 6, 8, 9], 8, 10, 2, 9),
+            ("duplicates", [0, 1, 1, 2, 2, 2, 3], 4, 4, 0, 3),
+            ("reordered", [10, 12, 11, 14, 13], 5, 5, 0, 14),
+            ("reordered across wrap-around", [65_533, 65_534, 0, 65_535, 1, 2], 6, 6, 0, 0x1_0002),
+            ("duplicate across wrap-around", [65_534, 65_535, 0, 65_535, 1, 0], 4, 4, 0, 0x1_0001),
+            ("loss across wrap-around", [65_534, 65_535, 2], 3, 5, 2, 0x1_0002),
+            ("late packet from before the first", [10, 11, 9], 3, 3, 0, 11),
+            ("late packet from before the first, across wrap-around", [1, 2, 65_535], 3, 4, 1, 2),
+            ("stray packet far away is ignored", [100, 101, 30_000, 102], 3, 3, 0, 102),
+            ("confirmed jump restarts counting", [100, 101, 10_000, 10_001, 10_002], 2, 2, 0, 10_002),
+            ("jump within the dropout limit is loss", [0, 2999], 2, 3000, 2998, 2999),
+        ]
 
     @Test(arguments: arrivalOrders.indices)
     func countersFollowArrivalOrder(caseIndex: Int) {
@@ -103,8 +107,9 @@ import StreamCore
         for index in 0..<20 {
             // Packet 10 arrives 10 ms (900 ticks) late; all others exactly on time.
             let delayMs: Int64 = index == 10 ? 10 : 0
-            statistics.record(sequenceNumber: UInt16(40_000 + index), timestamp: 7_000 + UInt32(index) * 1800,
-                              arrivalMs: 5_000_000 + Int64(index) * 20 + delayMs)
+            statistics.record(
+                sequenceNumber: UInt16(40_000 + index), timestamp: 7_000 + UInt32(index) * 1800,
+                arrivalMs: 5_000_000 + Int64(index) * 20 + delayMs)
             jitters.append(statistics.jitter)
         }
         #expect(jitters[0..<10].allSatisfy { $0 == 0 })

@@ -1,5 +1,5 @@
-import Testing
 import StreamCore
+import Testing
 
 @Suite struct RemoteReceiverStatisticsTests {
     /// Report fields with the round-trip time they describe.
@@ -18,19 +18,22 @@ import StreamCore
     func roundTripTime(lsr: UInt32, dlsr: UInt32, now: UInt32, rttMs: Double) throws {
         var statistics = RemoteReceiverStatistics()
         #expect(statistics.roundTripTimeMs == nil)
-        statistics.update(fractionLost: 0, cumulativeLost: 0, jitter: 0, lastSenderReport: lsr,
-                          delaySinceLastSenderReport: dlsr, nowNTPMiddle32: now)
+        statistics.update(
+            fractionLost: 0, cumulativeLost: 0, jitter: 0, lastSenderReport: lsr,
+            delaySinceLastSenderReport: dlsr, nowNTPMiddle32: now)
         let measured = try #require(statistics.roundTripTimeMs)
         #expect(abs(measured - rttMs) < 0.001)
     }
 
     @Test func reportWithoutSenderReportHasNoRoundTripTime() {
         var statistics = RemoteReceiverStatistics()
-        statistics.update(fractionLost: 64, cumulativeLost: 12, jitter: 345, lastSenderReport: 0x0001_0000,
-                          delaySinceLastSenderReport: 0x0000_8000, nowNTPMiddle32: 0x0001_C000)
+        statistics.update(
+            fractionLost: 64, cumulativeLost: 12, jitter: 345, lastSenderReport: 0x0001_0000,
+            delaySinceLastSenderReport: 0x0000_8000, nowNTPMiddle32: 0x0001_C000)
         #expect(statistics.roundTripTimeMs == 250)
-        statistics.update(fractionLost: 0, cumulativeLost: 12, jitter: 300, lastSenderReport: 0,
-                          delaySinceLastSenderReport: 0, nowNTPMiddle32: 0x0002_0000)
+        statistics.update(
+            fractionLost: 0, cumulativeLost: 12, jitter: 300, lastSenderReport: 0,
+            delaySinceLastSenderReport: 0, nowNTPMiddle32: 0x0002_0000)
         #expect(statistics.roundTripTimeMs == nil)
         #expect(statistics.reportsReceived == 2)
     }
@@ -41,8 +44,9 @@ import StreamCore
     @Test(arguments: fractions)
     func fractionLostIsAShareOfOne(field: UInt8, fraction: Double) {
         var statistics = RemoteReceiverStatistics()
-        statistics.update(fractionLost: field, cumulativeLost: -3, jitter: 90, lastSenderReport: 0,
-                          delaySinceLastSenderReport: 0, nowNTPMiddle32: 0)
+        statistics.update(
+            fractionLost: field, cumulativeLost: -3, jitter: 90, lastSenderReport: 0,
+            delaySinceLastSenderReport: 0, nowNTPMiddle32: 0)
         #expect(statistics.fractionLost == fraction)
         #expect(statistics.cumulativeLost == -3)
         #expect(statistics.jitter == 90)

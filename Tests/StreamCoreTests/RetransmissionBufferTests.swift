@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StreamCore
 
 @Suite struct RetransmissionBufferTests {
@@ -9,8 +10,10 @@ import Testing
     }
 
     /// The bytes stored under `sequenceNumber`, or `nil`.
-    func lookUp(_ buffer: RetransmissionBuffer, _ sequenceNumber: UInt16, at nowMs: Int64,
-                maximumAgeMs: Int64 = 1000) -> [UInt8]? {
+    func lookUp(
+        _ buffer: RetransmissionBuffer, _ sequenceNumber: UInt16, at nowMs: Int64,
+        maximumAgeMs: Int64 = 1000
+    ) -> [UInt8]? {
         buffer.withPacket(sequenceNumber: sequenceNumber, nowMs: nowMs, maximumAgeMs: maximumAgeMs) { Array($0) }
     }
 

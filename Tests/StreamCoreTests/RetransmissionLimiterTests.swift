@@ -1,10 +1,12 @@
-import Testing
 import StreamCore
+import Testing
 
 @Suite struct RetransmissionLimiterTests {
     /// Resends `sequenceNumber` if the limiter lets it go now; whether it went.
     @discardableResult
-    static func request(_ limiter: RetransmissionLimiter, _ sequenceNumber: UInt16, bytes: Int = 1200, at nowMs: Int64, rtt: Double?, streamBytes: UInt64 = 0) -> Bool {
+    static func request(
+        _ limiter: RetransmissionLimiter, _ sequenceNumber: UInt16, bytes: Int = 1200, at nowMs: Int64, rtt: Double?, streamBytes: UInt64 = 0
+    ) -> Bool {
         guard limiter.isDue(sequenceNumber, nowMs: nowMs, roundTripTimeMs: rtt), limiter.affords(bytes, streamBytesSent: streamBytes) else { return false }
         limiter.recordResent(sequenceNumber, bytes: bytes, nowMs: nowMs)
         return true

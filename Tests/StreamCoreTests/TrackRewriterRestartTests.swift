@@ -41,7 +41,8 @@ import Testing
         // 67 ms after the last output packet, at least one tick on.
         #expect(resumed.timestamp == 6000 + 67 * 90)
         for step in 2..<6 {
-            let nextNumbers = rewriter.rewrite(sourceGeneration: 1, sequenceNumber: restart &+ UInt16(step), timestamp: 503_000 + UInt32(step - 1) * 3000, nowMs: 133 + Int64(step) * 33)
+            let nextNumbers = rewriter.rewrite(
+                sourceGeneration: 1, sequenceNumber: restart &+ UInt16(step), timestamp: 503_000 + UInt32(step - 1) * 3000, nowMs: 133 + Int64(step) * 33)
             let next = try #require(nextNumbers)
             #expect(next.sequenceNumber == last &+ UInt16(step))
             #expect(!next.resynchronized)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StreamCore
 
 @Suite struct TrackRewriterTests {
@@ -6,8 +7,9 @@ import Testing
     static let videoClockRate: UInt32 = 90_000
 
     @Test func firstPacketStartsAtInitialValues() {
-        var rewriter = TrackRewriter(outputSSRC: 0xCAFE_BABE, initialSequenceNumber: 1000,
-                                     initialTimestamp: 50_000, clockRate: Self.videoClockRate)
+        var rewriter = TrackRewriter(
+            outputSSRC: 0xCAFE_BABE, initialSequenceNumber: 1000,
+            initialTimestamp: 50_000, clockRate: Self.videoClockRate)
         #expect(rewriter.outputSSRC == 0xCAFE_BABE)
         #expect(rewriter.lastOutputSequenceNumber == 999)
         let first = rewriter.rewrite(sourceGeneration: 7, sequenceNumber: 31_000, timestamp: 123_456, nowMs: 10)
@@ -27,11 +29,13 @@ import Testing
     ]
 
     @Test func reorderedAndRetransmittedPacketsMapConsistently() {
-        var rewriter = TrackRewriter(outputSSRC: 1, initialSequenceNumber: 10, initialTimestamp: 1000,
-                                     clockRate: Self.videoClockRate)
+        var rewriter = TrackRewriter(
+            outputSSRC: 1, initialSequenceNumber: 10, initialTimestamp: 1000,
+            clockRate: Self.videoClockRate)
         for (index, packet) in Self.reorderedPackets.enumerated() {
-            let output = rewriter.rewrite(sourceGeneration: 1, sequenceNumber: packet.sourceSequence,
-                                          timestamp: packet.sourceTimestamp, nowMs: Int64(index) * 5)
+            let output = rewriter.rewrite(
+                sourceGeneration: 1, sequenceNumber: packet.sourceSequence,
+                timestamp: packet.sourceTimestamp, nowMs: Int64(index) * 5)
             #expect(output == packet.output, "packet \(index)")
         }
         #expect(rewriter.lastOutputSequenceNumber == 14)
@@ -39,8 +43,9 @@ import Testing
     }
 
     @Test func republishContinuesSequenceAndTimestampAcrossWrapAround() {
-        var rewriter = TrackRewriter(outputSSRC: 1, initialSequenceNumber: 65_534,
-                                     initialTimestamp: 0xFFFF_FC00, clockRate: Self.videoClockRate)
+        var rewriter = TrackRewriter(
+            outputSSRC: 1, initialSequenceNumber: 65_534,
+            initialTimestamp: 0xFFFF_FC00, clockRate: Self.videoClockRate)
         // Generation 1: three packets 20 ms apart, output sequence wraps past 65535.
         let firstPacket = rewriter.rewrite(sourceGeneration: 1, sequenceNumber: 100, timestamp: 0, nowMs: 1000)
         #expect(firstPacket == RewrittenPacketNumbers(sequenceNumber: 65_534, timestamp: 0xFFFF_FC00))
@@ -59,8 +64,9 @@ import Testing
     }
 
     @Test func sourceSequenceWrapAroundWithinGenerationIsContinuous() {
-        var rewriter = TrackRewriter(outputSSRC: 1, initialSequenceNumber: 300, initialTimestamp: 0,
-                                     clockRate: Self.videoClockRate)
+        var rewriter = TrackRewriter(
+            outputSSRC: 1, initialSequenceNumber: 300, initialTimestamp: 0,
+            clockRate: Self.videoClockRate)
         let sourceSequences: [UInt16] = [65_534, 65_535, 0, 1]
         let outputs = sourceSequences.map {
             rewriter.rewrite(sourceGeneration: 0, sequenceNumber: $0, timestamp: 0, nowMs: 0)?.sequenceNumber
@@ -80,17 +86,20 @@ import Testing
 
     @Test(arguments: generationGaps)
     func newGenerationAdvancesTimestampByElapsedTimeAtLeastOneTick(elapsedMs: Int64, expectedAdvance: UInt32) {
-        var rewriter = TrackRewriter(outputSSRC: 1, initialSequenceNumber: 0, initialTimestamp: 5000,
-                                     clockRate: Self.videoClockRate)
+        var rewriter = TrackRewriter(
+            outputSSRC: 1, initialSequenceNumber: 0, initialTimestamp: 5000,
+            clockRate: Self.videoClockRate)
         _ = rewriter.rewrite(sourceGeneration: 1, sequenceNumber: 10, timestamp: 10, nowMs: 1_000)
-        let switched = rewriter.rewrite(sourceGeneration: 2, sequenceNumber: 999, timestamp: 77,
-                                        nowMs: 1_000 + elapsedMs)
+        let switched = rewriter.rewrite(
+            sourceGeneration: 2, sequenceNumber: 999, timestamp: 77,
+            nowMs: 1_000 + elapsedMs)
         #expect(switched == RewrittenPacketNumbers(sequenceNumber: 1, timestamp: 5000 &+ expectedAdvance))
     }
 
     @Test func elapsedTimeCountsFromTheHighestPacketNotFromALateOne() {
-        var rewriter = TrackRewriter(outputSSRC: 1, initialSequenceNumber: 0, initialTimestamp: 0,
-                                     clockRate: 48_000)
+        var rewriter = TrackRewriter(
+            outputSSRC: 1, initialSequenceNumber: 0, initialTimestamp: 0,
+            clockRate: 48_000)
         _ = rewriter.rewrite(sourceGeneration: 1, sequenceNumber: 1, timestamp: 0, nowMs: 0)
         _ = rewriter.rewrite(sourceGeneration: 1, sequenceNumber: 3, timestamp: 1920, nowMs: 40)
         // A reordered packet arriving later must not move the reference point.
@@ -100,8 +109,9 @@ import Testing
     }
 
     @Test func latePacketsFromOlderGenerationAreDropped() {
-        var rewriter = TrackRewriter(outputSSRC: 1, initialSequenceNumber: 0, initialTimestamp: 0,
-                                     clockRate: Self.videoClockRate)
+        var rewriter = TrackRewriter(
+            outputSSRC: 1, initialSequenceNumber: 0, initialTimestamp: 0,
+            clockRate: Self.videoClockRate)
         _ = rewriter.rewrite(sourceGeneration: 4, sequenceNumber: 10, timestamp: 0, nowMs: 0)
         _ = rewriter.rewrite(sourceGeneration: 4, sequenceNumber: 11, timestamp: 0, nowMs: 0)
         _ = rewriter.rewrite(sourceGeneration: 5, sequenceNumber: 2000, timestamp: 0, nowMs: 100)
@@ -119,8 +129,9 @@ import Testing
     }
 
     @Test func generationNumbersWrapAround() {
-        var rewriter = TrackRewriter(outputSSRC: 1, initialSequenceNumber: 0, initialTimestamp: 0,
-                                     clockRate: Self.videoClockRate)
+        var rewriter = TrackRewriter(
+            outputSSRC: 1, initialSequenceNumber: 0, initialTimestamp: 0,
+            clockRate: Self.videoClockRate)
         _ = rewriter.rewrite(sourceGeneration: .max, sequenceNumber: 10, timestamp: 0, nowMs: 0)
         let newerGenerationPacket = rewriter.rewrite(sourceGeneration: 0, sequenceNumber: 500, timestamp: 0, nowMs: 20)
         #expect(newerGenerationPacket?.sequenceNumber == 1)
@@ -129,8 +140,9 @@ import Testing
     }
 
     @Test func reverseMapCoversOnlyTheCurrentGeneration() {
-        var rewriter = TrackRewriter(outputSSRC: 1, initialSequenceNumber: 65_530, initialTimestamp: 0,
-                                     clockRate: Self.videoClockRate)
+        var rewriter = TrackRewriter(
+            outputSSRC: 1, initialSequenceNumber: 65_530, initialTimestamp: 0,
+            clockRate: Self.videoClockRate)
         #expect(rewriter.sourceSequenceNumber(forOutput: 65_530, sourceGeneration: 1) == nil)
         #expect(rewriter.outputTimestamp(forSource: 0, sourceGeneration: 1) == nil)
         for sequence in UInt16(100)...104 {
@@ -155,8 +167,9 @@ import Testing
     }
 
     @Test func senderReportTimestampTranslatesWithCurrentOffset() {
-        var rewriter = TrackRewriter(outputSSRC: 1, initialSequenceNumber: 0, initialTimestamp: 100,
-                                     clockRate: Self.videoClockRate)
+        var rewriter = TrackRewriter(
+            outputSSRC: 1, initialSequenceNumber: 0, initialTimestamp: 100,
+            clockRate: Self.videoClockRate)
         _ = rewriter.rewrite(sourceGeneration: 1, sequenceNumber: 0, timestamp: 0xFFFF_FFF0, nowMs: 0)
         #expect(rewriter.outputTimestamp(forSource: 0xFFFF_FFF0, sourceGeneration: 1) == 100)
         #expect(rewriter.outputTimestamp(forSource: 0x10, sourceGeneration: 1) == 132)
@@ -169,8 +182,9 @@ import Testing
     }
 
     @Test func sentCountersWrapLikeSenderReportFields() {
-        var rewriter = TrackRewriter(outputSSRC: 1, initialSequenceNumber: 0, initialTimestamp: 0,
-                                     clockRate: Self.videoClockRate)
+        var rewriter = TrackRewriter(
+            outputSSRC: 1, initialSequenceNumber: 0, initialTimestamp: 0,
+            clockRate: Self.videoClockRate)
         rewriter.recordSent(payloadBytes: 1200)
         rewriter.recordSent(payloadBytes: 300)
         rewriter.recordSent(payloadBytes: -5)

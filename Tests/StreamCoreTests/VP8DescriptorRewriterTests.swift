@@ -22,10 +22,14 @@ import Testing
     @Test func firstSourceKeepsItsNumbersAndASwitchContinuesThem() {
         var rewriter = VP8DescriptorRewriter()
         var out: [(UInt16, UInt8)] = []
-        for picture in UInt16(100)..<103 { out.append(Self.fields(Self.run(&rewriter, generation: 1, Self.payload(pictureId: picture, tl0: UInt8(picture - 90))))) }
+        for picture in UInt16(100)..<103 {
+            out.append(Self.fields(Self.run(&rewriter, generation: 1, Self.payload(pictureId: picture, tl0: UInt8(picture - 90)))))
+        }
         #expect(out.map(\.0) == [100, 101, 102] && out.map(\.1) == [10, 11, 12])
         // Switch to a layer numbering from 32000 and 200: its pictures follow 102 and 12.
-        for picture in UInt16(32000)..<32003 { out.append(Self.fields(Self.run(&rewriter, generation: 2, Self.payload(pictureId: picture, tl0: UInt8(picture - 31800))))) }
+        for picture in UInt16(32000)..<32003 {
+            out.append(Self.fields(Self.run(&rewriter, generation: 2, Self.payload(pictureId: picture, tl0: UInt8(picture - 31800)))))
+        }
         #expect(out.suffix(3).map(\.0) == [103, 104, 105])
         #expect(out.suffix(3).map(\.1) == [13, 14, 15])
     }
@@ -64,9 +68,12 @@ import Testing
     /// Fields located once in the packet as received rewrite each subscriber's copy of just
     /// the payload's head exactly as locating in a whole copy would, across a switch.
     @Test func fieldsLocatedOnceRewriteAHeadLikeTheWholePayload() {
-        var whole = VP8DescriptorRewriter(), headOnly = VP8DescriptorRewriter()
-        let sources: [(UInt32, [UInt8])] = [(1, Self.payload(pictureId: 300, tl0: 7)), (1, Self.payload(pictureId: 301, tl0: 8)),
-                                            (2, Self.payload(pictureId: 20, tl0: 200, short: true)), (2, Self.payload(pictureId: 21, tl0: 201, short: true))]
+        var whole = VP8DescriptorRewriter()
+        var headOnly = VP8DescriptorRewriter()
+        let sources: [(UInt32, [UInt8])] = [
+            (1, Self.payload(pictureId: 300, tl0: 7)), (1, Self.payload(pictureId: 301, tl0: 8)),
+            (2, Self.payload(pictureId: 20, tl0: 200, short: true)), (2, Self.payload(pictureId: 21, tl0: 201, short: true)),
+        ]
         for (generation, payload) in sources {
             let packet = payload + [UInt8](repeating: 0x55, count: 40)
             let fields = packet.withUnsafeBytes { VP8DescriptorRewriter.locate(in: $0) }

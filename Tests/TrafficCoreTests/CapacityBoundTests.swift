@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TrafficCore
 
 /// What ended a search, and that a tool-bound step is never the relay's capacity.

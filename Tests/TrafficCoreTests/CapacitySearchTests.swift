@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TrafficCore
 
 /// The stepping of `--find-max`.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TrafficCore
 
 /// Tool-bound detection from scripted CPU samples and send lateness: no real clock, no real load.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TrafficCore
 
 /// A report's histogram restores the recorder it came from, and bad input cannot trap.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TrafficCore
 
 /// Percentiles of the HDR latency histogram.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TrafficCore
 
 /// The relay's side of a window, read from its /metrics text.
@@ -20,7 +21,8 @@ struct RelayLoadTests {
     }
 
     @Test func parsesTheSeriesItNeeds() throws {
-        let sample = try #require(RelayMetricsSample(prometheusText: Self.text(cpu: 12.5, threads: [3, 4.25], packetsIn: 100, packetsOut: 1600, dropsKeyframe: 7, cores: 2)))
+        let sample = try #require(
+            RelayMetricsSample(prometheusText: Self.text(cpu: 12.5, threads: [3, 4.25], packetsIn: 100, packetsOut: 1600, dropsKeyframe: 7, cores: 2)))
         #expect(sample.processCPUSeconds == 12.5)
         #expect(sample.cores == 2)
         #expect(sample.mediaThreadCPUSeconds == ["0": 3, "1": 4.25])
@@ -42,7 +44,8 @@ struct RelayLoadTests {
     ])
     func theRelayIsSaturatedFromNineTenthsOfItsCores(cpu: Double, thread: Double, saturated: Bool) throws {
         let start = try #require(RelayMetricsSample(prometheusText: Self.text(cpu: 100, threads: [50], packetsIn: 1000, packetsOut: 10_000, dropsKeyframe: 5)))
-        let end = try #require(RelayMetricsSample(prometheusText: Self.text(cpu: 100 + cpu, threads: [50 + thread], packetsIn: 101_000, packetsOut: 1_610_000, dropsKeyframe: 9)))
+        let end = try #require(
+            RelayMetricsSample(prometheusText: Self.text(cpu: 100 + cpu, threads: [50 + thread], packetsIn: 101_000, packetsOut: 1_610_000, dropsKeyframe: 9)))
         let load = RelayLoad(metricsURL: "http://relay/metrics", start: start, end: end, seconds: 10)
         #expect(load.relayBound == saturated)
         #expect(abs(load.coreShare - cpu / 10) < 1e-9)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TrafficCore
 
 /// `pkrelay-traffic merge`: counts summed, histograms merged bucket by bucket.
@@ -29,9 +30,11 @@ struct ReportMergeTests {
         report.histograms = ReportHistograms(
             latency: latency.data, latencyFromSchedule: latency.data, sendLateness: LatencyRecorder().data, setupToFirstKeyframe: latency.data,
             control: ["joinRoom": control.data])
-        report.generators = [GeneratorLoad(
-            host: host, cores: 2, threads: 1, processCPUSeconds: processShare * 20, processShare: processShare, threadShares: [processShare],
-            sendLatenessMs: LatencyRecorder().summary, cpuMicrosecondsPerPacket: 1, toolBound: !toolBoundReasons.isEmpty, reasons: toolBoundReasons)]
+        report.generators = [
+            GeneratorLoad(
+                host: host, cores: 2, threads: 1, processCPUSeconds: processShare * 20, processShare: processShare, threadShares: [processShare],
+                sendLatenessMs: LatencyRecorder().summary, cpuMicrosecondsPerPacket: 1, toolBound: !toolBoundReasons.isEmpty, reasons: toolBoundReasons)
+        ]
         report.toolBound = !toolBoundReasons.isEmpty
         report.toolBoundReasons = toolBoundReasons
         report.relay = relay
@@ -79,15 +82,19 @@ struct ReportMergeTests {
     }
 
     @Test func theToolIsTheBoundWhenAnyGeneratorWasOrOneHostRanOut() throws {
-        let calm = try TrafficReport.merged([Self.report(latencies: [1], sent: 1, received: 1), Self.report(latencies: [1], sent: 1, received: 1, host: "gen-b")])
+        let calm = try TrafficReport.merged([
+            Self.report(latencies: [1], sent: 1, received: 1), Self.report(latencies: [1], sent: 1, received: 1, host: "gen-b"),
+        ])
         #expect(!calm.toolBound)
         let one = try TrafficReport.merged([
-            Self.report(latencies: [1], sent: 1, received: 1, toolBoundReasons: ["late"]), Self.report(latencies: [1], sent: 1, received: 1)])
+            Self.report(latencies: [1], sent: 1, received: 1, toolBoundReasons: ["late"]), Self.report(latencies: [1], sent: 1, received: 1),
+        ])
         #expect(one.toolBound)
         #expect(one.toolBoundReasons == ["late"])
         // Two generators on one host, each at half its cores: together they used all of it.
         let shared = try TrafficReport.merged([
-            Self.report(latencies: [1], sent: 1, received: 1, processShare: 0.48), Self.report(latencies: [1], sent: 1, received: 1, processShare: 0.47)])
+            Self.report(latencies: [1], sent: 1, received: 1, processShare: 0.48), Self.report(latencies: [1], sent: 1, received: 1, processShare: 0.47),
+        ])
         #expect(shared.toolBound)
         #expect(shared.toolBoundReasons.first?.contains("gen-a") == true)
     }

@@ -1,18 +1,20 @@
 import Foundation
 import Testing
+
 @testable import TrafficCore
 
 /// Scenario files, durations and the signing key read from a relay configuration.
 struct ScenarioLoaderTests {
     @Test func parsesAScenarioWithDefaults() throws {
-        let spec = try ScenarioLoader.parse("""
-        # a comment
-        name: small
-        kind: pk-showroom
-        rooms: 4
-        pkMode: forward
-        video: {fps: 30, kbps: 2000}
-        """)
+        let spec = try ScenarioLoader.parse(
+            """
+            # a comment
+            name: small
+            kind: pk-showroom
+            rooms: 4
+            pkMode: forward
+            video: {fps: 30, kbps: 2000}
+            """)
         #expect(spec.name == "small")
         #expect(spec.kind == .pkShowroom)
         #expect(spec.rooms == 4)
@@ -23,10 +25,11 @@ struct ScenarioLoaderTests {
     }
 
     @Test func parsesTheChurnPace() throws {
-        let spec = try ScenarioLoader.parse("""
-        kind: churn
-        churn: {forwardOnSeconds: 1, forwardOffSeconds: 0.5, linkOnSeconds: 1.5, linkOffSeconds: 0.25}
-        """)
+        let spec = try ScenarioLoader.parse(
+            """
+            kind: churn
+            churn: {forwardOnSeconds: 1, forwardOffSeconds: 0.5, linkOnSeconds: 1.5, linkOffSeconds: 0.25}
+            """)
         #expect(spec.churn.forwardOnSeconds == 1)
         #expect(spec.churn.forwardOffSeconds == 0.5)
         #expect(spec.churn.linkOnSeconds == 1.5)
@@ -78,12 +81,13 @@ struct ScenarioLoaderTests {
     }
 
     @Test func signingKeyFromRelayConfiguration() throws {
-        let key = try SigningKeyConfig.parse(relayConfiguration: """
-        auth:
-          keys:
-            - id: main
-              secret: "at-least-32-bytes-of-random-secret-material"
-        """)
+        let key = try SigningKeyConfig.parse(
+            relayConfiguration: """
+                auth:
+                  keys:
+                    - id: main
+                      secret: "at-least-32-bytes-of-random-secret-material"
+                """)
         #expect(key == SigningKeyConfig(id: "main", secret: "at-least-32-bytes-of-random-secret-material"))
         #expect(try SigningKeyConfig.parse(relayConfiguration: "control: {port: 7700}") == .development)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TrafficCore
 
 /// How generators share a scenario.

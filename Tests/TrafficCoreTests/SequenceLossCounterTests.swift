@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TrafficCore
 
 /// Loss counting from scripted sequence numbers.
@@ -84,7 +85,7 @@ struct SequenceLossCounterTests {
             if index % 1000 != 999 { counter.record(number) }
             number &+= 1
         }
-        #expect(counter.expected == 200_000 - 1) // the last packet (index 199999) was dropped and is not yet expected
+        #expect(counter.expected == 200_000 - 1)  // the last packet (index 199999) was dropped and is not yet expected
         #expect(counter.lost == 199)
         #expect(abs(counter.lossFraction - 199.0 / 199_999.0) < 1e-12)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TrafficCore
 
 /// The JSON report's shape: the fields CI scripts read.
@@ -30,9 +31,11 @@ struct TrafficReportTests {
     @Test func jsonHasTheDocumentedFields() throws {
         let report = sample()
         let object = try #require(try JSONSerialization.jsonObject(with: report.jsonData()) as? [String: Any])
-        for key in ["tool", "toolVersion", "scenario", "kind", "sizes", "video", "relayURL", "relayVersion", "startedAt", "durationSeconds",
-                    "clients", "streams", "packets", "lossPercent", "packetsPerSecondIn", "packetsPerSecondOut", "mbitPerSecondIn",
-                    "mbitPerSecondOut", "latencyMs", "setupToFirstKeyframeMs", "controlLatencyMs", "errors", "thresholds", "capacity"] {
+        for key in [
+            "tool", "toolVersion", "scenario", "kind", "sizes", "video", "relayURL", "relayVersion", "startedAt", "durationSeconds",
+            "clients", "streams", "packets", "lossPercent", "packetsPerSecondIn", "packetsPerSecondOut", "mbitPerSecondIn",
+            "mbitPerSecondOut", "latencyMs", "setupToFirstKeyframeMs", "controlLatencyMs", "errors", "thresholds", "capacity",
+        ] {
             #expect(object[key] != nil, "missing \(key)")
         }
         let latency = try #require(object["latencyMs"] as? [String: Any])

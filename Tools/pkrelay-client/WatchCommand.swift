@@ -31,17 +31,22 @@ struct WatchCommand: AsyncParsableCommand {
         let profile = SRTPProfile.aesCM128HMACSHA1_80
         let videoTransport: CreateTransportResult = try await client.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
         let audioTransport: CreateTransportResult = try await client.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
-        let subscribed: SubscribeStreamResult = try await client.request("subscribeStream", SubscribeStreamParams(
-            roomId: connection.room, userId: publisher, streamIndex: .main, mediaType: MediaType.audioAndVideo,
-            transportId: videoTransport.transportId, audioTransportId: audioTransport.transportId, videoTransportId: videoTransport.transportId))
-        let videoPort = try Self.freeEvenPort(), audioPort = try Self.freeEvenPort(excluding: videoPort)
+        let subscribed: SubscribeStreamResult = try await client.request(
+            "subscribeStream",
+            SubscribeStreamParams(
+                roomId: connection.room, userId: publisher, streamIndex: .main, mediaType: MediaType.audioAndVideo,
+                transportId: videoTransport.transportId, audioTransportId: audioTransport.transportId, videoTransportId: videoTransport.transportId))
+        let videoPort = try Self.freeEvenPort()
+        let audioPort = try Self.freeEvenPort(excluding: videoPort)
         var lines = ["v=0", "o=- 0 0 IN IP4 127.0.0.1", "s=PKRelay \(connection.room)/\(publisher)", "c=IN IP4 127.0.0.1", "t=0 0"]
         for track in subscribed.tracks {
             let (port, key) = track.kind == .video ? (videoPort, videoTransport.srtp?.key ?? "") : (audioPort, audioTransport.srtp?.key ?? "")
             let channels = track.kind == .audio ? "/\(track.channels ?? 2)" : ""
-            lines += ["m=\(track.kind.rawValue) \(port) RTP/SAVP \(track.payloadType)",
-                      "a=rtpmap:\(track.payloadType) \(track.codec)/\(track.clockRate)\(channels)",
-                      "a=crypto:1 \(profile.rawValue) inline:\(key)"]
+            lines += [
+                "m=\(track.kind.rawValue) \(port) RTP/SAVP \(track.payloadType)",
+                "a=rtpmap:\(track.payloadType) \(track.codec)/\(track.clockRate)\(channels)",
+                "a=crypto:1 \(profile.rawValue) inline:\(key)",
+            ]
         }
         try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: sdp, atomically: true, encoding: .utf8)
         var arguments: [String]
@@ -68,7 +73,7 @@ struct WatchCommand: AsyncParsableCommand {
         }
         let process = try FFmpegProcess(executable: player, arguments: arguments)
         try process.start()
-        try await Task.sleep(for: .milliseconds(500)) // let the player bind its ports first
+        try await Task.sleep(for: .milliseconds(500))  // let the player bind its ports first
         // A keyframe that went out before the player listened is lost: ask for a fresh one, from
         // another port (the relay takes authenticated RTCP from a second address) under another
         // SSRC, so the key's SRTCP indices never repeat for one SSRC.
@@ -79,7 +84,12 @@ struct WatchCommand: AsyncParsableCommand {
         }
         print("watching '\(publisher)' in room '\(connection.room)' with \(player) (SDP: \(sdp)); Ctrl-C to stop")
         let stopper = SignalStopper { process.stop() }
-        let deadline = seconds > 0 ? Task { try? await Task.sleep(for: .seconds(seconds + 3)); process.stop() } : nil
+        let deadline =
+            seconds > 0
+            ? Task {
+                try? await Task.sleep(for: .seconds(seconds + 3))
+                process.stop()
+            } : nil
         _ = await process.wait()
         deadline?.cancel()
         stopper.cancel()

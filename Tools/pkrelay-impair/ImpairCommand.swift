@@ -1,7 +1,8 @@
 import ArgumentParser
 import NetworkImpairment
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `pkrelay-impair`: a UDP forwarder with a bandwidth cap, a bounded queue, delay, jitter and

@@ -57,7 +57,9 @@ struct IdleCommand: AsyncParsableCommand {
         } catch {
             throw ToolFailure(.relayUnreachable, "cannot reach the relay at \(relay): \(error)")
         }
-        let url = relay, rooms = rooms, join = !connectOnly
+        let url = relay
+        let rooms = rooms
+        let join = !connectOnly
         let started = ContinuousClock.now
         let open = try await Self.forEach(sessions, width: width) { index -> SimClient? in
             let user = "idle-\(index)"
@@ -65,8 +67,10 @@ struct IdleCommand: AsyncParsableCommand {
             guard join else { return client }
             let roomId = "idle-\(index % rooms)"
             do {
-                let _: JoinRoomResult = try await client.request(.joinRoom, JoinRoomParams(
-                    token: tokens.token(room: roomId, user: user), roomId: roomId, userId: user, role: .audience, visible: false))
+                let _: JoinRoomResult = try await client.request(
+                    .joinRoom,
+                    JoinRoomParams(
+                        token: tokens.token(room: roomId, user: user), roomId: roomId, userId: user, role: .audience, visible: false))
                 return client
             } catch {
                 await client.close()
@@ -77,8 +81,10 @@ struct IdleCommand: AsyncParsableCommand {
         let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let failed = sessions - open.count
         let errors = recorder.errors.keys.sorted().map { "\($0)=\(recorder.errors[$0]!)" }.joined(separator: " ")
-        Self.say("ready: \(open.count) sessions open\(join ? ", joined to \(rooms) rooms" : ", joined to no room") in \(String(format: "%.1f", elapsedSeconds)) s; holding for \(hold)"
-            + (failed > 0 ? "; \(failed) failed (\(errors))" : ""))
+        Self.say(
+            "ready: \(open.count) sessions open\(join ? ", joined to \(rooms) rooms" : ", joined to no room") in "
+                + "\(String(format: "%.1f", elapsedSeconds)) s; holding for \(hold)"
+                + (failed > 0 ? "; \(failed) failed (\(errors))" : ""))
         try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
         _ = try await Self.forEach(open.count, width: width) { index -> SimClient? in
             await open[index].close()

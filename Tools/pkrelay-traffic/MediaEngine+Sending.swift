@@ -11,8 +11,14 @@ extension MediaEngine {
         for socket in publishers {
             guard var state = socket.publisher else { continue }
             // An engine that fell more than a second behind skips ahead instead of bursting.
-            if now - state.nextAudio > 1_000_000 { state.nextAudio = now; recorder.recordError("sender-behind") }
-            if now - state.nextVideo > 1_000_000 { state.nextVideo = now; recorder.recordError("sender-behind") }
+            if now - state.nextAudio > 1_000_000 {
+                state.nextAudio = now
+                recorder.recordError("sender-behind")
+            }
+            if now - state.nextVideo > 1_000_000 {
+                state.nextVideo = now
+                recorder.recordError("sender-behind")
+            }
             while state.nextAudio <= now {
                 sendAudio(on: socket, state: &state, scheduled: state.nextAudio)
                 state.nextAudio += state.audioInterval
@@ -94,7 +100,8 @@ extension MediaEngine {
                 buffer[14] = UInt8(tag >> 8 & 0xFF)
                 buffer[15] = UInt8(tag >> 16 & 0xFF)
                 if keyframe {
-                    let width = UInt16(spec.video.width), height = UInt16(spec.video.height)
+                    let width = UInt16(spec.video.width)
+                    let height = UInt16(spec.video.height)
                     let header: [UInt8] = [0x9D, 0x01, 0x2A, UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height & 0xFF), UInt8(height >> 8)]
                     for (offset, byte) in header.enumerated() { buffer[16 + offset] = byte }
                 }
@@ -131,7 +138,8 @@ extension MediaEngine {
     /// Sends the first `count` prepared messages of the send batch and counts them.
     private func flush(_ socket: SimSocket, count: Int) {
         var tally = pkr_send_tally()
-        let sent = segmented
+        let sent =
+            segmented
             ? pkr_batch_send_segmented(socket.spec.fd, sendBatch, UInt32(count), &tally)
             : pkr_batch_send(socket.spec.fd, sendBatch, UInt32(count))
         let delivered = max(0, Int(sent))
@@ -163,9 +171,11 @@ extension MediaEngine {
         let written: Int? = rtcpBuffer.withUnsafeMutableBytes { buffer in
             var offset = 0
             for (packetID, mask) in entries.prefix(64) {
-                guard let length = RTCPWriter.writeGenericNACK(
-                    senderSSRC: socket.spec.feedbackSSRC, mediaSSRC: mediaSSRC, packetID: packetID,
-                    lostBitmask: mask, into: buffer, at: offset) else { break }
+                guard
+                    let length = RTCPWriter.writeGenericNACK(
+                        senderSSRC: socket.spec.feedbackSSRC, mediaSSRC: mediaSSRC, packetID: packetID,
+                        lostBitmask: mask, into: buffer, at: offset)
+                else { break }
                 offset += length
             }
             return offset

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The monotonic clock in microseconds: publishers stamp packets with it and subscribers in the

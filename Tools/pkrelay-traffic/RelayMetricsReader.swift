@@ -1,7 +1,8 @@
 import Foundation
 import TrafficCore
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Reads a relay's figures from its admin listener's `/metrics`: packet counters for
@@ -11,7 +12,7 @@ enum RelayMetricsReader {
     /// it cannot be read or lacks the CPU and packet counters.
     static func sample(metricsURL: String) async -> RelayMetricsSample? {
         guard let url = URL(string: metricsURL), let (data, _) = try? await URLSession.shared.data(from: url),
-              let text = String(data: data, encoding: .utf8)
+            let text = String(data: data, encoding: .utf8)
         else { return nil }
         return RelayMetricsSample(prometheusText: text)
     }
@@ -20,7 +21,7 @@ enum RelayMetricsReader {
     /// `http://127.0.0.1:7711`), or nil when the relay cannot be read.
     static func packetCounters(adminURL: String) async -> (packetsIn: UInt64, packetsOut: UInt64)? {
         guard let url = URL(string: adminURL.hasSuffix("/") ? adminURL + "metrics" : adminURL + "/metrics"),
-              let (data, _) = try? await URLSession.shared.data(from: url), let text = String(data: data, encoding: .utf8)
+            let (data, _) = try? await URLSession.shared.data(from: url), let text = String(data: data, encoding: .utf8)
         else { return nil }
         func value(_ name: String) -> UInt64? {
             for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {

@@ -72,7 +72,11 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "No live line each second.")
     var quiet = false
 
-    @Option(help: "The UDP offloads for the simulated clients' sockets: auto (GSO for what they send, GRO for what they receive, where the kernel has them) or off (one datagram per message).")
+    @Option(
+        help: ArgumentHelp(
+            "The UDP offloads for the simulated clients' sockets: auto (GSO for what they send, GRO for what they receive, where the kernel "
+                + "has them) or off (one datagram per message).")
+    )
     var udpOffload = "auto"
 
     @Option(help: "Media threads of each generator process (default: the cores it may run on).")
@@ -84,7 +88,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Run only part K of N of the scenario (K from 0), for generators on several hosts; merge their reports with `pkrelay-traffic merge`.")
     var part: String?
 
-    @Option(help: "The relay's metrics URL (e.g. http://127.0.0.1:7711/metrics): the report adds the relay's CPU, drops and packets per core, and --find-max tells a saturated relay from other limits.")
+    @Option(
+        help: ArgumentHelp(
+            "The relay's metrics URL (e.g. http://127.0.0.1:7711/metrics): the report adds the relay's CPU, drops and packets per core, and "
+                + "--find-max tells a saturated relay from other limits.")
+    )
     var relayMetrics: String?
 
     @Option(help: "A run or --find-max step whose packets left more than this many milliseconds after their schedule at p99 counts as tool-bound.")
@@ -174,7 +182,10 @@ struct RunCommand: AsyncParsableCommand {
                 }
                 if !quiet, let step = search.steps.last {
                     let relaySide = step.relayBound.map { $0 ? ", relay saturated" : ", relay not saturated" } ?? ""
-                    print("find-max: load \(step.load) \(step.passed ? "passed" : step.toolBound ? "TOOL-BOUND: \(step.reason ?? "")" : "failed: \(step.reason ?? "")")\(relaySide)")
+                    print(
+                        "find-max: load \(step.load) "
+                            + "\(step.passed ? "passed" : step.toolBound ? "TOOL-BOUND: \(step.reason ?? "")" : "failed: \(step.reason ?? "")")\(relaySide)"
+                    )
                 }
             }
             capacity = search.result
@@ -224,7 +235,10 @@ struct RunCommand: AsyncParsableCommand {
         if let keyId = key.keyId, let keySecret = key.keySecret { arguments += ["--key-id", keyId, "--key-secret", keySecret] }
         arguments += ["--relay-version", relayVersion, "--local-ip", localIP, "--udp-offload", udpOffload]
         arguments += ["--rooms", "\(spec.rooms)", "--audience", "\(spec.audiencePerRoom)", "--subscribers", "\(spec.subscribers)"]
-        arguments += ["--pk-mode", spec.pkMode.rawValue, "--resolution", "\(spec.video.width)x\(spec.video.height)", "--fps", "\(spec.video.fps)", "--kbps", "\(spec.video.kbps)"]
+        arguments += [
+            "--pk-mode", spec.pkMode.rawValue, "--resolution", "\(spec.video.width)x\(spec.video.height)", "--fps", "\(spec.video.fps)", "--kbps",
+            "\(spec.video.kbps)",
+        ]
         if let threads { arguments += ["--threads", "\(threads)"] }
         if let relayMetrics { arguments += ["--relay-metrics", relayMetrics] }
         arguments += ["--max-send-lateness", "\(maxSendLateness)"]
@@ -249,7 +263,10 @@ struct RunCommand: AsyncParsableCommand {
         }
         if !quiet {
             let share = part.count > 1 ? " (part \(part))" : ""
-            print("pkrelay-traffic: \(spec.name) \(Self.sizesText(spec))\(share) against \(relays.joined(separator: " ")) for \(duration), \(runner.engines.count) media thread(s)")
+            print(
+                "pkrelay-traffic: \(spec.name) \(Self.sizesText(spec))\(share) against \(relays.joined(separator: " ")) for \(duration), "
+                    + "\(runner.engines.count) media thread(s)"
+            )
         }
         let admins = admin
         let windows = NodeWindows()
@@ -270,7 +287,9 @@ struct RunCommand: AsyncParsableCommand {
             }
             outcome.relay = RelayLoad(metricsURL: metricsURL, start: start, end: end, seconds: outcome.measuredSeconds)
         }
-        var report = makeReport(spec, outcome: outcome, recorder: runner.recorder, nodes: spec.kind == .pkCluster ? windows.loads(admins: admins, seconds: outcome.measuredSeconds) : nil)
+        var report = makeReport(
+            spec, outcome: outcome, recorder: runner.recorder,
+            nodes: spec.kind == .pkCluster ? windows.loads(admins: admins, seconds: outcome.measuredSeconds) : nil)
         if part.count > 1 { report.part = part.description }
         return report
     }
@@ -278,12 +297,13 @@ struct RunCommand: AsyncParsableCommand {
     /// The report of one measured run.
     private func makeReport(_ spec: ScenarioSpec, outcome: RunOutcome, recorder: ControlRecorder, nodes: [NodeLoad]?) -> TrafficReport {
         let snapshot = outcome.snapshot
-        let setup: SetupTimes? = switch spec.kind {
-        case .pkShowroom: SetupTimes(via: spec.pkMode.rawValue, latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
-        case .pkCluster: SetupTimes(via: "\(spec.pkMode.rawValue) across nodes", latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
-        case .churn: SetupTimes(via: "forward+link", latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
-        case .fanout: nil
-        }
+        let setup: SetupTimes? =
+            switch spec.kind {
+            case .pkShowroom: SetupTimes(via: spec.pkMode.rawValue, latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
+            case .pkCluster: SetupTimes(via: "\(spec.pkMode.rawValue) across nodes", latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
+            case .churn: SetupTimes(via: "forward+link", latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
+            case .fanout: nil
+            }
         let latency = snapshot.latency.summary
         var report = TrafficReport(
             toolVersion: TrafficCommand.version, scenario: spec.name, kind: spec.kind.rawValue, sizes: spec.sizes, video: spec.video,

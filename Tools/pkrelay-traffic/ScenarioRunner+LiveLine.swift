@@ -1,7 +1,7 @@
 import CSocketShims
 import Foundation
-import TrafficCore
 import Synchronization
+import TrafficCore
 
 extension ScenarioRunner {
     /// The process's and every media thread's CPU time now (the threads' as of their last
@@ -49,7 +49,8 @@ extension ScenarioRunner {
                 var sample = LiveSample(
                     elapsedSeconds: Double(at - begin) / 1e6, clients: clients, streams: total.streams,
                     packetsIn: delta(total.totals.received, previous.totals.received), packetsOut: delta(total.totals.sent, previous.totals.sent),
-                    bytesIn: delta(total.totals.bytesReceived, previous.totals.bytesReceived), bytesOut: delta(total.totals.bytesSent, previous.totals.bytesSent),
+                    bytesIn: delta(total.totals.bytesReceived, previous.totals.bytesReceived),
+                    bytesOut: delta(total.totals.bytesSent, previous.totals.bytesSent),
                     expected: delta(total.totals.expected, previous.totals.expected), lost: delta(total.totals.lost, previous.totals.lost),
                     latency: latency.summary, errors: recorder.errorCount, intervalSeconds: Double(at - previousAt) / 1e6)
                 sample.toolShare = load.busiestThreadShare

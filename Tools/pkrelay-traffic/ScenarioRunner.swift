@@ -28,7 +28,10 @@ final class ScenarioRunner: Sendable {
     /// Every client still connected, for teardown.
     private let open = Mutex<[Int: SimClient]>([:])
 
-    init(urls: [String], spec: ScenarioSpec, tokens: TokenFactory, localHost: String, live: Bool, segmented: Bool, threads: Int, part: ScenarioPart, rule: ToolBoundRule) throws {
+    init(
+        urls: [String], spec: ScenarioSpec, tokens: TokenFactory, localHost: String, live: Bool, segmented: Bool, threads: Int, part: ScenarioPart,
+        rule: ToolBoundRule
+    ) throws {
         precondition(!urls.isEmpty)
         self.urls = urls
         self.spec = spec
@@ -158,10 +161,13 @@ final class ScenarioRunner: Sendable {
         let port = Int(pkr_udp_local_port(fd))
         let key = SDESKeying.generateKeyingMaterial(for: profile)
         let id = nextSocketId.add(1, ordering: .relaxed).oldValue
-        engine.submit(.open(SocketSpec(
-            id: id, fd: fd, relayIP: relayIP, relayPort: UInt16(created.port), profile: profile, sendingKey: key, relayKey: relayKey,
-            roomIndex: roomIndex, feedbackSSRC: UInt32.random(in: 1...UInt32.max))))
-        try await client.call(.connectTransport, ConnectTransportParams(transportId: created.transportId, ip: localHost, port: port, srtpKey: SDESKeying.encodeBase64(key)))
+        engine.submit(
+            .open(
+                SocketSpec(
+                    id: id, fd: fd, relayIP: relayIP, relayPort: UInt16(created.port), profile: profile, sendingKey: key, relayKey: relayKey,
+                    roomIndex: roomIndex, feedbackSSRC: UInt32.random(in: 1...UInt32.max))))
+        try await client.call(
+            .connectTransport, ConnectTransportParams(transportId: created.transportId, ip: localHost, port: port, srtpKey: SDESKeying.encodeBase64(key)))
         // The relay sends to the given address once a packet from it has authenticated.
         engine.submit(.proveAddress(socket: id))
         return (client, id, created.transportId)
@@ -173,14 +179,23 @@ final class ScenarioRunner: Sendable {
         let user = "anchor-\(roomIndex)"
         let engine = engineIndex(roomIndex: roomIndex)
         let (client, socketId, transportId) = try await connectWithTransport(user: user, roomIndex: roomIndex, engine: engines[engine])
-        let _: JoinRoomResult = try await client.request(.joinRoom, JoinRoomParams(token: tokens.token(room: roomId, user: user), roomId: roomId, userId: user, role: .anchor, visible: true))
+        let _: JoinRoomResult = try await client.request(
+            .joinRoom, JoinRoomParams(token: tokens.token(room: roomId, user: user), roomId: roomId, userId: user, role: .anchor, visible: true))
         let publisherId = part.publisherId(nextPublisherId.add(1, ordering: .relaxed).oldValue)
-        let video = UInt32.random(in: 1...UInt32.max), audio = UInt32.random(in: 1...UInt32.max)
-        let _: PublishStreamResult = try await client.request(.publishStream, PublishStreamParams(roomId: roomId, transportId: transportId, tracks: [
-            TrackDescription(kind: .video, ssrc: video, payloadType: Int(MediaEngine.videoPayloadType), codec: "VP8", clockRate: 90000),
-            TrackDescription(kind: .audio, ssrc: audio, payloadType: Int(MediaEngine.audioPayloadType), codec: "opus", clockRate: 48000, channels: 2, parameters: "minptime=10;useinbandfec=1"),
-        ]))
-        engines[engine].submit(.publish(socket: socketId, PublisherSpec(publisherId: publisherId, videoSSRC: video, audioSSRC: audio, video: spec.video, audio: spec.audio)))
+        let video = UInt32.random(in: 1...UInt32.max)
+        let audio = UInt32.random(in: 1...UInt32.max)
+        let _: PublishStreamResult = try await client.request(
+            .publishStream,
+            PublishStreamParams(
+                roomId: roomId, transportId: transportId,
+                tracks: [
+                    TrackDescription(kind: .video, ssrc: video, payloadType: Int(MediaEngine.videoPayloadType), codec: "VP8", clockRate: 90000),
+                    TrackDescription(
+                        kind: .audio, ssrc: audio, payloadType: Int(MediaEngine.audioPayloadType), codec: "opus", clockRate: 48000, channels: 2,
+                        parameters: "minptime=10;useinbandfec=1"),
+                ]))
+        engines[engine].submit(
+            .publish(socket: socketId, PublisherSpec(publisherId: publisherId, videoSSRC: video, audioSSRC: audio, video: spec.video, audio: spec.audio)))
         return Participant(client: client, socketId: socketId, engine: engine, roomIndex: roomIndex, roomId: roomId, publisherId: publisherId)
     }
 
@@ -190,9 +205,11 @@ final class ScenarioRunner: Sendable {
         let user = "viewer-\(roomIndex)-\(number)"
         let engine = engineIndex(roomIndex: roomIndex, number: number)
         let (client, socketId, transportId) = try await connectWithTransport(user: user, roomIndex: roomIndex, engine: engines[engine])
-        let _: JoinRoomResult = try await client.request(.joinRoom, JoinRoomParams(
-            token: tokens.token(room: roomId, user: user), roomId: roomId, userId: user, role: .audience, visible: false,
-            roomConfig: RoomConfig(subscribeTransportId: transportId)))
+        let _: JoinRoomResult = try await client.request(
+            .joinRoom,
+            JoinRoomParams(
+                token: tokens.token(room: roomId, user: user), roomId: roomId, userId: user, role: .audience, visible: false,
+                roomConfig: RoomConfig(subscribeTransportId: transportId)))
         return Participant(client: client, socketId: socketId, engine: engine, roomIndex: roomIndex, roomId: roomId, publisherId: nil)
     }
 
@@ -248,7 +265,8 @@ final class ScenarioRunner: Sendable {
         // Let the audience see their own anchor first, so the link's keyframe is the one measured.
         try await Task.sleep(for: .milliseconds(300))
         _ = try await forEach(anchors.count / 2) { pair in
-            let a = anchors[2 * pair], b = anchors[2 * pair + 1]
+            let a = anchors[2 * pair]
+            let b = anchors[2 * pair + 1]
             try await self.pair(a, b)
             return a
         }
@@ -274,8 +292,11 @@ final class ScenarioRunner: Sendable {
     }
 
     func startForward(_ source: Participant, into target: Participant) async throws {
-        let _: ForwardStreamResult = try await source.client.request(.startForwardStreamToRooms, StartForwardParams(
-            roomId: source.roomId, targets: [ForwardTargetParams(roomId: target.roomId, token: tokens.token(room: target.roomId, user: source.client.userId))]))
+        let _: ForwardStreamResult = try await source.client.request(
+            .startForwardStreamToRooms,
+            StartForwardParams(
+                roomId: source.roomId,
+                targets: [ForwardTargetParams(roomId: target.roomId, token: tokens.token(room: target.roomId, user: source.client.userId))]))
     }
 
     private func setUpFanout() async throws {
@@ -320,7 +341,8 @@ final class ScenarioRunner: Sendable {
             }
             for pair in 0..<(anchors.count / 2) {
                 group.addTask {
-                    let a = anchors[2 * pair], b = anchors[2 * pair + 1]
+                    let a = anchors[2 * pair]
+                    let b = anchors[2 * pair + 1]
                     while ContinuousClock.now < deadline {
                         let forwardStart = MonotonicClock.microseconds()
                         self.watch(roomIndex: b.roomIndex, publisherId: a.publisherId!, since: forwardStart)
@@ -333,7 +355,8 @@ final class ScenarioRunner: Sendable {
                         let linkStart = MonotonicClock.microseconds()
                         self.watch(roomIndex: b.roomIndex, publisherId: a.publisherId!, since: linkStart)
                         self.watch(roomIndex: a.roomIndex, publisherId: b.publisherId!, since: linkStart)
-                        let _: ConnectOtherRoomEvent? = try? await a.client.request(.connectOtherRoom, ConnectOtherRoomParams(roomId: b.roomId, userId: b.client.userId))
+                        let _: ConnectOtherRoomEvent? = try? await a.client.request(
+                            .connectOtherRoom, ConnectOtherRoomParams(roomId: b.roomId, userId: b.client.userId))
                         await Self.sleep(seconds: profile.linkOnSeconds, until: deadline)
                         try? await a.client.call(.disconnectOtherRoom, LocalRoomParams(localRoomId: a.roomId))
                         await Self.sleep(seconds: profile.linkOffSeconds, until: deadline)

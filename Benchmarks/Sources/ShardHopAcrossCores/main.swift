@@ -10,7 +10,8 @@ import HotPathWorkloads
 let rounds = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 2000 : 2000
 for run in 1...3 {
     let figures = HopAcrossCores.measure(rounds: rounds)
-    print(String(
-        format: "run %d: producer %.0f ns, consumer %.0f ns, same shard %.0f ns per packet: the hop costs %.0f ns per packet",
-        run, figures.producer, figures.consumer, figures.sameShard, figures.hop))
+    print(
+        String(
+            format: "run %d: producer %.0f ns, consumer %.0f ns, same shard %.0f ns per packet: the hop costs %.0f ns per packet",
+            run, figures.producer, figures.consumer, figures.sameShard, figures.hop))
 }

@@ -17,12 +17,14 @@ guard arguments.count >= 3, let shards = Int(arguments[0]), let subscribers = In
     print("usage: ShardInstructions SHARDS(1|2) SUBSCRIBERS PACKETS [plain|gcm|cm] [srtp-in]")
     exit(2)
 }
-let profile: SRTPProfile? = switch arguments.count > 3 ? arguments[3] : "plain" {
-case "gcm": .aeadAES128GCM
-case "cm": .aesCM128HMACSHA1_80
-default: nil
-}
-let split = ShardSplit(subscribers: subscribers, shards: shards, profile: profile, publisherProfile: arguments.count > 4 && arguments[4] == "srtp-in" ? profile : nil)
+let profile: SRTPProfile? =
+    switch arguments.count > 3 ? arguments[3] : "plain" {
+    case "gcm": .aeadAES128GCM
+    case "cm": .aesCM128HMACSHA1_80
+    default: nil
+    }
+let split = ShardSplit(
+    subscribers: subscribers, shards: shards, profile: profile, publisherProfile: arguments.count > 4 && arguments[4] == "srtp-in" ? profile : nil)
 let before = split.egressDatagrams
 runShardSplit(split, iterations: 0..<packets)
 print("shards \(shards), subscribers \(subscribers), packets \(packets): \(split.egressDatagrams - before) datagrams out")

@@ -73,7 +73,8 @@ import SecureTransport
         // Events nobody reads are dropped, not kept: an input must not grow the next one's memory.
         let (_, events) = AsyncStream.makeStream(of: MediaPlaneEvent.self, bufferingPolicy: .bufferingNewest(0))
         core = MediaCore(configuration: configuration, reports: ReportStore(), output: output, hasWebRTCSocket: false, events: events, randomSeed: 42)
-        secondShard = layout.oddSubscribersOnSecondShard
+        secondShard =
+            layout.oddSubscribersOnSecondShard
             ? MediaCore(configuration: configuration, reports: ReportStore(), output: secondShardOutput, hasWebRTCSocket: false, events: events, randomSeed: 43)
             : nil
         for shard in shards {
@@ -87,11 +88,13 @@ import SecureTransport
             core.apply(.addLink(PipeLinkHandoff(link: PipeLink(peer: 1, outbound: forward, inbound: backward))))
             secondShard.apply(.addLink(PipeLinkHandoff(link: PipeLink(peer: 0, outbound: backward, inbound: forward))))
         }
-        try addTransport(Self.publisherTransport, remote: Self.publisherEndpoint, profile: layout.publisherUsesSRTP ? .aeadAES128GCM : nil, rewritesExtensions: false)
+        try addTransport(
+            Self.publisherTransport, remote: Self.publisherEndpoint, profile: layout.publisherUsesSRTP ? .aeadAES128GCM : nil, rewritesExtensions: false)
         // Transport-wide feedback to the publisher: inputs whose extension blocks name this id
         // drive the arrival record and the feedback the timer writes.
-        core.apply(.setCongestionControl(
-            id: Self.publisherTransport, CongestionControlSpec(receivedSequenceExtensionId: Self.transportSequenceExtensionId)))
+        core.apply(
+            .setCongestionControl(
+                id: Self.publisherTransport, CongestionControlSpec(receivedSequenceExtensionId: Self.transportSequenceExtensionId)))
         for index in 0..<3 { addSource(index) }
         for subscriber in layout.subscribers.indices { try setUpSubscriber(subscriber) }
         settle()
@@ -127,7 +130,9 @@ import SecureTransport
     public func receive(_ datagrams: [[UInt8]], on transport: Int, fromPeer: Bool) {
         let core = shard(ofTransport: transport)
         guard let state = core.transports[transport] else { return }
-        let endpoint = !fromPeer ? Self.strangerEndpoint
+        let endpoint =
+            !fromPeer
+            ? Self.strangerEndpoint
             : transport == Self.publisherTransport ? Self.publisherEndpoint : Self.subscriberEndpoint(transport - 2)
         let sent = datagrams.map { protect($0, on: transport) }
         if handlesBatches {
@@ -234,11 +239,13 @@ import SecureTransport
     func sourceSpec(_ index: Int) -> MediaSourceSpec {
         switch index {
         case 0:
-            var spec = MediaSourceSpec(id: 10, transportId: Self.publisherTransport, ssrc: Self.largeVideoSSRC, isVideo: true, codec: layout.codec, clockRate: 90_000)
+            var spec = MediaSourceSpec(
+                id: 10, transportId: Self.publisherTransport, ssrc: Self.largeVideoSSRC, isVideo: true, codec: layout.codec, clockRate: 90_000)
             if layout.retransmission { spec.retransmission = (Self.retransmissionSSRC, Self.retransmissionPayloadType, Self.videoPayloadType) }
             return spec
         case 1:
-            return MediaSourceSpec(id: 11, transportId: Self.publisherTransport, ssrc: Self.smallVideoSSRC, isVideo: true, codec: layout.codec, clockRate: 90_000)
+            return MediaSourceSpec(
+                id: 11, transportId: Self.publisherTransport, ssrc: Self.smallVideoSSRC, isVideo: true, codec: layout.codec, clockRate: 90_000)
         default:
             return MediaSourceSpec(
                 id: 12, transportId: Self.publisherTransport, ssrc: Self.audioSSRC, isVideo: false, codec: "opus", clockRate: 48_000,
@@ -267,11 +274,12 @@ import SecureTransport
 
     func setUpSubscriber(_ subscriber: Int) throws {
         let kind = layout.subscribers[subscriber]
-        let profile: SRTPProfile? = switch kind {
-        case .plain: nil
-        case .gcm, .gcmRewritingExtensions: .aeadAES128GCM
-        case .aesCM: .aesCM128HMACSHA1_80
-        }
+        let profile: SRTPProfile? =
+            switch kind {
+            case .plain: nil
+            case .gcm, .gcmRewritingExtensions: .aeadAES128GCM
+            case .aesCM: .aesCM128HMACSHA1_80
+            }
         try addTransport(2 + subscriber, remote: Self.subscriberEndpoint(subscriber), profile: profile, rewritesExtensions: kind == .gcmRewritingExtensions)
         addSinks(of: subscriber, video: true, audio: true)
     }
@@ -281,15 +289,19 @@ import SecureTransport
         let core = shard(of: subscriber)
         if video {
             let id = UInt32(20 + subscriber)
-            core.apply(.addSink(MediaSinkSpec(id: id, transportId: transport, outputSSRC: Self.videoSSRC(ofSubscriber: subscriber), isVideo: true, clockRate: 90_000)))
+            core.apply(
+                .addSink(MediaSinkSpec(id: id, transportId: transport, outputSSRC: Self.videoSSRC(ofSubscriber: subscriber), isVideo: true, clockRate: 90_000)))
             if layout.retransmission {
-                core.apply(.setSinkRetransmission(sink: id, ssrc: Self.retransmissionSSRC(ofSubscriber: subscriber), payloadType: Self.retransmissionPayloadType))
+                core.apply(
+                    .setSinkRetransmission(sink: id, ssrc: Self.retransmissionSSRC(ofSubscriber: subscriber), payloadType: Self.retransmissionPayloadType))
             }
             core.apply(.bind(sink: id, source: UInt32(10 + subscriber % 2)))
         }
         if audio {
             let id = UInt32(40 + subscriber)
-            core.apply(.addSink(MediaSinkSpec(id: id, transportId: transport, outputSSRC: Self.audioSSRC(ofSubscriber: subscriber), isVideo: false, clockRate: 48_000)))
+            core.apply(
+                .addSink(MediaSinkSpec(id: id, transportId: transport, outputSSRC: Self.audioSSRC(ofSubscriber: subscriber), isVideo: false, clockRate: 48_000))
+            )
             core.apply(.bind(sink: id, source: 12))
         }
     }
@@ -331,7 +343,9 @@ import SecureTransport
         var bytes = datagram + [UInt8](repeating: 0, count: 64)
         var length = datagram.count
         let status = bytes.withUnsafeMutableBytes { raw in
-            MediaFuzzDelivery.isRTCP(datagram) ? sender.protectRTCP(raw.baseAddress!, length: &length, capacity: raw.count) : sender.protectRTP(raw.baseAddress!, length: &length, capacity: raw.count)
+            MediaFuzzDelivery.isRTCP(datagram)
+                ? sender.protectRTCP(raw.baseAddress!, length: &length, capacity: raw.count)
+                : sender.protectRTP(raw.baseAddress!, length: &length, capacity: raw.count)
         }
         guard status == .ok else { return datagram }
         return Array(bytes[0..<length])
