@@ -118,14 +118,14 @@ struct WebRTCControlTests {
             let check = ICEConnectivityCheck(
                 transactionID: .secureRandom(), localUfrag: "clnt", remoteCredentials: ICECredentials(ufrag: ice.usernameFragment, password: ice.password),
                 priority: 1_853_824_767, tieBreaker: 0x1234_5678_9ABC_DEF0, useCandidate: true)
-            let response = try #require(socket.exchange(check.request(), port: created.port), "no answer to a valid check")
+            let response = try #require(await socket.exchange(check.request(), port: created.port), "no answer to a valid check")
             #expect(check.readResponse(response) == .success(mappedAddress: STUNAddress(ipv4: 0x7F00_0001, port: socket.localPort)))
 
             let wrong = ICEConnectivityCheck(
                 transactionID: .secureRandom(), localUfrag: "clnt",
                 remoteCredentials: ICECredentials(ufrag: ice.usernameFragment, password: String(repeating: "x", count: 24)),
                 priority: 1, tieBreaker: 1, useCandidate: false)
-            let refusal = try #require(socket.exchange(wrong.request(), port: created.port), "no answer to a wrongly signed check")
+            let refusal = try #require(await socket.exchange(wrong.request(), port: created.port), "no answer to a wrongly signed check")
             #expect(wrong.readResponse(refusal) == .errorResponse(.unauthorized))
 
             // A check for nobody's ufrag gets no answer at all.
@@ -133,7 +133,7 @@ struct WebRTCControlTests {
                 transactionID: .secureRandom(), localUfrag: "clnt",
                 remoteCredentials: ICECredentials(ufrag: "nobodyhere", password: String(repeating: "y", count: 24)),
                 priority: 1, tieBreaker: 1, useCandidate: false)
-            #expect(socket.exchange(stranger.request(), port: created.port, timeoutMs: 300) == nil)
+            #expect(await socket.exchange(stranger.request(), port: created.port, timeoutMs: 300) == nil)
             // The wrongly signed check and the stranger's, once the once-a-second report is out.
             let rejected = try await relay.waitForMetric("pkrelay_dropped_packets_total{reason=\"stun_rejected\"}") { $0 >= 2 }
             #expect(rejected >= 2, "refused checks are counted")
@@ -206,7 +206,7 @@ struct WebRTCFailureTests {
             let check = ICEConnectivityCheck(
                 transactionID: .secureRandom(), localUfrag: "clnt", remoteCredentials: ICECredentials(ufrag: ice.usernameFragment, password: ice.password),
                 priority: 1, tieBreaker: 7, useCandidate: true)
-            let answer = try #require(socket.exchange(check.request(), port: transport.port))
+            let answer = try #require(await socket.exchange(check.request(), port: transport.port))
             guard case .success = check.readResponse(answer) else {
                 Issue.record("ICE check failed: \(check.readResponse(answer))")
                 return
@@ -215,20 +215,7 @@ struct WebRTCFailureTests {
             // The handshake itself is sound; only the client's certificate is not the announced one.
             let relayFingerprint = try #require(DTLSFingerprint(sdpValue: "sha-256 \(transport.dtls!.fingerprint.value)"))
             let client = try DTLSEndpoint(context: DTLSContext(certificate: DTLSCertificate()), role: .client, expectedPeerFingerprints: [relayFingerprint])
-            var outgoing = client.start().datagrams
-            let deadline = ContinuousClock.now + .seconds(10)
-            while ContinuousClock.now < deadline {
-                for datagram in outgoing { _ = socket.send(datagram, port: transport.port) }
-                outgoing = []
-                guard let incoming = socket.receive(timeoutMs: 200) else {
-                    if client.state.isFinished { break }
-                    outgoing = client.handleTimeout().datagrams
-                    continue
-                }
-                outgoing = client.handleDatagram(incoming).datagrams
-                if case .failed = client.state { break }
-                if case .closed = client.state { break }
-            }
+            await socket.handshake(client, port: transport.port, within: .seconds(10)) { $0.state.isFinished }
             let failed = try await ForwardingHelpers.waitForSequence(
                 anchor, from: 0, "onTransportStateChanged failed", [{ $0.transportStateChanged?.state == "failed" }])[0].transportStateChanged!
             #expect(failed.errorCode == 4016, "\(failed)")
@@ -239,89 +226,4 @@ struct WebRTCFailureTests {
             #expect(ended.reason == .publishFailed)
         }
     }
-}
-
-/// A blocking UDP socket on 127.0.0.1 for one request and its answer.
-final class UDPTestSocket {
-    let fd: Int32
-    let localPort: UInt16
-
-    struct SocketFailed: Error {}
-
-    init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        guard descriptor >= 0 else { throw SocketFailed() }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-        guard bound == 0 else {
-            Glibc.close(descriptor)
-            throw SocketFailed()
-        }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
-        fd = descriptor
-        localPort = UInt16(bigEndian: address.sin_port)
-    }
-
-    /// Sends `request` to 127.0.0.1:`port` and waits up to `timeoutMs` for one datagram.
-    func exchange(_ request: [UInt8], port: Int, timeoutMs: Int = 2000) -> [UInt8]? {
-        var destination = sockaddr_in()
-        destination.sin_family = sa_family_t(AF_INET)
-        destination.sin_port = in_port_t(UInt16(port).bigEndian)
-        destination.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let sent = request.withUnsafeBytes { bytes in
-            withUnsafePointer(to: &destination) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-        }
-        guard sent == request.count else { return nil }
-        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, Int32(timeoutMs)) == 1 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 1500)
-        let received = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        return received > 0 ? Array(buffer[..<received]) : nil
-    }
-
-    /// Sends one datagram to 127.0.0.1:`port`.
-    func send(_ datagram: [UInt8], port: Int) -> Bool {
-        var destination = sockaddr_in()
-        destination.sin_family = sa_family_t(AF_INET)
-        destination.sin_port = in_port_t(UInt16(port).bigEndian)
-        destination.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let sent = datagram.withUnsafeBytes { bytes in
-            withUnsafePointer(to: &destination) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-        }
-        return sent == datagram.count
-    }
-
-    /// From now on takes datagrams from 127.0.0.1:`port` only (a connected socket), as a client
-    /// that talks to one candidate sees them: whatever comes from another port is not read.
-    func acceptOnly(fromPort port: Int) -> Bool {
-        var peer = sockaddr_in()
-        peer.sin_family = sa_family_t(AF_INET)
-        peer.sin_port = in_port_t(UInt16(port).bigEndian)
-        peer.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        return withUnsafePointer(to: &peer) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
-    }
-
-    /// The next datagram, or nil after `timeoutMs`.
-    func receive(timeoutMs: Int) -> [UInt8]? {
-        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, Int32(timeoutMs)) == 1 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 2048)
-        let received = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        return received > 0 ? Array(buffer[..<received]) : nil
-    }
-
-    func close() { Glibc.close(fd) }
 }

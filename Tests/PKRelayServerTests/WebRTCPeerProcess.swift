@@ -10,11 +10,14 @@ final class WebRTCPeerProcess {
     /// The python3 on PATH, the one `make test` installs aiortc for.
     static let env = "/usr/bin/env"
 
-    /// Whether python3 can import aiortc (`make test` installs it).
+    /// Whether python3 finds aiortc (`make test` installs it). It looks the package up without
+    /// importing it: the first import on a fresh machine compiles aiortc and its dependencies,
+    /// seconds during which the thread asking (one of the cooperative pool's few) would stall
+    /// the tests beside it.
     static let isAvailable: Bool = {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: env)
-        process.arguments = ["python3", "-c", "import aiortc"]
+        process.arguments = ["python3", "-c", "import importlib.util, sys; sys.exit(importlib.util.find_spec('aiortc') is None)"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }

@@ -14,10 +14,10 @@ struct WebRTCRestartControlTests {
     }
 
     /// A check from `socket` naming `relay`'s credentials; the relay's verdict.
-    static func check(_ socket: UDPTestSocket, port: Int, localUfrag: String, relay: ICECredentials) throws -> ICECheckResult? {
+    static func check(_ socket: UDPTestSocket, port: Int, localUfrag: String, relay: ICECredentials) async throws -> ICECheckResult? {
         let check = ICEConnectivityCheck(
             transactionID: .secureRandom(), localUfrag: localUfrag, remoteCredentials: relay, priority: 1, tieBreaker: 7, useCandidate: true)
-        return socket.exchange(check.request(), port: port, timeoutMs: 500).map { check.readResponse($0) }
+        return await socket.exchange(check.request(), port: port, timeoutMs: 500).map { check.readResponse($0) }
     }
 
     @Test("a connected publisher restarts ICE from a new address: new credentials, old ones refused, the transport stays")
@@ -31,29 +31,18 @@ struct WebRTCRestartControlTests {
             let before = ICECredentials(ufrag: ice.usernameFragment, password: ice.password)
             let wifi = try UDPTestSocket()
             defer { wifi.close() }
-            guard case .success = try #require(try Self.check(wifi, port: transport.port, localUfrag: "clnt", relay: before)) else {
+            guard case .success = try #require(try await Self.check(wifi, port: transport.port, localUfrag: "clnt", relay: before)) else {
                 Issue.record("the first check failed")
                 return
             }
             // DTLS to completion, as a browser does after its first check.
             let relayFingerprint = try #require(DTLSFingerprint(sdpValue: "sha-256 \(transport.dtls!.fingerprint.value)"))
             let dtls = try DTLSEndpoint(context: DTLSContext(certificate: certificate), role: .client, expectedPeerFingerprints: [relayFingerprint])
-            var outgoing = dtls.start().datagrams
-            let deadline = ContinuousClock.now + .seconds(10)
             func connected() -> Bool {
                 if case .connected = dtls.state { return true }
                 return false
             }
-            while ContinuousClock.now < deadline, !connected(), !dtls.state.isFinished {
-                for datagram in outgoing { _ = wifi.send(datagram, port: transport.port) }
-                outgoing = []
-                guard let incoming = wifi.receive(timeoutMs: 200) else {
-                    outgoing = dtls.handleTimeout().datagrams
-                    continue
-                }
-                outgoing = dtls.handleDatagram(incoming).datagrams
-            }
-            for datagram in outgoing { _ = wifi.send(datagram, port: transport.port) }
+            await wifi.handshake(dtls, port: transport.port, within: .seconds(10)) { _ in connected() }
             _ = try await ForwardingHelpers.waitForSequence(anchor, from: 0, "the transport connects", [{ $0.transportStateChanged?.state == "connected" }])
 
             // The restart: a new offer with new ICE credentials and the same certificate.
@@ -68,11 +57,11 @@ struct WebRTCRestartControlTests {
 
             // The old ufrag is nobody's now (no answer, as for a stranger); the new credentials
             // pass from the new network.
-            #expect(try Self.check(wifi, port: transport.port, localUfrag: "clnt", relay: before) == nil)
+            #expect(try await Self.check(wifi, port: transport.port, localUfrag: "clnt", relay: before) == nil)
             let cellular = try UDPTestSocket()
             defer { cellular.close() }
             #expect(
-                try Self.check(cellular, port: transport.port, localUfrag: "cln2", relay: after)
+                try await Self.check(cellular, port: transport.port, localUfrag: "cln2", relay: after)
                     == .success(mappedAddress: STUNAddress(ipv4: 0x7F00_0001, port: cellular.localPort)))
 
             // Refusals change nothing and name the problem.
@@ -89,7 +78,7 @@ struct WebRTCRestartControlTests {
             let unknown = await WebRTCControlTests.errorCode { try await anchor.call("restartIce", RestartIceParams(transportId: 9999)) }
             #expect(unknown?.code == 4003, "\(String(describing: unknown))")
             #expect(
-                try Self.check(cellular, port: transport.port, localUfrag: "cln2", relay: after)
+                try await Self.check(cellular, port: transport.port, localUfrag: "cln2", relay: after)
                     == .success(mappedAddress: STUNAddress(ipv4: 0x7F00_0001, port: cellular.localPort)))
 
             // Nobody saw the stream end.

@@ -28,12 +28,12 @@ struct WebRTCShardTests {
     }
 
     /// A check from `socket` to `port` naming `transport`'s credentials; nil when nobody answers.
-    static func check(_ socket: UDPTestSocket, port: Int, _ transport: CreateTransportResult) throws -> ICECheckResult? {
+    static func check(_ socket: UDPTestSocket, port: Int, _ transport: CreateTransportResult) async throws -> ICECheckResult? {
         let ice = try #require(transport.ice)
         let check = ICEConnectivityCheck(
             transactionID: .secureRandom(), localUfrag: "clnt", remoteCredentials: ICECredentials(ufrag: ice.usernameFragment, password: ice.password),
             priority: 1, tieBreaker: 7, useCandidate: true)
-        return socket.exchange(check.request(), port: port, timeoutMs: 500).map { check.readResponse($0) }
+        return await socket.exchange(check.request(), port: port, timeoutMs: 500).map { check.readResponse($0) }
     }
 
     @Test("two rooms' WebRTC transports on two shards: each on its shard's port, in the SDP, with ICE and DTLS there")
@@ -67,34 +67,23 @@ struct WebRTCShardTests {
             // Checks are routed by ufrag among the transports of the port's shard only.
             let socket = try UDPTestSocket()
             defer { socket.close() }
-            #expect(try Self.check(socket, port: b.port, a) == nil, "a's ufrag is unknown on b's shard")
-            #expect(try Self.check(socket, port: a.port, b) == nil, "b's ufrag is unknown on a's shard")
-            #expect(try Self.check(socket, port: a.port, a) == .success(mappedAddress: STUNAddress(ipv4: 0x7F00_0001, port: socket.localPort)))
+            #expect(try await Self.check(socket, port: b.port, a) == nil, "a's ufrag is unknown on b's shard")
+            #expect(try await Self.check(socket, port: a.port, b) == nil, "b's ufrag is unknown on a's shard")
+            #expect(try await Self.check(socket, port: a.port, a) == .success(mappedAddress: STUNAddress(ipv4: 0x7F00_0001, port: socket.localPort)))
 
             // b's DTLS handshake over b's port: its records come back from that port (the
             // socket reads nothing else) and the transport connects.
             let client = try UDPTestSocket()
             defer { client.close() }
             #expect(client.acceptOnly(fromPort: b.port))
-            #expect(try Self.check(client, port: b.port, b) == .success(mappedAddress: STUNAddress(ipv4: 0x7F00_0001, port: client.localPort)))
+            #expect(try await Self.check(client, port: b.port, b) == .success(mappedAddress: STUNAddress(ipv4: 0x7F00_0001, port: client.localPort)))
             let relayFingerprint = try #require(DTLSFingerprint(sdpValue: "sha-256 \(b.dtls!.fingerprint.value)"))
             let dtls = try DTLSEndpoint(context: DTLSContext(certificate: certificate), role: .client, expectedPeerFingerprints: [relayFingerprint])
-            var outgoing = dtls.start().datagrams
-            let deadline = ContinuousClock.now + .seconds(10)
             func connected() -> Bool {
                 if case .connected = dtls.state { return true }
                 return false
             }
-            while ContinuousClock.now < deadline, !connected(), !dtls.state.isFinished {
-                for datagram in outgoing { _ = client.send(datagram, port: b.port) }
-                outgoing = []
-                guard let incoming = client.receive(timeoutMs: 200) else {
-                    outgoing = dtls.handleTimeout().datagrams
-                    continue
-                }
-                outgoing = dtls.handleDatagram(incoming).datagrams
-            }
-            for datagram in outgoing { _ = client.send(datagram, port: b.port) }
+            await client.handshake(dtls, port: b.port, within: .seconds(10)) { _ in connected() }
             #expect(connected(), "the DTLS handshake completed over b's shard's port")
             _ = try await ForwardingHelpers.waitForSequence(anchorB, from: 0, "b's transport connects", [{ $0.transportStateChanged?.state == "connected" }])
             #expect(!(await anchorA.events()).contains { $0.transportStateChanged?.state == "connected" }, "a's transport saw nothing")

@@ -16,9 +16,9 @@ struct DTLSGnuTLSInteropTests {
     static let cm80ExportLength = 60
 
     @Test("Our server with gnutls-cli: a fragmented ClientHello, the same keys on both sides, close_notify")
-    func serverWithGnuTLSClient() throws {
+    func serverWithGnuTLSClient() async throws {
         try #require(DTLSGnuTLSPeer.isAvailable, "GnuTLS's tools are missing: install Debian's gnutls-bin")
-        let peer = try DTLSGnuTLSPeer()
+        let peer = try await DTLSGnuTLSPeer()
         let socket = try DTLSUDPSocket()
         let certificate = try DTLSCertificate()
         let server = try DTLSEndpoint(
@@ -37,7 +37,7 @@ struct DTLSGnuTLSInteropTests {
                 "--save-cert", savedCertificatePath,
             ])
 
-        let traffic = socket.bridge(server, peerPort: nil, within: Self.limit) {
+        let traffic = await socket.bridge(server, peerPort: nil, within: Self.limit) {
             server.state.isFinished || peer.process.output.contains("- Handshake was completed") || peer.process.hasExited
         }
         let helloFragments = traffic.received.filter {
@@ -48,7 +48,7 @@ struct DTLSGnuTLSInteropTests {
             server.state.keys, "server state \(server.state); gnutls-cli said:\n\(peer.process.output)")
         #expect(keys.profile == .aesCM128HMACSHA1_80)
         #expect(server.peerFingerprint == peer.fingerprint)
-        socket.bridge(server, peerPort: nil, within: Self.limit) {
+        await socket.bridge(server, peerPort: nil, within: Self.limit) {
             peer.process.output.contains("- Handshake was completed")
         }
         #expect(peer.process.printedValue(after: "- SRTP profile: ") == "SRTP_AES128_CM_HMAC_SHA1_80")
@@ -61,19 +61,19 @@ struct DTLSGnuTLSInteropTests {
 
         // At the end of its input gnutls-cli says goodbye with close_notify.
         peer.process.closeInput()
-        socket.bridge(server, peerPort: nil, within: Self.limit) { server.state.isFinished }
+        await socket.bridge(server, peerPort: nil, within: Self.limit) { server.state.isFinished }
         if case .closed = server.state {
         } else {
             Issue.record("server should be closed by gnutls-cli's close_notify, is \(server.state)")
         }
         // It waits for close_notify in return, and exits once it has it.
-        #expect(peer.process.finish(within: .seconds(2)))
+        #expect(await peer.process.finish(within: .seconds(2)))
     }
 
     @Test("Our client with gnutls-serv: cookie exchange, fragmented flights, GnuTLS's certificate checked")
-    func clientWithGnuTLSServer() throws {
+    func clientWithGnuTLSServer() async throws {
         try #require(DTLSGnuTLSPeer.isAvailable, "GnuTLS's tools are missing: install Debian's gnutls-bin")
-        let peer = try DTLSGnuTLSPeer()
+        let peer = try await DTLSGnuTLSPeer()
         let socket = try DTLSUDPSocket()
         // A port nobody uses: the probe socket is closed again at once.
         let serverPort = try DTLSUDPSocket().port
@@ -85,7 +85,7 @@ struct DTLSGnuTLSInteropTests {
                 "--require-client-cert", "--srtp-profiles", "SRTP_AES128_CM_HMAC_SHA1_80",
             ])
         try #require(
-            peer.process.waitForLine(startingWith: "UDP Echo Server listening on IPv4", within: Self.limit) != nil,
+            await peer.process.waitForLine(startingWith: "UDP Echo Server listening on IPv4", within: Self.limit) != nil,
             "gnutls-serv did not start:\n\(peer.process.output)")
 
         let client = try DTLSEndpoint(
@@ -94,7 +94,7 @@ struct DTLSGnuTLSInteropTests {
             initialRetransmissionTimeout: .milliseconds(200))
         let hello = client.start().datagrams
         socket.send(hello, to: serverPort)
-        var traffic = socket.bridge(client, peerPort: serverPort, within: Self.limit) {
+        var traffic = await socket.bridge(client, peerPort: serverPort, within: Self.limit) {
             client.state.keys != nil || client.state.isFinished
         }
         traffic.sent.insert(contentsOf: hello, at: 0)
@@ -115,6 +115,6 @@ struct DTLSGnuTLSInteropTests {
         } else {
             Issue.record("client should be closed, is \(client.state)")
         }
-        peer.process.finish(within: .milliseconds(100))
+        _ = await peer.process.finish(within: .milliseconds(100))
     }
 }

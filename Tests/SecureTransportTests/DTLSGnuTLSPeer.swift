@@ -23,17 +23,17 @@ final class DTLSGnuTLSPeer {
     let certificateDER: [UInt8]
 
     /// Generates the peer's key and certificate.
-    init() throws {
+    init() async throws {
         process = try DTLSPeerProcess(name: "dtls-gnutls")
         keyPath = process.path("key.pem")
         certificatePath = process.path("certificate.pem")
         let templatePath = process.path("template.cfg")
         try "cn = gnutls peer\nexpiration_days = 2\nsigning_key\ntls_www_client\ntls_www_server\n"
             .write(toFile: templatePath, atomically: true, encoding: .utf8)
-        try process.run(
+        try await process.run(
             "certtool", ["--generate-privkey", "--key-type", "ecdsa", "--curve", "secp256r1", "--outfile", keyPath],
             within: .seconds(10))
-        try process.run(
+        try await process.run(
             "certtool",
             ["--generate-self-signed", "--load-privkey", keyPath, "--template", templatePath, "--outfile", certificatePath],
             within: .seconds(10))

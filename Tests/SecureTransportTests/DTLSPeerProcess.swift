@@ -80,7 +80,7 @@ final class DTLSPeerProcess {
     }
 
     /// Waits up to `limit` until `prefix` starts a line of output.
-    func waitForLine(startingWith prefix: String, within limit: Duration) -> String? {
+    func waitForLine(startingWith prefix: String, within limit: Duration) async -> String? {
         let clock = ContinuousClock()
         let start = clock.now
         while clock.now - start < limit {
@@ -90,7 +90,7 @@ final class DTLSPeerProcess {
             if hasExited {
                 return printedValue(after: prefix)
             }
-            usleep(10_000)
+            await Self.pause()
         }
         return nil
     }
@@ -105,13 +105,13 @@ final class DTLSPeerProcess {
     ///
     /// - Returns: Whether it exited by itself with status 0.
     @discardableResult
-    func finish(within limit: Duration) -> Bool {
+    func finish(within limit: Duration) async -> Bool {
         closeInput()
         guard let process else { return true }
         let clock = ContinuousClock()
         let start = clock.now
         while process.isRunning, clock.now - start < limit {
-            usleep(10_000)
+            await Self.pause()
         }
         guard !process.isRunning else {
             Self.kill(process)
@@ -121,7 +121,7 @@ final class DTLSPeerProcess {
     }
 
     /// Runs `program` to completion within `limit`, failing when it does not succeed.
-    func run(_ program: String, _ arguments: [String], environment: [String: String] = [:], within limit: Duration) throws {
+    func run(_ program: String, _ arguments: [String], environment: [String: String] = [:], within limit: Duration) async throws {
         let process = Self.process(program, arguments, environment: environment)
         let log = path("\(program.split(separator: "/").last ?? "run").log")
         guard FileManager.default.createFile(atPath: log, contents: nil) else {
@@ -134,7 +134,7 @@ final class DTLSPeerProcess {
         let clock = ContinuousClock()
         let start = clock.now
         while process.isRunning, clock.now - start < limit {
-            usleep(10_000)
+            await Self.pause()
         }
         if process.isRunning {
             Self.kill(process)
@@ -144,6 +144,14 @@ final class DTLSPeerProcess {
             let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             throw SetupError(description: "\(program) \(arguments.joined(separator: " ")) failed:\n\(said)")
         }
+    }
+
+    /// Waits between two looks at the child, giving the thread back meanwhile: these tests run on
+    /// Swift's cooperative pool, one thread per core, and a test that blocked one of them for as
+    /// long as a child takes (a Go build, a handshake) would stall every other test in the
+    /// process, and the relays they run in-process, until their timers fire.
+    static func pause() async {
+        try? await Task.sleep(for: .milliseconds(10))
     }
 
     /// A process running `program` through `env`, so the PATH is searched.

@@ -21,11 +21,11 @@ struct DTLSPionInteropTests {
     }
 
     @Test("Our server with a pion client negotiates GCM and both export the same keys")
-    func serverWithPionClient() throws {
-        let peer = try DTLSPionPeer()
+    func serverWithPionClient() async throws {
+        let peer = try await DTLSPionPeer()
         let socket = try DTLSUDPSocket()
         try peer.launch(.client, address: "127.0.0.1:\(socket.port)")
-        let pionFingerprint = try #require(peer.fingerprint(within: Self.limit), "pion said:\n\(peer.process.output)")
+        let pionFingerprint = try #require(await peer.fingerprint(within: Self.limit), "pion said:\n\(peer.process.output)")
         let certificate = try DTLSCertificate()
         let server = try DTLSEndpoint(
             context: DTLSContext(certificate: certificate), role: .server,
@@ -33,31 +33,31 @@ struct DTLSPionInteropTests {
 
         // pion prints its view, then closes at once: the server may be closed again before
         // this side looks, so take the keys from the transition.
-        let traffic = socket.bridge(server, peerPort: nil, within: Self.limit) {
+        let traffic = await socket.bridge(server, peerPort: nil, within: Self.limit) {
             server.state.isFinished || (server.state.keys != nil && peer.process.printedValue(after: "peer: ") != nil)
         }
         let keys = try #require(traffic.keys, "server state \(server.state); pion said:\n\(peer.process.output)")
         #expect(server.peerFingerprint == pionFingerprint)
-        _ = peer.process.waitForLine(startingWith: "peer: ", within: Self.limit)
+        _ = await peer.process.waitForLine(startingWith: "peer: ", within: Self.limit)
         try Self.checkAgreement(peer: peer, keys: keys, role: .server, certificate: certificate)
 
         // pion closes with close_notify once it has printed.
-        socket.bridge(server, peerPort: nil, within: Self.limit) { server.state.isFinished }
+        await socket.bridge(server, peerPort: nil, within: Self.limit) { server.state.isFinished }
         if case .closed = server.state {
         } else {
             Issue.record("server should be closed by pion's close_notify, is \(server.state)")
         }
-        #expect(peer.process.finish(within: .seconds(2)))
+        #expect(await peer.process.finish(within: .seconds(2)))
     }
 
     @Test("Our client with a pion server negotiates GCM and both export the same keys")
-    func clientWithPionServer() throws {
-        let peer = try DTLSPionPeer()
+    func clientWithPionServer() async throws {
+        let peer = try await DTLSPionPeer()
         let socket = try DTLSUDPSocket()
         try peer.launch(.server, address: "127.0.0.1:0")
-        let pionFingerprint = try #require(peer.fingerprint(within: Self.limit), "pion said:\n\(peer.process.output)")
+        let pionFingerprint = try #require(await peer.fingerprint(within: Self.limit), "pion said:\n\(peer.process.output)")
         let port = try #require(
-            peer.process.waitForLine(startingWith: "listening: ", within: Self.limit).flatMap { UInt16($0) },
+            await peer.process.waitForLine(startingWith: "listening: ", within: Self.limit).flatMap { UInt16($0) },
             "pion said:\n\(peer.process.output)")
         let certificate = try DTLSCertificate()
         let client = try DTLSEndpoint(
@@ -65,19 +65,19 @@ struct DTLSPionInteropTests {
             expectedPeerFingerprints: [pionFingerprint], initialRetransmissionTimeout: .milliseconds(200))
 
         socket.send(client.start().datagrams, to: port)
-        let traffic = socket.bridge(client, peerPort: port, within: Self.limit) {
+        let traffic = await socket.bridge(client, peerPort: port, within: Self.limit) {
             client.state.isFinished || (client.state.keys != nil && peer.process.printedValue(after: "peer: ") != nil)
         }
         let keys = try #require(traffic.keys, "client state \(client.state); pion said:\n\(peer.process.output)")
         #expect(client.peerFingerprint == pionFingerprint)
-        _ = peer.process.waitForLine(startingWith: "peer: ", within: Self.limit)
+        _ = await peer.process.waitForLine(startingWith: "peer: ", within: Self.limit)
         try Self.checkAgreement(peer: peer, keys: keys, role: .client, certificate: certificate)
 
-        socket.bridge(client, peerPort: port, within: Self.limit) { client.state.isFinished }
+        await socket.bridge(client, peerPort: port, within: Self.limit) { client.state.isFinished }
         if case .closed = client.state {
         } else {
             Issue.record("client should be closed by pion's close_notify, is \(client.state)")
         }
-        #expect(peer.process.finish(within: .seconds(2)))
+        #expect(await peer.process.finish(within: .seconds(2)))
     }
 }

@@ -13,18 +13,20 @@ extension DTLSUDPSocket {
 
     /// Carries datagrams between `endpoint` and the peer at 127.0.0.1:`peerPort`, and runs
     /// the endpoint's timer, until `done` holds or `limit` passes. Without a port, the peer
-    /// is whoever sends first.
+    /// is whoever sends first. Between datagrams it sleeps rather than blocks, so the thread goes
+    /// back to the cooperative pool (see ``DTLSPeerProcess/pause()``).
     @discardableResult
     func bridge(
         _ endpoint: DTLSEndpoint, peerPort: UInt16?, within limit: Duration, until done: () -> Bool
-    ) -> BridgedTraffic {
+    ) async -> BridgedTraffic {
         var traffic = BridgedTraffic()
         var peer = peerPort
         let clock = ContinuousClock()
         let start = clock.now
         while !done(), clock.now - start < limit {
             var outgoing: [[UInt8]] = []
-            if let (datagram, port) = receive(waitingAtMost: 20) {
+            let arrived = receive(waitingAtMost: 0)
+            if let (datagram, port) = arrived {
                 peer = peer ?? port
                 if port == peer {
                     traffic.received.append(datagram)
@@ -41,6 +43,9 @@ extension DTLSUDPSocket {
                     send(datagram, to: peer)
                 }
                 traffic.sent += outgoing
+            }
+            if arrived == nil {
+                try? await Task.sleep(for: .milliseconds(2))
             }
         }
         return traffic
