@@ -207,7 +207,7 @@ let package = Package(
         // The RFC 5769 STUN samples, shared by the STUN parser's and the ICE agent's tests.
         .target(name: "STUNTestVectors", path: "Tests/STUNTestVectors", swiftSettings: strict),
         .testTarget(name: "RTPWireTests", dependencies: ["RTPWire", "STUNTestVectors"], swiftSettings: strict),
-        .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "RTPWire"], swiftSettings: strict),
+        .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "RTPWire", "NetworkImpairment"], swiftSettings: strict),
         .testTarget(name: "SecureTransportTests", dependencies: ["SecureTransport", "COpenSSLShims"], swiftSettings: strict),
         .testTarget(name: "ICETests", dependencies: ["ICE", "RTPWire", "SecureTransport", "STUNTestVectors"], swiftSettings: strict),
         .testTarget(name: "SDPTests", dependencies: ["SDP"], swiftSettings: strict),

@@ -65,10 +65,31 @@ extension FuzzTarget {
                 precondition(feedback.firEntry(at: feedback.firEntryCount, in: bytes) == nil, "a FIR entry past the count")
             }
         }
+        if let feedback = RTCPFeedback(view: view, in: bytes), let transport = RTCPTransportFeedback(feedback: feedback, in: bytes) {
+            checkEstimator(transport, in: bytes)
+        }
         if let goodbye = RTCPGoodbye(view: view, in: bytes) {
             for index in 0..<goodbye.sourceCount { _ = goodbye.ssrc(at: index, in: bytes)! }
             precondition(goodbye.ssrc(at: goodbye.sourceCount, in: bytes) == nil, "an SSRC past the count")
         }
+    }
+
+    /// A subscriber's feedback, whatever it says, leaves its transport's estimate finite and in
+    /// bounds: 300 packets logged (the first ten a probe), the feedback taken twice (a repeat,
+    /// as a late arrival re-reports), then a probe asked for.
+    private static func checkEstimator(_ feedback: RTCPTransportFeedback, in bytes: UnsafeRawBufferPointer) {
+        let estimator = SendSideBandwidthEstimator()
+        _ = estimator.nextProbe(nowUs: 0)
+        for index in 0..<300 { _ = estimator.recordSent(bytes: 1200, sendUs: Int64(index) * 1_000, probeCluster: index < 10 ? 0 : -1) }
+        estimator.onTransportFeedback(feedback, in: bytes, nowUs: 400_000)
+        estimator.onTransportFeedback(feedback, in: bytes, nowUs: 500_000)
+        _ = estimator.nextProbe(nowUs: 6_000_000)
+        let snapshot = estimator.snapshot
+        let configuration = estimator.configuration
+        precondition(
+            snapshot.estimateBps.isFinite && snapshot.estimateBps >= configuration.minimumBps && snapshot.estimateBps <= configuration.maximumBps,
+            "an estimate out of bounds: \(snapshot)")
+        precondition(snapshot.rttUs > 0 && snapshot.lossFraction >= 0 && snapshot.lossFraction <= 1, "inputs out of range: \(snapshot)")
     }
 
     /// Writes one compound packet with every writer, fields from the input, at an offset the

@@ -110,6 +110,54 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The send-side estimate of a subscriber transport: logging each packet sent (the per-packet
+    // part), and one transport-wide feedback reporting 128 of them (the per-feedback part, which
+    // the data plane runs about every 100 ms: divide by 128 for a per-packet share).
+    Benchmark("BWE: log one packet sent to a subscriber") { benchmark in
+        let estimator = SendSideBandwidthEstimator()
+        var nowUs: Int64 = 0
+        for _ in benchmark.scaledIterations {
+            nowUs += 100
+            blackHole(estimator.recordSent(bytes: 1200, sendUs: nowUs))
+        }
+    }
+
+    Benchmark("BWE: 128 packets logged and one feedback reporting them") { (benchmark, feedbacks: [[UInt8]]) in
+        let estimator = SendSideBandwidthEstimator()
+        var sendUs: Int64 = 0
+        var index = 0
+        for _ in benchmark.scaledIterations {
+            for _ in 0..<128 {
+                sendUs += 1_000
+                _ = estimator.recordSent(bytes: 1200, sendUs: sendUs)
+            }
+            feedbacks[index].withUnsafeBytes { buffer in
+                var packets = RTCPPacketIterator(buffer)
+                if let view = packets.next(), let common = RTCPFeedback(view: view, in: buffer),
+                    let feedback = RTCPTransportFeedback(feedback: common, in: buffer)
+                {
+                    estimator.onTransportFeedback(feedback, in: buffer, nowUs: sendUs + 60_000)
+                }
+            }
+            index = (index + 1) % feedbacks.count
+        }
+        blackHole(estimator.estimateBps)
+    } setup: {
+        // 512 feedbacks of 128 packets cover the 16-bit sequence space once; every tenth packet lost.
+        var feedbacks: [[UInt8]] = []
+        for block in 0..<512 {
+            let recorder = TransportFeedbackRecorder()
+            for offset in 0..<128 where offset % 10 != 9 {
+                let sequence = block * 128 + offset
+                recorder.record(sequenceNumber: UInt16(sequence), arrivalUs: 50_000 + Int64(sequence) * 1_000, ssrc: 1, bytes: 1200)
+            }
+            var bytes = [UInt8](repeating: 0, count: 1500)
+            let length = bytes.withUnsafeMutableBytes { recorder.writeFeedback(senderSSRC: 1, into: $0, at: 0, nowUs: 0) } ?? 0
+            feedbacks.append(Array(bytes[0..<length]))
+        }
+        return feedbacks
+    }
+
     for subscribers in [1, 8, 64] {
         Benchmark("core: fan-out to \(subscribers) (GCM)") { benchmark, fanOut in
             runCoreFanOut(fanOut, iterations: benchmark.scaledIterations)

@@ -1,0 +1,3 @@
+/// A log is used by exactly one thread (its transport's data-plane thread), without locks.
+@available(*, unavailable)
+extension SentPacketLog: Sendable {}

@@ -1,0 +1,124 @@
+/// The delay-based half of Google congestion control (draft-ietf-rmcat-gcc-02, section 5):
+/// from the deltas between packet groups it keeps the accumulated one-way delay variation,
+/// smooths it, fits a line through the last ``windowSize`` points, and calls the path
+/// overusing when the slope, scaled, stays above an adaptive threshold; underusing below its
+/// negative. The constants are those libwebrtc's trendline estimator ships with.
+///
+/// The window is a fixed ring: an update never allocates.
+public struct TrendlineDelayDetector: Sendable {
+    public static let windowSize = 20
+    static let smoothing = 0.9
+    static let thresholdGain = 4.0
+    static let overuseTimeThresholdMs = 10.0
+    static let thresholdUpGain = 0.0087
+    static let thresholdDownGain = 0.039
+    static let minimumThreshold = 6.0
+    static let maximumThreshold = 600.0
+    /// A trend this far past the threshold is an outlier the threshold does not follow.
+    static let maximumThresholdStepMs = 15.0
+
+    public private(set) var usage: BandwidthUsage = .normal
+    /// The adaptive threshold (ms) and the last scaled trend compared with it.
+    public private(set) var threshold = 12.5
+    public private(set) var modifiedTrend = 0.0
+
+    var deltaCount = 0
+    var firstArrivalMs: Double?
+    var accumulatedDelayMs = 0.0
+    var smoothedDelayMs = 0.0
+    /// The window's points: time since the first delta, and smoothed accumulated delay (ms).
+    var times = InlineArray<20, Double>(repeating: 0)
+    var delays = InlineArray<20, Double>(repeating: 0)
+    var pointCount = 0
+    var nextPoint = 0
+    var previousTrend = 0.0
+    var overuseTimeMs: Double?
+    var overuseCount = 0
+    var lastThresholdUpdateMs: Double?
+
+    public init() {}
+
+    /// Takes one group delta; returns the usage now concluded.
+    @discardableResult
+    public mutating func update(_ delta: InterArrivalGrouping.Delta) -> BandwidthUsage {
+        let sendDeltaMs = Double(delta.sendDeltaUs) / 1000
+        let arrivalMs = Double(delta.arrivalUs) / 1000
+        deltaCount = min(deltaCount + 1, 1000)
+        let first = firstArrivalMs ?? arrivalMs
+        firstArrivalMs = first
+        accumulatedDelayMs += Double(delta.arrivalDeltaUs - delta.sendDeltaUs) / 1000
+        smoothedDelayMs = Self.smoothing * smoothedDelayMs + (1 - Self.smoothing) * accumulatedDelayMs
+        append(time: arrivalMs - first, delay: smoothedDelayMs)
+        var trend = previousTrend
+        if pointCount == Self.windowSize, let slope = slope() { trend = slope }
+        detect(trend: trend, sendDeltaMs: sendDeltaMs, nowMs: arrivalMs)
+        return usage
+    }
+
+    mutating func append(time: Double, delay: Double) {
+        times[nextPoint] = time
+        delays[nextPoint] = delay
+        nextPoint = (nextPoint + 1) % Self.windowSize
+        pointCount = min(pointCount + 1, Self.windowSize)
+    }
+
+    /// The least-squares slope through the window's points; nil when their times do not vary.
+    func slope() -> Double? {
+        var sumX = 0.0
+        var sumY = 0.0
+        for index in 0..<pointCount {
+            sumX += times[index]
+            sumY += delays[index]
+        }
+        let meanX = sumX / Double(pointCount)
+        let meanY = sumY / Double(pointCount)
+        var numerator = 0.0
+        var denominator = 0.0
+        for index in 0..<pointCount {
+            numerator += (times[index] - meanX) * (delays[index] - meanY)
+            denominator += (times[index] - meanX) * (times[index] - meanX)
+        }
+        return denominator == 0 ? nil : numerator / denominator
+    }
+
+    mutating func detect(trend: Double, sendDeltaMs: Double, nowMs: Double) {
+        guard deltaCount >= 2 else {
+            usage = .normal
+            return
+        }
+        modifiedTrend = Double(min(deltaCount, 60)) * trend * Self.thresholdGain
+        if modifiedTrend > threshold {
+            overuseTimeMs = overuseTimeMs.map { $0 + sendDeltaMs } ?? sendDeltaMs / 2
+            overuseCount += 1
+            if let time = overuseTimeMs, time > Self.overuseTimeThresholdMs, overuseCount > 1, trend >= previousTrend {
+                overuseTimeMs = 0
+                overuseCount = 0
+                usage = .overusing
+            }
+        } else if modifiedTrend < -threshold {
+            overuseTimeMs = nil
+            overuseCount = 0
+            usage = .underusing
+        } else {
+            overuseTimeMs = nil
+            overuseCount = 0
+            usage = .normal
+        }
+        previousTrend = trend
+        updateThreshold(nowMs: nowMs)
+    }
+
+    mutating func updateThreshold(nowMs: Double) {
+        let last = lastThresholdUpdateMs ?? nowMs
+        let magnitude = abs(modifiedTrend)
+        if magnitude > threshold + Self.maximumThresholdStepMs {
+            lastThresholdUpdateMs = nowMs
+            return
+        }
+        let gain = magnitude < threshold ? Self.thresholdDownGain : Self.thresholdUpGain
+        let elapsed = min(max(nowMs - last, 0), 100)
+        threshold += gain * (magnitude - threshold) * elapsed
+        threshold = min(max(threshold, Self.minimumThreshold), Self.maximumThreshold)
+        lastThresholdUpdateMs = nowMs
+    }
+}
