@@ -224,8 +224,13 @@ static unsigned pkr_send_messages(int fd, struct mmsghdr *headers, unsigned coun
         if (tally) tally->calls += 1;
         if (result < 0) {
             if (errno == EINTR) continue;
-            /* A failing datagram (e.g. an unreachable destination) must not hold back the rest. */
-            if (errno != EAGAIN && errno != EWOULDBLOCK) { sent++; continue; }
+            /* A failing datagram (e.g. an unreachable destination) must not hold back the rest:
+             * it is passed over (and counted as failed, not as delivered). */
+            if (errno != EAGAIN && errno != EWOULDBLOCK) {
+                sent++;
+                if (tally) tally->failed += 1;
+                continue;
+            }
             break;
         }
         if (result == 0) break;
@@ -311,9 +316,13 @@ int pkr_batch_send_segmented(int fd, pkr_msg_batch *batch, unsigned count, pkr_s
                 sent += resent;
                 if (resent < batch->run_length[run]) break;
             } else {
-                /* A single datagram the kernel refuses is skipped (and counted), as by the plain path. */
+                /* A single datagram the kernel refuses is skipped (and counted as failed), as by the
+                 * plain path. */
                 sent += 1;
-                if (tally) tally->messages += 1;
+                if (tally) {
+                    tally->messages += 1;
+                    tally->failed += 1;
+                }
             }
             run++;
             continue;

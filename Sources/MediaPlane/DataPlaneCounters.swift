@@ -39,6 +39,7 @@ public struct DataPlaneCounters: Sendable, Hashable {
     public init() {}
 
     mutating func drop(_ reason: DropReason) { drops[reason.rawValue] &+= 1 }
+    mutating func drop(_ reason: DropReason, count: UInt64) { drops[reason.rawValue] &+= count }
 
     /// The number of drops for one reason.
     public func drops(_ reason: DropReason) -> UInt64 { drops[reason.rawValue] }

@@ -46,6 +46,10 @@ public enum DropReason: Int, Sendable, CaseIterable {
     /// A packet for a transport whose explicit address has not proved yet that it wants media
     /// (no authenticated packet from it, no grant from the control plane).
     case addressUnproven
+    /// A datagram the kernel refused to send for a reason other than a full buffer: a connected
+    /// subscriber's port reported closed (ICMP port unreachable), an unreachable network. The
+    /// rest of the batch goes out.
+    case sendFailed
 
     /// The label used in metrics and stats.
     public var label: String {
@@ -78,6 +82,7 @@ public enum DropReason: Int, Sendable, CaseIterable {
         case .retransmissionTooSoon: "retransmission_too_soon"
         case .retransmissionOverBudget: "retransmission_over_budget"
         case .addressUnproven: "address_unproven"
+        case .sendFailed: "send_failed"
         }
     }
 }

@@ -29,6 +29,7 @@ final class SocketDatagramOutput: DatagramOutput {
         counters.sendCalls &+= UInt64(tally.calls)
         counters.sendMessages &+= UInt64(tally.messages)
         counters.segmentationFallbacks &+= UInt64(tally.fallbacks)
+        if tally.failed > 0 { counters.drop(.sendFailed, count: UInt64(tally.failed)) }
         return Int(sent)
     }
 

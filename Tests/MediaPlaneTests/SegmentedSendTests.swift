@@ -93,6 +93,26 @@ struct SegmentedSendTests {
         #expect(receiver.drain(expecting: count) == (0..<count).map { Self.expected($0, length: length) })
     }
 
+    /// A datagram the kernel refuses outright (here to the broadcast address, without
+    /// SO_BROADCAST: EACCES) is passed over so the rest go out, and counted as failed, not as
+    /// delivered; on both send paths.
+    @Test(arguments: [false, true])
+    func aRefusedDatagramIsCountedAsFailedAndTheRestGoOut(segmented: Bool) throws {
+        let sender = pkr_udp_open(0x7F00_0001, 0, 0, 4 << 20)
+        defer { _ = pkr_close(sender) }
+        let receiver = try Receiver()
+        defer { _ = pkr_close(receiver.fd) }
+        let batch = pkr_batch_create(3, 2048)!
+        defer { pkr_batch_destroy(batch) }
+        for index in 0..<3 { Self.prepare(batch, index, length: 600, to: receiver) }
+        pkr_batch_prepare(batch, 1, 600, 0xFFFF_FFFF, receiver.port)
+        var tally = pkr_send_tally()
+        let sent = segmented ? pkr_batch_send_segmented(sender, batch, 3, &tally) : pkr_batch_send_tallied(sender, batch, 3, &tally)
+        #expect(sent == 3, "every datagram is passed, the refused one included")
+        #expect(tally.failed == 1)
+        #expect(receiver.drain(expecting: 2) == [Self.expected(0, length: 600), Self.expected(2, length: 600)])
+    }
+
     /// A socket without UDP checksums (SO_NO_CHECK) cannot segment: the kernel refuses the
     /// message with EINVAL, as a device without offload refuses it with EIO. Nothing is lost.
     @Test func aRunTheKernelRefusesGoesOutDatagramByDatagram() throws {

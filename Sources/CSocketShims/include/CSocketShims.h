@@ -69,6 +69,10 @@ typedef struct pkr_send_tally {
     uint32_t calls;
     uint32_t messages;
     uint32_t fallbacks;
+    /* Datagrams the kernel refused with an error other than a full buffer (a connected peer's
+     * ICMP port unreachable, an unreachable network): passed over so the rest go out, and
+     * counted here, not as sent. */
+    uint32_t failed;
 } pkr_send_tally;
 
 /* The limits of one UDP_SEGMENT message: segments (the kernel's limit on the kernels PKRelay
