@@ -74,6 +74,7 @@ if [[ "${1:-build}" == "test" ]]; then
     # seconds while the end-to-end suites beside them wait on their timers.
     if command -v go >/dev/null && [ -f /usr/share/gocode/src/github.com/pion/dtls/v2/conn.go ]; then
         GO111MODULE=off GOPATH=/usr/share/gocode GOFLAGS= GOCACHE="${TMPDIR:-/tmp}/dtls-pion-go-cache" \
-            go build -o /dev/null "$(dirname "$0")/../../Tests/Interop/dtls_pion_peer.go"
+            go build -o /dev/null "$(dirname "$0")/../../Tests/Interop/dtls_pion_peer.go" \
+            || echo "warning: the pion DTLS peer did not build here; its test will report why"
     fi
 fi
