@@ -35,18 +35,7 @@ final class UDPTestSocket {
 
     /// Sends `request` to 127.0.0.1:`port` and waits up to `timeoutMs` for one datagram.
     func exchange(_ request: [UInt8], port: Int, timeoutMs: Int = 2000) async -> [UInt8]? {
-        var destination = sockaddr_in()
-        destination.sin_family = sa_family_t(AF_INET)
-        destination.sin_port = in_port_t(UInt16(port).bigEndian)
-        destination.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let sent = request.withUnsafeBytes { bytes in
-            withUnsafePointer(to: &destination) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-        }
-        guard sent == request.count else { return nil }
+        guard send(request, port: port) else { return nil }
         return await receive(timeoutMs: timeoutMs)
     }
 
