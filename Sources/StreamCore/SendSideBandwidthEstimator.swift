@@ -84,7 +84,9 @@ public final class SendSideBandwidthEstimator {
     }
 
     /// Logs a packet of `bytes` sent at `sendUs` (part of probe cluster `probeCluster`, or -1)
-    /// and returns the transport-wide sequence number to stamp on it.
+    /// and returns the transport-wide sequence number to stamp on it. Every packet sent during a
+    /// probe's burst, media as well as padding, carries the cluster's id: the burst's arrival
+    /// rate is then the path's, not the padding's share of it.
     public func recordSent(bytes: Int, sendUs: Int64, probeCluster: Int32 = -1) -> UInt16 {
         if probeCluster >= 0 { probeResults.recordSent(cluster: probeCluster, bytes: bytes, sendUs: sendUs) }
         return log.recordSent(bytes: bytes, sendUs: sendUs, probeCluster: probeCluster)

@@ -3,7 +3,7 @@ import Testing
 
 /// The parts of the send-side estimator one at a time, with scripted inputs.
 @Suite struct BandwidthEstimationPartsTests {
-    @Test func theSentLogNumbersPacketsAndFindsThemAcrossTheWrap() {
+    @Test func theSentLogNumbersPacketsInOrderAcrossTheWrap() {
         let log = SentPacketLog()
         var last: UInt16 = 0
         for index in 0..<70_000 { last = log.recordSent(bytes: 100, sendUs: Int64(index)) }
