@@ -213,7 +213,8 @@ let package = Package(
         .testTarget(name: "SDPTests", dependencies: ["SDP"], swiftSettings: strict),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Protocol"], swiftSettings: strict),
         .testTarget(
-            name: "MediaPlaneTests", dependencies: ["MediaPlane", "RTPWire", "StreamCore", "SecureTransport", "CSocketShims"], swiftSettings: strict),
+            name: "MediaPlaneTests", dependencies: ["MediaPlane", "RTPWire", "StreamCore", "SecureTransport", "CSocketShims", "NetworkImpairment"],
+            swiftSettings: strict),
         .testTarget(name: "RoomEngineTests", dependencies: ["RoomEngine", "Protocol"], swiftSettings: strict),
         .testTarget(
             name: "PKRelayServerTests",

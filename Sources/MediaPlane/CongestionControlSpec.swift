@@ -5,9 +5,14 @@ public struct CongestionControlSpec: Sendable, Hashable {
     /// relay records each packet's arrival and sends transport-wide feedback (RTCP RTPFB FMT 15),
     /// which the publisher's send-side estimator runs on.
     public var receivedSequenceExtensionId: UInt8
+    /// Toward a subscriber: the header-extension id under which the relay stamps a
+    /// transport-wide sequence number on every RTP packet it sends, 0 for none. The subscriber's
+    /// transport-wide feedback drives the relay's estimate of its downlink.
+    public var sentSequenceExtensionId: UInt8
 
-    public init(receivedSequenceExtensionId: UInt8 = 0) {
+    public init(receivedSequenceExtensionId: UInt8 = 0, sentSequenceExtensionId: UInt8 = 0) {
         self.receivedSequenceExtensionId = receivedSequenceExtensionId
+        self.sentSequenceExtensionId = sentSequenceExtensionId
     }
 
     /// No congestion control.

@@ -23,6 +23,7 @@ extension DataPlaneCounters {
         paddingBytes &+= other.paddingBytes
         receiveMessages &+= other.receiveMessages
         transportFeedbackSent &+= other.transportFeedbackSent
+        transportFeedbackReceived &+= other.transportFeedbackReceived
         for index in drops.indices where index < other.drops.count { drops[index] &+= other.drops[index] }
     }
 }

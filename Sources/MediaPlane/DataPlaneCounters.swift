@@ -33,6 +33,8 @@ public struct DataPlaneCounters: Sendable, Hashable {
     public var receiveMessages: UInt64 = 0
     /// Transport-wide congestion feedback packets sent to publishers.
     public var transportFeedbackSent: UInt64 = 0
+    /// Transport-wide congestion feedback packets received from subscribers the relay stamps.
+    public var transportFeedbackReceived: UInt64 = 0
     /// Drops, indexed by ``DropReason/rawValue``.
     public var drops: [UInt64] = Array(repeating: 0, count: DropReason.allCases.count)
 

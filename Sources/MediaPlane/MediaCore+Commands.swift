@@ -95,6 +95,7 @@ extension MediaCore {
             if let previous = transport.sinks[spec.outputSSRC] { removeSink(previous) }
             if let previous = sinks[spec.id] { removeSink(previous) }
             updateSegmentPadding(of: sink)
+            ensureEstimator(on: transport)
             transport.sinks[spec.outputSSRC] = sink
             sinks[spec.id] = sink
         case .removeSink(let id):
@@ -278,6 +279,7 @@ extension MediaCore {
         for (id, transport) in transports {
             var entry = transport.report
             entry.remote = transport.remoteKey == 0 ? nil : transport.remote.description
+            entry.bandwidthEstimate = transport.estimator.map { Self.estimateReport(of: $0, stamps: transport.sentSequenceExtensionId != 0) }
             report.transports[id] = entry
         }
         reports.publish(report)

@@ -5,8 +5,11 @@ import StreamCore
 /// transport-wide sequence number, and feedback goes back at the cadence libwebrtc's receiver
 /// keeps (``TransportFeedbackRecorder``).
 extension MediaCore {
-    /// Starts or stops what `spec` asks of `transport`.
+    /// Starts or stops what `spec` asks of `transport`. Stamping transport-wide numbers toward a
+    /// subscriber rewrites its header extensions; sinks bound before that keep the path chosen
+    /// at their binding (the control plane sets it before any sink of a WebRTC transport).
     func setCongestionControl(_ spec: CongestionControlSpec, on transport: TransportState) {
+        setSentSequenceExtension(spec.sentSequenceExtensionId, on: transport)
         transport.receivedSequenceExtensionId = spec.receivedSequenceExtensionId
         if spec.receivedSequenceExtensionId != 0 {
             if transport.feedbackRecorder == nil {

@@ -15,17 +15,21 @@ extension MediaCore {
                     continue
                 }
                 if let source = transport.sources[report.ssrc] { handleSenderReport(report, from: source) }
+                var loss = ReportedLoss()
                 for index in 0..<report.reportCount {
-                    if let block = report.reportBlock(at: index, in: packet) { handleReportBlock(block, on: transport) }
+                    if let block = report.reportBlock(at: index, in: packet) { handleReportBlock(block, on: transport, into: &loss) }
                 }
+                estimate(from: loss, on: transport)
             case RTCPPacketType.receiverReport:
                 guard let report = RTCPReceiverReport(view: view, in: packet) else {
                     counters.drop(.malformedRTCP)
                     continue
                 }
+                var loss = ReportedLoss()
                 for index in 0..<report.reportCount {
-                    if let block = report.reportBlock(at: index, in: packet) { handleReportBlock(block, on: transport) }
+                    if let block = report.reportBlock(at: index, in: packet) { handleReportBlock(block, on: transport, into: &loss) }
                 }
+                estimate(from: loss, on: transport)
             case RTCPPacketType.payloadFeedback:
                 guard let feedback = RTCPFeedback(view: view, in: packet) else {
                     counters.drop(.malformedRTCP)
@@ -39,10 +43,16 @@ extension MediaCore {
                     for index in 0..<feedback.firEntryCount {
                         if let entry = feedback.firEntry(at: index, in: packet), let sink = transport.sinks[entry.ssrc] { requestKeyframe(for: sink) }
                     }
+                } else if let estimate = RTCPReceiverEstimatedMaximumBitrate(feedback: feedback, in: packet) {
+                    handleReceiverEstimate(estimate, on: transport)
                 }
             case RTCPPacketType.transportFeedback:
                 guard let feedback = RTCPFeedback(view: view, in: packet) else {
                     counters.drop(.malformedRTCP)
+                    continue
+                }
+                if let transportWide = RTCPTransportFeedback(feedback: feedback, in: packet) {
+                    handleTransportWideFeedback(transportWide, in: packet, on: transport)
                     continue
                 }
                 guard feedback.isGenericNACK, let sink = transport.sinks[feedback.mediaSSRC] else { continue }
@@ -91,13 +101,21 @@ extension MediaCore {
         }
     }
 
-    /// A subscriber's report about one of the tracks the relay sends it.
-    func handleReportBlock(_ block: RTCPReportBlock, on transport: TransportState) {
+    /// A subscriber's report about one of the tracks the relay sends it; its loss and round trip
+    /// are gathered into `loss` for the transport's estimate.
+    func handleReportBlock(_ block: RTCPReportBlock, on transport: TransportState, into loss: inout ReportedLoss) {
         guard let sink = transport.sinks[block.ssrc] else { return }
         sink.remoteStatistics.update(
             fractionLost: block.fractionLost, cumulativeLost: block.cumulativeLost, jitter: block.jitter,
             lastSenderReport: block.lastSenderReport, delaySinceLastSenderReport: block.delaySinceLastSenderReport,
             nowNTPMiddle32: NTPTime.middle32(NTPTime.fromUnixMilliseconds(nowUnixMs)))
+        loss.add(fractionLost: block.fractionLost, roundTripTimeMs: sink.remoteStatistics.roundTripTimeMs)
+    }
+
+    /// Hands what one report said about the transport's tracks to its estimate.
+    func estimate(from loss: ReportedLoss, on transport: TransportState) {
+        guard loss.blocks > 0, let estimator = transport.estimator else { return }
+        estimator.onReceiverReport(fractionLost: loss.fractionLost, rttUs: loss.roundTripTimeMs.map { Int64($0 * 1000) }, nowUs: nowUs)
     }
 
     /// A subscriber asked for a keyframe: pass it to the source, throttled across all its sinks.
@@ -180,9 +198,12 @@ extension MediaCore {
             }
             // The repair goes out under the first copy's SRTP index: as the same stored packet
             // with exactly its padding, or not at all when that is no longer known (or the buffer
-            // now holds another packet under the number).
+            // now holds another packet under the number), or when the transport stamps
+            // transport-wide numbers (the repair's would differ from the first copy's: such a
+            // subscriber is repaired on its RFC 4588 stream only, which browsers always take).
             var exactPadding: Int?
             if let record = sink.sentRecord {
+                guard transport.sentSequenceExtensionId == 0 else { return false }
                 guard let first = Self.sentPacket(outputSequenceNumber, in: record), first.serial == buffer.serial(of: sourceSequence) else { return false }
                 exactPadding = first.padding
             }

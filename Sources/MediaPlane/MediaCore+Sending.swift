@@ -125,20 +125,24 @@ extension MediaCore {
     static let minimumBorrowedBytes = 256
 
     /// ``sendRTP(_:to:ssrc:sequenceNumber:timestamp:)`` for a WebRTC subscriber: the publisher's
-    /// header extensions are left out (their ids mean other things in the subscriber's SDP), and
-    /// an audio level, when the packet carried one, is written under the subscriber's id.
+    /// header extensions are left out (their ids mean other things in the subscriber's SDP); an
+    /// audio level, when the packet carried one, is written under the subscriber's id, and a
+    /// transport-wide sequence number when the transport stamps them.
     func sendRTPRewritingExtensions(
         _ packet: UnsafeRawBufferPointer, header: RTPHeader, audioLevel: (level: UInt8, voiceActivity: Bool)?,
         to transport: TransportState, ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32, payloadType: UInt8 = SinkState.keepPayloadType,
         vp8 sink: SinkState? = nil, fields: VP8DescriptorFields? = nil, fromReceiveBatch: Bool = false, padding choice: SegmentPaddingChoice = .none
     ) -> Bool {
-        guard header.hasExtension || audioLevel != nil else {
+        let stamps = transport.sentSequenceExtensionId != 0
+        guard header.hasExtension || audioLevel != nil || stamps else {
             return sendRTP(
                 packet, to: transport, ssrc: ssrc, sequenceNumber: sequenceNumber, timestamp: timestamp, payloadType: payloadType,
                 vp8: sink, fields: fields, payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch, padding: choice)
         }
         let fixedLength = RTPHeader.fixedHeaderLength + 4 * header.csrcCount
-        let extensionLength = audioLevel == nil || transport.audioLevelExtensionId == 0 ? 0 : 8
+        let writesLevel = audioLevel != nil && transport.audioLevelExtensionId != 0
+        // One word holds the level (2 bytes) or the number (3 bytes); both take two.
+        let extensionLength = writesLevel ? (stamps ? 12 : 8) : (stamps ? 8 : 0)
         let tailLength = packet.count - header.payloadOffset
         let length = fixedLength + extensionLength + tailLength
         guard length <= Self.maximumPacketSize, tailLength >= 0, let base = packet.baseAddress else {
@@ -152,13 +156,12 @@ extension MediaCore {
         let slot = reserveSlot(on: transport)
         let padding = padding(choice, plainLength: length, firstByte: base.load(as: UInt8.self), on: transport)
         slot.copyMemory(from: base, byteCount: fixedLength)
-        if extensionLength > 0, let audioLevel {
-            // RFC 8285 one-byte form: 0xBEDE, one 32-bit word: id/length, the level, padding.
+        if extensionLength > 0 {
             slot.storeBytes(of: slot.load(fromByteOffset: 0, as: UInt8.self) | 0x10, toByteOffset: 0, as: UInt8.self)
-            let words: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
-                0xBE, 0xDE, 0x00, 0x01, transport.audioLevelExtensionId << 4, (audioLevel.voiceActivity ? 0x80 : 0) | (audioLevel.level & 0x7F), 0, 0
-            )
-            withUnsafeBytes(of: words) { (slot + fixedLength).copyMemory(from: $0.baseAddress!, byteCount: 8) }
+            _ = Self.writeSubscriberExtensions(
+                at: slot + fixedLength, audioLevelId: transport.audioLevelExtensionId, audioLevel: audioLevel,
+                transportWideId: transport.sentSequenceExtensionId,
+                transportWide: stamps ? nextTransportWideSequence(bytes: length + padding, on: transport) : nil)
         } else {
             slot.storeBytes(of: slot.load(fromByteOffset: 0, as: UInt8.self) & ~0x10, toByteOffset: 0, as: UInt8.self)
         }
@@ -187,12 +190,15 @@ extension MediaCore {
         return commitRTP(on: transport, slot: slot, length: length, padding: padding)
     }
 
-    /// A retransmission on the sink's RFC 4588 stream: the original's fixed header (no header
-    /// extensions, no padding) with the stream's SSRC, payload type and next sequence number, then
-    /// the original sequence number as the subscriber knew it, then the payload as first sent.
+    /// A retransmission on the sink's RFC 4588 stream: the original's fixed header (no padding,
+    /// and no header extension but a transport-wide number when the transport stamps them) with
+    /// the stream's SSRC, payload type and next sequence number, then the original sequence
+    /// number as the subscriber knew it, then the payload as first sent.
     func sendRTX(_ packet: UnsafeRawBufferPointer, header: RTPHeader, to sink: SinkState, originalSequenceNumber: UInt16, timestamp: UInt32) -> Bool {
         let transport = sink.transport
-        let fixedLength = RTPHeader.fixedHeaderLength + 4 * header.csrcCount
+        let headerLength = RTPHeader.fixedHeaderLength + 4 * header.csrcCount
+        let extensionLength = transport.sentSequenceExtensionId != 0 ? 8 : 0
+        let fixedLength = headerLength + extensionLength
         let length = fixedLength + 2 + header.payloadLength
         guard length <= Self.maximumPacketSize, let base = packet.baseAddress else {
             counters.drop(.oversized)
@@ -203,9 +209,15 @@ extension MediaCore {
             return false
         }
         let slot = reserveSlot(on: transport)
-        slot.copyMemory(from: base, byteCount: fixedLength)
-        // Neither extension nor padding bit: both are left out.
+        slot.copyMemory(from: base, byteCount: headerLength)
+        // Neither the publisher's extensions nor its padding go along.
         slot.storeBytes(of: slot.load(fromByteOffset: 0, as: UInt8.self) & ~0x30, toByteOffset: 0, as: UInt8.self)
+        if extensionLength > 0 {
+            slot.storeBytes(of: slot.load(fromByteOffset: 0, as: UInt8.self) | 0x10, toByteOffset: 0, as: UInt8.self)
+            _ = Self.writeSubscriberExtensions(
+                at: slot + headerLength, audioLevelId: 0, audioLevel: nil, transportWideId: transport.sentSequenceExtensionId,
+                transportWide: nextTransportWideSequence(bytes: length, on: transport))
+        }
         slot.storeBytes(of: UInt8(truncatingIfNeeded: originalSequenceNumber >> 8), toByteOffset: fixedLength, as: UInt8.self)
         slot.storeBytes(of: UInt8(truncatingIfNeeded: originalSequenceNumber), toByteOffset: fixedLength + 1, as: UInt8.self)
         if header.payloadLength > 0 {

@@ -6,5 +6,7 @@ public struct TransportReport: Sendable, Hashable {
     public var bytesOut: UInt64 = 0
     /// The client's address once connected or latched.
     public var remote: String?
+    /// The estimate of the subscriber's downlink, once the transport carries a sink.
+    public var bandwidthEstimate: BandwidthEstimateReport?
     public init() {}
 }

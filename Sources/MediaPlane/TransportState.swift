@@ -78,6 +78,13 @@ final class TransportState {
     /// the relay reports back in transport-wide feedback.
     var receivedSequenceExtensionId: UInt8 = 0
     var feedbackRecorder: TransportFeedbackRecorder?
+    /// Transport-wide congestion control toward the subscriber: the id under which every RTP
+    /// packet sent carries its transport-wide sequence number (0: none).
+    var sentSequenceExtensionId: UInt8 = 0
+    /// The estimate of the subscriber's downlink: from its transport-wide feedback when the
+    /// relay stamps numbers, else from its receiver reports (and REMB). Nil until the transport
+    /// carries a sink.
+    var estimator: SendSideBandwidthEstimator?
 
     init(
         id: Int, fd: Int32, sendFD: Int32 = -1, profile: SRTPProfile?, outbound: SRTPSession?, rtcpSSRC: UInt32, slotCount: Int, slotCapacity: Int,

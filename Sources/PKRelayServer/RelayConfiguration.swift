@@ -28,9 +28,11 @@ public struct RelayConfiguration: Sendable {
     /// Control connections open at once from one IP address; more are closed with close code 1013.
     public var maxConnectionsPerAddress = 500
     public var allowPlainRTP = false
-    /// Whether WebRTC publishers are offered transport-wide congestion control: the relay
-    /// reports each packet's arrival back (transport-cc feedback) for the browser's send-side
-    /// estimator. Off, a browser adapts its rate from receiver reports' loss alone.
+    /// Whether WebRTC clients are offered transport-wide congestion control: the relay reports
+    /// each publisher packet's arrival back (transport-cc feedback) for the browser's send-side
+    /// estimator, and stamps what it sends subscribers, whose feedback drives its estimate of
+    /// their downlinks. Off, a browser adapts its rate from receiver reports' loss alone, and
+    /// subscribers are estimated from theirs.
     public var congestionFeedback = true
     public var srtpProfiles: [SRTPProfile] = [.aeadAES128GCM, .aesCM128HMACSHA1_80]
     public var media = MediaPlaneConfiguration()

@@ -2,6 +2,7 @@ import Auth
 import Cluster
 import Foundation
 import Logging
+import MediaPlane
 import Protocol
 import RoomEngine
 import SDP
@@ -53,6 +54,9 @@ extension RelayCore {
             return refuse(session, RelayError(.unsupported, "WebRTC is off on this relay"))
         }
         engine.adoptPlayerLayout(transportId: transportId, layout: Self.layout(of: player))
+        if let id = player.transportWideSequenceExtensionId {
+            media.setCongestionControl(transportId: transportId, CongestionControlSpec(sentSequenceExtensionId: id))
+        }
         run(webRTC[transportId]!.playerOffered(player.clientTransport, context: dtlsContext), transport: transportId, session: session)
         let subscribed = engine.subscribe(
             session: session, params: SubscribeStreamParams(roomId: roomId, userId: publisher, transportId: transportId), now: now)

@@ -58,6 +58,12 @@ extension RelayMetric {
     static let retransmissionsReceived = counter("pkrelay_retransmissions_received_total", "Packets received on publishers' RTX (RFC 4588) streams.")
     static let transportFeedbackSent = counter(
         "pkrelay_transport_feedback_sent_total", "Transport-wide congestion control feedback packets sent to publishers.")
+    static let transportFeedbackReceived = counter(
+        "pkrelay_transport_feedback_received_total", "Transport-wide congestion control feedback packets received from subscribers.")
+    static let subscriberEstimates = gauge(
+        "pkrelay_subscriber_estimates", "Subscriber transports with a bandwidth estimate, by what drives it (transport_wide, receiver_reports).")
+    static let subscriberEstimatesAtMost = gauge(
+        "pkrelay_subscriber_estimates_at_most", "Subscriber transports whose bandwidth estimate is at most bps bits per second.")
     static let droppedPackets = counter("pkrelay_dropped_packets_total", "Packets dropped, by reason.")
     static let srtpFailures = counter("pkrelay_srtp_failures_total", "SRTP/SRTCP packets that failed to authenticate or decrypt.")
 
@@ -91,7 +97,7 @@ extension RelayMetric {
         packetsIn, bytesIn, packetsOut, bytesOut, sendCalls, sendMessages, gsoFallbacks, paddedPackets, paddingBytes, receiveMessages, gro, gso,
         sendOnlySockets,
         keyframeRequestsReceived, keyframeRequestsSent, nacksReceived, retransmissions, retransmissionsMissed, nacksSent, retransmissionsReceived,
-        transportFeedbackSent,
+        transportFeedbackSent, transportFeedbackReceived, subscriberEstimates, subscriberEstimatesAtMost,
         droppedPackets, srtpFailures, processCPUSeconds, cpuCores, mediaThreadCPUSeconds,
         webhookDeliveries, webhookFailures, webhookDropped, webhookQueueDepth, limitRefusals,
         clusterServing, clusterRooms, clusterLeaseLosses, clusterRenewalFailures, clusterRedirects, clusterPeers, clusterPeerLosses,

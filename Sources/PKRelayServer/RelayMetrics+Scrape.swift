@@ -35,6 +35,14 @@ extension RelayMetrics {
         mirror(.retransmissionsMissed, total: counters.retransmissionsMissed)
         mirror(.nacksSent, total: counters.nacksSent)
         mirror(.transportFeedbackSent, total: counters.transportFeedbackSent)
+        mirror(.transportFeedbackReceived, total: counters.transportFeedbackReceived)
+        let estimates = overview.media.transports.values.compactMap(\.bandwidthEstimate)
+        for source in BandwidthEstimateReport.Source.allCases {
+            set(.subscriberEstimates, [("source", source.rawValue)], to: Double(estimates.count { $0.source == source }))
+        }
+        for bound in Self.estimateBounds {
+            set(.subscriberEstimatesAtMost, [("bps", String(bound))], to: Double(estimates.count { $0.estimateBps <= bound }))
+        }
         mirror(.retransmissionsReceived, total: counters.retransmissionsReceived)
         for reason in DropReason.allCases { mirror(.droppedPackets, [("reason", reason.label)], total: counters.drops(reason)) }
         let srtp = [DropReason.srtpAuthenticationFailed, .srtpReplayed, .srtpMalformed, .srtpOther].reduce(UInt64(0)) { $0 &+ counters.drops($1) }

@@ -34,6 +34,9 @@ final class RelayMetrics: Sendable {
     /// from the start.
     static let linkEndReasons = ["disconnect", "left", "kicked", "roomDismissed", "peerLeft", "interrupted", "serverShutdown", "peerUnreachable"]
     static let invitationOutcomes = ["accepted", "refused", "canceled", "failed"]
+    /// The bounds, in bits per second, of `pkrelay_subscriber_estimates_at_most`: a phone's
+    /// audio-only floor up to a full 1080p layer.
+    static let estimateBounds = [150_000, 300_000, 500_000, 1_000_000, 2_000_000, 5_000_000]
 
     static let forwardStateNames: [ForwardState: String] = [.idle: "idle", .success: "success", .failure: "failure"]
 

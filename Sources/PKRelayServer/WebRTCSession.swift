@@ -54,6 +54,9 @@ struct WebRTCSession {
     private var clientFingerprints: [SDPFingerprint] = []
     /// A player's transport (WHEP): the client offered once, and the relay never offers.
     private(set) var clientOffers = false
+    /// The id under which the relay stamps transport-wide numbers on what it sends, once a
+    /// subscriber's answer kept the extension.
+    private var sentSequenceExtensionId: UInt8?
 
     /// The most records kept while waiting for the client's SDP.
     static let earlyDatagramLimit = 32
@@ -300,14 +303,20 @@ struct WebRTCSession {
         layout = offer.layout
         pendingOffer = nil
         var effects: [WebRTCEffect] = []
+        // The first answer that keeps the transport-wide number starts the stamping; later ones
+        // keep it (the relay offers it under one id for the transport's life).
+        if let id = answer.transportWideSequenceExtensionId, id != sentSequenceExtensionId {
+            sentSequenceExtensionId = id
+            effects.append(.congestionControl(CongestionControlSpec(sentSequenceExtensionId: id)))
+        }
         if let client = answer.clientTransport {
             if case .awaitingDescription = phase {
-                effects = adopt(client, context: context)
+                effects += adopt(client, context: context)
             } else if restartPending {
                 restartPending = false
                 switch restart(local: credentials, client: client) {
                 case .failure(let error): return .failure(error)
-                case .success(let restarted): effects = restarted
+                case .success(let restarted): effects += restarted
                 }
             }
         }

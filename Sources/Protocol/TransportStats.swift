@@ -8,8 +8,13 @@ public struct TransportStats: Sendable, Codable, Hashable {
     public var bytesIn: UInt64
     public var packetsOut: UInt64
     public var bytesOut: UInt64
+    /// The relay's estimate of the transport's downlink, once it carries a subscription.
+    public var bandwidthEstimate: BandwidthEstimateStats?
 
-    public init(transportId: Int, port: Int, remote: String?, packetsIn: UInt64, bytesIn: UInt64, packetsOut: UInt64, bytesOut: UInt64) {
+    public init(
+        transportId: Int, port: Int, remote: String?, packetsIn: UInt64, bytesIn: UInt64, packetsOut: UInt64, bytesOut: UInt64,
+        bandwidthEstimate: BandwidthEstimateStats? = nil
+    ) {
         self.transportId = transportId
         self.port = port
         self.remote = remote
@@ -17,5 +22,6 @@ public struct TransportStats: Sendable, Codable, Hashable {
         self.bytesIn = bytesIn
         self.packetsOut = packetsOut
         self.bytesOut = bytesOut
+        self.bandwidthEstimate = bandwidthEstimate
     }
 }

@@ -13,6 +13,9 @@ public struct PlayerOffer: Sendable, Hashable {
         /// The player's ids for the header extensions the relay writes, when it offered them.
         public var audioLevelExtensionId: UInt8?
         public var midExtensionId: UInt8?
+        /// The player's id for the transport-wide sequence number, when it offered it and the
+        /// relay negotiates transport-wide congestion control.
+        public var transportWideSequenceExtensionId: UInt8?
     }
 
     /// The usable sections, in the offer's order: at most one audio and one video.
@@ -23,4 +26,8 @@ public struct PlayerOffer: Sendable, Hashable {
     var description: SessionDescription
     /// Why the other sections are not used.
     public var rejectedSections: [RejectedSection]
+
+    /// The id under which the relay stamps transport-wide sequence numbers on what it sends the
+    /// player (the first usable section's), nil when none is negotiated.
+    public var transportWideSequenceExtensionId: UInt8? { sections.lazy.compactMap(\.transportWideSequenceExtensionId).first }
 }

@@ -60,7 +60,8 @@ extension RelayNegotiator {
             sections.append(
                 PlayerOffer.Section(
                     mid: mid, kind: media.kind, codecs: codecs, retransmission: retransmission,
-                    audioLevelExtensionId: media.kind == .audio ? extensions.audioLevel : nil, midExtensionId: extensions.mid))
+                    audioLevelExtensionId: media.kind == .audio ? extensions.audioLevel : nil, midExtensionId: extensions.mid,
+                    transportWideSequenceExtensionId: capabilities.negotiatesTransportWideCongestionControl ? extensions.transportWideSequenceNumber : nil))
         }
         guard let first = sections.first else { throw .noSectionAccepted(rejected) }
         _ = try Self.bundledMids(sections.map(\.mid), in: offer)
@@ -101,6 +102,7 @@ extension RelayNegotiator {
             sending.extensionMaps = [
                 section.midExtensionId.map { SDPExtensionMap(id: $0, uri: HeaderExtensionURI.mid) },
                 section.audioLevelExtensionId.map { SDPExtensionMap(id: $0, uri: HeaderExtensionURI.audioLevel) },
+                offer.transportWideSequenceExtensionId.map { SDPExtensionMap(id: $0, uri: HeaderExtensionURI.transportWideSequenceNumber) },
             ].compactMap { $0 }
             let offeredFeedback = Set(offered.feedback(for: track.codec.payloadType).map(\.feedbackValue))
             sending.feedback = sending.feedback.filter { offeredFeedback.contains($0.feedbackValue) }

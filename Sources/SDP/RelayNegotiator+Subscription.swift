@@ -5,7 +5,8 @@ extension RelayNegotiator {
     /// offer as `previous` (see `SubscriptionLayout.placing(_:)` for how tracks find their
     /// sections). Each active section is `sendonly` with the track's codec and rtx, `a=msid`,
     /// `a=ssrc` cname and msid lines with an FID group for rtx, the mid extension (and the
-    /// audio level extension for audio), `rtcp-mux` and `rtcp-rsize`. Inactive sections keep
+    /// audio level extension for audio), the transport-wide sequence number and `transport-cc`
+    /// feedback (unless the capabilities leave them out), `rtcp-mux` and `rtcp-rsize`. Inactive sections keep
     /// the relay's port and transport attributes with `a=inactive`. The offer is ICE-lite,
     /// `a=setup:actpass`, and bundles every section, active or not.
     ///
@@ -53,11 +54,16 @@ extension RelayNegotiator {
             section.extensionMaps.append(
                 SDPExtensionMap(id: capabilities.subscriptionAudioLevelExtensionID, uri: HeaderExtensionURI.audioLevel))
         }
+        // The transport-wide sequence number the relay stamps on everything it sends the
+        // subscriber, whose feedback on it gives the relay its estimate of the downlink.
+        let transportWide = capabilities.negotiatesTransportWideCongestionControl
+        if transportWide {
+            section.extensionMaps.append(
+                SDPExtensionMap(id: capabilities.subscriptionTransportWideExtensionID, uri: HeaderExtensionURI.transportWideSequenceNumber))
+        }
         section.rtpMaps = codecs.map(\.rtpMap)
         section.formatParameters = codecs.compactMap(\.fmtp)
-        // Transport-wide feedback is asked of publishers only: nothing the relay sends carries a
-        // transport-wide sequence number for a subscriber to report.
-        section.feedback = capabilities.feedback(for: track.kind).filter { $0 != RelayCapabilities.transportWideFeedback }.map { value in
+        section.feedback = capabilities.feedback(for: track.kind).filter { transportWide || $0 != RelayCapabilities.transportWideFeedback }.map { value in
             let (type, parameter) = SDPText.splitOnce(Substring(value), at: " ")
             return SDPFeedback(payloadType: track.codec.payloadType, type: String(type), parameter: parameter.map(String.init))
         }

@@ -25,6 +25,7 @@ extension RelayNegotiator {
         var acceptedMids: [String] = []
         var declinedMids: [String] = []
         var retransmissionMids: [String] = []
+        var transportWideId: UInt8?
         for (index, (offeredSection, answered)) in zip(offered, answer.media).enumerated() {
             let mid = offeredSection.mid ?? ""
             if let answeredMid = answered.mid, answeredMid != mid {
@@ -49,6 +50,13 @@ extension RelayNegotiator {
             acceptedMids.append(mid)
             let offeredRTX = offeredSection.payloadTypes.dropFirst().first { offeredSection.rtpMap(for: $0)?.isEncoding("rtx") ?? false }
             if let offeredRTX, answered.payloadTypes.contains(offeredRTX) { retransmissionMids.append(mid) }
+            // Kept under the offered id only: the relay stamps one id on the whole transport.
+            let offeredTransportWide = NegotiatedHeaderExtensions(offeredSection.extensionMaps).transportWideSequenceNumber
+            if transportWideId == nil, let offeredTransportWide,
+                NegotiatedHeaderExtensions(answered.extensionMaps).transportWideSequenceNumber == offeredTransportWide
+            {
+                transportWideId = offeredTransportWide
+            }
         }
         guard !acceptedMids.isEmpty else {
             return SubscriptionAnswer(acceptedMids: [], declinedMids: declinedMids, clientTransport: nil)
@@ -61,6 +69,7 @@ extension RelayNegotiator {
         guard setup == .active else { throw .unacceptableAnswerSetup(mid: tagMid, role: setup) }
         var result = SubscriptionAnswer(acceptedMids: acceptedMids, declinedMids: declinedMids, clientTransport: clientTransport)
         result.retransmissionMids = retransmissionMids
+        result.transportWideSequenceExtensionId = transportWideId
         return result
     }
 

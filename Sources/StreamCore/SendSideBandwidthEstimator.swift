@@ -32,6 +32,9 @@ public final class SendSideBandwidthEstimator {
         public var periodicProbeIntervalUs: Int64 = 5_000_000
         /// A probe whose result reaches this share of its target probes again, higher.
         public var furtherProbeShare = 0.7
+        /// Sent packets remembered for matching feedback (``SentPacketLog``); 1 for a transport
+        /// that stamps no transport-wide numbers.
+        public var sentPacketCapacity = SentPacketLog.defaultCapacity
 
         public init() {}
     }
@@ -51,7 +54,7 @@ public final class SendSideBandwidthEstimator {
     }
 
     public let configuration: Configuration
-    public let log = SentPacketLog()
+    public let log: SentPacketLog
     var grouping = InterArrivalGrouping()
     var detector = TrendlineDelayDetector()
     var delayBased: AIMDRateControl
@@ -78,6 +81,7 @@ public final class SendSideBandwidthEstimator {
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        log = SentPacketLog(capacity: configuration.sentPacketCapacity)
         delayBased = AIMDRateControl(startBps: configuration.startBps, minimumBps: configuration.minimumBps, maximumBps: configuration.maximumBps)
         lossBased = LossBasedRateControl(startBps: configuration.startBps, minimumBps: configuration.minimumBps, maximumBps: configuration.maximumBps)
         estimateBps = delayBased.bitrateBps

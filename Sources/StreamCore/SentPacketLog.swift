@@ -7,10 +7,13 @@
 /// allocation. A number reported after its slot was reused is simply not found. One thread owns
 /// it (not `Sendable`).
 public final class SentPacketLog {
-    /// Packets remembered: 2 048 entries of 24 bytes (48 KiB per subscriber transport), about
-    /// 2 s of packets at 10 Mbit/s, where feedback comes every 50 to 250 ms plus a round trip.
-    public static let capacity = 2048
-    static let mask = Int64(capacity - 1)
+    /// Packets remembered by default: 2 048 entries of 24 bytes (48 KiB per subscriber
+    /// transport), about 2 s of packets at 10 Mbit/s, where feedback comes every 50 to 250 ms
+    /// plus a round trip.
+    public static let defaultCapacity = 2048
+    /// Packets remembered: a power of two.
+    public let capacity: Int
+    let mask: Int64
 
     /// How a packet has been reported so far.
     enum Report: UInt8 {
@@ -33,9 +36,14 @@ public final class SentPacketLog {
     /// The 64-bit number the next packet gets.
     public private(set) var nextSequence: Int64 = 0
 
-    public init() {
-        entries = .allocate(capacity: Self.capacity)
-        entries.initialize(repeating: Entry(sequence: -1, sendUs: 0, cluster: -1, bytes: 0, report: 0), count: Self.capacity)
+    /// A log of `capacity` entries, rounded up to a power of two (at least 1). A transport that
+    /// stamps nothing (its estimate comes from receiver reports) needs no more than one.
+    public init(capacity: Int = SentPacketLog.defaultCapacity) {
+        let rounded = capacity <= 1 ? 1 : 1 << (Int.bitWidth - (capacity - 1).leadingZeroBitCount)
+        self.capacity = rounded
+        mask = Int64(rounded - 1)
+        entries = .allocate(capacity: rounded)
+        entries.initialize(repeating: Entry(sequence: -1, sendUs: 0, cluster: -1, bytes: 0, report: 0), count: rounded)
     }
 
     deinit {
@@ -47,7 +55,7 @@ public final class SentPacketLog {
     public func recordSent(bytes: Int, sendUs: Int64, probeCluster: Int32 = -1) -> UInt16 {
         let sequence = nextSequence
         nextSequence += 1
-        entries[Int(sequence & Self.mask)] = Entry(
+        entries[Int(sequence & mask)] = Entry(
             sequence: sequence, sendUs: sendUs, cluster: probeCluster, bytes: UInt16(clamping: bytes), report: Report.none.rawValue)
         return UInt16(truncatingIfNeeded: sequence)
     }
@@ -59,7 +67,7 @@ public final class SentPacketLog {
         guard highest >= 0 else { return nil }
         let sequence = highest + Int64(Int16(bitPattern: wire &- UInt16(truncatingIfNeeded: highest)))
         guard sequence >= 0, sequence <= highest else { return nil }
-        let slot = Int(sequence & Self.mask)
+        let slot = Int(sequence & mask)
         return entries[slot].sequence == sequence ? slot : nil
     }
 

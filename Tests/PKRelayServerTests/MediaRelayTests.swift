@@ -157,6 +157,11 @@ struct MediaRelayTests {
                 stats.subscribed.first { $0.ssrc == nacker.videoSSRC }.map { $0.retransmissions >= 5 } ?? false
             }
             #expect(stats.subscribed.first { $0.ssrc == nacker.videoSSRC }?.retransmissions == 5)
+            // A plain SRTP subscriber negotiates no transport-wide feedback: its transport's
+            // estimate comes from receiver reports, from the relay's start rate.
+            let estimate = try #require(stats.transports.first?.bandwidthEstimate)
+            #expect(estimate.source == "receiver_reports" && estimate.feedbacks == 0 && estimate.estimateBps > 0)
+            #expect(try await relay.metric(#"pkrelay_subscriber_estimates{source="receiver_reports"}"#) >= UInt64(subscribers.count))
             for other in subscribers.dropFirst() {
                 #expect(other.endpoint.counters.retransmissions == 0, "\(other.name) got no retransmissions")
             }

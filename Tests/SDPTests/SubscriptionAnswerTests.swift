@@ -1,3 +1,4 @@
+import Foundation
 import SDP
 import Testing
 
@@ -42,6 +43,18 @@ struct SubscriptionAnswerTests {
         #expect(transport.icePassword == "Wq1Zc8Nv4Tb7Lx2Rm6Hp9Fj3")
         #expect(transport.setup == .active)
         #expect(transport.fingerprints.map(\.bytes?.count) == [32])
+    }
+
+    @Test("an answer that keeps the transport-wide number under the offered id turns on its feedback; one without it, or under another id, does not")
+    func transportWideSequenceNumber() throws {
+        let extmap = "a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
+        let kept = NegotiationFixtures.edited(
+            SubscriptionFixtures.chromiumAnswer,
+            replacing: ["a=extmap:1 urn:ietf:params:rtp-hdrext:sdes:mid": ["a=extmap:1 urn:ietf:params:rtp-hdrext:sdes:mid", extmap]])
+        #expect(try negotiator.parseAnswer(kept, toSubscriptionOffer: try offer()).transportWideSequenceExtensionId == 3)
+        #expect(try negotiator.parseAnswer(SubscriptionFixtures.chromiumAnswer, toSubscriptionOffer: try offer()).transportWideSequenceExtensionId == nil)
+        let moved = kept.replacingOccurrences(of: "a=extmap:3 http", with: "a=extmap:9 http")
+        #expect(try negotiator.parseAnswer(moved, toSubscriptionOffer: try offer()).transportWideSequenceExtensionId == nil)
     }
 
     @Test("an answer without the offered rtx keeps the section but not its retransmission stream")

@@ -43,7 +43,9 @@ struct SubscriptionOfferTests {
                 a=msid:alice alice-mic\r
                 \(transport)
                 a=extmap:2 urn:ietf:params:rtp-hdrext:ssrc-audio-level\r
+                a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01\r
                 a=rtpmap:111 opus/48000/2\r
+                a=rtcp-fb:111 transport-cc\r
                 a=fmtp:111 minptime=10;useinbandfec=1\r
                 a=ssrc:1001 cname:relay-7f3a\r
                 a=ssrc:1001 msid:alice alice-mic\r
@@ -53,10 +55,12 @@ struct SubscriptionOfferTests {
                 a=sendonly\r
                 a=msid:alice alice-cam\r
                 \(transport)
+                a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01\r
                 a=rtpmap:96 VP8/90000\r
                 a=rtcp-fb:96 nack\r
                 a=rtcp-fb:96 nack pli\r
                 a=rtcp-fb:96 ccm fir\r
+                a=rtcp-fb:96 transport-cc\r
                 a=rtpmap:97 rtx/90000\r
                 a=fmtp:97 apt=96\r
                 a=ssrc-group:FID 2001 2002\r
@@ -67,6 +71,14 @@ struct SubscriptionOfferTests {
 
                 """)
         #expect(try SessionDescription(parsing: offer.sdp) == offer.sessionDescription)
+    }
+
+    @Test("without transport-wide congestion control, subscribers are offered neither the number nor its feedback")
+    func withoutTransportWideCongestionControl() throws {
+        let negotiator = RelayNegotiator(capabilities: RelayCapabilities().withoutTransportWideCongestionControl())
+        let offer = try negotiator.offer(forSubscription: [Fixtures.aliceAudio, Fixtures.aliceVideo], relay: relay, version: 1)
+        #expect(!offer.sdp.contains("transport-cc") && !offer.sdp.contains(HeaderExtensionURI.transportWideSequenceNumber))
+        #expect(offer.sdp.contains("a=rtcp-fb:96 nack pli"))
     }
 
     /// The mids, ports and directions of an offer's sections.

@@ -330,6 +330,8 @@ import SecureTransport
             // As a WebRTC subscriber is set up: extensions rewritten, the audio level under id 1.
             transport.rewritesExtensions = true
             transport.audioLevelExtensionId = 1
+            // And transport-wide numbers stamped, for the estimate its feedback drives.
+            core.apply(.setCongestionControl(id: id, CongestionControlSpec(sentSequenceExtensionId: Self.transportSequenceExtensionId)))
         }
         core.apply(.connectTransport(id: id, remote: remote, inbound: SRTPSessionHandoff(inbound), addressGranted: true))
     }

@@ -285,7 +285,14 @@ export interface RemoteVideoStats {
 /** The relay's getStats result. */
 export interface RelayStats {
   generatedAt: number;
-  transports: Array<{transportId: number; port: number; remote?: string; packetsIn: number; bytesIn: number; packetsOut: number; bytesOut: number}>;
+  transports: Array<{
+    transportId: number; port: number; remote?: string; packetsIn: number; bytesIn: number; packetsOut: number; bytesOut: number;
+    /** The relay's estimate of this client's downlink, once the transport carries a subscription. */
+    bandwidthEstimate?: {
+      source: "transport_wide" | "receiver_reports"; estimateBps: number; delayBasedBps: number; lossBasedBps: number;
+      acknowledgedBps?: number; delaySignal: "normal" | "overusing" | "underusing"; lossFraction: number; roundTripTimeMs: number; feedbacks: number;
+    };
+  }>;
   published: Array<Record<string, unknown>>;
   subscribed: Array<Record<string, unknown>>;
 }
