@@ -831,7 +831,18 @@ class Run:
             self.phase_hangup(anchor_a, anchor_b, viewer)
         if self.args.guide:
             self.phase_guide()
+        if self.args.admin:
+            self.check_subscriber_feedback()
         self.summary["ok"] = True
+
+    def check_subscriber_feedback(self):
+        """The Chromium viewers kept the transport-wide sequence number the relay offers them:
+        the relay read their transport-wide feedback and estimates their downlinks from it."""
+        samples = relay_samples(self.args.admin, ("pkrelay_transport_feedback_received_total", "pkrelay_subscriber_estimates{"))
+        received = samples.get("pkrelay_transport_feedback_received_total", 0)
+        self.summary["subscriberFeedback"] = samples
+        if received <= 0:
+            raise TestFailure(f"the relay read no transport-wide feedback from the Chromium viewers: {samples}")
 
     def close(self, failed):
         if failed:
@@ -847,6 +858,18 @@ class Run:
         if self.proxy:
             self.proxy.close()
         self.summary["timings"]["total"] = round(self.elapsed(), 2)
+
+
+def relay_samples(admin, prefixes):
+    """The values of the relay's /metrics samples whose names start with one of `prefixes`."""
+    with urllib.request.urlopen(admin.rstrip("/") + "/metrics", timeout=3) as response:
+        text = response.read().decode("utf-8", "replace")
+    samples = {}
+    for line in text.splitlines():
+        if line.startswith(prefixes):
+            name, _, value = line.rpartition(" ")
+            samples[name] = float(value)
+    return samples
 
 
 def relay_metrics(admin):

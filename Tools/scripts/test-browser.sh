@@ -21,7 +21,7 @@ exec unshare --net bash -c '
     relay=$!
     for _ in $(seq 50); do curl -sf http://127.0.0.1:7710/healthz > /dev/null && break; sleep 0.1; done
     status=0
-    /usr/bin/python3 Tests/Interop/browser_demo_test.py --base http://127.0.0.1:7700 --timeout 240 --simulcast --pk --pk-start "${BROWSER_PK_START_RUNS:-4}" --reconnect --guide || status=$?
+    /usr/bin/python3 Tests/Interop/browser_demo_test.py --base http://127.0.0.1:7700 --timeout 240 --simulcast --pk --pk-start "${BROWSER_PK_START_RUNS:-4}" --reconnect --guide --admin http://127.0.0.1:7710 || status=$?
     kill "$relay"; wait "$relay" 2>/dev/null || true
     if [ "$status" -ne 0 ]; then echo "relay log:"; tail -n 40 "$2/relay.log"; fi
     exit "$status"
