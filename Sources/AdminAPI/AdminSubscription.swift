@@ -6,11 +6,19 @@ public struct AdminSubscription: Sendable, Codable, Hashable {
     public var streamIndex: StreamIndex
     /// Bit 0 audio, bit 1 video.
     public var mediaType: Int
+    /// The transport the subscription is delivered on, once it has one.
+    public var transportId: Int?
+    /// The relay's estimate of that transport's downlink (as `getStats` gives it to the client).
+    public var bandwidthEstimate: BandwidthEstimateStats?
 
     /// Creates the value from its fields.
-    public init(publisherUserId: String, streamIndex: StreamIndex, mediaType: Int) {
+    public init(
+        publisherUserId: String, streamIndex: StreamIndex, mediaType: Int, transportId: Int? = nil, bandwidthEstimate: BandwidthEstimateStats? = nil
+    ) {
         self.publisherUserId = publisherUserId
         self.streamIndex = streamIndex
         self.mediaType = mediaType
+        self.transportId = transportId
+        self.bandwidthEstimate = bandwidthEstimate
     }
 }

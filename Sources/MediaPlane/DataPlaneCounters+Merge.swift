@@ -24,6 +24,8 @@ extension DataPlaneCounters {
         receiveMessages &+= other.receiveMessages
         transportFeedbackSent &+= other.transportFeedbackSent
         transportFeedbackReceived &+= other.transportFeedbackReceived
+        probeClusters &+= other.probeClusters
+        probePackets &+= other.probePackets
         for index in drops.indices where index < other.drops.count { drops[index] &+= other.drops[index] }
     }
 }

@@ -35,6 +35,9 @@ public struct DataPlaneCounters: Sendable, Hashable {
     public var transportFeedbackSent: UInt64 = 0
     /// Transport-wide congestion feedback packets received from subscribers the relay stamps.
     public var transportFeedbackReceived: UInt64 = 0
+    /// Probe clusters started toward subscribers, and the padding packets they sent.
+    public var probeClusters: UInt64 = 0
+    public var probePackets: UInt64 = 0
     /// Drops, indexed by ``DropReason/rawValue``.
     public var drops: [UInt64] = Array(repeating: 0, count: DropReason.allCases.count)
 

@@ -9,8 +9,17 @@ import StreamCore
 extension MediaCore {
     /// Starts or stops stamping transport-wide numbers on what `transport` sends (`id` 0 stops).
     func setSentSequenceExtension(_ id: UInt8, on transport: TransportState) {
+        let stamped = transport.sentSequenceExtensionId != 0
         transport.sentSequenceExtensionId = id
-        guard id != 0 else { return }
+        guard id != 0 else {
+            if stamped {
+                stampingTransports.removeAll { $0 === transport }
+                probingTransports.removeAll { $0 === transport }
+                transport.probe = nil
+            }
+            return
+        }
+        if !stamped { stampingTransports.append(transport) }
         transport.rewritesExtensions = true
         // An estimate from receiver reports alone keeps no log of sends: replaced by one that does.
         if transport.estimator?.log.capacity != SentPacketLog.defaultCapacity {
@@ -35,7 +44,8 @@ extension MediaCore {
     @inline(__always)
     func nextTransportWideSequence(bytes: Int, on transport: TransportState) -> UInt16 {
         guard let estimator = transport.estimator else { return 0 }
-        return estimator.recordSent(bytes: bytes, sendUs: nowUs)
+        // Media sent while a probe goes belongs to it: the burst's rate is the path's then.
+        return estimator.recordSent(bytes: bytes, sendUs: nowUs, probeCluster: transport.probe?.cluster.id ?? -1)
     }
 
     /// Writes the RFC 8285 one-byte-form extension block a subscriber's packet carries at

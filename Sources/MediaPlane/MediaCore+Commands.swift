@@ -31,6 +31,7 @@ extension MediaCore {
             for sink in Array(transport.sinks.values) { removeSink(sink) }
             transport.pending = 0
             if transport.feedbackRecorder != nil { feedbackTransports.removeAll { $0 === transport } }
+            if transport.sentSequenceExtensionId != 0 { setSentSequenceExtension(0, on: transport) }
             if transport.sharesSocket { forgetWebRTCRoutes(of: transport) }
         case .addWebRTCTransport(let id, let agent, let audioLevelExtensionId):
             guard hasWebRTCSocket else { return }

@@ -56,10 +56,14 @@ extension MediaCore {
         }
     }
 
-    /// How long the shell may wait for packets before a feedback falls due: at most
-    /// `idleWaitMs`, less when a feedback is due sooner.
+    /// How long the shell may wait for packets before a feedback or a probe packet falls due:
+    /// at most `idleWaitMs`, less when one is due sooner.
     func timerWaitMs(idleWaitMs: Int32) -> Int32 {
         var earliest = Int64.max
+        // A probe under way sends its next packets within the millisecond.
+        for transport in probingTransports {
+            if let next = transport.probe?.nextUs, next < earliest { earliest = next }
+        }
         for transport in feedbackTransports {
             if let due = transport.feedbackRecorder?.feedbackDueUs(), due < earliest { earliest = due }
         }

@@ -65,6 +65,12 @@ final class MediaCore {
     /// Transports that send transport-wide congestion feedback (their publishers' packets carry
     /// transport-wide sequence numbers), for the feedback timer.
     var feedbackTransports: [TransportState] = []
+    /// Transports that stamp transport-wide numbers on what they send subscribers, for probing,
+    /// and those of them with a probe under way, served every turn.
+    var stampingTransports: [TransportState] = []
+    var probingTransports: [TransportState] = []
+    /// When the stamping transports were last asked whether a probe is due.
+    var lastProbeScanUs: Int64?
     /// Where STUN answers are written before they are sent.
     let stunResponse: UnsafeMutableRawBufferPointer
     /// Handshake and liveness news for the control plane.
@@ -171,6 +177,7 @@ final class MediaCore {
             for source in sources.values { sendReceiverReport(for: source) }
         }
         if !feedbackTransports.isEmpty { sendTransportFeedback() }
+        if !stampingTransports.isEmpty { sendProbes() }
         if nowMs - lastConsentCheckMs >= 250 {
             lastConsentCheckMs = nowMs
             checkICEConsent()
@@ -186,6 +193,8 @@ final class MediaCore {
         events.finish()
         transports.removeAll()
         feedbackTransports.removeAll()
+        stampingTransports.removeAll()
+        probingTransports.removeAll()
         sources.removeAll()
         sinks.removeAll()
         publishReport()

@@ -85,6 +85,8 @@ final class TransportState {
     /// relay stamps numbers, else from its receiver reports (and REMB). Nil until the transport
     /// carries a sink.
     var estimator: SendSideBandwidthEstimator?
+    /// The probe cluster being sent, if any (``MediaCore/sendProbes()``).
+    var probe: ProbeBurst?
 
     init(
         id: Int, fd: Int32, sendFD: Int32 = -1, profile: SRTPProfile?, outbound: SRTPSession?, rtcpSSRC: UInt32, slotCount: Int, slotCapacity: Int,

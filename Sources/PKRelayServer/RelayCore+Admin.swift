@@ -27,6 +27,7 @@ extension RelayCore {
     /// into and out of it.
     public func adminRoom(_ roomId: String) -> AdminResponse {
         guard let members = engine.snapshot(roomId: roomId) else { return .error(.notFound, "no room '\(roomId)'") }
+        let transports = media.latestReport().transports
         let users = members.map { member in
             AdminUser(
                 userId: member.userId, role: member.role, visible: member.visible,
@@ -38,8 +39,12 @@ extension RelayCore {
                         streamIndex: index, mediaType: tracks.reduce(0) { $0 | $1.kind.mediaTypeBit },
                         tracks: tracks.map { AdminTrack(kind: $0.kind, ssrc: $0.ssrc, codec: $0.codec, payloadType: Int($0.payloadType)) })
                 },
-                subscriptions: member.subscriptions.map {
-                    AdminSubscription(publisherUserId: $0.publisherUserId, streamIndex: $0.streamIndex, mediaType: Int($0.mediaType))
+                subscriptions: member.subscriptions.map { subscription in
+                    let transportId = subscription.sinks.first?.transportId
+                    return AdminSubscription(
+                        publisherUserId: subscription.publisherUserId, streamIndex: subscription.streamIndex, mediaType: Int(subscription.mediaType),
+                        transportId: transportId,
+                        bandwidthEstimate: transportId.flatMap { transports[$0]?.bandwidthEstimate }.map(BandwidthEstimateStats.init))
                 })
         }
         let forwards = engine.forwardSnapshots().filter { $0.sourceRoomId == roomId || $0.targetRoomId == roomId }.map { forward in

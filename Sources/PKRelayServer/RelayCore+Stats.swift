@@ -14,12 +14,7 @@ extension RelayCore {
                 TransportStats(
                     transportId: id, port: port, remote: figures.remote, packetsIn: figures.packetsIn, bytesIn: figures.bytesIn,
                     packetsOut: figures.packetsOut, bytesOut: figures.bytesOut,
-                    bandwidthEstimate: figures.bandwidthEstimate.map { estimate in
-                        BandwidthEstimateStats(
-                            source: estimate.source.rawValue, estimateBps: estimate.estimateBps, delayBasedBps: estimate.delayBasedBps,
-                            lossBasedBps: estimate.lossBasedBps, acknowledgedBps: estimate.acknowledgedBps, delaySignal: estimate.delaySignal,
-                            lossFraction: estimate.lossFraction, roundTripTimeMs: estimate.roundTripTimeMs, feedbacks: estimate.feedbacks)
-                    }))
+                    bandwidthEstimate: figures.bandwidthEstimate.map(BandwidthEstimateStats.init)))
         }
         var published: [PublishedTrackStats] = []
         var subscribed: [SubscribedTrackStats] = []

@@ -60,6 +60,9 @@ extension RelayMetric {
         "pkrelay_transport_feedback_sent_total", "Transport-wide congestion control feedback packets sent to publishers.")
     static let transportFeedbackReceived = counter(
         "pkrelay_transport_feedback_received_total", "Transport-wide congestion control feedback packets received from subscribers.")
+    static let probeClusters = counter(
+        "pkrelay_probe_clusters_total", "Probe clusters sent to subscribers to find headroom above their bandwidth estimates.")
+    static let probePackets = counter("pkrelay_probe_packets_total", "Packets sent in probe clusters (RTX copies of recent packets, or padding).")
     static let subscriberEstimates = gauge(
         "pkrelay_subscriber_estimates", "Subscriber transports with a bandwidth estimate, by what drives it (transport_wide, receiver_reports).")
     static let subscriberEstimatesAtMost = gauge(
@@ -97,7 +100,7 @@ extension RelayMetric {
         packetsIn, bytesIn, packetsOut, bytesOut, sendCalls, sendMessages, gsoFallbacks, paddedPackets, paddingBytes, receiveMessages, gro, gso,
         sendOnlySockets,
         keyframeRequestsReceived, keyframeRequestsSent, nacksReceived, retransmissions, retransmissionsMissed, nacksSent, retransmissionsReceived,
-        transportFeedbackSent, transportFeedbackReceived, subscriberEstimates, subscriberEstimatesAtMost,
+        transportFeedbackSent, transportFeedbackReceived, probeClusters, probePackets, subscriberEstimates, subscriberEstimatesAtMost,
         droppedPackets, srtpFailures, processCPUSeconds, cpuCores, mediaThreadCPUSeconds,
         webhookDeliveries, webhookFailures, webhookDropped, webhookQueueDepth, limitRefusals,
         clusterServing, clusterRooms, clusterLeaseLosses, clusterRenewalFailures, clusterRedirects, clusterPeers, clusterPeerLosses,

@@ -36,6 +36,8 @@ extension RelayMetrics {
         mirror(.nacksSent, total: counters.nacksSent)
         mirror(.transportFeedbackSent, total: counters.transportFeedbackSent)
         mirror(.transportFeedbackReceived, total: counters.transportFeedbackReceived)
+        mirror(.probeClusters, total: counters.probeClusters)
+        mirror(.probePackets, total: counters.probePackets)
         let estimates = overview.media.transports.values.compactMap(\.bandwidthEstimate)
         for source in BandwidthEstimateReport.Source.allCases {
             set(.subscriberEstimates, [("source", source.rawValue)], to: Double(estimates.count { $0.source == source }))

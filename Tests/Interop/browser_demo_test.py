@@ -837,12 +837,15 @@ class Run:
 
     def check_subscriber_feedback(self):
         """The Chromium viewers kept the transport-wide sequence number the relay offers them:
-        the relay read their transport-wide feedback and estimates their downlinks from it."""
-        samples = relay_samples(self.args.admin, ("pkrelay_transport_feedback_received_total", "pkrelay_subscriber_estimates{"))
-        received = samples.get("pkrelay_transport_feedback_received_total", 0)
+        the relay read their transport-wide feedback, estimates their downlinks from it, and
+        probed them (on their RTX streams) for headroom."""
+        samples = relay_samples(self.args.admin, ("pkrelay_transport_feedback_received_total", "pkrelay_subscriber_estimates{",
+                                                  "pkrelay_probe_"))
         self.summary["subscriberFeedback"] = samples
-        if received <= 0:
+        if samples.get("pkrelay_transport_feedback_received_total", 0) <= 0:
             raise TestFailure(f"the relay read no transport-wide feedback from the Chromium viewers: {samples}")
+        if samples.get("pkrelay_probe_clusters_total", 0) <= 0:
+            raise TestFailure(f"the relay sent the Chromium viewers no probe: {samples}")
 
     def close(self, failed):
         if failed:

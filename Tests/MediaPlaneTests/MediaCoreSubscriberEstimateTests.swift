@@ -13,11 +13,14 @@ import Testing
     static let subscriber = IPv4Endpoint(ip: 0x7F00_0001, port: 6000)
     static let transportWideId: UInt8 = 3
     static let audioLevelId: UInt8 = 2
+    static let rtxSSRC: UInt32 = 0xBBBC
 
     /// A publisher on transport 1 (`source` 10, SSRC 0xAAAA) and a subscriber on transport 2
     /// stamping transport-wide numbers, its sink 20 bound to the source.
-    static func harness(video: Bool = true, stamps: Bool = true) -> CoreHarness {
-        let harness = CoreHarness()
+    static func harness(
+        video: Bool = true, stamps: Bool = true, rtx: Bool = false, configuration: MediaPlaneConfiguration = MediaPlaneConfiguration()
+    ) -> CoreHarness {
+        let harness = CoreHarness(configuration: configuration)
         harness.addPlainTransport(1, remote: publisher)
         harness.addPlainTransport(2, remote: subscriber)
         if stamps { harness.core.apply(.setCongestionControl(id: 2, CongestionControlSpec(sentSequenceExtensionId: transportWideId))) }
@@ -27,6 +30,8 @@ import Testing
             harness.addAudioSource(10, transport: 1, ssrc: 0xAAAA, audioLevelExtensionId: 1)
         }
         harness.addSink(20, transport: 2, outputSSRC: 0xBBBB, isVideo: video)
+        // An RFC 4588 stream for the subscriber: what probes pad on.
+        if rtx { harness.core.apply(.setSinkRetransmission(sink: 20, ssrc: rtxSSRC, payloadType: 97)) }
         harness.bind(sink: 20, source: 10)
         return harness
     }
@@ -114,8 +119,11 @@ import Testing
     /// at the relay's estimate, read every 100 ms, as a layer choice would), through a link to
     /// the subscriber impaired by `impairment`; the subscriber reports every arrival in
     /// transport-wide feedback at libwebrtc's cadence (the relay's own recorder).
-    static func run(rateBps: Int, followsEstimate: Bool = false, impairment: LinkImpairment, seconds: Int) throws -> Run {
-        let harness = Self.harness()
+    static func run(
+        rateBps: Int, followsEstimate: Bool = false, probes: Bool = false, impairment: LinkImpairment, liftAtSecond: Int? = nil, seconds: Int,
+        sample: ((Int64, Double) -> Void)? = nil
+    ) throws -> Run {
+        let harness = Self.harness(rtx: probes)
         let startUs = harness.nowMs * 1000
         var nowUs = startUs
         var link = ImpairedLink<[UInt8]>(impairment, nowUs: nowUs, seed: 7)
@@ -130,6 +138,12 @@ import Testing
         var numbersInOrder = true
         var feedback = [UInt8](repeating: 0, count: 1500)
         while nowUs < startUs + Int64(seconds) * 1_000_000 {
+            if let liftAtSecond, nowUs == startUs + Int64(liftAtSecond) * 1_000_000 {
+                link.reconfigure(LinkImpairment(delayMs: impairment.delayMs), nowUs: nowUs)
+            }
+            if let sample, (nowUs - startUs) % 100_000 == 0, let estimate = harness.core.transports[2]?.estimator?.estimateBps {
+                sample(nowUs - startUs, estimate)
+            }
             harness.core.advanceClock(monotonicUs: nowUs, unixMs: nowUs / 1000 + CoreHarness.unixOffsetMs)
             harness.core.runTimers()
             harness.core.flushAll()
@@ -207,5 +221,106 @@ import Testing
         #expect(run.estimate.source == .transportWideFeedback)
         #expect(run.estimate.estimateBps >= cap * 3 / 5 && run.estimate.estimateBps <= cap * 5 / 4)
         #expect(run.estimate.lossFraction < 0.1)
+    }
+
+    /// The packets a subscriber with an RTX stream got in the 40 ms after one 1 000-byte keyframe
+    /// packet (the first probe cluster, three times the 300 kbit/s start, takes its 15 ms): the
+    /// media packets and the probes, in order.
+    static func firstProbe(configuration: MediaPlaneConfiguration = MediaPlaneConfiguration()) -> (harness: CoreHarness, packets: [[UInt8]]) {
+        let harness = Self.harness(rtx: true, configuration: configuration)
+        harness.receive(
+            ScriptedPacket.rtp(ssrc: 0xAAAA, sequenceNumber: 1, timestamp: 9000, payload: ScriptedPacket.vp8Payload(keyframe: true, size: 1000)), on: 1,
+            from: Self.publisher)
+        for _ in 0..<40 { harness.advance(ms: 1) }
+        return (harness, harness.sent(on: 2).filter { !(192...223).contains($0[1]) })
+    }
+
+    @Test func probesResendTheLatestPacketOnTheRTXStreamNumberedWithTheMedia() throws {
+        let (harness, packets) = Self.firstProbe()
+        let media = try #require(packets.first.flatMap(ScriptedPacket.header(of:)))
+        #expect(media.ssrc == 0xBBBB)
+        let probes = packets.dropFirst()
+        // At least the cluster's 5 packets; its 900 kbit/s for 15 ms is under two of these.
+        #expect(probes.count >= 5)
+        for probe in probes {
+            let header = try #require(ScriptedPacket.header(of: probe))
+            #expect(header.ssrc == Self.rtxSSRC && header.payloadType == 97)
+            // RFC 4588: the original sequence number, then the original payload.
+            let original = UInt16(probe[header.payloadOffset]) << 8 | UInt16(probe[header.payloadOffset + 1])
+            #expect(original == media.sequenceNumber)
+            #expect(Array(probe[(header.payloadOffset + 2)...]) == Array(packets[0][media.payloadOffset...]))
+        }
+        // One transport-wide sequence for media and probes alike.
+        #expect(packets.map(Self.transportWideNumber(of:)) == (0..<packets.count).map { UInt16($0) })
+        let rtxNumbers = probes.compactMap { ScriptedPacket.header(of: $0)?.sequenceNumber }
+        #expect(zip(rtxNumbers, rtxNumbers.dropFirst()).allSatisfy { $1 == $0 &+ 1 })
+        #expect(harness.core.counters.probeClusters == 1)
+        #expect(harness.core.counters.probePackets == UInt64(probes.count))
+    }
+
+    @Test func withoutAStoredPacketProbesArePaddingOnly() throws {
+        var configuration = MediaPlaneConfiguration()
+        // Nothing stored is young enough to send again.
+        configuration.retransmissionMaximumAgeMs = 0
+        let (_, packets) = Self.firstProbe(configuration: configuration)
+        let probes = packets.dropFirst()
+        // The two start clusters, 900 kbit/s and then 1.8 Mbit/s for 15 ms each, in 244-byte
+        // packets: 7 and 14.
+        #expect(probes.count == 21)
+        for probe in probes {
+            let header = try #require(ScriptedPacket.header(of: probe))
+            #expect(header.ssrc == Self.rtxSSRC && header.payloadType == 97 && probe[0] & 0x20 != 0)
+            // Nothing but padding after the extension block; the last byte counts it.
+            #expect(header.payloadLength == 0)
+            #expect(probe.count == MediaCore.probePacketLength && Int(probe[probe.count - 1]) == MediaCore.probePaddingBytes)
+        }
+        #expect(packets.map(Self.transportWideNumber(of:)) == (0..<packets.count).map { UInt16($0) })
+    }
+
+    @Test func withoutAnRTXStreamNothingProbes() throws {
+        let harness = Self.harness()
+        harness.receive(
+            ScriptedPacket.rtp(ssrc: 0xAAAA, sequenceNumber: 1, timestamp: 9000, payload: ScriptedPacket.vp8Payload(keyframe: true)), on: 1,
+            from: Self.publisher)
+        for _ in 0..<40 { harness.advance(ms: 1) }
+        #expect(harness.rtpSent(on: 2).map(\.ssrc) == [0xBBBB])
+        #expect(harness.core.counters.probeClusters == 0)
+    }
+
+    @Test func withProbesTheEstimateFindsAnOpenLinksHeadroomFast() throws {
+        var atTwoSeconds = 0.0
+        let run = try Self.run(rateBps: 1_500_000, probes: true, impairment: LinkImpairment(delayMs: 20), seconds: 5) { time, estimate in
+            if time == 2_000_000 { atTwoSeconds = estimate }
+        }
+        #expect(run.numbersInOrder)
+        #expect(run.estimate.lossFraction == 0)
+        // Without probes it grows 8 % a second (above: 558 kbit/s after 8 s).
+        #expect(atTwoSeconds > 1_000_000)
+        #expect(run.estimate.estimateBps > 1_200_000)
+    }
+
+    @Test(arguments: [300_000, 1_000_000, 3_000_000])
+    func withProbesAStreamThatFollowsTheEstimateTracksTheCap(cap: Int) throws {
+        var samples: [(Int64, Double)] = []
+        let run = try Self.run(
+            rateBps: 5_000_000, followsEstimate: true, probes: true, impairment: LinkImpairment(rateBitsPerSecond: cap, delayMs: 50), seconds: 12
+        ) { samples.append(($0, $1)) }
+        // From 5 s on, within a quarter of the cap, and never far above it.
+        let settled = samples.filter { $0.0 >= 5_000_000 }.map(\.1)
+        #expect(settled.allSatisfy { $0 >= Double(cap) * 0.75 && $0 <= Double(cap) * 1.25 }, "\(settled.map { Int($0) })")
+        #expect(run.estimate.lossFraction < 0.02)
+    }
+
+    @Test func afterACapLiftsProbesFindTheHeadroomAgain() throws {
+        var samples: [(Int64, Double)] = []
+        _ = try Self.run(
+            rateBps: 3_000_000, followsEstimate: true, probes: true, impairment: LinkImpairment(rateBitsPerSecond: 500_000, delayMs: 50), liftAtSecond: 8,
+            seconds: 20
+        ) { samples.append(($0, $1)) }
+        let capped = samples.first { $0.0 == 7_900_000 }?.1 ?? 0
+        #expect(capped <= 625_000)
+        // Three quarters of the 3 Mbit/s the stream could use, within 10 s of the lift.
+        let recovered = samples.first { $0.0 > 8_000_000 && $0.1 >= 2_250_000 }
+        #expect(recovered != nil && recovered!.0 <= 18_000_000, "\(samples.filter { $0.0 >= 8_000_000 }.map { Int($0.1) })")
     }
 }

@@ -190,6 +190,14 @@ struct AdminAPITests {
             let media = held["media"] as? [String: Any]
             #expect(media?["transports"] as? Int == 2)
             #expect(media?["sources"] as? Int == 2)
+            // The room's subscriber: its subscription's transport and the relay's estimate of it
+            // (an SRTP subscriber: from receiver reports).
+            let room = try #require(try await api.call("GET", "/admin/v1/rooms/held-a", template: "/admin/v1/rooms/{roomId}").json)
+            let bob = (room["users"] as? [[String: Any]])?.first { $0["userId"] as? String == "bob" }
+            let subscription = try #require((bob?["subscriptions"] as? [[String: Any]])?.first)
+            #expect(subscription["transportId"] as? Int == subscriber.endpoint.transportId)
+            let estimate = subscription["bandwidthEstimate"] as? [String: Any]
+            #expect(estimate?["source"] as? String == "receiver_reports" && (estimate?["estimateBps"] as? Int ?? 0) > 0)
 
             await subscriber.client.close()
             subscriber.endpoint.close()

@@ -15,7 +15,10 @@ struct AdminSchemaTests {
     static let samples: [String: any Encodable & Sendable] = {
         let track = AdminTrack(kind: .video, ssrc: 4_294_967_295, codec: "VP8", payloadType: 96)
         let stream = AdminStream(streamIndex: .main, mediaType: 3, tracks: [track])
-        let subscription = AdminSubscription(publisherUserId: "bob", streamIndex: .screen, mediaType: 2)
+        let estimate = BandwidthEstimateStats(
+            source: "transport_wide", estimateBps: 1_200_000, delayBasedBps: 1_200_000, lossBasedBps: 1_500_000, acknowledgedBps: 1_100_000,
+            delaySignal: "normal", lossFraction: 0.01, roundTripTimeMs: 42.5, feedbacks: 120)
+        let subscription = AdminSubscription(publisherUserId: "bob", streamIndex: .screen, mediaType: 2, transportId: 3, bandwidthEstimate: estimate)
         let user = AdminUser(
             userId: "alice", role: .anchor, visible: true, forwardedFrom: "r2", tokenExpiresAt: 1_800_000_000,
             streams: [stream], subscriptions: [subscription])
@@ -31,7 +34,7 @@ struct AdminSchemaTests {
             nodeId: "n1", serving: true, leaseEpoch: 3, rooms: 1, leaseLosses: 0, renewalFailures: 0, redirects: 2, peers: ["n2"], peerLosses: 0)
         let detail = AdminErrorDetail(code: .notFound, message: "no room 'x'")
         return [
-            "Track": track, "Stream": stream, "Subscription": subscription, "User": user, "Forward": forward, "Link": link,
+            "Track": track, "Stream": stream, "Subscription": subscription, "BandwidthEstimate": estimate, "User": user, "Forward": forward, "Link": link,
             "RoomSummary": summary, "RoomList": AdminRoomList(rooms: [summary]),
             "RoomDetail": AdminRoomDetail(roomId: "r1", users: [user], forwards: [forward], links: [link]),
             "MediaStats": media, "WebhookStats": webhooks, "ClusterStats": cluster,

@@ -110,6 +110,17 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // WebRTC subscribers (their header extensions rewritten), with and without a transport-wide
+    // number stamped on each packet and logged for the subscriber's estimate: what stamping
+    // costs per egress packet at fan-out 16.
+    for stamps in [false, true] {
+        Benchmark("core: fan-out to 16 WebRTC subscribers (GCM), \(stamps ? "transport-wide numbers stamped" : "no numbers")") { benchmark, fanOut in
+            runCoreFanOut(fanOut, iterations: benchmark.scaledIterations)
+        } setup: {
+            CoreFanOut(subscribers: 16, profile: .aeadAES128GCM, transportSequence: true, webRTCSubscribers: true, stampsTransportWide: stamps)
+        }
+    }
+
     // The send-side estimate of a subscriber transport: logging each packet sent (the per-packet
     // part), and one transport-wide feedback reporting 128 of them (the per-feedback part, which
     // the data plane runs about every 100 ms: divide by 128 for a per-packet share).

@@ -47,10 +47,13 @@ public final class CoreFanOut: @unchecked Sendable {
     ///     `recordsArrivals` the publisher's transport records them and sends feedback on its timer.
     ///   - microsecondsPerPacket: the time between packets; when not 0 the clock moves on by it
     ///     per packet and the core's timers run after every batch of 32, as the shell runs them.
+    ///   - webRTCSubscribers: subscribers are set up as WebRTC ones (their header extensions
+    ///     rewritten); with `stampsTransportWide` each packet to them carries a transport-wide
+    ///     number their estimator logs.
     public init(
         subscribers: Int, profile: SRTPProfile?, packetLength: Int = 1200, segmentPadding: Int = 0, shorterEveryOther: Int = 0,
         retransmissionBudgetPercent: Int? = nil, publisherProfile: SRTPProfile? = nil, transportSequence: Bool = false, recordsArrivals: Bool = false,
-        microsecondsPerPacket: Int64 = 0
+        microsecondsPerPacket: Int64 = 0, webRTCSubscribers: Bool = false, stampsTransportWide: Bool = false
     ) {
         let (_, events) = AsyncStream.makeStream(of: MediaPlaneEvent.self)
         var configuration = MediaPlaneConfiguration()
@@ -76,7 +79,8 @@ public final class CoreFanOut: @unchecked Sendable {
         publisher = core.transports[1]!
         if recordsArrivals { core.apply(.setCongestionControl(id: 1, CongestionControlSpec(receivedSequenceExtensionId: Self.transportSequenceId))) }
         core.apply(.addSource(MediaSourceSpec(id: 1, transportId: 1, ssrc: Self.ssrc, isVideo: true, codec: "VP8", clockRate: 90_000)))
-        Self.addSubscribers(to: core, count: subscribers, firstTransport: 2, source: 1, profile: profile)
+        Self.addSubscribers(
+            to: core, count: subscribers, firstTransport: 2, source: 1, profile: profile, webRTC: webRTCSubscribers, stampsTransportWide: stampsTransportWide)
         length = packetLength
         self.shorterEveryOther = shorterEveryOther
         carriesTransportSequence = transportSequence
@@ -118,11 +122,19 @@ public final class CoreFanOut: @unchecked Sendable {
 
     /// Gives `core` `count` subscribers on transports of their own (ids from `firstTransport`),
     /// each with one sink bound to `source`.
-    public static func addSubscribers(to core: MediaCore, count: Int, firstTransport: Int, source: UInt32, profile: SRTPProfile?) {
+    public static func addSubscribers(
+        to core: MediaCore, count: Int, firstTransport: Int, source: UInt32, profile: SRTPProfile?, webRTC: Bool = false, stampsTransportWide: Bool = false
+    ) {
         for index in 0..<count {
             let id = firstTransport + index
             let outbound = profile.map { try! SRTPSession(profile: $0, keyingMaterial: SDESKeying.generateKeyingMaterial(for: $0), direction: .sender) }
             core.apply(.addTransport(id: id, fd: -1, port: id, profile: profile, outbound: outbound.map { SRTPSessionHandoff($0) }))
+            if webRTC {
+                // As a WebRTC subscriber is set up: extensions rewritten, the audio level under id 2.
+                core.transports[id]!.rewritesExtensions = true
+                core.transports[id]!.audioLevelExtensionId = 2
+            }
+            if stampsTransportWide { core.apply(.setCongestionControl(id: id, CongestionControlSpec(sentSequenceExtensionId: 3))) }
             // Granted, as the room server grants an address: the relay sends to it from the start.
             core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(6000 + id)), inbound: nil, addressGranted: true))
             core.apply(.addSink(MediaSinkSpec(id: UInt32(100 + id), transportId: id, outputSSRC: UInt32(0xA000 + id), isVideo: true, clockRate: 90_000)))
