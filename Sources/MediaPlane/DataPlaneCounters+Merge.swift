@@ -26,6 +26,7 @@ extension DataPlaneCounters {
         transportFeedbackReceived &+= other.transportFeedbackReceived
         probeClusters &+= other.probeClusters
         probePackets &+= other.probePackets
+        pacedPackets &+= other.pacedPackets
         for index in drops.indices where index < other.drops.count { drops[index] &+= other.drops[index] }
     }
 }

@@ -38,6 +38,8 @@ public struct DataPlaneCounters: Sendable, Hashable {
     /// Probe clusters started toward subscribers, and the padding packets they sent.
     public var probeClusters: UInt64 = 0
     public var probePackets: UInt64 = 0
+    /// Datagrams a pacer kept back at least once (each time it did).
+    public var pacedPackets: UInt64 = 0
     /// Drops, indexed by ``DropReason/rawValue``.
     public var drops: [UInt64] = Array(repeating: 0, count: DropReason.allCases.count)
 

@@ -30,6 +30,7 @@ extension MediaCore {
             for source in Array(transport.sources.values) + transport.ridSources { removeSource(source) }
             for sink in Array(transport.sinks.values) { removeSink(sink) }
             transport.pending = 0
+            if transport.pacedListed { pacedTransports.removeAll { $0 === transport } }
             if transport.feedbackRecorder != nil { feedbackTransports.removeAll { $0 === transport } }
             if transport.sentSequenceExtensionId != 0 { setSentSequenceExtension(0, on: transport) }
             if transport.sharesSocket { forgetWebRTCRoutes(of: transport) }

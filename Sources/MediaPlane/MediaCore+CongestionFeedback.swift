@@ -60,6 +60,8 @@ extension MediaCore {
     /// at most `idleWaitMs`, less when one is due sooner.
     func timerWaitMs(idleWaitMs: Int32) -> Int32 {
         var earliest = Int64.max
+        // Packets a pacer kept back go as its budget grows: look again within the millisecond.
+        if !pacedTransports.isEmpty { earliest = nowUs + 1000 }
         // A probe under way sends its next packets within the millisecond.
         for transport in probingTransports {
             if let next = transport.probe?.nextUs, next < earliest { earliest = next }

@@ -4,10 +4,14 @@ import SecureTransport
 import StreamCore
 
 extension MediaCore {
-    /// The next free send slot of a transport, flushing its queue first when it is full.
+    /// The next free send slot of a transport, flushing its queue first when it is full (past the
+    /// pacer when it would keep the whole queue back: pacing spreads at most a queue's worth).
     @inline(__always)
     func reserveSlot(on transport: TransportState) -> UnsafeMutableRawPointer {
-        if transport.pending == transport.slotCount { flush(transport) }
+        if transport.pending == transport.slotCount {
+            flush(transport)
+            if transport.pending == transport.slotCount { flush(transport, paced: false) }
+        }
         return transport.sendLayout.buffer(at: transport.pending)
     }
 
@@ -278,11 +282,16 @@ extension MediaCore {
         flushList.removeAll(keepingCapacity: true)
     }
 
-    func flush(_ transport: TransportState) {
-        let count = transport.pending
-        guard count > 0 else { return }
+    /// Sends the transport's queue, or as much of it as its pacer lets go now (`paced`); what
+    /// is kept back moves to the front of the queue and goes on the timer.
+    func flush(_ transport: TransportState, paced: Bool = true) {
+        let queued = transport.pending
+        guard queued > 0 else { return }
+        let count = paced ? pacedCount(on: transport, count: queued) : queued
         transport.pending = 0
         transport.runSegmentSize = 0
+        defer { if count < queued { holdBack(from: count, of: queued, on: transport) } }
+        guard count > 0 else { return }
         let sent = output.sendQueued(on: transport, count: count, counters: &counters)
         counters.sendBatches &+= 1
         let delivered = max(0, sent)

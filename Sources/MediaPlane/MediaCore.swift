@@ -69,6 +69,8 @@ final class MediaCore {
     /// and those of them with a probe under way, served every turn.
     var stampingTransports: [TransportState] = []
     var probingTransports: [TransportState] = []
+    /// Transports whose queues hold packets the pacer kept back, flushed again on the timer.
+    var pacedTransports: [TransportState] = []
     /// When the stamping transports were last asked whether a probe is due.
     var lastProbeScanUs: Int64?
     /// Where STUN answers are written before they are sent.
@@ -178,6 +180,7 @@ final class MediaCore {
         }
         if !feedbackTransports.isEmpty { sendTransportFeedback() }
         if !stampingTransports.isEmpty { sendProbes() }
+        if !pacedTransports.isEmpty { flushPaced() }
         if nowMs - lastConsentCheckMs >= 250 {
             lastConsentCheckMs = nowMs
             checkICEConsent()
@@ -194,6 +197,7 @@ final class MediaCore {
         transports.removeAll()
         feedbackTransports.removeAll()
         stampingTransports.removeAll()
+        pacedTransports.removeAll()
         probingTransports.removeAll()
         sources.removeAll()
         sinks.removeAll()

@@ -63,6 +63,27 @@ struct SendBatchLayout {
         vectors[2 &* index].iov_len &+ vectors[2 &* index &+ 1].iov_len
     }
 
+    /// The destination message `index` was prepared for.
+    func destination(at index: Int) -> IPv4Endpoint {
+        IPv4Endpoint(ip: UInt32(bigEndian: addresses[index].sin_addr.s_addr), port: UInt16(bigEndian: addresses[index].sin_port))
+    }
+
+    /// Moves the `count` messages from index `start` to the front of the batch, each gathered
+    /// whole into its new buffer (a split message's second part included), so that none still
+    /// points anywhere else: what a pacer holds back outlives the receive batch.
+    func moveToFront(from start: Int, count: Int) {
+        for offset in 0..<count {
+            let from = start + offset
+            let head = vectors[2 &* from].iov_len
+            let tail = vectors[2 &* from &+ 1]
+            let destination = destination(at: from)
+            let buffer = buffer(at: offset)
+            if from != offset { buffer.copyMemory(from: self.buffer(at: from), byteCount: head) }
+            if tail.iov_len > 0, let tailBase = tail.iov_base { (buffer + head).copyMemory(from: tailBase, byteCount: tail.iov_len) }
+            prepare(at: offset, length: head + tail.iov_len, to: destination)
+        }
+    }
+
     @inline(__always)
     private func finish(_ index: Int, vectorCount: Int, destination: IPv4Endpoint) {
         (vectorCounts + index &* headerStride).storeBytes(of: vectorCount, as: Int.self)

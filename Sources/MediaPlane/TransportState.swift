@@ -87,6 +87,16 @@ final class TransportState {
     var estimator: SendSideBandwidthEstimator?
     /// The probe cluster being sent, if any (``MediaCore/sendProbes()``).
     var probe: ProbeBurst?
+    /// Pacing (``MediaCore/pacedCount(on:count:)``): the bytes the transport may send now, when
+    /// they were last topped up, and whether its queue holds packets the pacer kept back.
+    var pacingBudgetBytes = 0.0
+    var pacingUpdatedUs: Int64 = 0
+    var pacedListed = false
+    /// What the transport has been sending lately (bits per second, smoothed over 100 ms
+    /// windows), and where the current window began (time, and bytes sent by then).
+    var sendingRateBps = 0.0
+    var sendingWindowUs: Int64 = 0
+    var sendingWindowBytes: UInt64 = 0
 
     init(
         id: Int, fd: Int32, sendFD: Int32 = -1, profile: SRTPProfile?, outbound: SRTPSession?, rtcpSSRC: UInt32, slotCount: Int, slotCapacity: Int,

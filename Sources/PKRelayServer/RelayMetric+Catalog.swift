@@ -63,6 +63,8 @@ extension RelayMetric {
     static let probeClusters = counter(
         "pkrelay_probe_clusters_total", "Probe clusters sent to subscribers to find headroom above their bandwidth estimates.")
     static let probePackets = counter("pkrelay_probe_packets_total", "Packets sent in probe clusters (RTX copies of recent packets, or padding).")
+    static let pacedPackets = counter(
+        "pkrelay_paced_packets_total", "Packets a subscriber's pacer held back to spread a burst (counted each time it held one).")
     static let subscriberEstimates = gauge(
         "pkrelay_subscriber_estimates", "Subscriber transports with a bandwidth estimate, by what drives it (transport_wide, receiver_reports).")
     static let subscriberEstimatesAtMost = gauge(
@@ -100,7 +102,7 @@ extension RelayMetric {
         packetsIn, bytesIn, packetsOut, bytesOut, sendCalls, sendMessages, gsoFallbacks, paddedPackets, paddingBytes, receiveMessages, gro, gso,
         sendOnlySockets,
         keyframeRequestsReceived, keyframeRequestsSent, nacksReceived, retransmissions, retransmissionsMissed, nacksSent, retransmissionsReceived,
-        transportFeedbackSent, transportFeedbackReceived, probeClusters, probePackets, subscriberEstimates, subscriberEstimatesAtMost,
+        transportFeedbackSent, transportFeedbackReceived, probeClusters, probePackets, pacedPackets, subscriberEstimates, subscriberEstimatesAtMost,
         droppedPackets, srtpFailures, processCPUSeconds, cpuCores, mediaThreadCPUSeconds,
         webhookDeliveries, webhookFailures, webhookDropped, webhookQueueDepth, limitRefusals,
         clusterServing, clusterRooms, clusterLeaseLosses, clusterRenewalFailures, clusterRedirects, clusterPeers, clusterPeerLosses,

@@ -38,6 +38,7 @@ extension RelayMetrics {
         mirror(.transportFeedbackReceived, total: counters.transportFeedbackReceived)
         mirror(.probeClusters, total: counters.probeClusters)
         mirror(.probePackets, total: counters.probePackets)
+        mirror(.pacedPackets, total: counters.pacedPackets)
         let estimates = overview.media.transports.values.compactMap(\.bandwidthEstimate)
         for source in BandwidthEstimateReport.Source.allCases {
             set(.subscriberEstimates, [("source", source.rawValue)], to: Double(estimates.count { $0.source == source }))

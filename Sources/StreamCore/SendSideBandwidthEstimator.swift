@@ -136,6 +136,10 @@ public final class SendSideBandwidthEstimator {
         updateEstimate()
     }
 
+    /// Whether transport-wide feedback has come: the estimate then rests on every packet's fate,
+    /// not on receiver reports alone.
+    public var hasTransportFeedback: Bool { feedbacks > 0 }
+
     /// Takes a receiver report's fraction lost (and the round trip it gives, when known). Loss
     /// counts only for a subscriber without transport-wide feedback: one with it reports every
     /// packet, and its receiver reports add nothing but the round trip.

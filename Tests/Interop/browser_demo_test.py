@@ -840,7 +840,7 @@ class Run:
         the relay read their transport-wide feedback, estimates their downlinks from it, and
         probed them (on their RTX streams) for headroom."""
         samples = relay_samples(self.args.admin, ("pkrelay_transport_feedback_received_total", "pkrelay_subscriber_estimates{",
-                                                  "pkrelay_probe_"))
+                                                  "pkrelay_probe_", "pkrelay_paced_"))
         self.summary["subscriberFeedback"] = samples
         if samples.get("pkrelay_transport_feedback_received_total", 0) <= 0:
             raise TestFailure(f"the relay read no transport-wide feedback from the Chromium viewers: {samples}")
