@@ -40,7 +40,8 @@ test: test-deps test-sdk
 # The browser demo in headless Chromium (Debian's chromium, chromium-driver, python3-selenium),
 # inside a network namespace with only loopback (publish, watch, simulcast layer switches, a PK,
 # reconnection after the control connections are cut; all through the web SDK), then transport-wide congestion
-# feedback as Chromium's estimator sees it (with against without, and behind a rate cap): kept out of `make test` because it needs root
+# feedback as Chromium's estimator sees it (with against without, and behind a rate cap) and the relay's estimate of a
+# Chromium viewer behind a downlink cap: kept out of `make test` because it needs root
 # for the namespace and a ~300 MB browser install. See Tests/Interop/BROWSER.md.
 test-browser: test-deps test-sdk
 	@Tools/scripts/install-deps.sh browser

@@ -17,6 +17,15 @@ browser's estimate must settle near the cap (its median over the last seconds wi
 --cap-tolerance of it), then grow past twice the cap once the cap is lifted (the test writes
 `uplink rate=0` to the impairment relay's command pipe, --impair-commands).
 
+Viewer phase (--viewer-cap): on the same capped relay, a simulcast anchor publishes and a
+Chromium viewer watches it (the big layer, about 1.3 Mbit/s) with the impairment relay's
+downlink capped at --viewer-cap bits per second, above the stream. The viewer keeps the
+transport-wide sequence number the relay stamps on what it sends, and the relay's estimate of
+its downlink (its own getStats, `transports[].bandwidthEstimate`) must come from that feedback,
+settle near the cap (its probes find the headroom above the stream: the median over the last
+half within --cap-tolerance), and grow past 1.3 times the cap once the cap is lifted, while
+the viewer decodes throughout.
+
 The relays must serve /demo/ on the given origins, with the development key. Chromium's estimate
 can only follow feedback it parsed: a rejected or misread feedback leaves it at its start value.
 Prints one JSON summary and exits 0 on success, 1 on failure.
@@ -53,6 +62,16 @@ pc.getStats().then((report) => {
   });
   done(out);
 }, (e) => done({error: String(e)}));
+"""
+
+
+# The viewer's transports' bandwidth estimates, from the relay's getStats through the page's client.
+ESTIMATE_SCRIPT = """
+const done = arguments[arguments.length - 1];
+const client = window.pkDemo && window.pkDemo.client;
+if (!client) { done(null); return; }
+client.getStats().then((stats) => done((stats.transports || []).map((t) => t.bandwidthEstimate).filter(Boolean)),
+                       (e) => done({error: String(e)}));
 """
 
 
@@ -188,6 +207,57 @@ def capped(args, summary, browser_args):
         raise Failure(f"after the cap lifted the estimate stayed at most {max(after)} bit/s")
 
 
+def viewer(args, summary, browser_args):
+    report = summary["viewer"] = {"capBitsPerSecond": args.viewer_cap}
+    with open(args.impair_commands, "w") as commands:
+        commands.write(f"downlink rate={int(args.viewer_cap)}\n")
+    anchor = Publisher("viewer-anchor", args.capped, "cc-view", browser_args)
+    watcher = demo.Browser("viewer", browser_args)
+    samples = []
+
+    def sample(start):
+        value = watcher.driver.execute_async_script(ESTIMATE_SCRIPT)
+        if isinstance(value, list) and value:
+            samples.append({"at": round(time.monotonic() - start, 2), **value[0]})
+
+    try:
+        anchor.wait_live(time.monotonic() + 30)
+        watcher.open(f"{args.capped.rstrip('/')}/demo/audience.html?room=cc-view&user=viewer")
+        start = time.monotonic()
+        while time.monotonic() - start < args.viewer_seconds:
+            sample(start)
+            time.sleep(0.5)
+        with open(args.impair_commands, "w") as commands:
+            commands.write("downlink rate=0\n")
+        while time.monotonic() - start < args.viewer_seconds + args.lift_seconds:
+            sample(start)
+            time.sleep(0.5)
+        decoded = watcher.frames_decoded()
+    finally:
+        watcher.quit()
+        anchor.quit()
+    under = [s["estimateBps"] for s in samples if args.viewer_seconds / 2 <= s["at"] < args.viewer_seconds]
+    after = [s["estimateBps"] for s in samples if s["at"] >= args.viewer_seconds]
+    report.update({
+        "sources": sorted({s["source"] for s in samples}), "framesDecoded": decoded,
+        "medianUnderCap": statistics.median(under) if under else None, "maximumAfterLift": max(after) if after else None,
+        "feedbacks": samples[-1]["feedbacks"] if samples else None,
+        "series": " ".join(f'{s["at"]}s:{s["estimateBps"]}' for s in samples[::2]),
+    })
+    if not under or not after:
+        raise Failure("no bandwidth estimate in the viewer's getStats")
+    # Until the viewer's first feedback arrives the estimate is labelled receiver_reports.
+    judged = {s["source"] for s in samples if s["at"] >= args.viewer_seconds / 2}
+    if judged != {"transport_wide"}:
+        raise Failure(f"the viewer's estimate came from {sorted(judged)}, not only its transport-wide feedback")
+    if abs(report["medianUnderCap"] - args.viewer_cap) > args.cap_tolerance * args.viewer_cap:
+        raise Failure(f"under a downlink cap of {args.viewer_cap} bit/s the viewer's estimate's median was {report['medianUnderCap']}")
+    if report["maximumAfterLift"] < 1.3 * args.viewer_cap:
+        raise Failure(f"after the downlink cap lifted the viewer's estimate stayed at most {report['maximumAfterLift']} bit/s")
+    if max((count for count in (decoded or {}).values() if isinstance(count, (int, float))), default=0) <= 0:
+        raise Failure(f"the viewer decoded nothing: {decoded}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--with", dest="with_base", required=True, help="origin of a relay with congestion feedback")
@@ -202,6 +272,8 @@ def main():
     parser.add_argument("--cap-tolerance", type=float, default=0.35, help="allowed relative error of the median (default 0.35)")
     parser.add_argument("--cap-seconds", type=float, default=16)
     parser.add_argument("--lift-seconds", type=float, default=14)
+    parser.add_argument("--viewer-cap", type=float, help="with --capped: the viewer phase's downlink cap, bit/s")
+    parser.add_argument("--viewer-seconds", type=float, default=20)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     args = parser.parse_args()
@@ -211,6 +283,8 @@ def main():
         ramp(args, summary, browser_args)
         if args.capped:
             capped(args, summary, browser_args)
+        if args.capped and args.viewer_cap:
+            viewer(args, summary, browser_args)
         summary["ok"] = True
     except (Failure, demo.TestFailure, OSError) as exc:
         summary["error"] = f"{type(exc).__name__}: {exc}"

@@ -2,7 +2,7 @@
 # Transport-wide congestion feedback against headless Chromium (Tests/Interop/congestion_feedback_test.py):
 # three relays in a network namespace with only loopback up, one with media.congestionFeedback,
 # one without, and one with it whose announced address (127.0.0.2) is pkrelay-impair capping the
-# uplink. Needs root (unshare --net); `make test-browser` builds pkrelay and pkrelay-impair first.
+# uplink (a publisher's estimate), then the downlink (the relay's estimate of a viewer). Needs root (unshare --net); `make test-browser` builds pkrelay and pkrelay-impair first.
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -43,7 +43,7 @@ exec unshare --net bash -c '
     status=0
     /usr/bin/python3 Tests/Interop/congestion_feedback_test.py --with http://127.0.0.1:7700 --without http://127.0.0.1:7800 \
         --with-admin http://127.0.0.1:7710 --without-admin http://127.0.0.1:7810 \
-        --capped http://127.0.0.1:7900 --impair-commands "$work/impair.in" --cap 300000 || status=$?
+        --capped http://127.0.0.1:7900 --impair-commands "$work/impair.in" --cap 300000 --viewer-cap 2500000 || status=$?
     echo quit >&3
     kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null || true
     if [ "$status" -ne 0 ]; then for name in with without capped; do echo "$name relay log:"; tail -n 20 "$work/$name.log"; done; cat "$work/impair.out"; fi
