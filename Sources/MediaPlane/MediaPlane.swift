@@ -328,7 +328,8 @@ public final class MediaPlane: MediaCommands {
     /// over the keys.
     ///
     /// Packets sent on it carry no header extension of the publisher's except the audio level,
-    /// rewritten to `audioLevelExtensionId` (the id the relay's SDP offers name).
+    /// rewritten to `audioLevelExtensionId` (the id the relay's SDP offers name), and, once
+    /// ``setCongestionControl(transportId:_:)`` names an id, the relay's own transport-wide number.
     public func openWebRTCTransport(
         credentials: ICECredentials, audioLevelExtensionId: UInt8, group: String?
     ) -> Result<OpenedWebRTCTransport, MediaPlaneError> {

@@ -7,7 +7,8 @@ enum SinkSendPath: Sendable, Hashable {
     case copy
     /// The same, and VP8 picture IDs kept continuous across the sink's sources.
     case copyRewritingVP8
-    /// Extensions left out except the audio level under the subscriber's id.
+    /// Extensions left out except the audio level under the subscriber's id (and the
+    /// transport-wide number, when the transport stamps them).
     case rewriteExtensions
     /// Both.
     case rewriteExtensionsAndVP8

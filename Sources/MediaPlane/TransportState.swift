@@ -70,7 +70,8 @@ final class TransportState {
     var iceAddressKeys: [UInt64] = []
     /// WebRTC subscribers negotiated their own header-extension ids, which the publisher's
     /// packets do not share: outgoing packets drop the publisher's extensions and carry only
-    /// the audio level, under this id (0: leave packets as they are).
+    /// the audio level, under this id (0: leave packets as they are), and the transport-wide
+    /// number under ``sentSequenceExtensionId`` when it is not 0.
     var audioLevelExtensionId: UInt8 = 0
     var rewritesExtensions = false
     /// Transport-wide congestion control toward the publisher: the header-extension id of the
