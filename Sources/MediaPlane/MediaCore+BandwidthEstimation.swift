@@ -43,9 +43,10 @@ extension MediaCore {
     /// stamps numbers (``TransportState/sentSequenceExtensionId`` is not 0).
     @inline(__always)
     func nextTransportWideSequence(bytes: Int, on transport: TransportState) -> UInt16 {
-        guard let estimator = transport.estimator else { return 0 }
+        guard let estimator = transport.estimatorReference else { return 0 }
         // Media sent while a probe goes belongs to it: the burst's rate is the path's then.
-        return estimator.recordSent(bytes: bytes, sendUs: nowUs, probeCluster: transport.probe?.cluster.id ?? -1)
+        let cluster = transport.probe?.cluster.id ?? -1
+        return estimator._withUnsafeGuaranteedRef { $0.recordSent(bytes: bytes, sendUs: nowUs, probeCluster: cluster) }
     }
 
     /// Writes the RFC 8285 one-byte-form extension block a subscriber's packet carries at

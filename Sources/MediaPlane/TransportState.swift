@@ -85,7 +85,12 @@ final class TransportState {
     /// The estimate of the subscriber's downlink: from its transport-wide feedback when the
     /// relay stamps numbers, else from its receiver reports (and REMB). Nil until the transport
     /// carries a sink.
-    var estimator: SendSideBandwidthEstimator?
+    var estimator: SendSideBandwidthEstimator? {
+        didSet { estimatorReference = estimator.map { Unmanaged.passUnretained($0) } }
+    }
+    /// ``estimator`` without reference counting, for stamping each egress packet (as
+    /// ``outboundReference`` is for sealing): valid exactly as long as `estimator` holds it.
+    private(set) var estimatorReference: Unmanaged<SendSideBandwidthEstimator>?
     /// The probe cluster being sent, if any (``MediaCore/sendProbes()``).
     var probe: ProbeBurst?
     /// Pacing (``MediaCore/pacedCount(on:count:)``): the bytes the transport may send now, when
