@@ -35,7 +35,8 @@ public struct DataPlaneCounters: Sendable, Hashable {
     public var transportFeedbackSent: UInt64 = 0
     /// Transport-wide congestion feedback packets received from subscribers the relay stamps.
     public var transportFeedbackReceived: UInt64 = 0
-    /// Probe clusters started toward subscribers, and the padding packets they sent.
+    /// Probe clusters started toward subscribers, and the packets they sent (RTX copies of a
+    /// recent packet, or padding).
     public var probeClusters: UInt64 = 0
     public var probePackets: UInt64 = 0
     /// Datagrams a pacer kept back at least once (each time it did).

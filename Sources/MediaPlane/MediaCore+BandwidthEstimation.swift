@@ -49,17 +49,26 @@ extension MediaCore {
         return estimator._withUnsafeGuaranteedRef { $0.recordSent(bytes: bytes, sendUs: nowUs, probeCluster: cluster) }
     }
 
-    /// Writes the RFC 8285 one-byte-form extension block a subscriber's packet carries at
-    /// `block`: the audio level (when `audioLevel` is given) and the transport-wide number (when
-    /// `transportWide` is), padded to whole words. Returns its length: 0, 8 or 12 bytes.
+    /// The length of the RFC 8285 one-byte-form block a subscriber's packet carries: nothing,
+    /// or the 4-byte header and one word for the audio level (2 bytes) or the transport-wide
+    /// number (3 bytes), two words for both.
+    @inline(__always)
+    static func subscriberExtensionLength(writesLevel: Bool, writesNumber: Bool) -> Int {
+        writesLevel ? (writesNumber ? 12 : 8) : (writesNumber ? 8 : 0)
+    }
+
+    /// Writes the extension block a subscriber's packet carries at `block`
+    /// (``subscriberExtensionLength(writesLevel:writesNumber:)`` bytes): the audio level (when
+    /// `audioLevel` is given) and the transport-wide number (when `transportWide` is), padded to
+    /// whole words.
     @inline(__always)
     static func writeSubscriberExtensions(
         at block: UnsafeMutableRawPointer, audioLevelId: UInt8, audioLevel: (level: UInt8, voiceActivity: Bool)?, transportWideId: UInt8,
         transportWide: UInt16?
-    ) -> Int {
+    ) {
         let writesLevel = audioLevel != nil && audioLevelId != 0
         let writesNumber = transportWide != nil && transportWideId != 0
-        guard writesLevel || writesNumber else { return 0 }
+        guard writesLevel || writesNumber else { return }
         let words = writesLevel && writesNumber ? 2 : 1
         block.storeBytes(of: 0xBE, toByteOffset: 0, as: UInt8.self)
         block.storeBytes(of: 0xDE, toByteOffset: 1, as: UInt8.self)
@@ -79,7 +88,6 @@ extension MediaCore {
             block.storeBytes(of: UInt8(truncatingIfNeeded: transportWide >> 8), toByteOffset: offset + 1, as: UInt8.self)
             block.storeBytes(of: UInt8(truncatingIfNeeded: transportWide), toByteOffset: offset + 2, as: UInt8.self)
         }
-        return 4 + 4 * words
     }
 
     /// A subscriber's transport-wide feedback about what the relay sent it.

@@ -56,8 +56,8 @@ extension MediaCore {
         }
     }
 
-    /// How long the shell may wait for packets before a feedback or a probe packet falls due:
-    /// at most `idleWaitMs`, less when one is due sooner.
+    /// How long the shell may wait for packets before a feedback, a probe packet or a packet
+    /// the pacer held falls due: at most `idleWaitMs`, less when one is due sooner.
     func timerWaitMs(idleWaitMs: Int32) -> Int32 {
         var earliest = Int64.max
         // Packets a pacer kept back go as its budget grows: look again within the millisecond.

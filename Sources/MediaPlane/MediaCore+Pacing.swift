@@ -8,11 +8,11 @@ import StreamCore
 /// relay's does not choose the media rate (the publisher's layer does): it never drains slower
 /// than ``pacingOverSendingRate`` times what the transport has been sending lately, so a stream
 /// above the estimate (until a lower layer is chosen) is not held back into a standing queue,
-/// only its bursts are spread. What the budget does not
-/// cover stays in the transport's send queue, in order, gathered whole (it outlives the receive
-/// batch it may point into), and goes on the timer; the datagrams a flush lets go still leave in
-/// one `sendmmsg` (or segmented) call. A queue that fills while held goes out whole: pacing
-/// spreads at most one queue (`media.sendBatchSize` datagrams). Transports without feedback (SRTP
+/// only its bursts are spread. What the budget does not cover stays in the transport's send
+/// queue, in order, gathered whole (it outlives the receive batch it may point into), and goes
+/// on the timer; the datagrams a flush lets go still leave in one `sendmmsg` (or segmented)
+/// call. A queue that fills while held goes out whole: pacing spreads at most one queue
+/// (`media.sendBatchSize` datagrams). Transports without feedback (SRTP
 /// subscribers, browsers that left the extension out) are not paced: an estimate from receiver
 /// reports alone is too slow to trust with holding media back.
 extension MediaCore {

@@ -13,9 +13,11 @@ extension MediaCore {
     /// How often the stamping transports are asked whether a probe is due, in microseconds.
     static let probeScanIntervalUs: Int64 = 10_000
 
-    /// A probe packet's length: the fixed header, the transport-wide number's extension block,
+    /// A padding probe's length: the fixed header, the transport-wide number's extension block,
     /// the padding.
-    static var probePacketLength: Int { RTPHeader.fixedHeaderLength + 8 + probePaddingBytes }
+    static var probePacketLength: Int { paddingProbeOffset + probePaddingBytes }
+    /// Where a padding probe's padding starts.
+    static var paddingProbeOffset: Int { RTPHeader.fixedHeaderLength + subscriberExtensionLength(writesLevel: false, writesNumber: true) }
 
     /// Starts the probes that are due and sends the packets of those under way.
     func sendProbes() {
@@ -79,10 +81,9 @@ extension MediaCore {
                 buffer.withPacket(sequenceNumber: sourceSequence, nowMs: nowMs, maximumAgeMs: configuration.retransmissionMaximumAgeMs) {
                     stored in
                     guard let header = RTPHeader.parse(stored),
-                        let timestamp = sink.rewriter.outputTimestamp(forSource: header.timestamp, sourceGeneration: sink.generation),
-                        sendRTX(stored, header: header, to: sink, originalSequenceNumber: latest, timestamp: timestamp)
+                        let timestamp = sink.rewriter.outputTimestamp(forSource: header.timestamp, sourceGeneration: sink.generation)
                     else { return nil }
-                    return RTPHeader.fixedHeaderLength + 4 * header.csrcCount + 8 + 2 + header.payloadLength
+                    return sendRTX(stored, header: header, to: sink, originalSequenceNumber: latest, timestamp: timestamp)
                 } ?? nil
             if let length { return length }
         }
@@ -100,10 +101,10 @@ extension MediaCore {
         RTPHeaderWriter.setTimestamp(sink.rewriter.lastOutputTimestamp, in: slot)
         RTPHeaderWriter.setSSRC(sink.rtxSSRC, in: slot)
         sink.rtxSequenceNumber &+= 1
-        _ = Self.writeSubscriberExtensions(
+        Self.writeSubscriberExtensions(
             at: slot + RTPHeader.fixedHeaderLength, audioLevelId: 0, audioLevel: nil, transportWideId: transport.sentSequenceExtensionId,
             transportWide: nextTransportWideSequence(bytes: length, on: transport))
-        let padding = slot + RTPHeader.fixedHeaderLength + 8
+        let padding = slot + Self.paddingProbeOffset
         padding.initializeMemory(as: UInt8.self, repeating: 0, count: Self.probePaddingBytes - 1)
         padding.storeBytes(of: UInt8(Self.probePaddingBytes), toByteOffset: Self.probePaddingBytes - 1, as: UInt8.self)
         return commitRTP(on: transport, slot: slot, length: length)

@@ -192,7 +192,7 @@ extension MediaCore {
                 let timestamp = sink.rewriter.outputTimestamp(forSource: header.timestamp, sourceGeneration: sink.generation)
             else { return false }
             if sink.rtxSSRC != 0 {
-                let went = sendRTX(stored, header: header, to: sink, originalSequenceNumber: outputSequenceNumber, timestamp: timestamp)
+                let went = sendRTX(stored, header: header, to: sink, originalSequenceNumber: outputSequenceNumber, timestamp: timestamp) != nil
                 if went { limiter.recordResent(outputSequenceNumber, bytes: stored.count, nowMs: nowMs) }
                 return went
             }

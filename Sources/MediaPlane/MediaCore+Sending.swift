@@ -144,9 +144,7 @@ extension MediaCore {
                 vp8: sink, fields: fields, payloadOffset: header.payloadOffset, fromReceiveBatch: fromReceiveBatch, padding: choice)
         }
         let fixedLength = RTPHeader.fixedHeaderLength + 4 * header.csrcCount
-        let writesLevel = audioLevel != nil && transport.audioLevelExtensionId != 0
-        // One word holds the level (2 bytes) or the number (3 bytes); both take two.
-        let extensionLength = writesLevel ? (stamps ? 12 : 8) : (stamps ? 8 : 0)
+        let extensionLength = Self.subscriberExtensionLength(writesLevel: audioLevel != nil && transport.audioLevelExtensionId != 0, writesNumber: stamps)
         let tailLength = packet.count - header.payloadOffset
         let length = fixedLength + extensionLength + tailLength
         guard length <= Self.maximumPacketSize, tailLength >= 0, let base = packet.baseAddress else {
@@ -162,7 +160,7 @@ extension MediaCore {
         slot.copyMemory(from: base, byteCount: fixedLength)
         if extensionLength > 0 {
             slot.storeBytes(of: slot.load(fromByteOffset: 0, as: UInt8.self) | 0x10, toByteOffset: 0, as: UInt8.self)
-            _ = Self.writeSubscriberExtensions(
+            Self.writeSubscriberExtensions(
                 at: slot + fixedLength, audioLevelId: transport.audioLevelExtensionId, audioLevel: audioLevel,
                 transportWideId: transport.sentSequenceExtensionId,
                 transportWide: stamps ? nextTransportWideSequence(bytes: length + padding, on: transport) : nil)
@@ -197,20 +195,22 @@ extension MediaCore {
     /// A retransmission on the sink's RFC 4588 stream: the original's fixed header (no padding,
     /// and no header extension but a transport-wide number when the transport stamps them) with
     /// the stream's SSRC, payload type and next sequence number, then the original sequence
-    /// number as the subscriber knew it, then the payload as first sent.
-    func sendRTX(_ packet: UnsafeRawBufferPointer, header: RTPHeader, to sink: SinkState, originalSequenceNumber: UInt16, timestamp: UInt32) -> Bool {
+    /// number as the subscriber knew it, then the payload as first sent. Its length before
+    /// protection, or nil (counted) when it could not go.
+    @discardableResult
+    func sendRTX(_ packet: UnsafeRawBufferPointer, header: RTPHeader, to sink: SinkState, originalSequenceNumber: UInt16, timestamp: UInt32) -> Int? {
         let transport = sink.transport
         let headerLength = RTPHeader.fixedHeaderLength + 4 * header.csrcCount
-        let extensionLength = transport.sentSequenceExtensionId != 0 ? 8 : 0
+        let extensionLength = Self.subscriberExtensionLength(writesLevel: false, writesNumber: transport.sentSequenceExtensionId != 0)
         let fixedLength = headerLength + extensionLength
         let length = fixedLength + 2 + header.payloadLength
         guard length <= Self.maximumPacketSize, let base = packet.baseAddress else {
             counters.drop(.oversized)
-            return false
+            return nil
         }
         guard transport.isPlain || transport.outbound != nil else {
             counters.drop(.sinkNotConnected)
-            return false
+            return nil
         }
         let slot = reserveSlot(on: transport)
         slot.copyMemory(from: base, byteCount: headerLength)
@@ -218,7 +218,7 @@ extension MediaCore {
         slot.storeBytes(of: slot.load(fromByteOffset: 0, as: UInt8.self) & ~0x30, toByteOffset: 0, as: UInt8.self)
         if extensionLength > 0 {
             slot.storeBytes(of: slot.load(fromByteOffset: 0, as: UInt8.self) | 0x10, toByteOffset: 0, as: UInt8.self)
-            _ = Self.writeSubscriberExtensions(
+            Self.writeSubscriberExtensions(
                 at: slot + headerLength, audioLevelId: 0, audioLevel: nil, transportWideId: transport.sentSequenceExtensionId,
                 transportWide: nextTransportWideSequence(bytes: length, on: transport))
         }
@@ -236,7 +236,7 @@ extension MediaCore {
         RTPHeaderWriter.setSequenceNumber(sink.rtxSequenceNumber, in: slot)
         RTPHeaderWriter.setTimestamp(timestamp, in: slot)
         sink.rtxSequenceNumber &+= 1
-        return commitRTP(on: transport, slot: slot, length: length)
+        return commitRTP(on: transport, slot: slot, length: length) ? length : nil
     }
 
     /// Protects an RTP packet already written into the reserved slot and queues it; false (and
