@@ -95,7 +95,15 @@ extension MediaCore {
         guard transport.sentSequenceExtensionId != 0, let estimator = transport.estimator else { return }
         counters.transportFeedbackReceived &+= 1
         estimator.onTransportFeedback(feedback, in: packet, nowUs: nowUs)
+        let estimate = Int(estimator.estimateBps)
+        if Double(estimate) < Double(transport.announcedEstimateBps) * Self.estimateDropAnnouncedBelow {
+            transport.announcedEstimateBps = estimate
+            events.yield(.estimateDropped(transportId: transport.id, estimateBps: estimate))
+        }
     }
+
+    /// The share of the last announced estimate below which a cut is announced at once.
+    static let estimateDropAnnouncedBelow = 0.85
 
     /// A subscriber's REMB: the estimate stays under it.
     func handleReceiverEstimate(_ estimate: RTCPReceiverEstimatedMaximumBitrate, on transport: TransportState) {

@@ -260,6 +260,11 @@ extension MediaCore {
         report.counters = counters
         // A copy of its own, so the data plane's next drop does not pay a copy-on-write allocation.
         report.counters.drops = counters.drops.map { $0 }
+        let windowMs = nowMs - lastPublishedReportMs
+        lastPublishedReportMs = nowMs
+        func bitsPerSecond(_ bytes: UInt64, since previous: UInt64) -> Int {
+            windowMs > 0 && bytes >= previous ? Int(min((bytes - previous) * 8000 / UInt64(windowMs), UInt64(Int.max))) : 0
+        }
         // Remote sources mirror another shard's source, which reports it.
         for (id, source) in sources where source.upstream == nil {
             var entry = source.report
@@ -267,6 +272,10 @@ extension MediaCore {
             entry.ssrc = source.ssrc
             entry.packetsLost = source.statistics.cumulativeLost
             entry.jitterMs = source.clockRate > 0 ? Double(source.statistics.jitter) * 1000 / Double(source.clockRate) : 0
+            let window = bitsPerSecond(entry.bytes, since: source.bytesAtLastReport)
+            entry.bitrateBps = max(window, source.previousWindowBps)
+            source.bytesAtLastReport = entry.bytes
+            source.previousWindowBps = window
             report.sources[id] = entry
         }
         for (id, sink) in sinks {
@@ -281,7 +290,10 @@ extension MediaCore {
         for (id, transport) in transports {
             var entry = transport.report
             entry.remote = transport.remoteKey == 0 ? nil : transport.remote.description
+            entry.sendBitrateBps = bitsPerSecond(entry.bytesOut, since: transport.bytesOutAtLastReport)
+            transport.bytesOutAtLastReport = entry.bytesOut
             entry.bandwidthEstimate = transport.estimator.map { Self.estimateReport(of: $0, stamps: transport.sentSequenceExtensionId != 0) }
+            transport.announcedEstimateBps = entry.bandwidthEstimate?.estimateBps ?? 0
             report.transports[id] = entry
         }
         reports.publish(report)

@@ -40,10 +40,11 @@ extension MediaCore {
 
     /// Asks the transport's estimator for a probe when the transport can carry one: it sends,
     /// media has gone out (a probe before it would measure a path nothing uses yet), and a sink
-    /// has an RFC 4588 stream for it.
+    /// has an RFC 4588 stream for it, bound to a source or not: a video the layer allocator
+    /// paused for the subscriber's downlink comes back only once probes have found the room.
     func startProbeIfDue(on transport: TransportState) {
         guard transport.canSend, let estimator = transport.estimator, estimator.log.nextSequence > 0,
-            let sink = transport.sinks.values.first(where: { $0.rtxSSRC != 0 && $0.source != nil }),
+            let sink = transport.sinks.values.first(where: { $0.rtxSSRC != 0 }),
             let cluster = estimator.nextProbe(nowUs: nowUs)
         else { return }
         transport.probe = ProbeBurst(

@@ -50,6 +50,8 @@ final class MediaCore {
     /// Unix milliseconds, for sender reports and reports to the control plane.
     var nowUnixMs: Int64 = 0
     var lastReportMs: Int64 = 0
+    /// When the last report was published: the start of the next one's rate window.
+    var lastPublishedReportMs: Int64 = 0
     var lastReceiverReportMs: Int64 = 0
     var lastRepeaterPollMs: Int64 = 0
     var lastLevelsMs: Int64 = 0
@@ -142,6 +144,7 @@ final class MediaCore {
     /// Starts the timers from the current time (the shell calls it once before its loop).
     func startTimers() {
         lastReportMs = nowMs
+        lastPublishedReportMs = nowMs
         lastReceiverReportMs = nowMs
     }
 

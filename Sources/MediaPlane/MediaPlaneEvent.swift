@@ -1,5 +1,5 @@
-/// Something the data plane tells the control plane about a WebRTC transport. These are
-/// handshake and liveness events, never per-media-packet ones.
+/// Something the data plane tells the control plane about a transport. These are handshake,
+/// liveness and congestion events, never per-media-packet ones.
 public enum MediaPlaneEvent: Sendable, Hashable {
     /// A DTLS record arrived for the transport, from the address its ICE checks came from.
     case dtlsDatagram(transportId: Int, datagram: [UInt8], from: IPv4Endpoint)
@@ -8,4 +8,8 @@ public enum MediaPlaneEvent: Sendable, Hashable {
     /// ICE gave up on the transport: no valid check arrived in time (`neverConnected`), or
     /// consent lapsed after it was connected.
     case iceExpired(transportId: Int, neverConnected: Bool)
+    /// A subscriber's transport-wide feedback cut the estimate of its downlink by more than
+    /// ``MediaCore/estimateDropAnnouncedBelow`` since the last report or such event: the layer
+    /// allocator acts now rather than at the next report.
+    case estimateDropped(transportId: Int, estimateBps: Int)
 }

@@ -12,5 +12,8 @@ public struct SourceReport: Sendable, Hashable {
     /// The SSRC packets arrive with: as published, or learnt from the first packet of a
     /// simulcast layer announced by rid (0 until then).
     public var ssrc: UInt32 = 0
+    /// Bits per second received over the larger of the data plane's last two report windows
+    /// (about a second each): what forwarding this track costs, keyframes included.
+    public var bitrateBps: Int = 0
     public init() {}
 }

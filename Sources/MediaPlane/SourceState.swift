@@ -36,6 +36,9 @@ final class SourceState {
     var lastSenderReportNTPMiddle: UInt32 = 0
     var lastSenderReportArrivalMs: Int64 = 0
     var report = SourceReport()
+    /// `report.bytes` at the last report, and the rate of the window before it, for `bitrateBps`.
+    var bytesAtLastReport: UInt64 = 0
+    var previousWindowBps = 0
     /// The RFC 6464 header-extension id; 0 when the track carries no audio level.
     let audioLevelId: UInt8
     /// The loudest level (-dBov) and any voice activity seen since the last levels snapshot.

@@ -8,5 +8,7 @@ public struct TransportReport: Sendable, Hashable {
     public var remote: String?
     /// The estimate of the subscriber's downlink, once the transport carries a sink.
     public var bandwidthEstimate: BandwidthEstimateReport?
+    /// Bits per second sent over the data plane's last report window (about a second).
+    public var sendBitrateBps: Int = 0
     public init() {}
 }

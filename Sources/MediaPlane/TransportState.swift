@@ -62,6 +62,10 @@ final class TransportState {
     var runSegments = 0
     var runBytes = 0
     var report = TransportReport()
+    /// `report.bytesOut` at the last report, for `sendBitrateBps`.
+    var bytesOutAtLastReport: UInt64 = 0
+    /// The estimate the control plane last heard, by a report or an `estimateDropped` event.
+    var announcedEstimateBps = 0
     /// WebRTC transports share the relay's one WebRTC socket, so removing one must not close it.
     let sharesSocket: Bool
     /// The ICE-lite agent of a WebRTC transport; nil on plain SRTP transports.

@@ -26,4 +26,9 @@ struct ClientSession: Sendable {
     /// Methods of the requests being handled, by request id, so that the answer is counted
     /// under its method (`pkrelay_control_requests_total`).
     var answering: [RequestID?: String] = [:]
+    /// What the relay may do to this connection's subscriptions on a weak downlink
+    /// (`setSubscribeFallbackOption`).
+    var subscribeFallbackOption = SubscribeFallbackOption.default
+    /// How it ranks each publisher's video (`setRemoteUserPriority`); low when not set.
+    var remotePriorities: [RemotePriorityKey: RemoteUserPriority] = [:]
 }

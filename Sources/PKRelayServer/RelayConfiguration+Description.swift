@@ -29,6 +29,7 @@ extension RelayConfiguration {
           portRangeEnd: \(media.portRange.upperBound)
           allowPlainRTP: \(allowPlainRTP)
           congestionFeedback: \(congestionFeedback)
+          layerAllocation: \(layerAllocation)
           srtpProfiles: [\(srtpProfiles.map(\.rawValue).joined(separator: ", "))]
           receiveBufferBytes: \(media.receiveBufferBytes)
           sendBufferBytes: \(media.sendBufferBytes)

@@ -13,6 +13,7 @@ extension RelayConfiguration {
         "control.joinsPerSecond", "control.maxConnections", "control.maxConnectionsPerAddress",
         "admin.host", "admin.port", "admin.requestsPerSecond", "admin.maxBodyBytes",
         "media.bindAddress", "media.announcedAddress", "media.portRangeStart", "media.portRangeEnd", "media.allowPlainRTP", "media.congestionFeedback",
+        "media.layerAllocation",
         "media.srtpProfiles", "media.receiveBufferBytes", "media.sendBufferBytes", "media.receiveBatchSize", "media.sendBatchSize",
         "media.gso", "media.gsoPadding", "media.gro", "media.sendOnlySockets", "media.connectedSockets",
         "media.retransmissionBufferPackets", "media.keyframeRequestIntervalMs", "media.webrtcEnabled", "media.webrtcPort", "media.iceTimeoutSeconds",

@@ -53,6 +53,7 @@ extension RelayConfiguration {
         configuration.media.portRange = first...last
         configuration.allowPlainRTP = try media.bool("allowPlainRTP", default: configuration.allowPlainRTP)
         configuration.congestionFeedback = try media.bool("congestionFeedback", default: configuration.congestionFeedback)
+        configuration.layerAllocation = try media.bool("layerAllocation", default: configuration.layerAllocation)
         if let names = try media.list("srtpProfiles") {
             var profiles: [SRTPProfile] = []
             for (index, name) in names.enumerated() {
@@ -100,7 +101,7 @@ extension RelayConfiguration {
                     key: "media.webrtcPort",
                     reason:
                         "the WebRTC ports \(webRTCPort)-\(lastWebRTCPort) (one per media thread, media.threads \(threads)) must lie outside "
-                            + "media.portRangeStart-portRangeEnd (\(first)-\(last)), which SRTP transports use"
+                        + "media.portRangeStart-portRangeEnd (\(first)-\(last)), which SRTP transports use"
                 )
             }
         }

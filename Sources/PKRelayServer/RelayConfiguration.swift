@@ -34,6 +34,10 @@ public struct RelayConfiguration: Sendable {
     /// their downlinks. Off, a browser adapts its rate from receiver reports' loss alone, and
     /// subscribers are estimated from theirs.
     public var congestionFeedback = true
+    /// Whether the relay chooses each subscriber's video layer from its downlink's estimate: the
+    /// small encoding (or, for subscribers that allow it, audio only) when the big one does not
+    /// fit, and back when it does. Off, subscribers get the encoding they ask for, whatever their link.
+    public var layerAllocation = true
     public var srtpProfiles: [SRTPProfile] = [.aeadAES128GCM, .aesCM128HMACSHA1_80]
     public var media = MediaPlaneConfiguration()
     public var rooms = RoomLimits()

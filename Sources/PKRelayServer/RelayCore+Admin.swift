@@ -44,7 +44,8 @@ extension RelayCore {
                     return AdminSubscription(
                         publisherUserId: subscription.publisherUserId, streamIndex: subscription.streamIndex, mediaType: Int(subscription.mediaType),
                         transportId: transportId,
-                        bandwidthEstimate: transportId.flatMap { transports[$0]?.bandwidthEstimate }.map(BandwidthEstimateStats.init))
+                        bandwidthEstimate: transportId.flatMap { transports[$0]?.bandwidthEstimate }.map(BandwidthEstimateStats.init),
+                        videoStreamType: subscription.videoStreamType, videoEnabled: subscription.videoEnabled)
                 })
         }
         let forwards = engine.forwardSnapshots().filter { $0.sourceRoomId == roomId || $0.targetRoomId == roomId }.map { forward in

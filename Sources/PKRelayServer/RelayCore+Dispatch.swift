@@ -184,6 +184,8 @@ extension RelayCore {
             }
         case .unsubscribeStream: run(SubscribeStreamParams.self) { engine.unsubscribe(session: session, params: $0, now: time) }
         case .setRemoteVideoStreamType: run(SetRemoteVideoStreamTypeParams.self) { engine.setRemoteVideoStreamType(session: session, params: $0, now: time) }
+        case .setSubscribeFallbackOption: run(SetSubscribeFallbackOptionParams.self) { setSubscribeFallbackOption($0, session: session) }
+        case .setRemoteUserPriority: run(SetRemoteUserPriorityParams.self) { setRemoteUserPriority($0, session: session) }
         case .getStats: run(GetStatsParams.self) { EngineOutcome(result: .success(stats(for: session, roomId: $0.roomId)), actions: []) }
         case .startForwardStreamToRooms:
             run(StartForwardParams.self) {

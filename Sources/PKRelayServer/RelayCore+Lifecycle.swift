@@ -14,9 +14,11 @@ extension RelayCore {
                 engine.recordMediaActivity(sourceId: id, at: EngineTime(milliseconds: report.generatedAtMs - source.idleMs))
             }
             reportFirstKeyframes(MediaPlaneReportView(report: report))
+            allocateLayers(budgetsFrom: report)
         }
         apply(engine.tick(now: now))
         runMediaQuality(report)
+        reportLayerUse()
         runWebRTCTimers()
     }
 

@@ -50,12 +50,18 @@ extension RelayCore {
         let totals = engine.totals
         let forwarding = engine.forwardingTotals
         let status = media.status
-        return RelayOverview(
+        var overview = RelayOverview(
             rooms: totals.rooms, users: totals.users, publications: totals.publications, subscriptions: totals.subscriptions,
             connections: sessions.count, transports: status.transports, udpPorts: status.udpPortsInUse, accepting: accepting, media: media.latestReport(),
             forwardTargets: forwarding.forwardTargets, links: forwarding.links, segmentationOffload: status.segmentationOffload,
             receiveOffload: status.receiveOffload, sendOnlySockets: status.sendOnlySockets,
             processCPUSeconds: Double(pkr_process_cpu_us()) / 1e6, cpuCores: Int(pkr_available_cpus()),
             mediaThreadCPUSeconds: status.threadCPUSeconds)
+        overview.videoFallbacks = layerAllocation.fallbacks
+        overview.videoRecoveries = layerAllocation.recoveries
+        overview.videoRequestedChanges = layerAllocation.requestedChanges
+        overview.videoLimitedToSmall = layerAllocation.limited[.small] ?? 0
+        overview.videoPaused = layerAllocation.limited[.paused] ?? 0
+        return overview
     }
 }

@@ -142,6 +142,8 @@ extension RelayCore {
             run(
                 webRTC[id]!.iceExpired(neverConnected: neverConnected, timeoutSeconds: Int(configuration.media.iceTimeoutMs / 1000)), transport: id,
                 session: session)
+        case .estimateDropped(let id, let bps):
+            estimateDropped(transportId: id, bps: bps)
         }
     }
 

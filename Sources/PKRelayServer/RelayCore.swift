@@ -32,6 +32,8 @@ public actor RelayCore {
     nonisolated var webhooks: WebhookHub { feed.webhooks }
     /// Volume reports, active speakers and network-quality windows.
     var mediaQuality = MediaQualityState()
+    /// Rates, budgets and counts for the layer allocator.
+    var layerAllocation = LayerAllocationState()
     /// WebRTC transports' negotiations (DTLS handshakes and SDP), by transport id.
     var webRTC: [Int: WebRTCSession] = [:]
     /// WHIP and WHEP sessions, by resource id.

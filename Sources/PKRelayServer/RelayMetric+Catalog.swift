@@ -69,6 +69,12 @@ extension RelayMetric {
         "pkrelay_subscriber_estimates", "Subscriber transports with a bandwidth estimate, by what drives it (transport_wide, receiver_reports).")
     static let subscriberEstimatesAtMost = gauge(
         "pkrelay_subscriber_estimates_at_most", "Subscriber transports whose bandwidth estimate is at most bps bits per second.")
+    static let videoLayerChanges = counter(
+        "pkrelay_video_layer_changes_total",
+        "Subscriptions' video moved by the layer allocator: down (fallback) or up (recovery) for bandwidth, or a limit lifted at the subscriber's request (requested)."
+    )
+    static let videoLimited = gauge(
+        "pkrelay_video_subscriptions_limited", "Subscriptions whose video the layer allocator now limits, by limit (small, paused).")
     static let droppedPackets = counter("pkrelay_dropped_packets_total", "Packets dropped, by reason.")
     static let srtpFailures = counter("pkrelay_srtp_failures_total", "SRTP/SRTCP packets that failed to authenticate or decrypt.")
 
@@ -103,7 +109,7 @@ extension RelayMetric {
         sendOnlySockets,
         keyframeRequestsReceived, keyframeRequestsSent, nacksReceived, retransmissions, retransmissionsMissed, nacksSent, retransmissionsReceived,
         transportFeedbackSent, transportFeedbackReceived, probeClusters, probePackets, pacedPackets, subscriberEstimates, subscriberEstimatesAtMost,
-        droppedPackets, srtpFailures, processCPUSeconds, cpuCores, mediaThreadCPUSeconds,
+        videoLayerChanges, videoLimited, droppedPackets, srtpFailures, processCPUSeconds, cpuCores, mediaThreadCPUSeconds,
         webhookDeliveries, webhookFailures, webhookDropped, webhookQueueDepth, limitRefusals,
         clusterServing, clusterRooms, clusterLeaseLosses, clusterRenewalFailures, clusterRedirects, clusterPeers, clusterPeerLosses,
     ]

@@ -46,6 +46,11 @@ extension RelayMetrics {
         for bound in Self.estimateBounds {
             set(.subscriberEstimatesAtMost, [("bps", String(bound))], to: Double(estimates.count { $0.estimateBps <= bound }))
         }
+        mirror(.videoLayerChanges, [("reason", "fallback")], total: overview.videoFallbacks)
+        mirror(.videoLayerChanges, [("reason", "recovery")], total: overview.videoRecoveries)
+        mirror(.videoLayerChanges, [("reason", "requested")], total: overview.videoRequestedChanges)
+        set(.videoLimited, [("limit", "small")], to: Double(overview.videoLimitedToSmall))
+        set(.videoLimited, [("limit", "paused")], to: Double(overview.videoPaused))
         mirror(.retransmissionsReceived, total: counters.retransmissionsReceived)
         for reason in DropReason.allCases { mirror(.droppedPackets, [("reason", reason.label)], total: counters.drops(reason)) }
         let srtp = [DropReason.srtpAuthenticationFailed, .srtpReplayed, .srtpMalformed, .srtpOther].reduce(UInt64(0)) { $0 &+ counters.drops($1) }

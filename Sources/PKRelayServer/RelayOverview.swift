@@ -26,4 +26,12 @@ public struct RelayOverview: Sendable {
     public var cpuCores: Int
     /// Each media thread's CPU seconds, in shard order.
     public var mediaThreadCPUSeconds: [Double]
+    /// Video layer changes the allocator made: fallbacks and recoveries for bandwidth, and
+    /// limits lifted at a subscriber's request.
+    public var videoFallbacks: UInt64 = 0
+    public var videoRecoveries: UInt64 = 0
+    public var videoRequestedChanges: UInt64 = 0
+    /// Subscriptions whose video is now limited to the small layer, and paused (audio only).
+    public var videoLimitedToSmall = 0
+    public var videoPaused = 0
 }

@@ -15,6 +15,8 @@ public enum Method: String, Sendable, CaseIterable {
     case subscribeStream
     case unsubscribeStream
     case setRemoteVideoStreamType
+    case setSubscribeFallbackOption
+    case setRemoteUserPriority
     case getStats
     case startForwardStreamToRooms
     case updateForwardStreamToRooms

@@ -32,6 +32,8 @@ extension ServerEvent: Codable {
         case .networkQuality(let data): try container.encode(data, forKey: .data)
         case .transportOffer(let data): try container.encode(data, forKey: .data)
         case .transportStateChanged(let data): try container.encode(data, forKey: .data)
+        case .simulcastSubscribeFallback(let data): try container.encode(data, forKey: .data)
+        case .subscribedLayersChanged(let data): try container.encode(data, forKey: .data)
         }
     }
 
@@ -63,6 +65,8 @@ extension ServerEvent: Codable {
         case "onNetworkQuality": self = .networkQuality(try container.decode(NetworkQualityEvent.self, forKey: .data))
         case "onTransportOffer": self = .transportOffer(try container.decode(TransportOfferEvent.self, forKey: .data))
         case "onTransportStateChanged": self = .transportStateChanged(try container.decode(TransportStateChangedEvent.self, forKey: .data))
+        case "onSimulcastSubscribeFallback": self = .simulcastSubscribeFallback(try container.decode(SimulcastSubscribeFallbackEvent.self, forKey: .data))
+        case "onSubscribedLayersChanged": self = .subscribedLayersChanged(try container.decode(SubscribedLayersChangedEvent.self, forKey: .data))
         default:
             throw DecodingError.dataCorruptedError(forKey: .event, in: container, debugDescription: "unknown event \(name)")
         }

@@ -24,6 +24,8 @@ public enum ServerEvent: Sendable, Hashable {
     case networkQuality(NetworkQualityEvent)
     case transportOffer(TransportOfferEvent)
     case transportStateChanged(TransportStateChangedEvent)
+    case simulcastSubscribeFallback(SimulcastSubscribeFallbackEvent)
+    case subscribedLayersChanged(SubscribedLayersChangedEvent)
 
     /// The event's name on the wire.
     public var name: String {
@@ -52,6 +54,8 @@ public enum ServerEvent: Sendable, Hashable {
         case .networkQuality: "onNetworkQuality"
         case .transportOffer: "onTransportOffer"
         case .transportStateChanged: "onTransportStateChanged"
+        case .simulcastSubscribeFallback: "onSimulcastSubscribeFallback"
+        case .subscribedLayersChanged: "onSubscribedLayersChanged"
         }
     }
 }

@@ -8,6 +8,10 @@ public struct MemberSnapshot: Sendable, Hashable {
         public var streamIndex: StreamIndex
         public var mediaType: Int
         public var sinks: [SinkTrack]
+        /// The video encoding delivered, and whether any is (false while paused for the
+        /// subscriber's downlink); nil while no video is delivered.
+        public var videoStreamType: VideoStreamType?
+        public var videoEnabled: Bool?
     }
 
     public var roomId: String

@@ -19,7 +19,8 @@ extension RoomEngine {
             .map { subscription in
                 MemberSnapshot.SubscriptionView(
                     publisherUserId: subscription.key.publisherUserId, streamIndex: subscription.key.streamIndex,
-                    mediaType: subscription.mediaType, sinks: [TrackKind.audio, .video].compactMap { subscription.sinks[$0] })
+                    mediaType: subscription.mediaType, sinks: [TrackKind.audio, .video].compactMap { subscription.sinks[$0] },
+                    videoStreamType: subscription.deliveredVideo?.streamType, videoEnabled: subscription.deliveredVideo?.enabled)
             }
         return MemberSnapshot(
             roomId: roomId, userId: member.userId, session: member.session, role: member.role, visible: member.visible,

@@ -74,7 +74,7 @@ extension RoomEngine {
         }
         rooms[params.roomId]!.members[subscriber.userId]!.subscriptions[key]!.videoStreamType = params.streamType
         var actions: [EngineAction] = []
-        let result = bindSubscription(roomId: params.roomId, subscriberId: subscriber.userId, key: key, into: &actions)
+        let result = bindSubscription(roomId: params.roomId, subscriberId: subscriber.userId, key: key, reason: .subscriberRequest, into: &actions)
         return EngineOutcome(result: .success(result), actions: actions)
     }
 
@@ -119,14 +119,20 @@ extension RoomEngine {
     /// Binds a subscription's sinks to the publisher's current tracks (creating sinks as needed)
     /// and tells the subscriber what it will receive.
     @discardableResult
-    mutating func bindSubscription(roomId: String, subscriberId: String, key: SubscriptionKey, into actions: inout [EngineAction]) -> SubscribeStreamResult {
+    mutating func bindSubscription(
+        roomId: String, subscriberId: String, key: SubscriptionKey, reason: FallbackOrRecoverReason = .publisherChange, estimateBps: Int? = nil,
+        into actions: inout [EngineAction]
+    ) -> SubscribeStreamResult {
         var subscription = rooms[roomId]!.members[subscriberId]!.subscriptions[key]!
         let session = rooms[roomId]!.members[subscriberId]!.session
         let publication = rooms[roomId]?.members[key.publisherUserId]?.publications[key.streamIndex]
         var tracks: [SubscribedTrack] = []
         var renegotiate: Set<Int> = []
+        var delivered: DeliveredVideo?
+        // The allocator's limit lowers what the subscriber asked for, never raises it.
+        let preferred = subscription.bandwidthLimit == .none ? subscription.videoStreamType : .small
         for kind in [TrackKind.audio, .video] where subscription.wants(kind) {
-            guard let publication, let source = publication.track(of: kind, preferring: subscription.videoStreamType),
+            guard let publication, let source = publication.track(of: kind, preferring: preferred),
                 let description = publication.description(of: kind)
             else { continue }
             let sink: SinkTrack
@@ -151,7 +157,15 @@ extension RoomEngine {
                 if let rewrite { actions.append(.media(.setSinkPayloadType(sink: sink.id, payloadType: rewrite))) }
                 if negotiations[sink.transportId]!.store(offered) { renegotiate.insert(sink.transportId) }
             }
-            if let bound = subscription.bindings[kind], bound != source.id {
+            let paused = kind == .video && subscription.bandwidthLimit == .paused
+            if kind == .video { delivered = DeliveredVideo(streamType: source.videoStreamType, enabled: !paused) }
+            if paused {
+                // Audio only: the sink keeps its sequence state for when video resumes.
+                if subscription.bindings[kind] != nil {
+                    unbind(sink: sink.id, on: sink.transportId, into: &actions)
+                    subscription.bindings[kind] = nil
+                }
+            } else if let bound = subscription.bindings[kind], bound != source.id {
                 subscription.bindings[kind] = source.id
                 // Another encoding of the same video: switch at its keyframe without a pause.
                 let sameVideo = publication.tracks.contains { $0.id == bound }
@@ -162,6 +176,14 @@ extension RoomEngine {
             }
             tracks.append(track)
         }
+        if let before = subscription.deliveredVideo, let after = delivered, before != after {
+            let change = SimulcastSubscribeFallbackEvent(
+                roomId: roomId, userId: key.publisherUserId, streamIndex: key.streamIndex, beforeVideoStreamType: before.streamType,
+                afterVideoStreamType: after.streamType, beforeVideoEnabled: before.enabled, afterVideoEnabled: after.enabled, reason: reason,
+                estimateBps: estimateBps)
+            actions.append(.event(session, .simulcastSubscribeFallback(change)))
+        }
+        subscription.deliveredVideo = delivered
         rooms[roomId]!.members[subscriberId]!.subscriptions[key] = subscription
         let result = SubscribeStreamResult(roomId: roomId, userId: key.publisherUserId, streamIndex: key.streamIndex, state: .success, tracks: tracks)
         actions.append(.event(session, .streamSubscribed(result)))

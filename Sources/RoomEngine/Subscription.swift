@@ -13,6 +13,11 @@ struct Subscription: Sendable, Hashable {
     var sinks: [TrackKind: SinkTrack] = [:]
     /// The source each sink is bound to, if any.
     var bindings: [TrackKind: UInt32] = [:]
+    /// What the subscriber's downlink allows of the video, as the layer allocator last decided.
+    var bandwidthLimit = VideoBandwidthLimit.none
+    /// The video last delivered, for the before and after of `onSimulcastSubscribeFallback`;
+    /// nil while none is.
+    var deliveredVideo: DeliveredVideo?
 
     func wants(_ kind: TrackKind) -> Bool { mediaType & kind.mediaTypeBit != 0 }
 

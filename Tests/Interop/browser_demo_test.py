@@ -351,7 +351,7 @@ class Browser:
         self.url = None
         options = webdriver.ChromeOptions()
         options.binary_location = args.chromium
-        for flag in CHROMIUM_FLAGS:
+        for flag in CHROMIUM_FLAGS + list(getattr(args, "extra_flags", [])):
             options.add_argument(flag)
         # The page's console (the demo logs every request and event the SDK reports there) is the first
         # thing to read when a run fails.

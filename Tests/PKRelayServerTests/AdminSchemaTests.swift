@@ -18,7 +18,9 @@ struct AdminSchemaTests {
         let estimate = BandwidthEstimateStats(
             source: "transport_wide", estimateBps: 1_200_000, delayBasedBps: 1_200_000, lossBasedBps: 1_500_000, acknowledgedBps: 1_100_000,
             delaySignal: "normal", lossFraction: 0.01, roundTripTimeMs: 42.5, feedbacks: 120)
-        let subscription = AdminSubscription(publisherUserId: "bob", streamIndex: .screen, mediaType: 2, transportId: 3, bandwidthEstimate: estimate)
+        let subscription = AdminSubscription(
+            publisherUserId: "bob", streamIndex: .screen, mediaType: 2, transportId: 3, bandwidthEstimate: estimate, videoStreamType: .small, videoEnabled: true
+        )
         let user = AdminUser(
             userId: "alice", role: .anchor, visible: true, forwardedFrom: "r2", tokenExpiresAt: 1_800_000_000,
             streams: [stream], subscriptions: [subscription])

@@ -70,7 +70,10 @@ import Testing
         #expect(switched.tracks.map(\.ssrc) == first.tracks.map(\.ssrc))
         #expect(switched.tracks[1].videoStreamType == .small)
         #expect(s.media(since: mark) == [.switchSource(sink: sink.id, source: sources[2].id)])
-        #expect(s.events(for: viewer, since: mark) == [.streamSubscribed(switched)])
+        let change = SimulcastSubscribeFallbackEvent(
+            roomId: Scenario.room, userId: "anchor", streamIndex: .main, beforeVideoStreamType: .big, afterVideoStreamType: .small,
+            beforeVideoEnabled: true, afterVideoEnabled: true, reason: .subscriberRequest)
+        #expect(s.events(for: viewer, since: mark) == [.simulcastSubscribeFallback(change), .streamSubscribed(switched)])
 
         let back = s.mark
         _ = try #require(Self.setType(&s, viewer, of: "anchor", .big).value)

@@ -2,7 +2,10 @@
 # Transport-wide congestion feedback against headless Chromium (Tests/Interop/congestion_feedback_test.py):
 # three relays in a network namespace with only loopback up, one with media.congestionFeedback,
 # one without, and one with it whose announced address (127.0.0.2) is pkrelay-impair capping the
-# uplink (a publisher's estimate), then the downlink (the relay's estimate of a viewer). Needs root (unshare --net); `make test-browser` builds pkrelay and pkrelay-impair first.
+# uplink (a publisher's estimate), then the downlink (the relay's estimate of a viewer); then automatic layer
+# fallback and recovery behind the same capped downlink (Tests/Interop/layer_fallback_test.py).
+# BROWSER_CONGESTION_PHASES picks phases ("feedback fallback" by default). Needs root (unshare --net);
+# `make test-browser` builds pkrelay and pkrelay-impair first.
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -27,7 +30,7 @@ YAML
 
 exec unshare --net bash -c '
     ip link set lo up
-    bin=$1 work=$2
+    bin=$1 work=$2 phases=$3
     pids=()
     for name in with without capped; do
         "$bin/pkrelay" serve --config "$work/$name.yaml" > "$work/$name.log" 2>&1 &
@@ -41,11 +44,18 @@ exec unshare --net bash -c '
         for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/healthz" > /dev/null && break; sleep 0.1; done
     done
     status=0
-    /usr/bin/python3 Tests/Interop/congestion_feedback_test.py --with http://127.0.0.1:7700 --without http://127.0.0.1:7800 \
-        --with-admin http://127.0.0.1:7710 --without-admin http://127.0.0.1:7810 \
-        --capped http://127.0.0.1:7900 --impair-commands "$work/impair.in" --cap 300000 --viewer-cap 2500000 || status=$?
+    case " $phases " in *" feedback "*)
+        /usr/bin/python3 Tests/Interop/congestion_feedback_test.py --with http://127.0.0.1:7700 --without http://127.0.0.1:7800 \
+            --with-admin http://127.0.0.1:7710 --without-admin http://127.0.0.1:7810 \
+            --capped http://127.0.0.1:7900 --impair-commands "$work/impair.in" --cap 300000 --viewer-cap 2500000 || status=$?
+    esac
+    case " $phases " in *" fallback "*)
+        if [ "$status" -eq 0 ]; then
+            /usr/bin/python3 Tests/Interop/layer_fallback_test.py --capped http://127.0.0.1:7900 --impair-commands "$work/impair.in" || status=$?
+        fi
+    esac
     echo quit >&3
     kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null || true
     if [ "$status" -ne 0 ]; then for name in with without capped; do echo "$name relay log:"; tail -n 20 "$work/$name.log"; done; cat "$work/impair.out"; fi
     exit "$status"
-' test-browser-congestion "$bin" "$work"
+' test-browser-congestion "$bin" "$work" "${BROWSER_CONGESTION_PHASES:-feedback fallback}"

@@ -2,7 +2,9 @@
  * audience.html?room=R&user=U: watches room R as an invisible audience member. Every publisher
  * of the room gets a tile: the room's anchor and, during a PK, the partner from the other room.
  * For dual-stream publishers (anchor.html with `simulcast=1`) `&layer=small` starts with the
- * small video, and each tile's button switches between big and small.
+ * small video, and each tile's button switches between big and small. The relay moves a tile to
+ * the small video by itself when this viewer's downlink cannot carry the big one, and back;
+ * `&fallback=0` turns that off and `&fallback=2` lets it pause video (audio only) below the small.
  */
 import {PKRelayClient, VideoStreamType} from '../sdk/pkrelay.js';
 import * as D from './demo.js';
@@ -12,11 +14,14 @@ const {room: roomId, user, relayUrl, tokenBase, query} = D.settings();
 const {Big: BIG, Small: SMALL} = VideoStreamType;
 const startLayer = query.get('layer') === 'small' ? SMALL : BIG;
 const LAYER_NAMES = {[BIG]: 'big', [SMALL]: 'small'};
+const fallbackOption = query.has('fallback') ? Number(query.get('fallback')) : null;
 
 // Per publisher: the layer asked for, and the one the relay reports delivering (big while a
 // publisher sends no small video).
 const wanted = new Map();
 const delivered = new Map();
+// Publishers whose video the relay paused for this viewer's downlink (audio only).
+const paused = new Set();
 let sizes = {};
 let room = null;
 let grid = null;
@@ -68,12 +73,15 @@ function render(userId, tile = grid && grid.get(userId)) {
   const layer = delivered.get(userId);
   const parts = [`layer: ${layer === undefined ? '–' : LAYER_NAMES[layer]}`];
   if (sizes[userId]) parts.push(`${sizes[userId].width}x${sizes[userId].height}`);
+  if (paused.has(userId)) parts.push('video paused: weak downlink');
   if (layer !== undefined && layer !== currentWanted(userId)) parts.push(`(${LAYER_NAMES[currentWanted(userId)]} asked)`);
   tile.layerInfo.textContent = parts.join(' · ');
   tile.layerButton.textContent = currentWanted(userId) === SMALL ? 'Switch to big' : 'Switch to small';
 }
 
 pkDemo.layers = () => Object.fromEntries(delivered);
+/** Every onSimulcastSubscribeFallback, with the page's time of arrival (ms). */
+pkDemo.fallbacks = [];
 pkDemo.setLayer = (userId, streamType) => setLayer(userId, streamType);
 
 async function start() {
@@ -94,6 +102,15 @@ async function start() {
       if (d.state === 'connected' && d.transportId === client.receiveTransportId) D.setState('receiving');
     });
     client.on('onStreamSubscribed', noteSubscription);
+    client.on('onSimulcastSubscribeFallback', (d) => {
+      pkDemo.fallbacks.push({...d, at: Date.now()});
+      if (d.afterVideoEnabled) paused.delete(d.userId);
+      else paused.add(d.userId);
+      D.log(`${d.userId}: ${LAYER_NAMES[d.beforeVideoStreamType]}${d.beforeVideoEnabled ? '' : ' (paused)'} -> `
+        + `${LAYER_NAMES[d.afterVideoStreamType]}${d.afterVideoEnabled ? '' : ' (paused)'}, reason ${d.reason}`);
+      render(d.userId);
+    });
+    if (fallbackOption !== null) await client.setSubscribeFallbackOption(fallbackOption);
     // Invisible audience: nobody is told about us, and the relay sends us every stream of the
     // room (a PK partner included) in the layer asked for.
     room = await client.joinRoom({

@@ -32,6 +32,11 @@ export declare const ErrorCode: Readonly<{
 
 /** Video stream types: 0 big, 1 small. */
 export declare const VideoStreamType: Readonly<{Big: 0; Small: 1}>;
+export declare const SubscribeFallbackOption: Readonly<{Disabled: 0; VideoStreamLow: 1; AudioOnly: 2}>;
+export declare const RemoteUserPriority: Readonly<{Low: 0; Medium: 100; High: 200}>;
+export declare const FallbackOrRecoverReason: Readonly<{
+  Unknown: -1; SubscribeFallbackByBandwidth: 0; SubscribeRecoverByBandwidth: 2; SubscriberRequest: 100; PublisherChange: 101;
+}>;
 /** Media type mask: 1 audio, 2 video, 3 both. */
 export declare const MediaType: Readonly<{Audio: 1; Video: 2; AudioAndVideo: 3}>;
 /** `onUserUnpublishStream.reason`. */
@@ -150,6 +155,13 @@ export interface RelayEventMap {
   onNetworkQuality: {roomId: string; local: QualityEntry; remotes: QualityEntry[]};
   onTransportOffer: {transportId: number; revision: number; sdp: string};
   onTransportStateChanged: {transportId: number; state: 'connected' | 'failed' | 'closed'; errorCode?: number; reason?: string};
+  /** Which encodings of this client's dual-stream video anyone receives; the SDK turns the small one off and on by itself. */
+  onSubscribedLayersChanged: {roomId: string; streamIndex: StreamIndex; bigSubscribed: boolean; smallSubscribed: boolean};
+  /** The video a subscription delivers changed layer, paused (audio only) or resumed. */
+  onSimulcastSubscribeFallback: {
+    roomId: string; userId: string; streamIndex: StreamIndex; beforeVideoStreamType: 0 | 1; afterVideoStreamType: 0 | 1;
+    beforeVideoEnabled: boolean; afterVideoEnabled: boolean; reason: -1 | 0 | 2 | 100 | 101; estimateBps?: number;
+  };
 }
 
 /** Something a reconnection could not restore. */
@@ -188,7 +200,7 @@ export type RoomEventName =
   | 'onForwardStreamStateChanged' | 'onForwardStreamEvent' | 'onForwardStreamFirstKeyframe' | 'onConnectOtherRoom'
   | 'onDisconnectOtherRoom' | 'onInvitationReceived' | 'onInvitationStateChanged' | 'onRoomMessageReceived'
   | 'onUserMessageReceived' | 'onRemoteAudioPropertiesReport' | 'onActiveSpeaker' | 'onNetworkQuality'
-  | 'onPublicationStateChanged' | 'onError';
+  | 'onSimulcastSubscribeFallback' | 'onSubscribedLayersChanged' | 'onPublicationStateChanged' | 'onError';
 export type RoomEventMap = Pick<EventMap, RoomEventName>;
 export type PublicationState = 'new' | 'connecting' | 'connected' | 'failed' | 'republishing' | 'closed';
 
@@ -339,6 +351,8 @@ export declare class PKRelayClient extends Emitter<EventMap> {
   readonly receivePeerConnection: RTCPeerConnection | null;
   /** Opens the control channel (joinRoom does it by itself). */
   connect(): Promise<void>;
+  /** What the relay may do to this client's subscriptions on a weak downlink: 0 disabled, 1 small stream (default), 2 audio only. */
+  setSubscribeFallbackOption(option: 0 | 1 | 2): Promise<void>;
   /** Joins a room, following a cluster redirect (4030). */
   joinRoom(options: JoinOptions): Promise<Room>;
   /** Sends any protocol method. */
@@ -386,6 +400,8 @@ export declare class Room extends Emitter<RoomEventMap> {
   unsubscribe(userId: string, options?: {streamIndex?: StreamIndex; mediaType?: 1 | 2 | 3}): Promise<void>;
   /** Chooses the big (0) or small (1) video of a dual-stream publisher. */
   setRemoteVideoStreamType(userId: string, streamType: 0 | 1, streamIndex?: StreamIndex): Promise<StreamSubscription>;
+  /** How this subscriber ranks a publisher's video on a weak downlink (0 low, the default; 100 medium; 200 high). */
+  setRemoteUserPriority(userId: string, priority: 0 | 100 | 200): Promise<void>;
   /** Switches role. */
   switchRole(role: Role): Promise<void>;
   /** Turns the local user visible or invisible. */

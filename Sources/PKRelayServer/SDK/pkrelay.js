@@ -90,6 +90,17 @@ export const ErrorCode = Object.freeze({
 /** Video stream types (TRTC): 0 big, 1 small. */
 export const VideoStreamType = Object.freeze({Big: 0, Small: 1});
 
+/** `setSubscribeFallbackOption` (Volcengine, Agora): what a weak downlink may cost a subscription. */
+export const SubscribeFallbackOption = Object.freeze({Disabled: 0, VideoStreamLow: 1, AudioOnly: 2});
+
+/** `setRemoteUserPriority` (Volcengine): which publisher's video keeps its layer longest. */
+export const RemoteUserPriority = Object.freeze({Low: 0, Medium: 100, High: 200});
+
+/** `onSimulcastSubscribeFallback.reason`: Volcengine's numbers for bandwidth, PKRelay's for the rest. */
+export const FallbackOrRecoverReason = Object.freeze({
+  Unknown: -1, SubscribeFallbackByBandwidth: 0, SubscribeRecoverByBandwidth: 2, SubscriberRequest: 100, PublisherChange: 101,
+});
+
 /** Media type mask (Volcengine): 1 audio, 2 video, 3 both. */
 export const MediaType = Object.freeze({Audio: 1, Video: 2, AudioAndVideo: 3});
 
@@ -137,7 +148,7 @@ export const RELAY_EVENTS = Object.freeze([
   'onForwardStreamStateChanged', 'onForwardStreamEvent', 'onForwardStreamFirstKeyframe', 'onConnectOtherRoom',
   'onDisconnectOtherRoom', 'onInvitationReceived', 'onInvitationStateChanged', 'onRoomMessageReceived',
   'onUserMessageReceived', 'onRemoteAudioPropertiesReport', 'onActiveSpeaker', 'onNetworkQuality',
-  'onTransportOffer', 'onTransportStateChanged',
+  'onTransportOffer', 'onTransportStateChanged', 'onSimulcastSubscribeFallback', 'onSubscribedLayersChanged',
 ]);
 
 /** Events the SDK adds: connection, reconnection, remote tracks, publications, background errors. */
@@ -710,6 +721,27 @@ export class LocalPublication {
     this.state = 'new';
     this._closed = false;
     this._republishes = 0;   // republishes in a row since the transport last connected
+    this._smallActive = true; // whether anyone receives the small encoding, as the relay last said
+  }
+
+  /**
+   * Turns the small simulcast encoding (the first, smallest) on or off as the relay reports its
+   * use: an anchor whose viewers all take the big video does not spend its uplink and battery
+   * on the small one. The big encoding always runs: a new viewer must not wait for it.
+   */
+  async _setSmallEncodingActive(active) {
+    this._smallActive = active;
+    const sender = this.pc && this.encodings && this.encodings.length > 1 && this.pc.getSenders().find((s) => s.track && s.track.kind === 'video');
+    if (!sender || this._closed) return;
+    try {
+      const parameters = sender.getParameters();
+      if (!parameters.encodings || parameters.encodings.length < 2 || parameters.encodings[0].active === active) return;
+      parameters.encodings[0].active = active;
+      await sender.setParameters(parameters);
+      this.room.client._log(`publication ${this.streamIndex}: small encoding ${active ? 'on' : 'off'} (its use as the relay reports it)`);
+    } catch (error) {
+      this.room.client._reportError({error: asError(error, 'setParameters'), context: 'smallEncoding', roomId: this.room.roomId});
+    }
   }
 
   async _publish() {
@@ -723,7 +755,10 @@ export class LocalPublication {
     try {
       for (const track of this.mediaStream.getTracks()) {
         const init = {direction: 'sendonly', streams: [this.mediaStream]};
-        if (track.kind === 'video' && this.encodings) init.sendEncodings = this.encodings.map((e) => ({...e}));
+        // A republish keeps the small encoding off while nobody receives it.
+        if (track.kind === 'video' && this.encodings) {
+          init.sendEncodings = this.encodings.map((e, i) => ({...e, ...(i === 0 && this.encodings.length > 1 && !this._smallActive ? {active: false} : {})}));
+        }
         pc.addTransceiver(track, init);
       }
       pc.onconnectionstatechange = () => {
@@ -885,6 +920,7 @@ export class Room extends Emitter {
     };
     this._subscriptions = new Map();   // key userId|streamIndex → {userId, streamIndex, mediaType, videoStreamType}
     this._layerChoices = new Map();    // key → streamType chosen with setRemoteVideoStreamType
+    this._priorities = new Map();      // userId → priority set with setRemoteUserPriority
     this._forward = null;              // {targets: [{roomId, token}], paused}
     this._links = new Map();           // peerRoomId|peerUserId → {peerRoomId, peerUserId, caller}
     this._autoLinkPeers = new Set();   // peerRoomId|peerUserId invited with autoLink, not linked yet
@@ -1058,6 +1094,16 @@ export class Room extends Emitter {
     const sub = this._subscriptions.get(`${userId}|${streamIndex}`);
     if (sub) sub.videoStreamType = streamType;
     return result;
+  }
+
+  /**
+   * Ranks a publisher's video for this subscriber when its downlink cannot carry everything:
+   * `RemoteUserPriority.Low` (0, the default), `.Medium` (100) or `.High` (200). Higher keeps its
+   * layer longest. Remembered across reconnection.
+   */
+  async setRemoteUserPriority(userId, priority) {
+    await this.client.request('setRemoteUserPriority', {roomId: this.roomId, userId, priority});
+    this._priorities.set(userId, priority);
   }
 
   /** Switches between `'anchor'` and `'audience'`. */
@@ -1288,6 +1334,7 @@ export class PKRelayClient extends Emitter {
     this._relayShuttingDown = false;
     this._closedByApp = false;
     this._generation = 0;
+    this._fallbackOption = null;
   }
 
   _log(...parts) {
@@ -1360,6 +1407,20 @@ export class PKRelayClient extends Emitter {
     this._channel = channel;
     await channel.open();
     this.url = url;
+    // A fallback option the app set holds for every connection, reconnections included.
+    if (this._fallbackOption !== null) await channel.request('setSubscribeFallbackOption', {option: this._fallbackOption});
+  }
+
+  /**
+   * What the relay may do to this client's subscriptions when its downlink cannot carry them:
+   * `SubscribeFallbackOption.Disabled` (0), `.VideoStreamLow` (1, the relay's default) or
+   * `.AudioOnly` (2). Holds for every room, now and after reconnections; may be called before
+   * connecting.
+   */
+  async setSubscribeFallbackOption(option) {
+    if (![0, 1, 2].includes(option)) throw new PKRelayError(ErrorCode.InvalidParams, 'option must be 0, 1 or 2', 'setSubscribeFallbackOption');
+    this._fallbackOption = option;
+    if (this._channel && this._channel.isOpen) await this._request('setSubscribeFallbackOption', {option});
   }
 
   /**
@@ -1575,6 +1636,10 @@ export class PKRelayClient extends Emitter {
         break;
     }
     const room = typeof data.roomId === 'string' ? this.rooms.get(data.roomId) : undefined;
+    if (room && event === 'onSubscribedLayersChanged') {
+      const publication = room.publications.get(data.streamIndex);
+      if (publication) publication._setSmallEncodingActive(data.smallSubscribed);
+    }
     // The relay's event for a join being refused came before the SDK handled the refusal.
     if (room && event === 'onRoomStateChanged' && !room._joined && data.state !== 0) room._refusalHeard = true;
     if (room) room._track(event, data);
@@ -1866,6 +1931,14 @@ export class PKRelayClient extends Emitter {
           await this._request('setRemoteVideoStreamType', {roomId: room.roomId, userId, streamIndex, streamType});
         } catch (error) {
           note('videoStreamType', room.roomId, error, {userId, streamIndex});
+        }
+      }
+      for (const [userId, priority] of [...room._priorities]) {
+        if (left()) break;
+        try {
+          await this._request('setRemoteUserPriority', {roomId: room.roomId, userId, priority});
+        } catch (error) {
+          note('remoteUserPriority', room.roomId, error, {userId});
         }
       }
       if (room._audioReport && !left()) {

@@ -1,0 +1,83 @@
+import MediaPlane
+import Protocol
+import RoomEngine
+
+/// Automatic layer choice and fallback: on each media-plane report, every subscriber transport's
+/// budget is shared among its video subscriptions (``LayerAllocator``), and the limits that change
+/// are applied through the engine, which switches layers at keyframes and tells the subscriber.
+extension RelayCore {
+    /// `setSubscribeFallbackOption`: what the relay may do to this connection's subscriptions on a
+    /// weak downlink. Takes effect at once (a limit the new option forbids is lifted now).
+    func setSubscribeFallbackOption(_ params: SetSubscribeFallbackOptionParams, session: SessionID) -> EngineOutcome<EmptyResult> {
+        sessions[session]?.subscribeFallbackOption = params.option
+        allocateLayers(budgetsFrom: nil)
+        return EngineOutcome(result: .success(EmptyResult()), actions: [])
+    }
+
+    /// `setRemoteUserPriority`: how this subscriber ranks one publisher's video in a room it is in.
+    func setRemoteUserPriority(_ params: SetRemoteUserPriorityParams, session: SessionID) -> EngineOutcome<EmptyResult> {
+        guard engine.userId(of: session, roomId: params.roomId) != nil else {
+            return EngineOutcome(result: .failure(RelayError(.notInRoom, "not joined to room '\(params.roomId)'")), actions: [])
+        }
+        sessions[session]?.remotePriorities[RemotePriorityKey(roomId: params.roomId, userId: params.userId)] = params.priority
+        return EngineOutcome(result: .success(EmptyResult()), actions: [])
+    }
+
+    /// Tells dual-stream publishers when the use of their encodings changed (on the relay's tick).
+    func reportLayerUse() {
+        var current: [LayerUseKey: SubscribedLayersChangedEvent] = [:]
+        for (session, event) in engine.layerDemand() {
+            let key = LayerUseKey(session: session, roomId: event.roomId, streamIndex: event.streamIndex)
+            current[key] = event
+            let previous = layerAllocation.layerUse[key]
+            let unchanged = previous.map { $0 == event } ?? (event.bigSubscribed && event.smallSubscribed)
+            if !unchanged { send(.subscribedLayersChanged(event), to: session) }
+        }
+        layerAllocation.layerUse = current
+    }
+
+    /// A subscriber's estimate fell sharply between reports: its transport's budget follows now,
+    /// once the estimate has settled, and the allocator runs at once.
+    func estimateDropped(transportId: Int, bps: Int) {
+        guard configuration.layerAllocation, layerAllocation.budgets[transportId]?.hasSettled(nowMs: nowMs()) == true else { return }
+        layerAllocation.lastBudgets[transportId] = bps
+        allocateLayers(budgetsFrom: nil)
+    }
+
+    /// Runs the allocator on a new report; `report` nil reruns it on the budgets of the last one
+    /// (a subscriber changed its settings).
+    func allocateLayers(budgetsFrom report: MediaPlaneReport?) {
+        guard configuration.layerAllocation else { return }
+        var budgets: [Int: Int] = [:]
+        if let report {
+            guard layerAllocation.take(report) else { return }
+            for (id, transport) in report.transports {
+                var budget = layerAllocation.budgets[id] ?? DownlinkBudget()
+                let bps = budget.update(estimate: transport.bandwidthEstimate, deliveredBps: transport.sendBitrateBps, nowMs: report.generatedAtMs)
+                layerAllocation.budgets[id] = budget
+                if let bps { budgets[id] = bps }
+            }
+            layerAllocation.lastBudgets = budgets
+        } else {
+            budgets = layerAllocation.lastBudgets
+        }
+        let sessions = self.sessions
+        let candidates = engine.videoAllocationCandidates()
+        let decisions = layerAllocation.allocator.allocate(
+            candidates: candidates, budgets: budgets, rates: layerAllocation.rates,
+            option: { sessions[$0]?.subscribeFallbackOption ?? .default },
+            priority: { sessions[$0.session]?.remotePriorities[RemotePriorityKey(roomId: $0.ref.roomId, userId: $0.ref.publisherUserId)] ?? .low },
+            nowMs: nowMs())
+        for decision in decisions {
+            switch decision.reason {
+            case .subscribeFallbackByBandwidth: layerAllocation.fallbacks &+= 1
+            case .subscribeRecoverByBandwidth: layerAllocation.recoveries &+= 1
+            default: layerAllocation.requestedChanges &+= 1
+            }
+            apply(engine.limitVideo(decision.ref, to: decision.limit, reason: decision.reason, estimateBps: decision.budgetBps))
+        }
+        var limits = Dictionary(uniqueKeysWithValues: candidates.map { ($0.ref, $0.limit) })
+        for decision in decisions { limits[decision.ref] = decision.limit }
+        layerAllocation.limited = Dictionary(grouping: limits.values, by: { $0 }).mapValues(\.count)
+    }
+}

@@ -1,0 +1,42 @@
+public import Protocol
+
+/// The layer allocator's way into the engine: which subscriptions it may limit, and the limits
+/// it decides, applied at the next keyframe like any other layer switch.
+extension RoomEngine {
+    /// Every subscription that delivers (or would deliver, but for its limit) a publisher's video.
+    public func videoAllocationCandidates() -> [VideoAllocationCandidate] {
+        var candidates: [VideoAllocationCandidate] = []
+        for (roomId, room) in rooms {
+            for member in room.members.values where !member.isMirror {
+                for (key, subscription) in member.subscriptions where subscription.wants(.video) && subscription.sinks[.video] != nil {
+                    guard let publication = room.members[key.publisherUserId]?.publications[key.streamIndex],
+                        let big = publication.track(of: .video)
+                    else { continue }
+                    let small = publication.tracks.first { $0.kind == .video && $0.videoStreamType == .small }
+                    let audio =
+                        subscription.wants(.audio) && subscription.audioTransportId == subscription.videoTransportId
+                        ? subscription.bindings[.audio] : nil
+                    candidates.append(
+                        VideoAllocationCandidate(
+                            ref: SubscriptionRef(
+                                roomId: roomId, subscriberId: member.userId, publisherUserId: key.publisherUserId, streamIndex: key.streamIndex),
+                            session: member.session, transportId: subscription.videoTransportId, audioSourceId: audio, requested: subscription.videoStreamType,
+                            bigSourceId: big.id, smallSourceId: small?.id, limit: subscription.bandwidthLimit))
+                }
+            }
+        }
+        return candidates
+    }
+
+    /// Limits one subscription's video to what its subscriber's downlink carries. The subscriber
+    /// hears `onSimulcastSubscribeFallback` (and `onStreamSubscribed`) when what it receives changes.
+    public mutating func limitVideo(_ ref: SubscriptionRef, to limit: VideoBandwidthLimit, reason: FallbackOrRecoverReason, estimateBps: Int?) -> [EngineAction]
+    {
+        let key = SubscriptionKey(publisherUserId: ref.publisherUserId, streamIndex: ref.streamIndex)
+        guard let subscription = rooms[ref.roomId]?.members[ref.subscriberId]?.subscriptions[key], subscription.bandwidthLimit != limit else { return [] }
+        rooms[ref.roomId]!.members[ref.subscriberId]!.subscriptions[key]!.bandwidthLimit = limit
+        var actions: [EngineAction] = []
+        bindSubscription(roomId: ref.roomId, subscriberId: ref.subscriberId, key: key, reason: reason, estimateBps: estimateBps, into: &actions)
+        return actions
+    }
+}

@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""Automatic layer fallback and recovery as a Chromium viewer sees it.
+
+A simulcast anchor (the SDK's default encodings: q at 200 kbit/s, f at 1.2 Mbit/s) publishes to
+a relay whose announced address is an impairment relay (`pkrelay-impair`), and a Chromium
+viewer (audience.html with `fallback=2`: small stream, then audio only) watches it through the
+same impairment relay. The test caps the viewer's downlink by writing to the impairment
+relay's command pipe (--impair-commands) and follows, from the viewer's page, the relay's
+`onSimulcastSubscribeFallback` events and the browser's own inbound statistics:
+
+1. settle: uncapped, the viewer receives the big layer;
+2. --cap (600 kbit/s): the relay moves the viewer to the small layer within --down-limit seconds
+   of the cap, while the viewer goes on decoding (the browser's freeze time over the phase at most
+   --freeze-limit seconds);
+3. the cap lifts: the big layer comes back within --up-limit seconds;
+Meanwhile the anchor: while nobody receives its small encoding the SDK keeps it off
+(`onSubscribedLayersChanged`), and once the viewer needs it, it runs again within 2 s.
+
+4. --floor (below the small layer and audio): the video pauses (`afterVideoEnabled` false) and
+   audio goes on, with under 2 % of its packets lost once paused;
+5. the cap lifts: video resumes.
+
+Prints one JSON summary with every measured time and exits 0 on success, 1 on failure.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import browser_demo_test as demo  # noqa: E402  (the same Chromium flags and page driver)
+from congestion_feedback_test import Publisher, Failure  # noqa: E402
+
+# The viewer's inbound audio and video, from its receiving peer connection.
+INBOUND_SCRIPT = """
+const done = arguments[arguments.length - 1];
+const pc = window.pkDemo && window.pkDemo.peerConnections.receive;
+if (!pc) { done(null); return; }
+pc.getStats().then((report) => {
+  const out = {audio: {received: 0, lost: 0}, video: {decoded: 0, freezes: 0, freezeSeconds: 0, width: 0}};
+  report.forEach((s) => {
+    if (s.type !== 'inbound-rtp') return;
+    if (s.kind === 'audio') { out.audio.received += s.packetsReceived || 0; out.audio.lost += Math.max(s.packetsLost || 0, 0); }
+    if (s.kind === 'video') {
+      out.video.decoded += s.framesDecoded || 0;
+      out.video.freezes += s.freezeCount || 0;
+      out.video.freezeSeconds += s.totalFreezesDuration || 0;
+      out.video.width = Math.max(out.video.width, s.frameWidth || 0);
+    }
+  });
+  done(out);
+}, (e) => done({error: String(e)}));
+"""
+
+
+class Viewer:
+    def __init__(self, base, room, args, commands):
+        self.commands = commands
+        self.browser = demo.Browser("fallback-viewer", args)
+        self.browser.open(f"{base.rstrip('/')}/demo/audience.html?room={room}&user=fallback-viewer&fallback=2")
+
+    def inbound(self):
+        value = self.browser.driver.execute_async_script(INBOUND_SCRIPT)
+        return value if value and "error" not in value else None
+
+    def fallbacks(self):
+        return self.browser.js("return window.pkDemo.fallbacks || []") or []
+
+    def now_ms(self):
+        return self.browser.js("return Date.now()")
+
+    def wait_for(self, predicate, seconds, what):
+        """Polls the page's fallback events until one satisfies `predicate`; returns it with its delay."""
+        start_ms = self.now_ms()
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            for event in self.fallbacks():
+                if event["at"] >= start_ms and predicate(event):
+                    return event, (event["at"] - start_ms) / 1000
+            time.sleep(0.1)
+        command(self.commands, "stats")
+        estimates = [t.get("bandwidthEstimate") for t in (self.relay_stats() or {}).get("transports", [])]
+        raise Failure(f"no {what} within {seconds} s; events: {self.fallbacks()}; the relay's estimate: {estimates}; "
+                      f"subscribed: {(self.relay_stats() or {}).get('subscribed')}; inbound: {self.inbound()}")
+
+    def acknowledged(self):
+        """What reached the viewer lately by its feedback, bit/s, as the relay's getStats says."""
+        for transport in (self.relay_stats() or {}).get("transports", []):
+            estimate = transport.get("bandwidthEstimate") or {}
+            if estimate.get("acknowledgedBps"):
+                return estimate["acknowledgedBps"]
+        return 0
+
+    def relay_stats(self):
+        return self.browser.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1]; window.pkDemo.client.getStats().then(done, (e) => done(null));")
+
+    def quit(self):
+        self.browser.quit()
+
+
+# Frames the anchor's small encoding (rid q) has sent.
+SMALL_FRAMES_SCRIPT = """
+const done = arguments[arguments.length - 1];
+window.pkDemo.encodings().then((list) => { const q = list.find((e) => e.rid === 'q'); done(q ? (q.framesSent || 0) : null); },
+                               (e) => done(null));
+"""
+
+
+def small_frames(anchor):
+    return anchor.browser.driver.execute_async_script(SMALL_FRAMES_SCRIPT)
+
+
+def command(path, line):
+    with open(path, "w") as pipe:
+        pipe.write(line + "\n")
+
+
+def camera_file(directory):
+    """A y4m clip for the anchor's fake camera: Chromium's own synthetic picture is so simple that
+    its encoder never needs more than about 300 kbit/s, while a real camera fills the big layer's
+    1.2 Mbit/s. Two seconds of a moving test pattern under heavy noise do too (Chromium loops it)."""
+    path = os.path.join(directory, "camera.y4m")
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30,noise=alls=30:allf=t",
+                    "-t", "2", "-pix_fmt", "yuv420p", path], check=True)
+    return path
+
+
+def run(args, summary, browser_args):
+    report = summary["fallback"] = {"capBitsPerSecond": args.cap, "floorBitsPerSecond": args.floor}
+    # Only the viewer's downlink is capped here: the anchor's uplink is left free.
+    command(args.impair_commands, "both rate=0")
+    scratch = tempfile.mkdtemp()
+    anchor_args = argparse.Namespace(**vars(browser_args), extra_flags=[f"--use-file-for-fake-video-capture={camera_file(scratch)}"])
+    anchor = Publisher("fallback-anchor", args.capped, "cc-fallback", anchor_args)
+    viewer = None
+    try:
+        anchor.wait_live(time.monotonic() + 30)
+        viewer = Viewer(args.capped, "cc-fallback", browser_args, args.impair_commands)
+        # Settle: decoding the big layer, with an estimate that has had its probes.
+        deadline = time.monotonic() + 30
+        while True:
+            stats = viewer.inbound()
+            if stats and stats["video"]["decoded"] > 30:
+                break
+            if time.monotonic() > deadline:
+                raise Failure(f"the viewer decoded nothing: {stats}; fallbacks {viewer.fallbacks()}; relay {viewer.relay_stats()}")
+            time.sleep(0.25)
+        # The anchor's encoder ramps up on its own estimate: wait until the big layer runs at
+        # its rate, so that the cap below is below it.
+        deadline = time.monotonic() + 40
+        while viewer.acknowledged() < args.big_rate:
+            if time.monotonic() > deadline:
+                raise Failure(f"the viewer never received {args.big_rate} bit/s: {viewer.relay_stats()}")
+            time.sleep(0.5)
+        report["rampedAfterSeconds"] = round(time.monotonic() - deadline + 40, 1)
+        time.sleep(args.settle_seconds)
+        early = viewer.fallbacks()
+        report["beforeCap"] = early
+        # Nobody receives the small encoding: the anchor's SDK has turned it off.
+        first = small_frames(anchor)
+        time.sleep(1)
+        report["smallFramesWhileUnused"] = (small_frames(anchor) or 0) - (first or 0)
+        if any(not e["afterVideoEnabled"] or e["afterVideoStreamType"] != 0 for e in early[-1:]):
+            raise Failure(f"uncapped, the viewer was not on the big layer: {early}")
+
+        # 600 kbit/s: down to small, quickly, without a long freeze.
+        before = viewer.inbound()
+        command(args.impair_commands, f"downlink rate={int(args.cap)}")
+        down, report["downSeconds"] = viewer.wait_for(
+            lambda e: e["afterVideoStreamType"] == 1 and e["afterVideoEnabled"] and e["reason"] == 0, args.down_limit + 8, "fallback to small")
+        report["downEstimateBps"] = down.get("estimateBps")
+        # The viewer needs the small encoding now: the anchor turns it on again.
+        unused = small_frames(anchor) or 0
+        deadline = time.monotonic() + 10
+        while (small_frames(anchor) or 0) <= unused and time.monotonic() < deadline:
+            time.sleep(0.05)
+        report["smallOnAfterFallbackSeconds"] = round((viewer.now_ms() - down["at"]) / 1000, 3)
+        time.sleep(args.hold_seconds)
+        after = viewer.inbound()
+        report["capFreezeSeconds"] = round(after["video"]["freezeSeconds"] - before["video"]["freezeSeconds"], 3)
+        report["capFramesDecoded"] = after["video"]["decoded"] - before["video"]["decoded"]
+        report["capWidth"] = after["video"]["width"]
+
+        # Lifted: back to big.
+        command(args.impair_commands, "downlink rate=0")
+        _, report["upSeconds"] = viewer.wait_for(
+            lambda e: e["afterVideoStreamType"] == 0 and e["reason"] == 2, args.up_limit + 10, "recovery to big")
+        time.sleep(args.settle_seconds)
+
+        # Below the small layer and audio: video pauses, audio goes on.
+        command(args.impair_commands, f"downlink rate={int(args.floor)}")
+        _, report["pauseSeconds"] = viewer.wait_for(lambda e: not e["afterVideoEnabled"] and e["reason"] == 0, 20, "a pause (audio only)")
+        time.sleep(2)  # what was queued before the pause drains
+        paused_from = viewer.inbound()
+        time.sleep(args.hold_seconds)
+        paused_to = viewer.inbound()
+        received = paused_to["audio"]["received"] - paused_from["audio"]["received"]
+        lost = paused_to["audio"]["lost"] - paused_from["audio"]["lost"]
+        report["pausedAudioPackets"] = received
+        report["pausedAudioLoss"] = round(lost / max(received + lost, 1), 4)
+        report["pausedFramesDecoded"] = paused_to["video"]["decoded"] - paused_from["video"]["decoded"]
+
+        command(args.impair_commands, "downlink rate=0")
+        _, report["resumeSeconds"] = viewer.wait_for(lambda e: e["afterVideoEnabled"] and e["reason"] == 2, 20, "video resumed")
+        report["events"] = [{k: e[k] for k in ("afterVideoStreamType", "afterVideoEnabled", "reason", "estimateBps") if k in e}
+                            for e in viewer.fallbacks()]
+    finally:
+        if viewer:
+            viewer.quit()
+        anchor.quit()
+        for name in os.listdir(scratch):
+            os.unlink(os.path.join(scratch, name))
+        os.rmdir(scratch)
+    if report["smallFramesWhileUnused"] > 0:
+        raise Failure(f"the anchor sent {report['smallFramesWhileUnused']} small frames in a second while nobody received them")
+    if report["smallOnAfterFallbackSeconds"] > 2:
+        raise Failure(f"the small encoding ran again {report['smallOnAfterFallbackSeconds']} s after the viewer needed it (limit 2 s)")
+    if report["downSeconds"] > args.down_limit:
+        raise Failure(f"the viewer moved to small {report['downSeconds']} s after the cap (limit {args.down_limit} s)")
+    if report["capFreezeSeconds"] > args.freeze_limit or report["capFramesDecoded"] <= 0:
+        raise Failure(f"under the cap the viewer froze {report['capFreezeSeconds']} s and decoded {report['capFramesDecoded']} frames")
+    if report["upSeconds"] > args.up_limit:
+        raise Failure(f"the big layer came back {report['upSeconds']} s after the cap lifted (limit {args.up_limit} s)")
+    if report["pausedAudioPackets"] < 20 or report["pausedAudioLoss"] >= 0.02:
+        raise Failure(f"while video was paused audio got {report['pausedAudioPackets']} packets, {report['pausedAudioLoss']} lost")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--capped", required=True, help="origin of a relay announced behind pkrelay-impair")
+    parser.add_argument("--impair-commands", required=True, help="the impairment relay's command pipe")
+    parser.add_argument("--cap", type=float, default=600_000)
+    parser.add_argument("--floor", type=float, default=120_000)
+    parser.add_argument("--big-rate", type=float, default=1_000_000, help="what the viewer must receive before the cap, bit/s")
+    parser.add_argument("--settle-seconds", type=float, default=6)
+    parser.add_argument("--hold-seconds", type=float, default=8)
+    parser.add_argument("--down-limit", type=float, default=2)
+    parser.add_argument("--up-limit", type=float, default=10)
+    parser.add_argument("--freeze-limit", type=float, default=1)
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    args = parser.parse_args()
+    browser_args = argparse.Namespace(chromium=args.chromium, chromedriver=args.chromedriver)
+    summary = {"ok": False}
+    try:
+        run(args, summary, browser_args)
+        summary["ok"] = True
+    except (Failure, demo.TestFailure, OSError) as exc:
+        summary["error"] = f"{type(exc).__name__}: {exc}"
+    except demo.WebDriverException as exc:
+        summary["error"] = f"{type(exc).__name__}: {exc.msg}"
+    print(json.dumps(summary, indent=2))
+    sys.exit(0 if summary["ok"] else 1)
+
+
+if __name__ == "__main__":
+    main()
