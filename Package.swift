@@ -220,6 +220,7 @@ let package = Package(
             name: "PKRelayServerTests",
             dependencies: [
                 "PKRelayServer", "PKRelayClient", "Protocol", "AdminAPI", "RTPWire", "SecureTransport", "Auth", "CSocketShims", "ICE", "PostgresTestSupport",
+                "NetworkImpairment",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -124,9 +124,10 @@ class PublisherPeer:
 class SubscriberPeer:
     """The receiving RTCPeerConnection: answers offers and counts decoded frames per publisher."""
 
-    def __init__(self, fallback_owner, mend_stopped_sections=False):
+    def __init__(self, fallback_owner, mend_stopped_sections=False, candidate_via=None):
         self.pc = new_peer_connection()
         self.mend_stopped_sections = mend_stopped_sections
+        self.candidate_via = candidate_via
         self.counter = FrameCounter()
         self.fallback_owner = fallback_owner
         self.owners = {}  # mid -> publisher userId, from the latest offer
@@ -145,6 +146,8 @@ class SubscriberPeer:
             if section["mid"] is not None and section["owner"]:
                 self.owners[section["mid"]] = section["owner"]
         offered = mend_stopped_offer(offer_sdp) if self.mend_stopped_sections else offer_sdp
+        if self.candidate_via:
+            offered = rewrite_candidates(offered, self.candidate_via)
         await self.pc.setRemoteDescription(RTCSessionDescription(sdp=offered, type="offer"))
         await self.pc.setLocalDescription(await self.pc.createAnswer())
         answer = self.pc.localDescription.sdp
@@ -155,6 +158,20 @@ class SubscriberPeer:
             (t.mid for t in self.pc.getTransceivers() if t.receiver.track is track), None
         )
         self.counter.consume(track, lambda: self.owners.get(mid) or self.fallback_owner)
+
+
+def rewrite_candidates(sdp, via):
+    """The relay's candidates pointed at `via` (HOST:PORT): an impairment relay in front of it."""
+    host, port = via.rsplit(":", 1)
+    lines = []
+    for line in sdp.split("\r\n"):
+        if line.startswith("a=candidate:"):
+            fields = line.split(" ")
+            if len(fields) > 5:
+                fields[4], fields[5] = host, port
+            line = " ".join(fields)
+        lines.append(line)
+    return "\r\n".join(lines)
 
 
 async def close_quietly(pc):
@@ -547,7 +564,7 @@ async def run_subscribe(args, report):
         transport = await session.create_webrtc_transport()
         transport_id = transport["transportId"]
         report["transportId"] = transport_id
-        peer = SubscriberPeer(fallback_owner, args.mend_stopped_sections)
+        peer = SubscriberPeer(fallback_owner, args.mend_stopped_sections, args.candidate_via)
 
         room_config = {"subscribeTransportId": transport_id} if args.auto else None
         joined = await session.join("anchor" if args.anchor else "audience", args.anchor,
@@ -730,6 +747,9 @@ def parse_arguments(argv):
     receiving.add_argument("--min-video-frames", type=int, metavar="N",
                            help="decoded video frames needed per expected user; "
                                 "stop as soon as every one has them")
+    receiving.add_argument("--candidate-via", metavar="HOST:PORT",
+                           help="reach the relay through HOST:PORT (an impairment relay in front of its WebRTC port): "
+                                "its offers' candidates are rewritten to it")
     receiving.add_argument("--min-audio-frames", type=int, default=0, metavar="N",
                            help="decoded audio frames needed per expected user (default 0)")
     receiving.add_argument("--mend-stopped-sections", action="store_true",

@@ -1,0 +1,79 @@
+import AdminAPI
+import Foundation
+import MediaPlane
+import NetworkImpairment
+import PKRelayClient
+import Protocol
+import Testing
+
+@testable import PKRelayServer
+
+/// Layer allocation with aiortc as the viewer: aiortc negotiates no transport-wide congestion
+/// control, so the relay judges its downlink from its receiver reports alone, as it does an SRTP
+/// client's. The viewer reaches the relay through an impairment relay whose downlink the test
+/// caps; a dual-stream publisher (the Swift client, 1 Mbit/s big and 240 kbit/s small) sends.
+extension RealClientInterop.WebRTCInteropTests {
+    /// The layer the relay delivers to `user`'s first subscription, by the admin API.
+    static func deliveredLayer(_ relay: TestRelay, room: String, user: String) async throws -> VideoStreamType? {
+        let reply = try await AdminHTTPClient.send(
+            port: relay.ports.admin, method: "GET", path: "/admin/v1/rooms/\(room)", token: AdminAPITests.adminToken(), headers: [:], body: nil)
+        let detail = try JSONDecoder().decode(AdminRoomDetail.self, from: Data(reply.body.utf8))
+        return detail.users.first { $0.userId == user }?.subscriptions.first?.videoStreamType
+    }
+
+    /// Sends frame pairs at 50 a second (a keyframe of each layer every second) until the viewer
+    /// is delivered `layer`, or `seconds` pass; returns the seconds it took, or nil.
+    static func drive(
+        _ publisher: DualStreamRelayTests.DualPublisher, relay: TestRelay, room: String, until layer: VideoStreamType, seconds: Double
+    ) async throws -> Double? {
+        let start = ContinuousClock.now
+        var round = 0
+        while ContinuousClock.now - start < .milliseconds(Int(seconds * 1000)) {
+            try await publisher.send(1, bigKeyframes: round % 50 == 0 ? [0] : [], smallKeyframes: round % 50 == 25 ? [0] : [])
+            if round % 25 == 0, try await deliveredLayer(relay, room: room, user: "viewer") == layer {
+                let elapsed = ContinuousClock.now - start
+                return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            }
+            round += 1
+            try await Task.sleep(for: .milliseconds(16))
+        }
+        return nil
+    }
+
+    @Test(
+        "an aiortc viewer behind a capped downlink falls back to the small layer from its receiver reports, and recovers when the cap lifts",
+        .enabled(if: enabled, reason))
+    func aiortcViewerFallsBackAndRecovers() async throws {
+        try await Self.withDirectory { directory in
+            try await TestRelay.with { relay in
+                let publisher = try await DualStreamRelayTests.DualPublisher(relay, room: "wl", user: "anchor")
+                try await publisher.send(1, bigKeyframes: [0], smallKeyframes: [0])
+                let webRTCPort = try #require(relay.server.media.webRTCPorts.first)
+                let impairment = try ImpairmentRelay(target: "127.0.0.1", targetPort: UInt16(webRTCPort))
+                defer { impairment.stop() }
+                let viewer = try WebRTCPeerProcess(
+                    "viewer", relay: relay, room: "wl", user: "viewer",
+                    arguments: ["subscribe", "--publisher", "anchor", "--duration", "60", "--candidate-via", "127.0.0.1:\(impairment.port)"],
+                    directory: directory)
+                defer { viewer.kill() }
+                let onBig = try await Self.drive(publisher, relay: relay, room: "wl", until: .big, seconds: 20)
+                #expect(onBig != nil, "the viewer never got the big layer; stderr:\n\(viewer.stderrTail)")
+
+                impairment.set(LinkImpairment(rateBitsPerSecond: 400_000), for: .downlink)
+                let down = try await Self.drive(publisher, relay: relay, room: "wl", until: .small, seconds: 20)
+                #expect(down != nil, "no fallback within 20 s of a 400 kbit/s cap; stderr:\n\(viewer.stderrTail)")
+
+                impairment.set(.none, for: .downlink)
+                let up = try await Self.drive(publisher, relay: relay, room: "wl", until: .big, seconds: 40)
+                #expect(up != nil, "no recovery within 40 s of the lift")
+                let changes = try await relay.metrics([
+                    "pkrelay_video_layer_changes_total{reason=\"fallback\"}", "pkrelay_video_layer_changes_total{reason=\"recovery\"}",
+                ])
+                print(
+                    "aiortc viewer: fallback \(down.map { String(format: "%.1f", $0) } ?? "-") s after the cap, "
+                        + "recovery \(up.map { String(format: "%.1f", $0) } ?? "-") s after the lift, \(changes), link \(impairment.statistics())")
+                #expect((changes["pkrelay_video_layer_changes_total{reason=\"fallback\"}"] ?? 0) >= 1)
+            }
+        }
+    }
+}
