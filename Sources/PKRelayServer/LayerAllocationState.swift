@@ -1,3 +1,4 @@
+import Foundation
 import MediaPlane
 import Protocol
 import RoomEngine
@@ -11,8 +12,14 @@ struct LayerAllocationState: Sendable {
     var lastBudgets: [Int: Int] = [:]
     /// When the last report used was made.
     var lastReportAtMs: Int64 = 0
-    /// Bit/s per source, as the data plane measured it (``SourceReport/bitrateBps``).
+    /// Bit/s per source for the allocator: the data plane's measure (``SourceReport/bitrateBps``)
+    /// or, when higher, its peak decayed by half every ``rateHalfLifeMs``. A publisher's encoder
+    /// that has just shared its rate with a layer turned back on sends its top layer lower for a
+    /// few seconds; priced at that, the top layer looked affordable under a cap it exceeds, and a
+    /// viewer went up and straight back down.
     var rates: [UInt32: Int] = [:]
+    var peaks: [UInt32: (bps: Double, atMs: Int64)] = [:]
+    static let rateHalfLifeMs = 10_000.0
     /// Limits changed: for bandwidth, down and up, and at a subscriber's request.
     var fallbacks: UInt64 = 0
     var recoveries: UInt64 = 0
@@ -28,7 +35,13 @@ struct LayerAllocationState: Sendable {
     mutating func take(_ report: MediaPlaneReport) -> Bool {
         guard report.generatedAtMs > lastReportAtMs else { return false }
         lastReportAtMs = report.generatedAtMs
-        rates = report.sources.mapValues(\.bitrateBps)
+        var decayed: [UInt32: (bps: Double, atMs: Int64)] = [:]
+        for (id, source) in report.sources {
+            let peak = peaks[id].map { $0.bps * pow(0.5, Double(report.generatedAtMs - $0.atMs) / Self.rateHalfLifeMs) } ?? 0
+            decayed[id] = (max(Double(source.bitrateBps), peak), report.generatedAtMs)
+        }
+        peaks = decayed
+        rates = decayed.mapValues { Int($0.bps) }
         budgets = budgets.filter { report.transports[$0.key] != nil }
         return true
     }

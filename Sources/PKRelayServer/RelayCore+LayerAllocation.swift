@@ -30,7 +30,7 @@ extension RelayCore {
             let key = LayerUseKey(session: session, roomId: event.roomId, streamIndex: event.streamIndex)
             current[key] = event
             let previous = layerAllocation.layerUse[key]
-            let unchanged = previous.map { $0 == event } ?? (event.bigSubscribed && event.smallSubscribed)
+            let unchanged = previous.map { $0 == event } ?? (event.bigSubscribed && event.smallSubscribed && event.mediumSubscribed != false)
             if !unchanged { send(.subscribedLayersChanged(event), to: session) }
         }
         layerAllocation.layerUse = current

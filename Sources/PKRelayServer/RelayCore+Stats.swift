@@ -34,11 +34,15 @@ extension RelayCore {
             for subscription in member.subscriptions {
                 for sink in subscription.sinks {
                     let figures = report.sinks[sink.id] ?? SinkReport()
-                    subscribed.append(
-                        SubscribedTrackStats(
-                            roomId: room, userId: subscription.publisherUserId, streamIndex: subscription.streamIndex, kind: sink.kind,
-                            ssrc: sink.outputSSRC, packets: figures.packets, bytes: figures.bytes, retransmissions: figures.retransmissions,
-                            fractionLost: figures.fractionLost, cumulativeLost: figures.cumulativeLost, roundTripTimeMs: figures.roundTripTimeMs))
+                    var entry = SubscribedTrackStats(
+                        roomId: room, userId: subscription.publisherUserId, streamIndex: subscription.streamIndex, kind: sink.kind,
+                        ssrc: sink.outputSSRC, packets: figures.packets, bytes: figures.bytes, retransmissions: figures.retransmissions,
+                        fractionLost: figures.fractionLost, cumulativeLost: figures.cumulativeLost, roundTripTimeMs: figures.roundTripTimeMs)
+                    if sink.kind == .video {
+                        entry.videoStreamType = subscription.videoStreamType
+                        entry.videoEnabled = subscription.videoEnabled
+                    }
+                    subscribed.append(entry)
                 }
             }
         }
@@ -61,6 +65,7 @@ extension RelayCore {
         overview.videoRecoveries = layerAllocation.recoveries
         overview.videoRequestedChanges = layerAllocation.requestedChanges
         overview.videoLimitedToSmall = layerAllocation.limited[.small] ?? 0
+        overview.videoLimitedToMedium = layerAllocation.limited[.medium] ?? 0
         overview.videoPaused = layerAllocation.limited[.paused] ?? 0
         return overview
     }

@@ -74,7 +74,7 @@ extension RelayMetric {
         "Subscriptions' video moved by the layer allocator: down (fallback) or up (recovery) for bandwidth, or a limit lifted at the subscriber's request (requested)."
     )
     static let videoLimited = gauge(
-        "pkrelay_video_subscriptions_limited", "Subscriptions whose video the layer allocator now limits, by limit (small, paused).")
+        "pkrelay_video_subscriptions_limited", "Subscriptions whose video the layer allocator now limits, by limit (medium, small, paused).")
     static let droppedPackets = counter("pkrelay_dropped_packets_total", "Packets dropped, by reason.")
     static let srtpFailures = counter("pkrelay_srtp_failures_total", "SRTP/SRTCP packets that failed to authenticate or decrypt.")
 

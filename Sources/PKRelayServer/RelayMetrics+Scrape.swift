@@ -50,6 +50,7 @@ extension RelayMetrics {
         mirror(.videoLayerChanges, [("reason", "recovery")], total: overview.videoRecoveries)
         mirror(.videoLayerChanges, [("reason", "requested")], total: overview.videoRequestedChanges)
         set(.videoLimited, [("limit", "small")], to: Double(overview.videoLimitedToSmall))
+        set(.videoLimited, [("limit", "medium")], to: Double(overview.videoLimitedToMedium))
         set(.videoLimited, [("limit", "paused")], to: Double(overview.videoPaused))
         mirror(.retransmissionsReceived, total: counters.retransmissionsReceived)
         for reason in DropReason.allCases { mirror(.droppedPackets, [("reason", reason.label)], total: counters.drops(reason)) }

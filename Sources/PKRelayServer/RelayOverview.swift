@@ -31,7 +31,8 @@ public struct RelayOverview: Sendable {
     public var videoFallbacks: UInt64 = 0
     public var videoRecoveries: UInt64 = 0
     public var videoRequestedChanges: UInt64 = 0
-    /// Subscriptions whose video is now limited to the small layer, and paused (audio only).
+    /// Subscriptions whose video is now limited to the small or medium layer, and paused (audio only).
     public var videoLimitedToSmall = 0
+    public var videoLimitedToMedium = 0
     public var videoPaused = 0
 }

@@ -144,8 +144,13 @@ struct WebRTCSession {
                         RelayError(.sdpRejected, "the video section (mid \(section.mid)) offers simulcast without the rtp-stream-id header extension"))
                 }
                 ridExtensionId = ridExtension
-                let layers = section.simulcastRIDs.count > 1 ? [section.simulcastRIDs.last!, section.simulcastRIDs.first!] : [section.simulcastRIDs[0]]
-                for (rid, type) in zip(layers, [VideoStreamType.big, .small]) {
+                // Up to three: the last is big, the first small, the second medium.
+                let rids = section.simulcastRIDs
+                let layers: [(String, VideoStreamType)] =
+                    rids.count > 2
+                    ? [(rids.last!, .big), (rids[1], .medium), (rids[0], .small)]
+                    : rids.count == 2 ? [(rids[1], .big), (rids[0], .small)] : [(rids[0], .big)]
+                for (rid, type) in layers {
                     var track = TrackDescription(
                         kind: .video, ssrc: 0, payloadType: Int(section.codec.payloadType), codec: section.codec.name,
                         clockRate: Int(section.codec.clockRate), parameters: section.codec.formatParameters, videoStreamType: type)

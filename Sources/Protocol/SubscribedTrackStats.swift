@@ -11,6 +11,10 @@ public struct SubscribedTrackStats: Sendable, Codable, Hashable {
     public var fractionLost: Double
     public var cumulativeLost: Int32
     public var roundTripTimeMs: Double?
+    /// Video only: the encoding delivered (0 big, 1 small, 2 medium) and whether video is
+    /// delivered at all (false while the layer allocator paused it: audio only).
+    public var videoStreamType: VideoStreamType?
+    public var videoEnabled: Bool?
 
     public init(
         roomId: String, userId: String, streamIndex: StreamIndex, kind: TrackKind, ssrc: UInt32, packets: UInt64, bytes: UInt64, retransmissions: UInt64,

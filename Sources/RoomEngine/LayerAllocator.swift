@@ -21,6 +21,7 @@ public struct LayerAllocator: Sendable {
     public static let longestHoldMs: Int64 = 32_000
     /// The rate assumed of a layer measured lower (just started, or paused by its publisher).
     public static let smallLayerFloorBps = 100_000
+    public static let mediumLayerFloorBps = 200_000
     public static let bigLayerFloorBps = 300_000
 
     /// When each transport last fell back and last recovered, and how long it holds now.
@@ -83,9 +84,14 @@ public struct LayerAllocator: Sendable {
                     }
                 }
                 if chosen != current {
-                    let failedRecovery = lastRecoveryMs[transportId].map { nowMs - $0 < Self.failedRecoveryMs } ?? false
-                    let hold = holdMs[transportId] ?? Self.holdAfterFallbackMs
-                    holdMs[transportId] = failedRecovery ? min(hold * 2, Self.longestHoldMs) : Self.holdAfterFallbackMs
+                    // The first step down since a recovery judges it: soon after, it failed and
+                    // the hold doubles; long after, the hold starts again. Further steps down in
+                    // the same episode leave the hold as it is.
+                    if let recovered = lastRecoveryMs[transportId] {
+                        let hold = holdMs[transportId] ?? Self.holdAfterFallbackMs
+                        holdMs[transportId] = nowMs - recovered < Self.failedRecoveryMs ? min(hold * 2, Self.longestHoldMs) : Self.holdAfterFallbackMs
+                        lastRecoveryMs[transportId] = nil
+                    }
                     lastFallbackMs[transportId] = nowMs
                 }
                 reasons = Array(repeating: .subscribeFallbackByBandwidth, count: ordered.count)

@@ -21,10 +21,11 @@ extension RoomEngine {
             for member in room.orderedMembers where !member.isMirror {
                 for (index, publication) in member.publications.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                     guard let big = publication.track(of: .video),
-                        let small = publication.tracks.first(where: { $0.kind == .video && $0.videoStreamType == .small })
+                        let small = publication.video(.small)
                     else { continue }
                     let event = SubscribedLayersChangedEvent(
-                        roomId: roomId, streamIndex: index, bigSubscribed: bound.contains(big.id), smallSubscribed: bound.contains(small.id))
+                        roomId: roomId, streamIndex: index, bigSubscribed: bound.contains(big.id), smallSubscribed: bound.contains(small.id),
+                        mediumSubscribed: publication.video(.medium).map { bound.contains($0.id) })
                     demand.append((member.session, event))
                 }
             }

@@ -98,16 +98,17 @@ extension RoomEngine {
         return validateVideoLayers(params.tracks)
     }
 
-    /// A small video track must come with a big one it can stand in for: the same codec and
-    /// payload type, so a subscriber switched between them sees one continuous stream.
+    /// A small or medium video track must come with a big one it can stand in for: the same
+    /// codec and payload type, so a subscriber switched between them sees one continuous stream.
     func validateVideoLayers(_ tracks: [TrackDescription]) -> RelayError? {
-        guard let smallPosition = tracks.firstIndex(where: { $0.kind == .video && $0.videoStreamType == .small }) else { return nil }
-        let small = tracks[smallPosition]
-        guard let big = tracks.first(where: { $0.kind == .video && ($0.videoStreamType ?? .big) == .big }) else {
-            return RelayError(.invalidParams, "tracks[\(smallPosition)]: a small video track needs a big video track in the same stream")
-        }
-        if big.codec.lowercased() != small.codec.lowercased() || big.payloadType != small.payloadType || big.clockRate != small.clockRate {
-            return RelayError(.invalidParams, "tracks[\(smallPosition)]: the small video track must use the big track's codec, payload type and clock rate")
+        for (position, layer) in tracks.enumerated() where layer.kind == .video && (layer.videoStreamType ?? .big) != .big {
+            let name = (layer.videoStreamType ?? .big).name
+            guard let big = tracks.first(where: { $0.kind == .video && ($0.videoStreamType ?? .big) == .big }) else {
+                return RelayError(.invalidParams, "tracks[\(position)]: a \(name) video track needs a big video track in the same stream")
+            }
+            if big.codec.lowercased() != layer.codec.lowercased() || big.payloadType != layer.payloadType || big.clockRate != layer.clockRate {
+                return RelayError(.invalidParams, "tracks[\(position)]: the \(name) video track must use the big track's codec, payload type and clock rate")
+            }
         }
         return nil
     }

@@ -130,7 +130,12 @@ extension RoomEngine {
         var renegotiate: Set<Int> = []
         var delivered: DeliveredVideo?
         // The allocator's limit lowers what the subscriber asked for, never raises it.
-        let preferred = subscription.bandwidthLimit == .none ? subscription.videoStreamType : .small
+        let preferred: VideoStreamType =
+            switch subscription.bandwidthLimit {
+            case .none: subscription.videoStreamType
+            case .medium: .lower(subscription.videoStreamType, .medium)
+            case .small, .paused: .small
+            }
         for kind in [TrackKind.audio, .video] where subscription.wants(kind) {
             guard let publication, let source = publication.track(of: kind, preferring: preferred),
                 let description = publication.description(of: kind)

@@ -12,7 +12,7 @@ extension RoomEngine {
                     guard let publication = room.members[key.publisherUserId]?.publications[key.streamIndex],
                         let big = publication.track(of: .video)
                     else { continue }
-                    let small = publication.tracks.first { $0.kind == .video && $0.videoStreamType == .small }
+                    let small = publication.video(.small)
                     let audio =
                         subscription.wants(.audio) && subscription.audioTransportId == subscription.videoTransportId
                         ? subscription.bindings[.audio] : nil
@@ -21,7 +21,7 @@ extension RoomEngine {
                             ref: SubscriptionRef(
                                 roomId: roomId, subscriberId: member.userId, publisherUserId: key.publisherUserId, streamIndex: key.streamIndex),
                             session: member.session, transportId: subscription.videoTransportId, audioSourceId: audio, requested: subscription.videoStreamType,
-                            bigSourceId: big.id, smallSourceId: small?.id, limit: subscription.bandwidthLimit))
+                            bigSourceId: big.id, smallSourceId: small?.id, mediumSourceId: publication.video(.medium)?.id, limit: subscription.bandwidthLimit))
                 }
             }
         }

@@ -13,14 +13,16 @@ public struct VideoAllocationCandidate: Sendable, Hashable {
     /// The encoding the subscriber asked for: a ceiling.
     public var requested: VideoStreamType
     public var bigSourceId: UInt32
-    /// The small encoding's source, when the publisher sends one.
+    /// The small and medium encodings' sources, when the publisher sends them.
     public var smallSourceId: UInt32?
+    public var mediumSourceId: UInt32?
     public var limit: VideoBandwidthLimit
 
     public init(
         ref: SubscriptionRef, session: SessionID, transportId: Int, audioSourceId: UInt32?, requested: VideoStreamType, bigSourceId: UInt32,
-        smallSourceId: UInt32?, limit: VideoBandwidthLimit
+        smallSourceId: UInt32?, mediumSourceId: UInt32? = nil, limit: VideoBandwidthLimit
     ) {
+        self.mediumSourceId = mediumSourceId
         self.ref = ref
         self.session = session
         self.transportId = transportId

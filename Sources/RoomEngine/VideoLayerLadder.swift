@@ -11,17 +11,27 @@ struct VideoLayerLadder: Sendable {
 
     init(candidate: VideoAllocationCandidate, option: SubscribeFallbackOption, rates: [UInt32: Int]) {
         let small = candidate.smallSourceId.map { max(rates[$0] ?? 0, LayerAllocator.smallLayerFloorBps) }
+        let medium = candidate.mediumSourceId.map { max(rates[$0] ?? 0, LayerAllocator.mediumLayerFloorBps) }
         let big = max(rates[candidate.bigSourceId] ?? 0, LayerAllocator.bigLayerFloorBps)
-        let asked = candidate.requested == .small ? (small ?? big) : big
+        let asked: Int =
+            switch candidate.requested {
+            case .small: small ?? big
+            case .medium: medium ?? big
+            case .big: big
+            }
         limits = []
         costs = []
         if option == .audioOnly {
             limits.append(.paused)
             costs.append(0)
         }
-        if option != .disabled, candidate.requested == .big, let small {
+        if option != .disabled, candidate.requested != .small, let small {
             limits.append(.small)
             costs.append(small)
+        }
+        if option != .disabled, candidate.requested == .big, let medium {
+            limits.append(.medium)
+            costs.append(medium)
         }
         limits.append(.none)
         costs.append(asked)

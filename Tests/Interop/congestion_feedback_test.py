@@ -82,11 +82,11 @@ class Failure(Exception):
 class Publisher:
     """One simulcast anchor page and its samples, timed from the moment it is live."""
 
-    def __init__(self, name, base, room, args):
+    def __init__(self, name, base, room, args, simulcast="1"):
         self.name = name
         self.base = base.rstrip("/")
         self.browser = demo.Browser(name, args)
-        self.browser.open(f"{self.base}/demo/anchor.html?room={room}&user={name}&simulcast=1")
+        self.browser.open(f"{self.base}/demo/anchor.html?room={room}&user={name}&simulcast={simulcast}")
         self.live_at = None
         self.samples = []
 

@@ -1,21 +1,21 @@
 #!/usr/bin/env python3
 """Automatic layer fallback and recovery as a Chromium viewer sees it.
 
-A simulcast anchor (the SDK's default encodings: q at 200 kbit/s, f at 1.2 Mbit/s) publishes to
-a relay whose announced address is an impairment relay (`pkrelay-impair`), and a Chromium
-viewer (audience.html with `fallback=2`: small stream, then audio only) watches it through the
-same impairment relay. The test caps the viewer's downlink by writing to the impairment
-relay's command pipe (--impair-commands) and follows, from the viewer's page, the relay's
+A simulcast anchor (--layers 2: the SDK's default encodings, q at 200 kbit/s and f at
+1.2 Mbit/s; --layers 3: q at 150 kbit/s, h at 500 kbit/s, f at 1.2 Mbit/s) publishes to a relay
+whose announced address is an impairment relay (`pkrelay-impair`), and a Chromium viewer
+(audience.html with `fallback=2`: lower layers, then audio only) watches it through the same
+impairment relay. The test caps the viewer's downlink by writing to the impairment relay's
+command pipe (--impair-commands) and follows, from the viewer's page, the relay's
 `onSimulcastSubscribeFallback` events and the browser's own inbound statistics:
 
-1. settle: uncapped, the viewer receives the big layer;
-2. --cap (600 kbit/s): the relay moves the viewer to the small layer within --down-limit seconds
-   of the cap, while the viewer goes on decoding (the browser's freeze time over the phase at most
-   --freeze-limit seconds);
+1. settle: uncapped, the viewer receives the big layer, and the anchor sends nothing on its
+   lower encodings (nobody receives them: `onSubscribedLayersChanged`, and the SDK turns them off);
+2. --cap (600 kbit/s with two layers, 900 kbit/s with three): the relay moves the viewer down a
+   layer (small of two, medium of three) within --down-limit seconds of the cap, the anchor's
+   encoding for it runs again within 2 s, and the viewer goes on decoding (the browser's freeze
+   time over the phase at most --freeze-limit seconds);
 3. the cap lifts: the big layer comes back within --up-limit seconds;
-Meanwhile the anchor: while nobody receives its small encoding the SDK keeps it off
-(`onSubscribedLayersChanged`), and once the viewer needs it, it runs again within 2 s.
-
 4. --floor (below the small layer and audio): the video pauses (`afterVideoEnabled` false) and
    audio goes on, with under 2 % of its packets lost once paused;
 5. the cap lifts: video resumes.
@@ -103,16 +103,15 @@ class Viewer:
         self.browser.quit()
 
 
-# Frames the anchor's small encoding (rid q) has sent.
-SMALL_FRAMES_SCRIPT = """
+# Frames each of the anchor's encodings has sent, by rid.
+FRAMES_SENT_SCRIPT = """
 const done = arguments[arguments.length - 1];
-window.pkDemo.encodings().then((list) => { const q = list.find((e) => e.rid === 'q'); done(q ? (q.framesSent || 0) : null); },
-                               (e) => done(null));
+window.pkDemo.encodings().then((list) => done(Object.fromEntries(list.map((e) => [e.rid, e.framesSent || 0]))), (e) => done({}));
 """
 
 
-def small_frames(anchor):
-    return anchor.browser.driver.execute_async_script(SMALL_FRAMES_SCRIPT)
+def frames_sent(anchor, rid):
+    return (anchor.browser.driver.execute_async_script(FRAMES_SENT_SCRIPT) or {}).get(rid) or 0
 
 
 def command(path, line):
@@ -131,16 +130,20 @@ def camera_file(directory):
 
 
 def run(args, summary, browser_args):
-    report = summary["fallback"] = {"capBitsPerSecond": args.cap, "floorBitsPerSecond": args.floor}
+    report = summary[f"fallback{args.layers}"] = {"layers": args.layers, "capBitsPerSecond": args.cap, "floorBitsPerSecond": args.floor}
+    # The layer the cap should leave the viewer on, the encoding that carries it, and the anchor's
+    # encodings below the top (rids of the SDK's two- and three-layer simulcast).
+    expected, needed_rid, lower = (1, "q", ["q"]) if args.layers == 2 else (2, "h", ["q", "h"])
     # Only the viewer's downlink is capped here: the anchor's uplink is left free.
     command(args.impair_commands, "both rate=0")
     scratch = tempfile.mkdtemp()
     anchor_args = argparse.Namespace(**vars(browser_args), extra_flags=[f"--use-file-for-fake-video-capture={camera_file(scratch)}"])
-    anchor = Publisher("fallback-anchor", args.capped, "cc-fallback", anchor_args)
+    room = f"cc-fallback{args.layers}"
+    anchor = Publisher("fallback-anchor", args.capped, room, anchor_args, simulcast=str(args.layers) if args.layers == 3 else "1")
     viewer = None
     try:
         anchor.wait_live(time.monotonic() + 30)
-        viewer = Viewer(args.capped, "cc-fallback", browser_args, args.impair_commands)
+        viewer = Viewer(args.capped, room, browser_args, args.impair_commands)
         # Settle: decoding the big layer, with an estimate that has had its probes.
         deadline = time.monotonic() + 30
         while True:
@@ -161,25 +164,26 @@ def run(args, summary, browser_args):
         time.sleep(args.settle_seconds)
         early = viewer.fallbacks()
         report["beforeCap"] = early
-        # Nobody receives the small encoding: the anchor's SDK has turned it off.
-        first = small_frames(anchor)
+        # Nobody receives the lower encodings: the anchor's SDK has turned them off.
+        first = {rid: frames_sent(anchor, rid) for rid in lower}
         time.sleep(1)
-        report["smallFramesWhileUnused"] = (small_frames(anchor) or 0) - (first or 0)
+        report["lowerFramesWhileUnused"] = sum(frames_sent(anchor, rid) - first[rid] for rid in lower)
         if any(not e["afterVideoEnabled"] or e["afterVideoStreamType"] != 0 for e in early[-1:]):
             raise Failure(f"uncapped, the viewer was not on the big layer: {early}")
 
-        # 600 kbit/s: down to small, quickly, without a long freeze.
+        # The cap: down a layer (small of two, medium of three), quickly, without a long freeze.
         before = viewer.inbound()
         command(args.impair_commands, f"downlink rate={int(args.cap)}")
         down, report["downSeconds"] = viewer.wait_for(
-            lambda e: e["afterVideoStreamType"] == 1 and e["afterVideoEnabled"] and e["reason"] == 0, args.down_limit + 8, "fallback to small")
+            lambda e: e["afterVideoStreamType"] == expected and e["afterVideoEnabled"] and e["reason"] == 0, args.down_limit + 8,
+            f"fallback to layer {expected}")
         report["downEstimateBps"] = down.get("estimateBps")
-        # The viewer needs the small encoding now: the anchor turns it on again.
-        unused = small_frames(anchor) or 0
+        # The viewer needs that encoding now: the anchor turns it on again.
+        unused = frames_sent(anchor, needed_rid)
         deadline = time.monotonic() + 10
-        while (small_frames(anchor) or 0) <= unused and time.monotonic() < deadline:
+        while frames_sent(anchor, needed_rid) <= unused and time.monotonic() < deadline:
             time.sleep(0.05)
-        report["smallOnAfterFallbackSeconds"] = round((viewer.now_ms() - down["at"]) / 1000, 3)
+        report["encodingOnAfterFallbackSeconds"] = round((viewer.now_ms() - down["at"]) / 1000, 3)
         time.sleep(args.hold_seconds)
         after = viewer.inbound()
         report["capFreezeSeconds"] = round(after["video"]["freezeSeconds"] - before["video"]["freezeSeconds"], 3)
@@ -190,7 +194,8 @@ def run(args, summary, browser_args):
         command(args.impair_commands, "downlink rate=0")
         _, report["upSeconds"] = viewer.wait_for(
             lambda e: e["afterVideoStreamType"] == 0 and e["reason"] == 2, args.up_limit + 10, "recovery to big")
-        time.sleep(args.settle_seconds)
+        # Longer than 10 s: a fallback sooner after a recovery counts against it (the hold doubles).
+        time.sleep(max(args.settle_seconds, 11))
 
         # Below the small layer and audio: video pauses, audio goes on.
         command(args.impair_commands, f"downlink rate={int(args.floor)}")
@@ -216,10 +221,10 @@ def run(args, summary, browser_args):
         for name in os.listdir(scratch):
             os.unlink(os.path.join(scratch, name))
         os.rmdir(scratch)
-    if report["smallFramesWhileUnused"] > 0:
-        raise Failure(f"the anchor sent {report['smallFramesWhileUnused']} small frames in a second while nobody received them")
-    if report["smallOnAfterFallbackSeconds"] > 2:
-        raise Failure(f"the small encoding ran again {report['smallOnAfterFallbackSeconds']} s after the viewer needed it (limit 2 s)")
+    if report["lowerFramesWhileUnused"] > 0:
+        raise Failure(f"the anchor sent {report['lowerFramesWhileUnused']} frames of {lower} in a second while nobody received them")
+    if report["encodingOnAfterFallbackSeconds"] > 2:
+        raise Failure(f"encoding {needed_rid} ran again {report['encodingOnAfterFallbackSeconds']} s after the viewer needed it (limit 2 s)")
     if report["downSeconds"] > args.down_limit:
         raise Failure(f"the viewer moved to small {report['downSeconds']} s after the cap (limit {args.down_limit} s)")
     if report["capFreezeSeconds"] > args.freeze_limit or report["capFramesDecoded"] <= 0:
@@ -234,7 +239,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--capped", required=True, help="origin of a relay announced behind pkrelay-impair")
     parser.add_argument("--impair-commands", required=True, help="the impairment relay's command pipe")
-    parser.add_argument("--cap", type=float, default=600_000)
+    parser.add_argument("--layers", type=int, default=2, choices=[2, 3], help="the anchor's simulcast encodings (default 2)")
+    parser.add_argument("--cap", type=float, help="the downlink cap, bit/s (default 600000 with two layers, 900000 with three)")
     parser.add_argument("--floor", type=float, default=120_000)
     parser.add_argument("--big-rate", type=float, default=1_000_000, help="what the viewer must receive before the cap, bit/s")
     parser.add_argument("--settle-seconds", type=float, default=6)
@@ -245,6 +251,8 @@ def main():
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     args = parser.parse_args()
+    if args.cap is None:
+        args.cap = 600_000 if args.layers == 2 else 900_000
     browser_args = argparse.Namespace(chromium=args.chromium, chromedriver=args.chromedriver)
     summary = {"ok": False}
     try:

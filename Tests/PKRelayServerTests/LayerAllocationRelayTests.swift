@@ -68,6 +68,10 @@ struct LayerAllocationRelayTests {
             let delivered = Dictionary(uniqueKeysWithValues: room.users.compactMap { user in user.subscriptions.first.map { (user.userId, $0) } })
             #expect(delivered["viewer"]?.videoStreamType == .small && delivered["viewer"]?.videoEnabled == true)
             #expect(delivered["clean"]?.videoStreamType == .big)
+            // And so does the viewer's own getStats.
+            let stats: GetStatsResult = try await viewer.request("getStats", GetStatsParams(roomId: "pk"))
+            let video = stats.subscribed.first { $0.kind == .video }
+            #expect(video?.videoStreamType == .small && video?.videoEnabled == true)
 
             // The small layer arrives under the viewer's SSRC, from a keyframe on.
             let smallBefore = publisher.sentSmall.count

@@ -84,6 +84,23 @@ struct WebRTCSessionTests {
         #expect(events == [.transportStateChanged(TransportStateChangedEvent(transportId: 7, state: "connected"))])
     }
 
+    @Test func threeSimulcastRidsBecomeTheSmallMediumAndBigLayers() throws {
+        let session = makeSession()
+        let simulcast = publishOffer().replacingOccurrences(
+            of: "a=ssrc:4242 cname:test\r\n",
+            with: "a=extmap:4 \(HeaderExtensionURI.rtpStreamID)\r\na=rid:q send\r\na=rid:h send\r\na=rid:f send\r\na=simulcast:send q;h;f\r\n")
+        let three = try session.negotiatePublish(offer: simulcast, negotiator: negotiator, relay: relay(session)).get()
+        #expect(three.tracks.map(\.rid) == ["f", "h", "q"])
+        #expect(three.tracks.map(\.videoStreamType) == [.big, .medium, .small])
+        #expect(three.ridExtensionId == 4)
+        // Two rids stay the dual stream.
+        let two = try session.negotiatePublish(
+            offer: simulcast.replacingOccurrences(of: "a=rid:h send\r\n", with: "").replacingOccurrences(of: "q;h;f", with: "q;f"),
+            negotiator: negotiator, relay: relay(session)
+        ).get()
+        #expect(two.tracks.map(\.videoStreamType) == [.big, .small])
+    }
+
     @Test func aPublisherOfferingTransportWideCongestionControlGetsFeedbackFromTheRelay() throws {
         var session = makeSession()
         let offer = publishOffer().replacingOccurrences(

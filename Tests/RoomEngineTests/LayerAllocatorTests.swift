@@ -57,6 +57,26 @@ import Testing
         #expect(Self.run(&allocator, small, budget: 1_700_000, atMs: 6_000, option: .audioOnly)["a"]?.0 == VideoBandwidthLimit.none)
     }
 
+    @Test func aPublisherWithThreeLayersFallsBackOneLayerAtATimeAsTheBudgetShrinks() {
+        let rates: [UInt32: Int] = [Self.audio: 40_000, 30: 1_200_000, 31: 150_000, 32: 500_000]
+        func run(_ allocator: inout LayerAllocator, limit: VideoBandwidthLimit, budget: Int, atMs: Int64) -> VideoLimitDecision? {
+            let candidate = VideoAllocationCandidate(
+                ref: SubscriptionRef(roomId: "r1", subscriberId: "viewer", publisherUserId: "a", streamIndex: .main), session: 1, transportId: 7,
+                audioSourceId: Self.audio, requested: .big, bigSourceId: 30, smallSourceId: 31, mediumSourceId: 32, limit: limit)
+            return allocator.allocate(
+                candidates: [candidate], budgets: [7: budget], rates: rates, option: { _ in .videoStreamLow }, priority: { _ in .low }, nowMs: atMs
+            ).first
+        }
+        var allocator = LayerAllocator()
+        // 900 kbit/s carries the medium layer and audio, not the big one.
+        #expect(run(&allocator, limit: .none, budget: 900_000, atMs: 0)?.limit == .medium)
+        // 400 kbit/s: down to small.
+        #expect(run(&allocator, limit: .medium, budget: 400_000, atMs: 1000)?.limit == .small)
+        // Recovery climbs one layer per round: small to medium, then medium to big.
+        #expect(run(&allocator, limit: .small, budget: 3_000_000, atMs: 6000)?.limit == .medium)
+        #expect(run(&allocator, limit: .medium, budget: 3_000_000, atMs: 7000)?.limit == VideoBandwidthLimit.none)
+    }
+
     @Test func aRecoveryThatFailsDoublesTheNextHold() {
         var allocator = LayerAllocator()
         let big = [Self.candidate("a", base: 10)]
@@ -67,9 +87,16 @@ import Testing
         #expect(Self.run(&allocator, big, budget: 500_000, atMs: 6_000)["a"]?.0 == .small)
         #expect(Self.run(&allocator, small, budget: 3_000_000, atMs: 13_999).isEmpty)
         #expect(Self.run(&allocator, small, budget: 3_000_000, atMs: 14_000)["a"]?.0 == VideoBandwidthLimit.none)
+        // A second step down in the same episode does not double it again.
+        let paused = [Self.candidate("a", base: 10, limit: .small)]
+        #expect(Self.run(&allocator, big, budget: 500_000, atMs: 15_000)["a"]?.0 == .small)
+        #expect(Self.run(&allocator, paused, budget: 50_000, atMs: 16_000, option: .audioOnly)["a"]?.0 == .paused)
+        #expect(Self.run(&allocator, [Self.candidate("a", base: 10, limit: .paused)], budget: 3_000_000, atMs: 31_999, option: .audioOnly).isEmpty)
+        #expect(Self.run(&allocator, [Self.candidate("a", base: 10, limit: .paused)], budget: 3_000_000, atMs: 32_000, option: .audioOnly)["a"] != nil)
+        #expect(Self.run(&allocator, small, budget: 3_000_000, atMs: 33_000)["a"]?.0 == VideoBandwidthLimit.none)
         // A fallback long after the last recovery holds 4 s again.
-        #expect(Self.run(&allocator, big, budget: 500_000, atMs: 40_000)["a"]?.0 == .small)
-        #expect(Self.run(&allocator, small, budget: 3_000_000, atMs: 44_000)["a"]?.0 == VideoBandwidthLimit.none)
+        #expect(Self.run(&allocator, big, budget: 500_000, atMs: 45_000)["a"]?.0 == .small)
+        #expect(Self.run(&allocator, small, budget: 3_000_000, atMs: 49_000)["a"]?.0 == VideoBandwidthLimit.none)
     }
 
     @Test func theHigherPriorityKeepsItsLayerAndTheOtherGivesWay() {

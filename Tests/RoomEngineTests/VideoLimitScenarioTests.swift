@@ -87,6 +87,38 @@ import Testing
         #expect(use()?.big == false && use()?.small == false)
     }
 
+    @Test func threeLayersPublishedAsTracksAndAMediumLimitSwitchesToTheMiddleOne() throws {
+        var s = Scenario()
+        let anchor = s.enter("anchor")
+        var tracks = DualStreamScenarioTests.dualTracks(anchor)
+        tracks.append(
+            TrackDescription(kind: .video, ssrc: anchor.ssrcBase + 4, payloadType: 96, codec: "VP8", clockRate: 90_000, videoStreamType: .medium))
+        try #require(s.publish(anchor, tracks: tracks).error == nil)
+        let sources = s.addedSources()
+        #expect(sources.map(\.videoStreamType) == [.big, .big, .small, .medium])
+        let viewer = s.enter("viewer", role: .audience, visible: false)
+        _ = try #require(DualStreamScenarioTests.subscribe(&s, viewer, to: "anchor", nil).value)
+        let sink = try #require(s.addedSinks().last)
+        #expect(s.engine.videoAllocationCandidates().first?.mediumSourceId == sources[3].id)
+        #expect(s.engine.layerDemand().first?.event.mediumSubscribed == false)
+
+        let ref = SubscriptionRef(roomId: Scenario.room, subscriberId: "viewer", publisherUserId: "anchor", streamIndex: .main)
+        let mark = s.mark
+        s.record(actions: s.engine.limitVideo(ref, to: .medium, reason: .subscribeFallbackByBandwidth, estimateBps: 900_000))
+        #expect(s.media(since: mark) == [.switchSource(sink: sink.id, source: sources[3].id)])
+        #expect(s.events(for: viewer, since: mark).first == Self.change((.big, true), (.medium, true), .subscribeFallbackByBandwidth, estimate: 900_000))
+        #expect(s.engine.layerDemand().first?.event.mediumSubscribed == true)
+        // Asking for medium explicitly works as for small.
+        let asked = try #require(DualStreamScenarioTests.setType(&s, viewer, of: "anchor", .medium).value)
+        #expect(asked.tracks.last?.videoStreamType == .medium)
+
+        // A medium track needs a big one with the same codec.
+        let lone = s.enter("lone")
+        let refused = s.publish(
+            lone, tracks: [TrackDescription(kind: .video, ssrc: lone.ssrcBase + 4, payloadType: 96, codec: "VP8", clockRate: 90_000, videoStreamType: .medium)])
+        #expect(refused.error?.message.contains("a medium video track needs a big video track") == true)
+    }
+
     @Test func theSubscribersCeilingStaysAboveAnyLimit() throws {
         var (s, viewer, _, _, ref) = try Self.setUp()
         _ = try #require(DualStreamScenarioTests.setType(&s, viewer, of: "anchor", .small).value)

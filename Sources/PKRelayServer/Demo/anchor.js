@@ -1,7 +1,8 @@
 /*
  * anchor.html?room=R&user=U: publishes camera and microphone into room R as anchor U and shows
  * whatever else is published there, which during a PK is the partner anchor linked in from the
- * other room. `&simulcast=1` sends the camera as big + small (the relay's dual stream);
+ * other room. `&simulcast=1` sends the camera as big + small (the relay's dual stream), `&simulcast=3`
+ * as big + medium + small;
  * `&scalabilityMode=L1T1` sets the browser's temporal layering of both encodings.
  */
 import {PKRelayClient, InvitationState} from '../sdk/pkrelay.js';
@@ -9,7 +10,8 @@ import * as D from './demo.js';
 
 const {pkDemo} = D;
 const {room: roomId, user, relayUrl, tokenBase, query} = D.settings();
-const simulcast = query.get('simulcast') === '1';
+// `simulcast=3` sends three encodings (small, medium, big).
+const simulcast = query.get('simulcast') === '3' ? 3 : query.get('simulcast') === '1';
 const el = (id) => document.getElementById(id);
 
 // PK state (pkDemo.pkState): idle, inviting, invited, linking, linked; pkDemo.peer = {roomId, userId}.
@@ -39,7 +41,7 @@ D.setStatusExtras(() => {
     linking: () => `PK: accepted, linking with ${peer.userId}`,
     linked: () => `PK: linked with ${peer.userId} of room ${peer.roomId}`,
   }[pkDemo.pkState];
-  return (simulcast ? 'simulcast: big + small · ' : '') + (pk ? pk() : `PK: none${lastOutcome ? ` (${lastOutcome})` : ''}`);
+  return (simulcast ? `simulcast: big + ${simulcast === 3 ? 'medium + ' : ''}small · ` : '') + (pk ? pk() : `PK: none${lastOutcome ? ` (${lastOutcome})` : ''}`);
 });
 
 /** Runs a request from a button; a refusal shows in the page with the relay's code. */

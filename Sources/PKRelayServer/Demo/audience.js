@@ -11,9 +11,9 @@ import * as D from './demo.js';
 
 const {pkDemo} = D;
 const {room: roomId, user, relayUrl, tokenBase, query} = D.settings();
-const {Big: BIG, Small: SMALL} = VideoStreamType;
+const {Big: BIG, Small: SMALL, Medium: MEDIUM} = VideoStreamType;
 const startLayer = query.get('layer') === 'small' ? SMALL : BIG;
-const LAYER_NAMES = {[BIG]: 'big', [SMALL]: 'small'};
+const LAYER_NAMES = {[BIG]: 'big', [SMALL]: 'small', [MEDIUM]: 'medium'};
 const fallbackOption = query.has('fallback') ? Number(query.get('fallback')) : null;
 
 // Per publisher: the layer asked for, and the one the relay reports delivering (big while a
@@ -30,7 +30,7 @@ let grid = null;
 function noteSubscription(d) {
   if ((d.streamIndex && d.streamIndex !== 'main') || (d.state !== undefined && d.state !== 0)) return;
   const video = (d.tracks || []).find((t) => t.kind === 'video');
-  if (video) delivered.set(d.userId, video.videoStreamType === SMALL ? SMALL : BIG);
+  if (video) delivered.set(d.userId, video.videoStreamType === undefined ? BIG : video.videoStreamType);
   else delivered.delete(d.userId);
   render(d.userId);
 }

@@ -31,7 +31,7 @@ export declare const ErrorCode: Readonly<{
 }>;
 
 /** Video stream types: 0 big, 1 small. */
-export declare const VideoStreamType: Readonly<{Big: 0; Small: 1}>;
+export declare const VideoStreamType: Readonly<{Big: 0; Small: 1; Medium: 2}>;
 export declare const SubscribeFallbackOption: Readonly<{Disabled: 0; VideoStreamLow: 1; AudioOnly: 2}>;
 export declare const RemoteUserPriority: Readonly<{Low: 0; Medium: 100; High: 200}>;
 export declare const FallbackOrRecoverReason: Readonly<{
@@ -70,6 +70,8 @@ export declare const RELAY_EVENTS: ReadonlyArray<keyof RelayEventMap>;
 export declare const SDK_EVENTS: ReadonlyArray<keyof SDKEventMap>;
 /** The simulcast encodings of `publish(stream, {simulcast: true})`, smallest first. */
 export declare const DEFAULT_SIMULCAST_ENCODINGS: ReadonlyArray<RTCRtpEncodingParameters & {rid: string}>;
+/** The three encodings of `publish(stream, {simulcast: 3})`, smallest first. */
+export declare const THREE_LAYER_SIMULCAST_ENCODINGS: ReadonlyArray<RTCRtpEncodingParameters & {rid: string}>;
 
 export type Role = 'anchor' | 'audience';
 export type StreamIndex = 'main' | 'screen';
@@ -156,10 +158,10 @@ export interface RelayEventMap {
   onTransportOffer: {transportId: number; revision: number; sdp: string};
   onTransportStateChanged: {transportId: number; state: 'connected' | 'failed' | 'closed'; errorCode?: number; reason?: string};
   /** Which encodings of this client's dual-stream video anyone receives; the SDK turns the small one off and on by itself. */
-  onSubscribedLayersChanged: {roomId: string; streamIndex: StreamIndex; bigSubscribed: boolean; smallSubscribed: boolean};
+  onSubscribedLayersChanged: {roomId: string; streamIndex: StreamIndex; bigSubscribed: boolean; smallSubscribed: boolean; mediumSubscribed?: boolean};
   /** The video a subscription delivers changed layer, paused (audio only) or resumed. */
   onSimulcastSubscribeFallback: {
-    roomId: string; userId: string; streamIndex: StreamIndex; beforeVideoStreamType: 0 | 1; afterVideoStreamType: 0 | 1;
+    roomId: string; userId: string; streamIndex: StreamIndex; beforeVideoStreamType: 0 | 1 | 2; afterVideoStreamType: 0 | 1 | 2;
     beforeVideoEnabled: boolean; afterVideoEnabled: boolean; reason: -1 | 0 | 2 | 100 | 101; estimateBps?: number;
   };
 }
@@ -277,7 +279,7 @@ export interface JoinOptions {
 export interface PublishOptions {
   streamIndex?: StreamIndex;
   /** `true` for DEFAULT_SIMULCAST_ENCODINGS, or encodings listed smallest first (each with a `rid`). */
-  simulcast?: boolean | RTCRtpEncodingParameters[];
+  simulcast?: boolean | 3 | RTCRtpEncodingParameters[];
   /** With `simulcast: true`: the scalability mode of both encodings, e.g. `'L1T1'`. */
   scalabilityMode?: string;
 }
@@ -399,7 +401,7 @@ export declare class Room extends Emitter<RoomEventMap> {
   /** Stops receiving kinds of a user's stream. */
   unsubscribe(userId: string, options?: {streamIndex?: StreamIndex; mediaType?: 1 | 2 | 3}): Promise<void>;
   /** Chooses the big (0) or small (1) video of a dual-stream publisher. */
-  setRemoteVideoStreamType(userId: string, streamType: 0 | 1, streamIndex?: StreamIndex): Promise<StreamSubscription>;
+  setRemoteVideoStreamType(userId: string, streamType: 0 | 1 | 2, streamIndex?: StreamIndex): Promise<StreamSubscription>;
   /** How this subscriber ranks a publisher's video on a weak downlink (0 low, the default; 100 medium; 200 high). */
   setRemoteUserPriority(userId: string, priority: 0 | 100 | 200): Promise<void>;
   /** Switches role. */

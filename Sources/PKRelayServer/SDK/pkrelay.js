@@ -88,7 +88,7 @@ export const ErrorCode = Object.freeze({
 });
 
 /** Video stream types (TRTC): 0 big, 1 small. */
-export const VideoStreamType = Object.freeze({Big: 0, Small: 1});
+export const VideoStreamType = Object.freeze({Big: 0, Small: 1, Medium: 2});
 
 /** `setSubscribeFallbackOption` (Volcengine, Agora): what a weak downlink may cost a subscription. */
 export const SubscribeFallbackOption = Object.freeze({Disabled: 0, VideoStreamLow: 1, AudioOnly: 2});
@@ -477,6 +477,13 @@ export const DEFAULT_SIMULCAST_ENCODINGS = Object.freeze([
   Object.freeze({rid: 'f', maxBitrate: 1200000}),
 ]);
 
+/** Three simulcast encodings (`publish(stream, {simulcast: 3})`), smallest first: the relay's small, medium and big. */
+export const THREE_LAYER_SIMULCAST_ENCODINGS = Object.freeze([
+  Object.freeze({rid: 'q', scaleResolutionDownBy: 4, maxBitrate: 150000}),
+  Object.freeze({rid: 'h', scaleResolutionDownBy: 2, maxBitrate: 500000}),
+  Object.freeze({rid: 'f', maxBitrate: 1200000}),
+]);
+
 /** The first `a=ssrc` of the media section with `a=mid:<mid>` in an SDP, or null. */
 function ssrcOfMid(sdp, mid) {
   if (typeof sdp !== 'string' || mid === undefined || mid === null) return null;
@@ -721,26 +728,30 @@ export class LocalPublication {
     this.state = 'new';
     this._closed = false;
     this._republishes = 0;   // republishes in a row since the transport last connected
-    this._smallActive = true; // whether anyone receives the small encoding, as the relay last said
+    this._lowerActive = [true, true]; // whether anyone receives the small and medium encodings, as the relay last said
   }
 
   /**
-   * Turns the small simulcast encoding (the first, smallest) on or off as the relay reports its
-   * use: an anchor whose viewers all take the big video does not spend its uplink and battery
-   * on the small one. The big encoding always runs: a new viewer must not wait for it.
+   * Turns the simulcast encodings below the top one (the first, smallest, and with three the
+   * second) on or off as the relay reports their use: an anchor whose viewers all take the big
+   * video does not spend its uplink and battery on the others. The big encoding always runs: a
+   * new viewer must not wait for it.
    */
-  async _setSmallEncodingActive(active) {
-    this._smallActive = active;
+  async _setLowerEncodingsActive(small, medium) {
+    this._lowerActive = [small, medium];
     const sender = this.pc && this.encodings && this.encodings.length > 1 && this.pc.getSenders().find((s) => s.track && s.track.kind === 'video');
     if (!sender || this._closed) return;
     try {
       const parameters = sender.getParameters();
-      if (!parameters.encodings || parameters.encodings.length < 2 || parameters.encodings[0].active === active) return;
-      parameters.encodings[0].active = active;
+      const encodings = parameters.encodings || [];
+      if (encodings.length < 2) return;
+      const wanted = encodings.map((e, i) => (i === encodings.length - 1 ? e.active : i === 0 ? small : medium));
+      if (encodings.every((e, i) => e.active === wanted[i])) return;
+      encodings.forEach((e, i) => { e.active = wanted[i]; });
       await sender.setParameters(parameters);
-      this.room.client._log(`publication ${this.streamIndex}: small encoding ${active ? 'on' : 'off'} (its use as the relay reports it)`);
+      this.room.client._log(`publication ${this.streamIndex}: encodings ${encodings.map((e) => `${e.rid} ${e.active ? 'on' : 'off'}`).join(', ')} (their use as the relay reports it)`);
     } catch (error) {
-      this.room.client._reportError({error: asError(error, 'setParameters'), context: 'smallEncoding', roomId: this.room.roomId});
+      this.room.client._reportError({error: asError(error, 'setParameters'), context: 'simulcastEncodings', roomId: this.room.roomId});
     }
   }
 
@@ -755,9 +766,10 @@ export class LocalPublication {
     try {
       for (const track of this.mediaStream.getTracks()) {
         const init = {direction: 'sendonly', streams: [this.mediaStream]};
-        // A republish keeps the small encoding off while nobody receives it.
+        // A republish keeps the lower encodings off while nobody receives them.
         if (track.kind === 'video' && this.encodings) {
-          init.sendEncodings = this.encodings.map((e, i) => ({...e, ...(i === 0 && this.encodings.length > 1 && !this._smallActive ? {active: false} : {})}));
+          const top = this.encodings.length - 1;
+          init.sendEncodings = this.encodings.map((e, i) => ({...e, ...(i < top && !this._lowerActive[i === 0 ? 0 : 1] ? {active: false} : {})}));
         }
         pc.addTransceiver(track, init);
       }
@@ -849,7 +861,8 @@ export class LocalPublication {
 function resolveEncodings(options) {
   if (Array.isArray(options.simulcast)) return options.simulcast.map((e) => ({...e}));
   if (options.simulcast) {
-    return DEFAULT_SIMULCAST_ENCODINGS.map((e) => (options.scalabilityMode ? {...e, scalabilityMode: options.scalabilityMode} : {...e}));
+    const encodings = options.simulcast === 3 ? THREE_LAYER_SIMULCAST_ENCODINGS : DEFAULT_SIMULCAST_ENCODINGS;
+    return encodings.map((e) => (options.scalabilityMode ? {...e, scalabilityMode: options.scalabilityMode} : {...e}));
   }
   return null;
 }
@@ -1638,7 +1651,7 @@ export class PKRelayClient extends Emitter {
     const room = typeof data.roomId === 'string' ? this.rooms.get(data.roomId) : undefined;
     if (room && event === 'onSubscribedLayersChanged') {
       const publication = room.publications.get(data.streamIndex);
-      if (publication) publication._setSmallEncodingActive(data.smallSubscribed);
+      if (publication) publication._setLowerEncodingsActive(data.smallSubscribed, data.mediumSubscribed !== false);
     }
     // The relay's event for a join being refused came before the SDK handled the refusal.
     if (room && event === 'onRoomStateChanged' && !room._joined && data.state !== 0) room._refusalHeard = true;
