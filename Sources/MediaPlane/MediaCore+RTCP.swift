@@ -116,7 +116,17 @@ extension MediaCore {
     func estimate(from loss: ReportedLoss, on transport: TransportState) {
         guard loss.blocks > 0, let estimator = transport.estimator else { return }
         estimator.onReceiverReport(fractionLost: loss.fractionLost, rttUs: loss.roundTripTimeMs.map { Int64($0 * 1000) }, nowUs: nowUs)
+        // A subscriber judged by its reports alone: heavy loss reaches the allocator at once.
+        let fraction = Double(loss.fractionLost) / 256
+        if transport.sentSequenceExtensionId == 0, fraction > Self.heavyReportedLoss, nowMs - transport.lossAnnouncedMs >= Self.reportedLossIntervalMs {
+            transport.lossAnnouncedMs = nowMs
+            events.yield(.reportedLoss(transportId: transport.id, lossFraction: fraction))
+        }
     }
+
+    /// Reported loss above which a subscriber's reports are announced to the control plane.
+    static let heavyReportedLoss = 0.10
+    static let reportedLossIntervalMs: Int64 = 2000
 
     /// A subscriber asked for a keyframe: pass it to the source, throttled across all its sinks.
     func requestKeyframe(for sink: SinkState) {

@@ -12,4 +12,8 @@ public enum MediaPlaneEvent: Sendable, Hashable {
     /// ``MediaCore/estimateDropAnnouncedBelow`` since the last report or such event: the layer
     /// allocator acts now rather than at the next report.
     case estimateDropped(transportId: Int, estimateBps: Int)
+    /// A subscriber without transport-wide feedback reported more than
+    /// ``MediaCore/heavyReportedLoss`` of what the relay sent lost (at most once per
+    /// ``MediaCore/reportedLossIntervalMs`` per transport): the layer allocator acts now.
+    case reportedLoss(transportId: Int, lossFraction: Double)
 }

@@ -66,6 +66,8 @@ final class TransportState {
     var bytesOutAtLastReport: UInt64 = 0
     /// The estimate the control plane last heard, by a report or an `estimateDropped` event.
     var announcedEstimateBps = 0
+    /// When heavy reported loss was last announced (`reportedLoss`).
+    var lossAnnouncedMs: Int64 = .min / 2
     /// WebRTC transports share the relay's one WebRTC socket, so removing one must not close it.
     let sharesSocket: Bool
     /// The ICE-lite agent of a WebRTC transport; nil on plain SRTP transports.

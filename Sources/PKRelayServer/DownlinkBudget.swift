@@ -46,19 +46,28 @@ struct DownlinkBudget: Sendable {
             return nowMs - since >= Self.settleMs ? estimate.estimateBps : nil
         }
         feedbackSinceMs = nil
-        if estimate.lossFraction > Self.heavyLoss, nowMs - lastCutMs >= Self.cutIntervalMs, deliveredBps > 0 {
-            if lossCapBps == nil {
-                // Loss soon after a lift: the link did not carry more, so the next quiet spell is
-                // longer; loss long after one starts the count again.
-                let failedLift = liftedAtMs.map { nowMs - $0 < Self.liftTrialMs } ?? false
-                quietMs = failedLift ? min(quietMs * 2, Self.longestQuietMs) : Self.firstQuietMs
-            }
-            lossCapBps = min(lossCapBps ?? .max, Int(Double(deliveredBps) * (1 - 0.5 * estimate.lossFraction)))
-            lastCutMs = nowMs
+        if estimate.lossFraction > Self.heavyLoss {
+            _ = cut(lossFraction: estimate.lossFraction, deliveredBps: deliveredBps, nowMs: nowMs)
         } else if lossCapBps != nil, estimate.lossFraction < Self.lightLoss, nowMs - lastCutMs >= quietMs {
             lossCapBps = nil
             liftedAtMs = nowMs
         }
+        return lossCapBps
+    }
+
+    /// Heavy loss in a receiver report (from a report, or announced by the data plane as it
+    /// arrived): the budget drops below what was delivered, once per ``cutIntervalMs``.
+    /// Returns the budget now.
+    mutating func cut(lossFraction: Double, deliveredBps: Int, nowMs: Int64) -> Int? {
+        guard lossFraction > Self.heavyLoss, nowMs - lastCutMs >= Self.cutIntervalMs, deliveredBps > 0 else { return lossCapBps }
+        if lossCapBps == nil {
+            // Loss soon after a lift: the link did not carry more, so the next quiet spell is
+            // longer; loss long after one starts the count again.
+            let failedLift = liftedAtMs.map { nowMs - $0 < Self.liftTrialMs } ?? false
+            quietMs = failedLift ? min(quietMs * 2, Self.longestQuietMs) : Self.firstQuietMs
+        }
+        lossCapBps = min(lossCapBps ?? .max, Int(Double(deliveredBps) * (1 - 0.5 * lossFraction)))
+        lastCutMs = nowMs
         return lossCapBps
     }
 }

@@ -10,6 +10,8 @@ struct LayerAllocationState: Sendable {
     var budgets: [Int: DownlinkBudget] = [:]
     /// The budgets of the last report, bit/s, for a round between reports.
     var lastBudgets: [Int: Int] = [:]
+    /// What each transport sent over the last report's window, bit/s.
+    var delivered: [Int: Int] = [:]
     /// When the last report used was made.
     var lastReportAtMs: Int64 = 0
     /// Bit/s per source for the allocator: the data plane's measure (``SourceReport/bitrateBps``)
@@ -43,6 +45,7 @@ struct LayerAllocationState: Sendable {
         peaks = decayed
         rates = decayed.mapValues { Int($0.bps) }
         budgets = budgets.filter { report.transports[$0.key] != nil }
+        delivered = report.transports.mapValues(\.sendBitrateBps)
         return true
     }
 }

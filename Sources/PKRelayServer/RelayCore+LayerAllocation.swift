@@ -44,6 +44,18 @@ extension RelayCore {
         allocateLayers(budgetsFrom: nil)
     }
 
+    /// A subscriber judged by its receiver reports reported heavy loss: its budget is cut now,
+    /// from what the transport sent over the last report's window, and the allocator runs.
+    func reportedLoss(transportId: Int, lossFraction: Double) {
+        guard configuration.layerAllocation, let delivered = layerAllocation.delivered[transportId] else { return }
+        var budget = layerAllocation.budgets[transportId] ?? DownlinkBudget()
+        let bps = budget.cut(lossFraction: lossFraction, deliveredBps: delivered, nowMs: nowMs())
+        layerAllocation.budgets[transportId] = budget
+        guard let bps, layerAllocation.lastBudgets[transportId] != bps else { return }
+        layerAllocation.lastBudgets[transportId] = bps
+        allocateLayers(budgetsFrom: nil)
+    }
+
     /// Runs the allocator on a new report; `report` nil reruns it on the budgets of the last one
     /// (a subscriber changed its settings).
     func allocateLayers(budgetsFrom report: MediaPlaneReport?) {

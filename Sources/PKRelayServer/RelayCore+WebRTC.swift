@@ -144,6 +144,8 @@ extension RelayCore {
                 session: session)
         case .estimateDropped(let id, let bps):
             estimateDropped(transportId: id, bps: bps)
+        case .reportedLoss(let id, let fraction):
+            reportedLoss(transportId: id, lossFraction: fraction)
         }
     }
 

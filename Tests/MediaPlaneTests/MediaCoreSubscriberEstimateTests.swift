@@ -108,6 +108,29 @@ import Testing
         #expect(exported.estimateBps == Int(estimator.estimateBps))
     }
 
+    @Test func heavyLossInTheReportsOfASubscriberWithoutFeedbackIsAnnouncedAtOnceAndNotTwiceInTwoSeconds() async throws {
+        let harness = Self.harness(stamps: false)
+        harness.receive(
+            ScriptedPacket.rtp(ssrc: 0xAAAA, sequenceNumber: 1, timestamp: 9000, payload: ScriptedPacket.vp8Payload(keyframe: true)), on: 1,
+            from: Self.publisher)
+        func report(lost fraction: UInt8) -> [UInt8] {
+            [0x81, 201, 0, 7, 0, 0, 0xFE, 0xED, 0, 0, 0xBB, 0xBB, fraction, 0, 0, 10, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        }
+        harness.advance(ms: 1000)
+        // 5 % lost: not heavy. Then a quarter: announced. A second quarter a second later: not again.
+        harness.receive(report(lost: 13), on: 2, from: Self.subscriber)
+        harness.receive(report(lost: 64), on: 2, from: Self.subscriber)
+        harness.advance(ms: 1000)
+        harness.receive(report(lost: 64), on: 2, from: Self.subscriber)
+        // Two seconds after the first: announced again.
+        harness.advance(ms: 1000)
+        harness.receive(report(lost: 128), on: 2, from: Self.subscriber)
+        harness.core.events.finish()
+        var announced: [MediaPlaneEvent] = []
+        for await event in harness.events { announced.append(event) }
+        #expect(announced == [.reportedLoss(transportId: 2, lossFraction: 0.25), .reportedLoss(transportId: 2, lossFraction: 0.5)])
+    }
+
     /// What a scripted run of `seconds` left: the subscriber's estimate, as the report exports it.
     struct Run {
         var estimate: BandwidthEstimateReport
