@@ -1,4 +1,4 @@
-public import Protocol
+import Protocol
 
 /// The limits one subscription may be given, cheapest first, and what each costs the transport.
 struct VideoLayerLadder: Sendable {

@@ -179,7 +179,20 @@ export function fakeWebRTC() {
     }
 
     addTransceiver(track, init) {
-      this.transceivers.push({track, init});
+      const parameters = {encodings: (init.sendEncodings || [{}]).map((e) => ({active: true, ...e}))};
+      const sender = {
+        track,
+        getParameters: () => structuredClone(parameters),
+        setParameters: async (changed) => {
+          this.calls.push(['setParameters', changed.encodings.map((e) => `${e.rid}:${e.active ? 'on' : 'off'}`).join(' ')]);
+          parameters.encodings = changed.encodings;
+        },
+      };
+      this.transceivers.push({track, init, sender});
+    }
+
+    getSenders() {
+      return this.transceivers.map((t) => t.sender);
     }
 
     async createOffer(options) {
@@ -201,8 +214,18 @@ export function fakeWebRTC() {
       this.remoteDescription = description;
     }
 
+    /** A sender's encodings as a browser reports them, each at its maximum, on an open uplink. */
     async getStats() {
-      return new Map();
+      const stats = new Map([['pair', {type: 'candidate-pair', nominated: true, availableOutgoingBitrate: 10_000_000}]]);
+      for (const t of this.transceivers) {
+        for (const e of t.sender ? t.sender.getParameters().encodings : []) {
+          if (!e.rid || e.active === false) continue;
+          stats.set(`out-${e.rid}`, {
+            type: 'outbound-rtp', kind: t.track.kind, rid: e.rid, framesPerSecond: 30, qualityLimitationReason: 'none', targetBitrate: e.maxBitrate,
+          });
+        }
+      }
+      return stats;
     }
 
     close() {

@@ -102,6 +102,31 @@ test('publishing with simulcast offers the smallest encoding first on a transpor
   assert.equal(room.publications.get('main'), publication);
 });
 
+test('encodings below the top one are turned off while nobody receives them, and on again when someone does', async () => {
+  const {client, sockets, webrtc} = setup();
+  const room = await client.joinRoom(JOIN);
+  await room.publish(camera(webrtc), {simulcast: 3});
+  const pc = webrtc.peerConnections[1];
+  const video = pc.transceivers.find((t) => t.track.kind === 'video');
+  assert.deepEqual(video.init.sendEncodings.map((e) => e.rid), ['q', 'h', 'f']);
+  const layers = (small, medium) => sockets[0].receive({
+    event: 'onSubscribedLayersChanged',
+    data: {roomId: 'room-a', streamIndex: 'main', bigSubscribed: true, smallSubscribed: small, mediumSubscribed: medium},
+  });
+  // Viewers on big only: small and medium off; the big one is never touched.
+  layers(false, false);
+  await settle();
+  assert.deepEqual(pc.calls.filter((c) => c[0] === 'setParameters'), [['setParameters', 'q:off h:off f:on']]);
+  // A viewer moved to medium: it runs again.
+  layers(false, true);
+  await settle();
+  assert.deepEqual(pc.calls.filter((c) => c[0] === 'setParameters').at(-1), ['setParameters', 'q:off h:on f:on']);
+  // The same state again changes nothing.
+  layers(false, true);
+  await settle();
+  assert.equal(pc.calls.filter((c) => c[0] === 'setParameters').length, 2);
+});
+
 test('a failed publish transport is published again on a new one, and the old one closed', async () => {
   const {client, sockets, webrtc, seen} = setup();
   const room = await client.joinRoom(JOIN);

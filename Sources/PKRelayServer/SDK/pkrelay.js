@@ -729,6 +729,7 @@ export class LocalPublication {
     this._closed = false;
     this._republishes = 0;   // republishes in a row since the transport last connected
     this._lowerActive = [true, true]; // whether anyone receives the small and medium encodings, as the relay last said
+    this._encodingCheck = null;       // timer: look at the top encoding again
   }
 
   /**
@@ -745,6 +746,14 @@ export class LocalPublication {
       const parameters = sender.getParameters();
       const encodings = parameters.encodings || [];
       if (encodings.length < 2) return;
+      // Lower encodings go off only while the top one runs at its full rate: under a weak uplink
+      // (or before the encoder has ramped up) they are all that reaches anyone, so they stay on
+      // whatever the relay says.
+      if (!(small && medium)) {
+        if (!(await this._topEncodingHealthy(encodings[encodings.length - 1]))) [small, medium] = [true, true];
+        // Whatever was decided, the top encoding is looked at again while a lower one is unused.
+        this._scheduleEncodingCheck();
+      }
       const wanted = encodings.map((e, i) => (i === encodings.length - 1 ? e.active : i === 0 ? small : medium));
       if (encodings.every((e, i) => e.active === wanted[i])) return;
       encodings.forEach((e, i) => { e.active = wanted[i]; });
@@ -753,6 +762,34 @@ export class LocalPublication {
     } catch (error) {
       this.room.client._reportError({error: asError(error, 'setParameters'), context: 'simulcastEncodings', roomId: this.room.roomId});
     }
+  }
+
+  /**
+   * Whether the uplink carries the top encoding, by the browser's own estimate
+   * (`availableOutgoingBitrate`) against the encoding's `maxBitrate`. Under a weak uplink the
+   * browser starves or suspends the top encoding, and the lower ones are all that reaches
+   * anyone. A top encoding held back by the CPU counts as carried: stopping the lower ones is
+   * what frees the CPU for it.
+   */
+  async _topEncodingHealthy(encoding) {
+    try {
+      let available;
+      (await this.pc.getStats()).forEach((s) => {
+        if (s.type === 'candidate-pair' && s.nominated && s.availableOutgoingBitrate !== undefined) available = s.availableOutgoingBitrate;
+      });
+      return available !== undefined && available >= (encoding.maxBitrate || 0);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Applies the relay's last word on the lower encodings again in 3 s, against the top encoding's state then. */
+  _scheduleEncodingCheck() {
+    if (this._encodingCheck || this._closed) return;
+    this._encodingCheck = this.room.client._clock.setTimeout(() => {
+      this._encodingCheck = null;
+      if (!this._closed) this._setLowerEncodingsActive(...this._lowerActive);
+    }, 3000);
   }
 
   async _publish() {
