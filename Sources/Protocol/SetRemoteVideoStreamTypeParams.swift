@@ -4,7 +4,8 @@ public struct SetRemoteVideoStreamTypeParams: Sendable, Codable, Hashable {
     public var userId: String
     /// Default main.
     public var streamIndex: StreamIndex?
-    /// The encoding wanted. Small falls back to big while the publisher sends no small stream.
+    /// The encoding wanted, a ceiling below which layer allocation may go on a weak downlink.
+    /// Small or medium falls back to big while the publisher sends none.
     public var streamType: VideoStreamType
 
     public init(roomId: String, userId: String, streamIndex: StreamIndex? = nil, streamType: VideoStreamType) {

@@ -12,8 +12,9 @@ public struct SubscribeStreamParams: Sendable, Codable, Hashable {
     public var audioTransportId: Int?
     /// Deliver video on another transport.
     public var videoTransportId: Int?
-    /// The video encoding wanted from a dual-stream publisher (default big); small falls back
-    /// to big while the publisher sends no small stream. Change it later with `setRemoteVideoStreamType`.
+    /// The video encoding wanted from a dual-stream publisher (default big); small or medium
+    /// falls back to big while the publisher sends none. A ceiling: on a weak downlink the relay
+    /// may deliver less (`setSubscribeFallbackOption`). Change it later with `setRemoteVideoStreamType`.
     public var videoStreamType: VideoStreamType?
 
     public init(

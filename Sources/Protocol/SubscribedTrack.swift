@@ -9,7 +9,7 @@ public struct SubscribedTrack: Sendable, Codable, Hashable {
     public var parameters: String?
     public var transportId: Int
     /// Video only: the encoding being delivered, which differs from the one asked for while the
-    /// publisher sends no small stream.
+    /// publisher does not send it, or while layer allocation limits the subscription.
     public var videoStreamType: VideoStreamType?
     public init(
         kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int?, parameters: String?, transportId: Int,

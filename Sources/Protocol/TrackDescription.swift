@@ -18,7 +18,7 @@ public struct TrackDescription: Sendable, Codable, Hashable {
     /// client-to-mixer audio level; audio tracks only. Without it the track takes no part in volume reports.
     public var audioLevelExtensionId: Int?
     /// Video only: which encoding of a dual-stream publisher this track is (default big). A small
-    /// track needs a big one in the same stream, with the same codec and payload type.
+    /// or medium track needs a big one in the same stream, with the same codec and payload type.
     public var videoStreamType: VideoStreamType?
     /// WebRTC simulcast: the RTP stream id (`a=rid`) the layer is sent with. The relay learns the
     /// layer's SSRC from its first packet, so `ssrc` may then be 0.
