@@ -30,7 +30,7 @@ export declare const ErrorCode: Readonly<{
   TokenProviderFailed: 4906;
 }>;
 
-/** Video stream types: 0 big, 1 small. */
+/** Video stream types: 0 big, 1 small, 2 medium (the middle of three simulcast encodings). */
 export declare const VideoStreamType: Readonly<{Big: 0; Small: 1; Medium: 2}>;
 export declare const SubscribeFallbackOption: Readonly<{Disabled: 0; VideoStreamLow: 1; AudioOnly: 2}>;
 export declare const RemoteUserPriority: Readonly<{Low: 0; Medium: 100; High: 200}>;
@@ -106,7 +106,7 @@ export declare class PKRelayError extends Error {
 
 export interface SubscribedTrack {
   kind: 'audio' | 'video'; ssrc: number; payloadType: number; codec: string; clockRate: number;
-  channels?: number; parameters?: string; transportId: number; videoStreamType?: 0 | 1;
+  channels?: number; parameters?: string; transportId: number; videoStreamType?: 0 | 1 | 2;
 }
 export interface StreamSubscription {
   roomId: string; userId: string; streamIndex: StreamIndex; state: number; tracks: SubscribedTrack[];
@@ -272,7 +272,7 @@ export interface JoinOptions {
   autoSubscribeAudio?: boolean;
   autoSubscribeVideo?: boolean;
   /** 0 big (default), 1 small. */
-  autoSubscribeVideoStreamType?: 0 | 1;
+  autoSubscribeVideoStreamType?: 0 | 1 | 2;
   autoPublish?: boolean;
 }
 
@@ -284,7 +284,7 @@ export interface PublishOptions {
   scalabilityMode?: string;
 }
 
-export interface SubscribeOptions { streamIndex?: StreamIndex; mediaType?: 1 | 2 | 3; videoStreamType?: 0 | 1 }
+export interface SubscribeOptions { streamIndex?: StreamIndex; mediaType?: 1 | 2 | 3; videoStreamType?: 0 | 1 | 2 }
 export interface ForwardTarget { roomId: string; token: string }
 export interface InviteOptions { payload?: string; timeoutSeconds?: number; autoLink?: boolean }
 export interface ForwardModeOptions { muteAudio?: boolean; muteVideo?: boolean; muteSubStream?: boolean }

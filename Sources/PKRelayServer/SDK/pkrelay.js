@@ -87,7 +87,7 @@ export const ErrorCode = Object.freeze({
   TokenProviderFailed: 4906,
 });
 
-/** Video stream types (TRTC): 0 big, 1 small. */
+/** Video stream types (TRTC): 0 big, 1 small; PKRelay's 2 medium (the middle of three simulcast encodings). */
 export const VideoStreamType = Object.freeze({Big: 0, Small: 1, Medium: 2});
 
 /** `setSubscribeFallbackOption` (Volcengine, Agora): what a weak downlink may cost a subscription. */
