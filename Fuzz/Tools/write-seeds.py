@@ -259,6 +259,8 @@ scripts = {
         "t1500",
         'b{"id":6,"method":"setSubscribeFallbackOption","params":{"option":0}}',
         'b{"id":7,"method":"getStats","params":{}}',
+        'b{"id":8,"method":"setRemoteVideoConfig","params":{"roomId":"r1","userId":"u1","width":320,"height":180}}',
+        'b{"id":9,"method":"setRemoteVideoConfig","params":{"roomId":"r1","userId":"u1","streamIndex":"screen","width":0,"height":0,"framerate":15}}',
     ],
     "webrtc-publish-and-subscribe": [
         join("a", 1, "r1", "u1"),

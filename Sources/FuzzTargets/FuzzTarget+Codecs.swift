@@ -2,8 +2,8 @@ import StreamCore
 
 extension FuzzTarget {
     /// The input is a series of RTP payloads, each a length byte, a source generation byte and
-    /// that many bytes. Every payload goes through each codec's keyframe detector (which must
-    /// read only inside it) and then through one subscriber's VP8 descriptor rewriter, which
+    /// that many bytes. Every payload goes through each codec's keyframe detector and frame-size
+    /// reader (which must read only inside it; a size only for a keyframe, and never 0) and then through one subscriber's VP8 descriptor rewriter, which
     /// must keep the length, the descriptor's flags and what the VP8 detector sees.
     static func runCodecs(_ bytes: UnsafeRawBufferPointer) {
         var input = FuzzInput(bytes)
@@ -15,6 +15,10 @@ extension FuzzTarget {
             var answers: [Bool] = []
             for codec in VideoCodec.allCases {
                 answers.append(KeyframeDetector.isKeyframe(codec: codec, payload: payload))
+                if let size = KeyframeDetector.frameSize(codec: codec, payload: payload) {
+                    precondition(answers.last == true, "a frame size read from a packet that starts no keyframe")
+                    precondition(size.width > 0 && size.height > 0 && size.width < 1 << 14 && size.height < 1 << 14, "a frame size out of range")
+                }
                 precondition(VideoCodec.named(codec.rawValue.lowercased()) == codec, "codec names do not round-trip")
             }
             var rewritten = Array(payload)

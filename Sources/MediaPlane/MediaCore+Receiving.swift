@@ -177,6 +177,10 @@ extension MediaCore {
             if let codec = source.codec, header.payloadLength > 0 {
                 let payload = UnsafeRawBufferPointer(rebasing: packet[header.payloadOffset..<(header.payloadOffset + header.payloadLength)])
                 keyframe = KeyframeDetector.isKeyframe(codec: codec, payload: payload)
+                if keyframe, let size = KeyframeDetector.frameSize(codec: codec, payload: payload) {
+                    source.report.frameWidth = size.width
+                    source.report.frameHeight = size.height
+                }
             }
             if keyframe {
                 // The run's earlier packets go on first: to the sinks bound before a switch, and

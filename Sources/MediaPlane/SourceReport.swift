@@ -15,5 +15,9 @@ public struct SourceReport: Sendable, Hashable {
     /// Bits per second received over the larger of the data plane's last two report windows
     /// (about a second each): what forwarding this track costs, keyframes included.
     public var bitrateBps: Int = 0
+    /// The coded size the last keyframe stated, in pixels (0 while unknown: no keyframe yet, or
+    /// a codec whose keyframes are not read for it).
+    public var frameWidth = 0
+    public var frameHeight = 0
     public init() {}
 }

@@ -3,7 +3,7 @@
 /// The frames are not decodable pictures, but every packet carries a correct one-byte VP8
 /// payload descriptor (S set on the first packet of a frame, partition index 0, no extensions)
 /// and the first packet starts with a VP8 frame tag whose P bit is 0 for keyframes and 1
-/// otherwise; keyframes also carry the start code and a 320x240 size. That is all a relay looks
+/// otherwise; keyframes also carry the start code and a size (320x240 unless told). That is all a relay looks
 /// at to find keyframes. The last packet of a frame has the marker bit set, and all packets of a
 /// frame share one timestamp.
 public struct VP8Packetizer: Sendable {
@@ -19,6 +19,10 @@ public struct VP8Packetizer: Sendable {
     public private(set) var timestamp: UInt32
     /// Frames produced so far.
     public private(set) var frameCount = 0
+    /// The size keyframes state (a simulcast layer's resolution, for a relay matching layers
+    /// to rendered sizes).
+    public var width = 320
+    public var height = 240
 
     /// Creates a packetizer.
     ///
@@ -47,7 +51,7 @@ public struct VP8Packetizer: Sendable {
     ///   - size: The frame's size in bytes, frame header included (at least 10).
     ///   - timestampIncrement: The distance to the next frame's timestamp.
     public mutating func nextFrame(keyframe: Bool, size: Int = 2500, timestampIncrement: UInt32 = 3000) -> [OutgoingRTPPacket] {
-        let frame = Self.frameBytes(keyframe: keyframe, size: max(size, 10), frameIndex: frameCount)
+        let frame = Self.frameBytes(keyframe: keyframe, size: max(size, 10), frameIndex: frameCount, width: width, height: height)
         let chunkSize = maximumPayloadSize - 1
         var packets: [OutgoingRTPPacket] = []
         var offset = 0
@@ -89,13 +93,13 @@ public struct VP8Packetizer: Sendable {
 
     /// A frame: the 3-byte frame tag (P bit, version 0, shown, first partition size), for
     /// keyframes the start code and dimensions, then a filler pattern derived from the frame index.
-    static func frameBytes(keyframe: Bool, size: Int, frameIndex: Int) -> [UInt8] {
+    static func frameBytes(keyframe: Bool, size: Int, frameIndex: Int, width: Int = 320, height: Int = 240) -> [UInt8] {
         let headerLength = keyframe ? 10 : 3
         let partitionSize = UInt32(max(0, size - headerLength))
         let tag = (keyframe ? 0 : 1) | (1 << 4) | (partitionSize << 5)
         var bytes: [UInt8] = [UInt8(tag & 0xFF), UInt8(tag >> 8 & 0xFF), UInt8(tag >> 16 & 0xFF)]
         if keyframe {
-            bytes += [0x9D, 0x01, 0x2A, 0x40, 0x01, 0xF0, 0x00]
+            bytes += [0x9D, 0x01, 0x2A, UInt8(width & 0xFF), UInt8(width >> 8 & 0x3F), UInt8(height & 0xFF), UInt8(height >> 8 & 0x3F)]
         }
         let seed = UInt8(truncatingIfNeeded: frameIndex &* 37)
         for position in 0..<(size - headerLength) {

@@ -31,4 +31,6 @@ struct ClientSession: Sendable {
     var subscribeFallbackOption = SubscribeFallbackOption.default
     /// How it ranks each publisher's video (`setRemoteUserPriority`); low when not set.
     var remotePriorities: [RemotePriorityKey: RemoteUserPriority] = [:]
+    /// The size it shows each publisher's video at (`setRemoteVideoConfig`), in device pixels.
+    var renderSizes: [RemoteVideoKey: (width: Int, height: Int)] = [:]
 }

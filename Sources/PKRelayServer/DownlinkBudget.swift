@@ -7,7 +7,7 @@ import MediaPlane
 /// ``settleMs`` to probe past its start rate (a new viewer is not put on the small layer while
 /// its estimate is still climbing). A transport estimated from receiver reports alone starts with
 /// no budget (its loss-based estimate grows from a low start and says nothing about the link until
-/// loss appears): heavy loss cuts the budget below what was delivered, and after a quiet spell
+/// loss appears): heavy loss cuts the budget to what the subscriber received, and after a quiet spell
 /// without loss the budget is lifted again, to see whether the link carries more; each lift that
 /// brings loss back doubles the next quiet spell.
 struct DownlinkBudget: Sendable {
@@ -56,8 +56,13 @@ struct DownlinkBudget: Sendable {
     }
 
     /// Heavy loss in a receiver report (from a report, or announced by the data plane as it
-    /// arrived): the budget drops below what was delivered, once per ``cutIntervalMs``.
-    /// Returns the budget now.
+    /// arrived): the budget drops to what the subscriber received (what was sent less the loss
+    /// share), once per ``cutIntervalMs``. Returns the budget now.
+    ///
+    /// Not the loss-based controller's gentler cut by half the loss share: that one runs on every
+    /// report and may cut again at once, while a receiver-report budget is cut at most every
+    /// ``cutIntervalMs``. A gentle first cut after a cap left the viewer on a layer the link could
+    /// not carry for another round (an aiortc viewer took 5.2 s to fall back).
     mutating func cut(lossFraction: Double, deliveredBps: Int, nowMs: Int64) -> Int? {
         guard lossFraction > Self.heavyLoss, nowMs - lastCutMs >= Self.cutIntervalMs, deliveredBps > 0 else { return lossCapBps }
         if lossCapBps == nil {
@@ -66,7 +71,7 @@ struct DownlinkBudget: Sendable {
             let failedLift = liftedAtMs.map { nowMs - $0 < Self.liftTrialMs } ?? false
             quietMs = failedLift ? min(quietMs * 2, Self.longestQuietMs) : Self.firstQuietMs
         }
-        lossCapBps = min(lossCapBps ?? .max, Int(Double(deliveredBps) * (1 - 0.5 * lossFraction)))
+        lossCapBps = min(lossCapBps ?? .max, Int(Double(deliveredBps) * (1 - lossFraction)))
         lastCutMs = nowMs
         return lossCapBps
     }

@@ -22,10 +22,22 @@ struct LayerAllocationState: Sendable {
     var rates: [UInt32: Int] = [:]
     var peaks: [UInt32: (bps: Double, atMs: Int64)] = [:]
     static let rateHalfLifeMs = 10_000.0
-    /// Limits changed: for bandwidth, down and up, and at a subscriber's request.
+    /// Sources that sent and have been silent for ``stallAfterMs``, and sources that sent within
+    /// ``flowingWithinMs``, as of the last report: a viewer of an encoding that stopped while a
+    /// lower one flows is moved to the lower one. Two seconds, so a low frame rate or a
+    /// keyframe's queueing is not taken for a stop.
+    var stalled: Set<UInt32> = []
+    var flowing: Set<UInt32> = []
+    /// Each video source's coded size, as its last keyframe stated it.
+    var sizes: [UInt32: (width: Int, height: Int)] = [:]
+    static let stallAfterMs: Int64 = 2000
+    static let flowingWithinMs: Int64 = 500
+    /// Limits changed: for bandwidth, down and up, at a subscriber's request, and around an
+    /// encoding its publisher stopped.
     var fallbacks: UInt64 = 0
     var recoveries: UInt64 = 0
     var requestedChanges: UInt64 = 0
+    var publisherChanges: UInt64 = 0
     /// Subscriptions per limit after the last round.
     var limited: [VideoBandwidthLimit: Int] = [:]
     /// What each dual-stream publisher last heard of its encodings' use (`onSubscribedLayersChanged`);
@@ -44,6 +56,9 @@ struct LayerAllocationState: Sendable {
         }
         peaks = decayed
         rates = decayed.mapValues { Int($0.bps) }
+        stalled = Set(report.sources.filter { $0.value.packets > 0 && $0.value.idleMs >= Self.stallAfterMs }.keys)
+        sizes = report.sources.filter { $0.value.frameWidth > 0 }.mapValues { ($0.frameWidth, $0.frameHeight) }
+        flowing = Set(report.sources.filter { $0.value.packets > 0 && $0.value.idleMs < Self.flowingWithinMs }.keys)
         budgets = budgets.filter { report.transports[$0.key] != nil }
         delivered = report.transports.mapValues(\.sendBitrateBps)
         return true

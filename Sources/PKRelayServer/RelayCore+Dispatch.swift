@@ -186,6 +186,7 @@ extension RelayCore {
         case .setRemoteVideoStreamType: run(SetRemoteVideoStreamTypeParams.self) { engine.setRemoteVideoStreamType(session: session, params: $0, now: time) }
         case .setSubscribeFallbackOption: run(SetSubscribeFallbackOptionParams.self) { setSubscribeFallbackOption($0, session: session) }
         case .setRemoteUserPriority: run(SetRemoteUserPriorityParams.self) { setRemoteUserPriority($0, session: session) }
+        case .setRemoteVideoConfig: run(SetRemoteVideoConfigParams.self) { setRemoteVideoConfig($0, session: session) }
         case .getStats: run(GetStatsParams.self) { EngineOutcome(result: .success(stats(for: session, roomId: $0.roomId)), actions: []) }
         case .startForwardStreamToRooms:
             run(StartForwardParams.self) {

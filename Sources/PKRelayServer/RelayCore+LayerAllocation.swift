@@ -23,10 +23,29 @@ extension RelayCore {
         return EngineOutcome(result: .success(EmptyResult()), actions: [])
     }
 
+    /// `setRemoteVideoConfig`: the size this subscriber shows one publisher's video at. The
+    /// allocator then sends no layer larger than the smallest one that fills it; 0 by 0 lifts that.
+    func setRemoteVideoConfig(_ params: SetRemoteVideoConfigParams, session: SessionID) -> EngineOutcome<EmptyResult> {
+        let largest = SetRemoteVideoConfigParams.largestSide
+        for (name, value) in [("width", params.width), ("height", params.height)] where !(0...largest).contains(value) {
+            return EngineOutcome(result: .failure(RelayError(.invalidParams, "params.\(name) must be 0 to \(largest) pixels")), actions: [])
+        }
+        if let framerate = params.framerate, !(0...240).contains(framerate) {
+            return EngineOutcome(result: .failure(RelayError(.invalidParams, "params.framerate must be 0 to 240")), actions: [])
+        }
+        guard engine.userId(of: session, roomId: params.roomId) != nil else {
+            return EngineOutcome(result: .failure(RelayError(.notInRoom, "not joined to room '\(params.roomId)'")), actions: [])
+        }
+        let key = RemoteVideoKey(roomId: params.roomId, userId: params.userId, streamIndex: params.streamIndex ?? .main)
+        sessions[session]?.renderSizes[key] = params.width == 0 && params.height == 0 ? nil : (params.width, params.height)
+        allocateLayers(budgetsFrom: nil)
+        return EngineOutcome(result: .success(EmptyResult()), actions: [])
+    }
+
     /// Tells dual-stream publishers when the use of their encodings changed (on the relay's tick).
     func reportLayerUse() {
         var current: [LayerUseKey: SubscribedLayersChangedEvent] = [:]
-        for (session, event) in engine.layerDemand() {
+        for (session, event) in engine.layerDemand(wanted: layerAllocation.allocator.wantedStoppedSources) {
             let key = LayerUseKey(session: session, roomId: event.roomId, streamIndex: event.streamIndex)
             current[key] = event
             let previous = layerAllocation.layerUse[key]
@@ -56,6 +75,21 @@ extension RelayCore {
         allocateLayers(budgetsFrom: nil)
     }
 
+    /// The smallest encoding at least as wide or at least as tall as `rendered` (a picture fitted
+    /// inside the rendered box, as a video element shows it, needs no more), among those whose size a keyframe has stated; nil
+    /// when none of them is that large.
+    static func renderCeiling(
+        _ rendered: (width: Int, height: Int), candidate: VideoAllocationCandidate, sizes: [UInt32: (width: Int, height: Int)]
+    ) -> VideoStreamType? {
+        let layers: [(VideoStreamType, UInt32?)] = [(.small, candidate.smallSourceId), (.medium, candidate.mediumSourceId), (.big, candidate.bigSourceId)]
+        for (type, source) in layers {
+            guard let source, let size = sizes[source] else { continue }
+            // A side given as 0 says nothing.
+            if (rendered.width > 0 && size.width >= rendered.width) || (rendered.height > 0 && size.height >= rendered.height) { return type }
+        }
+        return nil
+    }
+
     /// Runs the allocator on a new report; `report` nil reruns it on the budgets of the last one
     /// (a subscriber changed its settings).
     func allocateLayers(budgetsFrom report: MediaPlaneReport?) {
@@ -74,9 +108,17 @@ extension RelayCore {
             budgets = layerAllocation.lastBudgets
         }
         let sessions = self.sessions
-        let candidates = engine.videoAllocationCandidates()
+        let sizes = layerAllocation.sizes
+        let candidates = engine.videoAllocationCandidates().map { candidate in
+            var candidate = candidate
+            let key = RemoteVideoKey(roomId: candidate.ref.roomId, userId: candidate.ref.publisherUserId, streamIndex: candidate.ref.streamIndex)
+            if let rendered = sessions[candidate.session]?.renderSizes[key] {
+                candidate.renderCeiling = Self.renderCeiling(rendered, candidate: candidate, sizes: sizes)
+            }
+            return candidate
+        }
         let decisions = layerAllocation.allocator.allocate(
-            candidates: candidates, budgets: budgets, rates: layerAllocation.rates,
+            candidates: candidates, budgets: budgets, rates: layerAllocation.rates, stalled: layerAllocation.stalled, flowing: layerAllocation.flowing,
             option: { sessions[$0]?.subscribeFallbackOption ?? .default },
             priority: { sessions[$0.session]?.remotePriorities[RemotePriorityKey(roomId: $0.ref.roomId, userId: $0.ref.publisherUserId)] ?? .low },
             nowMs: nowMs())
@@ -84,6 +126,7 @@ extension RelayCore {
             switch decision.reason {
             case .subscribeFallbackByBandwidth: layerAllocation.fallbacks &+= 1
             case .subscribeRecoverByBandwidth: layerAllocation.recoveries &+= 1
+            case .publisherChange: layerAllocation.publisherChanges &+= 1
             default: layerAllocation.requestedChanges &+= 1
             }
             apply(engine.limitVideo(decision.ref, to: decision.limit, reason: decision.reason, estimateBps: decision.budgetBps))

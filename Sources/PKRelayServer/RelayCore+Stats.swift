@@ -64,6 +64,7 @@ extension RelayCore {
         overview.videoFallbacks = layerAllocation.fallbacks
         overview.videoRecoveries = layerAllocation.recoveries
         overview.videoRequestedChanges = layerAllocation.requestedChanges
+        overview.videoPublisherChanges = layerAllocation.publisherChanges
         overview.videoLimitedToSmall = layerAllocation.limited[.small] ?? 0
         overview.videoLimitedToMedium = layerAllocation.limited[.medium] ?? 0
         overview.videoPaused = layerAllocation.limited[.paused] ?? 0

@@ -71,7 +71,7 @@ extension RelayMetric {
         "pkrelay_subscriber_estimates_at_most", "Subscriber transports whose bandwidth estimate is at most bps bits per second.")
     static let videoLayerChanges = counter(
         "pkrelay_video_layer_changes_total",
-        "Subscriptions' video moved by the layer allocator: down (fallback) or up (recovery) for bandwidth, or a limit lifted at the subscriber's request (requested)."
+        "Subscriptions' video moved by the layer allocator: down (fallback) or up (recovery) for bandwidth, a limit lifted at the subscriber's request (requested), or around an encoding its publisher stopped (publisher)."
     )
     static let videoLimited = gauge(
         "pkrelay_video_subscriptions_limited", "Subscriptions whose video the layer allocator now limits, by limit (medium, small, paused).")

@@ -49,6 +49,7 @@ extension RelayMetrics {
         mirror(.videoLayerChanges, [("reason", "fallback")], total: overview.videoFallbacks)
         mirror(.videoLayerChanges, [("reason", "recovery")], total: overview.videoRecoveries)
         mirror(.videoLayerChanges, [("reason", "requested")], total: overview.videoRequestedChanges)
+        mirror(.videoLayerChanges, [("reason", "publisher")], total: overview.videoPublisherChanges)
         set(.videoLimited, [("limit", "small")], to: Double(overview.videoLimitedToSmall))
         set(.videoLimited, [("limit", "medium")], to: Double(overview.videoLimitedToMedium))
         set(.videoLimited, [("limit", "paused")], to: Double(overview.videoPaused))

@@ -27,10 +27,11 @@ public struct RelayOverview: Sendable {
     /// Each media thread's CPU seconds, in shard order.
     public var mediaThreadCPUSeconds: [Double]
     /// Video layer changes the allocator made: fallbacks and recoveries for bandwidth, and
-    /// limits lifted at a subscriber's request.
+    /// limits lifted at a subscriber's request, and moves around an encoding its publisher stopped.
     public var videoFallbacks: UInt64 = 0
     public var videoRecoveries: UInt64 = 0
     public var videoRequestedChanges: UInt64 = 0
+    public var videoPublisherChanges: UInt64 = 0
     /// Subscriptions whose video is now limited to the small or medium layer, and paused (audio only).
     public var videoLimitedToSmall = 0
     public var videoLimitedToMedium = 0

@@ -17,6 +17,7 @@ public enum Method: String, Sendable, CaseIterable {
     case setRemoteVideoStreamType
     case setSubscribeFallbackOption
     case setRemoteUserPriority
+    case setRemoteVideoConfig
     case getStats
     case startForwardStreamToRooms
     case updateForwardStreamToRooms

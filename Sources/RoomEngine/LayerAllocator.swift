@@ -12,6 +12,12 @@ public import Protocol
 /// ``failedRecoveryMs`` of a recovery doubles the transport's hold (up to ``longestHoldMs``): an
 /// estimate that overshoots (a probe through a bursty bottleneck) costs one round trip of layers,
 /// then ever fewer.
+///
+/// An encoding its publisher stopped sending while a lower one flows (a browser drops its top
+/// encoding when its own uplink estimate falls) is not delivered: its viewers move to the best
+/// encoding that still flows, and back as soon as it flows again, both with reason
+/// ``FallbackOrRecoverReason/publisherChange``. The bandwidth logic meanwhile goes on as if they
+/// had what they would have without the stall, so the way back needs no hold.
 public struct LayerAllocator: Sendable {
     /// Spare budget a step up needs: the new total times this must fit.
     public static let recoveryHeadroom = 1.2
@@ -28,14 +34,27 @@ public struct LayerAllocator: Sendable {
     var lastFallbackMs: [Int: Int64] = [:]
     var lastRecoveryMs: [Int: Int64] = [:]
     var holdMs: [Int: Int64] = [:]
+    /// Subscriptions moved off an encoding that stopped, with the limit they would have otherwise.
+    var stallLimited: [SubscriptionRef: VideoBandwidthLimit] = [:]
+    /// The stopped encoding each of those would otherwise receive.
+    var stallWanted: [SubscriptionRef: UInt32] = [:]
+    /// The top of each ladder a rendered size cut short, as of the last round: a subscription at
+    /// that top when the size grows goes up at once, as when the app asks for more.
+    var renderTops: [SubscriptionRef: VideoBandwidthLimit] = [:]
 
     public init() {}
 
+    /// Stopped encodings that subscriptions were moved off and would receive again: a publisher
+    /// that stopped one because nobody received it (`onSubscribedLayersChanged`) must hear that
+    /// it is wanted, or those subscriptions never get it back.
+    public var wantedStoppedSources: Set<UInt32> { Set(stallWanted.values) }
+
     /// One round. `budgets`: bit/s per transport, absent where nothing limits it; `rates`: bit/s
-    /// per source; `option` and `priority` the subscriber's settings.
+    /// per source; `stalled`: sources that sent before and have stopped; `flowing`: sources
+    /// sending now; `option` and `priority` the subscriber's settings.
     public mutating func allocate(
-        candidates: [VideoAllocationCandidate], budgets: [Int: Int], rates: [UInt32: Int], option: (SessionID) -> SubscribeFallbackOption,
-        priority: (VideoAllocationCandidate) -> RemoteUserPriority, nowMs: Int64
+        candidates: [VideoAllocationCandidate], budgets: [Int: Int], rates: [UInt32: Int], stalled: Set<UInt32> = [], flowing: Set<UInt32> = [],
+        option: (SessionID) -> SubscribeFallbackOption, priority: (VideoAllocationCandidate) -> RemoteUserPriority, nowMs: Int64
     ) -> [VideoLimitDecision] {
         var byTransport: [Int: [VideoAllocationCandidate]] = [:]
         for candidate in candidates { byTransport[candidate.transportId, default: []].append(candidate) }
@@ -47,8 +66,14 @@ public struct LayerAllocator: Sendable {
                 return (lhs.ref.roomId, lhs.ref.publisherUserId, lhs.ref.streamIndex.rawValue, lhs.ref.subscriberId)
                     < (rhs.ref.roomId, rhs.ref.publisherUserId, rhs.ref.streamIndex.rawValue, rhs.ref.subscriberId)
             }
-            decisions += allocate(ordered, transportId: transportId, budget: budgets[transportId], rates: rates, option: option, nowMs: nowMs)
+            decisions += allocate(
+                ordered, transportId: transportId, budget: budgets[transportId], rates: rates, stalled: stalled, flowing: flowing, option: option,
+                nowMs: nowMs)
         }
+        let present = Set(candidates.map(\.ref))
+        stallLimited = stallLimited.filter { present.contains($0.key) }
+        stallWanted = stallWanted.filter { present.contains($0.key) }
+        renderTops = renderTops.filter { present.contains($0.key) }
         for transportId in Set(lastFallbackMs.keys).union(lastRecoveryMs.keys) where byTransport[transportId] == nil {
             lastFallbackMs[transportId] = nil
             lastRecoveryMs[transportId] = nil
@@ -59,11 +84,18 @@ public struct LayerAllocator: Sendable {
 
     /// One transport's subscriptions, highest priority first.
     mutating func allocate(
-        _ ordered: [VideoAllocationCandidate], transportId: Int, budget: Int?, rates: [UInt32: Int], option: (SessionID) -> SubscribeFallbackOption,
-        nowMs: Int64
+        _ ordered: [VideoAllocationCandidate], transportId: Int, budget: Int?, rates: [UInt32: Int], stalled: Set<UInt32>, flowing: Set<UInt32>,
+        option: (SessionID) -> SubscribeFallbackOption, nowMs: Int64
     ) -> [VideoLimitDecision] {
         let ladders = ordered.map { VideoLayerLadder(candidate: $0, option: option($0.session), rates: rates) }
-        let current = zip(ordered, ladders).map { $1.index(of: $0.limit) }
+        // Where each stands for bandwidth: what it would have without a stalled encoding, and the
+        // top of its ladder when it was at the top of a ladder a rendered size has since raised.
+        let raised = zip(ordered, ladders).map { candidate, ladder in
+            renderTops[candidate.ref].map { $0 == candidate.limit && ladder.limits[ladder.top] < $0 } ?? false
+        }
+        let current = ordered.indices.map { index in
+            raised[index] ? ladders[index].top : ladders[index].index(of: stallLimited[ordered[index].ref] ?? ordered[index].limit)
+        }
         var chosen = current
         var reasons = [FallbackOrRecoverReason](repeating: .subscriberRequest, count: ordered.count)
         if let budget {
@@ -114,10 +146,25 @@ public struct LayerAllocator: Sendable {
         }
         var decisions: [VideoLimitDecision] = []
         for (index, candidate) in ordered.enumerated() {
-            let limit = ladders[index].limits[chosen[index]]
+            let wanted = ladders[index].limits[chosen[index]]
+            let delivered = ladders[index].flowing(below: chosen[index], stalled: stalled, flowing: flowing)
+            let wasStallLimited = stallLimited[candidate.ref] != nil
+            stallLimited[candidate.ref] = delivered < chosen[index] ? wanted : nil
+            stallWanted[candidate.ref] = delivered < chosen[index] ? ladders[index].sources[chosen[index]] : nil
+            let top = ladders[index].limits[ladders[index].top]
+            renderTops[candidate.ref] = top == .none ? nil : top
+            let limit = ladders[index].limits[delivered]
             guard limit != candidate.limit else { continue }
-            // A limit the subscriber's option no longer allows is lifted at its request.
-            let reason = ladders[index].limits.contains(candidate.limit) ? reasons[index] : .subscriberRequest
+            let reason: FallbackOrRecoverReason =
+                if !ladders[index].limits.contains(candidate.limit) || (raised[index] && limit < candidate.limit) {
+                    // A limit the subscriber's option or rendered size no longer allows, or a
+                    // larger rendered size: at its request.
+                    .subscriberRequest
+                } else if delivered < chosen[index] || (wasStallLimited && limit < candidate.limit) {
+                    .publisherChange
+                } else {
+                    reasons[index]
+                }
             decisions.append(VideoLimitDecision(ref: candidate.ref, limit: limit, reason: reason, budgetBps: budget))
         }
         return decisions

@@ -5,9 +5,10 @@ public import Protocol
 /// subscribers through a pipe.
 extension RoomEngine {
     /// Every publication with a small video, with its publisher's session and whether anyone
-    /// receives each of its two encodings.
-    public func layerDemand() -> [(session: SessionID, event: SubscribedLayersChangedEvent)] {
-        var bound = Set<UInt32>()
+    /// receives each of its encodings; `wanted`: sources that count as received although nobody
+    /// is bound to them (subscriptions the layer allocator moved off them while they stopped).
+    public func layerDemand(wanted: Set<UInt32> = []) -> [(session: SessionID, event: SubscribedLayersChangedEvent)] {
+        var bound = wanted
         for room in rooms.values {
             for member in room.members.values {
                 for subscription in member.subscriptions.values {

@@ -17,11 +17,15 @@ public struct VideoAllocationCandidate: Sendable, Hashable {
     public var smallSourceId: UInt32?
     public var mediumSourceId: UInt32?
     public var limit: VideoBandwidthLimit
+    /// The smallest encoding that fills the subscriber's rendered size (`setRemoteVideoConfig`),
+    /// when it asked for one and the encodings' sizes are known: another ceiling.
+    public var renderCeiling: VideoStreamType?
 
     public init(
         ref: SubscriptionRef, session: SessionID, transportId: Int, audioSourceId: UInt32?, requested: VideoStreamType, bigSourceId: UInt32,
-        smallSourceId: UInt32?, mediumSourceId: UInt32? = nil, limit: VideoBandwidthLimit
+        smallSourceId: UInt32?, mediumSourceId: UInt32? = nil, limit: VideoBandwidthLimit, renderCeiling: VideoStreamType? = nil
     ) {
+        self.renderCeiling = renderCeiling
         self.mediumSourceId = mediumSourceId
         self.ref = ref
         self.session = session

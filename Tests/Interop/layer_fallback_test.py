@@ -15,10 +15,15 @@ command pipe (--impair-commands) and follows, from the viewer's page, the relay'
    layer (small of two, medium of three) within --down-limit seconds of the cap, the anchor's
    encoding for it runs again within 2 s, and the viewer goes on decoding (the browser's freeze
    time over the phase at most --freeze-limit seconds);
-3. the cap lifts: the big layer comes back within --up-limit seconds;
+3. the cap lifts: the big layer comes back within --up-limit seconds (of the lift, or of the
+   anchor's top encoding flowing again when the capped downlink, which also carries the anchor's
+   feedback, made Chromium stop it: the relay moves no viewer onto an encoding that is not flowing);
 4. --floor (below the small layer and audio): the video pauses (`afterVideoEnabled` false) and
    audio goes on, with under 2 % of its packets lost once paused;
-5. the cap lifts: video resumes.
+5. the cap lifts: video resumes;
+6. the viewer's <video> element is made 160x90 with the SDK's `observeRenderedSize` on it: the
+   relay moves it to the small layer (reason 100, the subscriber's request), matched against
+   the sizes Chromium's VP8 keyframes state; made 1280x720, the big layer comes back.
 
 Prints one JSON summary with every measured time and exits 0 on success, 1 on failure.
 """
@@ -34,6 +39,20 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser_demo_test as demo  # noqa: E402  (the same Chromium flags and page driver)
 from congestion_feedback_test import Publisher, Failure  # noqa: E402
+
+# Sizes the viewer's first <video> element (the anchor's tile) and, the first time, starts the
+# SDK's observeRenderedSize on it.
+RESIZE_SCRIPT = """
+const [roomId, userId, width, height] = arguments;
+const done = arguments[arguments.length - 1];
+const video = document.querySelector('video');
+if (!video) { done('no video element'); return; }
+Object.assign(video.style, {width: `${width}px`, height: `${height}px`, maxWidth: 'none', maxHeight: 'none', flex: 'none'});
+try {
+  if (!window.renderedSizeStop) window.renderedSizeStop = window.pkDemo.client.rooms.get(roomId).observeRenderedSize(userId, video);
+  done(true);
+} catch (e) { done(String(e)); }
+"""
 
 # The viewer's inbound audio and video, from its receiving peer connection.
 INBOUND_SCRIPT = """
@@ -119,12 +138,14 @@ def command(path, line):
         pipe.write(line + "\n")
 
 
-def camera_file(directory):
+def camera_file(directory, size="640x360"):
     """A y4m clip for the anchor's fake camera: Chromium's own synthetic picture is so simple that
     its encoder never needs more than about 300 kbit/s, while a real camera fills the big layer's
-    1.2 Mbit/s. Two seconds of a moving test pattern under heavy noise do too (Chromium loops it)."""
+    1.2 Mbit/s. Two seconds of a moving test pattern under heavy noise do too (Chromium loops it).
+    Three layers need 1280x720: libwebrtc allows a 640x360 source two simulcast layers, and with
+    three it stopped the top encoding for good once the middle one was turned back on."""
     path = os.path.join(directory, "camera.y4m")
-    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30,noise=alls=30:allf=t",
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size={size}:rate=30,noise=alls=30:allf=t",
                     "-t", "2", "-pix_fmt", "yuv420p", path], check=True)
     return path
 
@@ -137,7 +158,7 @@ def run(args, summary, browser_args):
     # Only the viewer's downlink is capped here: the anchor's uplink is left free.
     command(args.impair_commands, "both rate=0")
     scratch = tempfile.mkdtemp()
-    anchor_args = argparse.Namespace(**vars(browser_args), extra_flags=[f"--use-file-for-fake-video-capture={camera_file(scratch)}"])
+    anchor_args = argparse.Namespace(**vars(browser_args), extra_flags=[f"--use-file-for-fake-video-capture={camera_file(scratch, '640x360' if args.layers == 2 else '1280x720')}"])
     room = f"cc-fallback{args.layers}"
     anchor = Publisher("fallback-anchor", args.capped, room, anchor_args, simulcast=str(args.layers) if args.layers == 3 else "1")
     viewer = None
@@ -196,10 +217,34 @@ def run(args, summary, browser_args):
         report["capFramesDecoded"] = after["video"]["decoded"] - before["video"]["decoded"]
         report["capWidth"] = after["video"]["width"]
 
-        # Lifted: back to big.
+        # Lifted: back to big. The impairment relay's downlink also carries the anchor's
+        # congestion feedback, so the cap can starve the anchor's own estimate and Chromium then
+        # stops its top encoding ("f") for a while; the relay does not move a viewer onto an
+        # encoding that is not flowing, so recovery is timed from the lift, or from "f" flowing
+        # again when it had stopped.
+        lift_ms = viewer.now_ms()
         command(args.impair_commands, "downlink rate=0")
-        _, report["upSeconds"] = viewer.wait_for(
-            lambda e: e["afterVideoStreamType"] == 0 and e["reason"] == 2, args.up_limit + 10, "recovery to big")
+        top_frames = frames_sent(anchor, "f")
+        top_back_ms = None
+        deadline = time.monotonic() + 60
+        while True:
+            up = next((e for e in viewer.fallbacks() if e["at"] >= lift_ms and e["afterVideoStreamType"] == 0 and e["reason"] in (2, 101)), None)
+            if up:
+                break
+            now_ms = viewer.now_ms()
+            if top_back_ms is None and frames_sent(anchor, "f") > top_frames:
+                top_back_ms = now_ms if now_ms - lift_ms > 1000 else lift_ms
+            if time.monotonic() > deadline:
+                published = anchor.browser.driver.execute_async_script(
+                    "const done = arguments[arguments.length - 1]; window.pkDemo.client.getStats().then((s) => done(s.published), (e) => done(null));")
+                encodings = anchor.browser.driver.execute_async_script(
+                    "const done = arguments[arguments.length - 1]; window.pkDemo.encodings().then(done, (e) => done(String(e)));")
+                raise Failure(f"no recovery to big within 60 s of the lift: {viewer.fallbacks()}; the anchor's published tracks: {published}; "
+                              f"its encodings: {encodings}; its sample: {anchor.sample()}")
+            time.sleep(0.1)
+        report["upSeconds"] = round((up["at"] - lift_ms) / 1000, 3)
+        report["topEncodingBackSeconds"] = round(((top_back_ms or up["at"]) - lift_ms) / 1000, 3)
+        report["upAfterTopBackSeconds"] = round((up["at"] - (top_back_ms or lift_ms)) / 1000, 3)
         # Longer than 10 s: a fallback sooner after a recovery counts against it (the hold doubles).
         time.sleep(max(args.settle_seconds, 11))
 
@@ -218,6 +263,26 @@ def run(args, summary, browser_args):
 
         command(args.impair_commands, "downlink rate=0")
         _, report["resumeSeconds"] = viewer.wait_for(lambda e: e["afterVideoEnabled"] and e["reason"] == 2, 20, "video resumed")
+
+        # Rendered small, then large: the layer follows the element's size. First back on big
+        # (a resume steps up one layer at a time).
+        deadline = time.monotonic() + 30
+        while any(not e["afterVideoEnabled"] or e["afterVideoStreamType"] != 0 for e in viewer.fallbacks()[-1:]):
+            if time.monotonic() > deadline:
+                raise Failure(f"after the resume the viewer did not get back to the big layer: {viewer.fallbacks()}")
+            time.sleep(0.5)
+        for width, height, layer, key in [(160, 90, 1, "renderedSmallSeconds"), (1280, 720, 0, "renderedLargeSeconds")]:
+            start_ms = viewer.now_ms()
+            result = viewer.browser.driver.execute_async_script(RESIZE_SCRIPT, room, "fallback-anchor", width, height)
+            if result is not True:
+                raise Failure(f"observeRenderedSize failed: {result}")
+            deadline = time.monotonic() + 10
+            while not any(e["at"] >= start_ms and e["reason"] == 100 and e["afterVideoStreamType"] == layer for e in viewer.fallbacks()):
+                if time.monotonic() > deadline:
+                    raise Failure(f"a {width}x{height} rendering did not bring layer {layer} within 10 s: {viewer.fallbacks()}")
+                time.sleep(0.1)
+            event = next(e for e in viewer.fallbacks() if e["at"] >= start_ms and e["reason"] == 100 and e["afterVideoStreamType"] == layer)
+            report[key] = round((event["at"] - start_ms) / 1000, 3)
         report["events"] = [{k: e[k] for k in ("afterVideoStreamType", "afterVideoEnabled", "reason", "estimateBps") if k in e}
                             for e in viewer.fallbacks()]
     finally:
@@ -235,8 +300,9 @@ def run(args, summary, browser_args):
         raise Failure(f"the viewer moved to small {report['downSeconds']} s after the cap (limit {args.down_limit} s)")
     if report["capFreezeSeconds"] > args.freeze_limit or report["capFramesDecoded"] <= 0:
         raise Failure(f"under the cap the viewer froze {report['capFreezeSeconds']} s and decoded {report['capFramesDecoded']} frames")
-    if report["upSeconds"] > args.up_limit:
-        raise Failure(f"the big layer came back {report['upSeconds']} s after the cap lifted (limit {args.up_limit} s)")
+    if report["upAfterTopBackSeconds"] > args.up_limit:
+        raise Failure(f"the big layer came back {report['upSeconds']} s after the cap lifted, {report['upAfterTopBackSeconds']} s after the "
+                      f"anchor's top encoding flowed again (limit {args.up_limit} s)")
     if report["pausedAudioPackets"] < 20 or report["pausedAudioLoss"] >= 0.02:
         raise Failure(f"while video was paused audio got {report['pausedAudioPackets']} packets, {report['pausedAudioLoss']} lost")
 

@@ -27,13 +27,13 @@ import Testing
         #expect(budget.update(estimate: Self.estimate(.receiverReports, bps: 300_000), deliveredBps: 1_500_000, nowMs: 0) == nil)
         // 5 % loss: not heavy.
         #expect(budget.update(estimate: Self.estimate(.receiverReports, loss: 0.05), deliveredBps: 1_500_000, nowMs: 1000) == nil)
-        // 40 % loss: the budget is what was delivered less half the loss share.
-        #expect(budget.update(estimate: Self.estimate(.receiverReports, loss: 0.4), deliveredBps: 1_500_000, nowMs: 2000) == 1_200_000)
+        // 40 % loss: the budget is what the subscriber received.
+        #expect(budget.update(estimate: Self.estimate(.receiverReports, loss: 0.4), deliveredBps: 1_500_000, nowMs: 2000) == 900_000)
         // The same reported loss a second later is not acted on twice; two seconds later it is.
-        #expect(budget.update(estimate: Self.estimate(.receiverReports, loss: 0.4), deliveredBps: 1_200_000, nowMs: 3000) == 1_200_000)
-        #expect(budget.update(estimate: Self.estimate(.receiverReports, loss: 0.4), deliveredBps: 250_000, nowMs: 4000) == 200_000)
+        #expect(budget.update(estimate: Self.estimate(.receiverReports, loss: 0.4), deliveredBps: 900_000, nowMs: 3000) == 900_000)
+        #expect(budget.update(estimate: Self.estimate(.receiverReports, loss: 0.4), deliveredBps: 250_000, nowMs: 4000) == 150_000)
         // Quiet for 10 s after the last cut: lifted.
-        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 250_000, nowMs: 13_999) == 200_000)
+        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 250_000, nowMs: 13_999) == 150_000)
         #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 250_000, nowMs: 14_000) == nil)
     }
 
@@ -42,8 +42,8 @@ import Testing
         _ = budget.update(estimate: Self.estimate(.receiverReports, loss: 0.5), deliveredBps: 1_000_000, nowMs: 0)
         #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 200_000, nowMs: 10_000) == nil)
         // Loss again 3 s after the lift: cut, and the next lift waits 20 s.
-        #expect(budget.update(estimate: Self.estimate(.receiverReports, loss: 0.5), deliveredBps: 1_000_000, nowMs: 13_000) == 750_000)
-        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 200_000, nowMs: 23_000) == 750_000)
+        #expect(budget.update(estimate: Self.estimate(.receiverReports, loss: 0.5), deliveredBps: 1_000_000, nowMs: 13_000) == 500_000)
+        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 200_000, nowMs: 23_000) == 500_000)
         #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 200_000, nowMs: 33_000) == nil)
         // Loss long after a lift starts the count again at 10 s.
         _ = budget.update(estimate: Self.estimate(.receiverReports, loss: 0.5), deliveredBps: 1_000_000, nowMs: 100_000)

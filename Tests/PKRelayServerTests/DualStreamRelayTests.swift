@@ -34,12 +34,15 @@ struct DualStreamRelayTests {
                 "publishStream", PublishStreamParams(roomId: room, transportId: endpoint.transportId, tracks: tracks))
         }
 
-        /// Sends `count` frame pairs a few milliseconds apart, with keyframes of each layer at the given indexes.
-        func send(_ count: Int, bigKeyframes: Set<Int> = [], smallKeyframes: Set<Int> = []) async throws {
+        /// Sends `count` frame pairs a few milliseconds apart, with keyframes of each layer at the
+        /// given indexes; `big` false sends the small frames alone (the big encoding stopped).
+        func send(_ count: Int, bigKeyframes: Set<Int> = [], smallKeyframes: Set<Int> = [], big sendsBig: Bool = true) async throws {
             for index in 0..<count {
-                let bigFrame = big.nextFrame(keyframe: bigKeyframes.contains(index), size: DualStreamRelayTests.bigFrameSize)
-                try endpoint.send(bigFrame)
-                sentBig += bigFrame
+                if sendsBig {
+                    let bigFrame = big.nextFrame(keyframe: bigKeyframes.contains(index), size: DualStreamRelayTests.bigFrameSize)
+                    try endpoint.send(bigFrame)
+                    sentBig += bigFrame
+                }
                 let smallFrame = small.nextFrame(keyframe: smallKeyframes.contains(index), size: DualStreamRelayTests.smallFrameSize)
                 try endpoint.send(smallFrame)
                 sentSmall += smallFrame

@@ -12,17 +12,18 @@ import Testing
 /// keyframe, with an event naming the reason, and a quiet link brings the big layer back.
 @Suite("Layer allocation end to end", .timeLimit(.minutes(1)))
 struct LayerAllocationRelayTests {
-    /// Sends frame pairs and the viewer's receiver reports until `done` says so, or `seconds` pass.
+    /// Sends frame pairs (small frames alone while `big` is false: the big encoding stopped) and,
+    /// with a `viewer`, its receiver reports, until `done` says so, or `seconds` pass.
     static func drive(
-        _ publisher: DualStreamRelayTests.DualPublisher, viewer: MediaEndpoint, videoSSRC: UInt32, fractionLost: UInt8, seconds: Double,
-        until done: () async -> Bool
+        _ publisher: DualStreamRelayTests.DualPublisher, viewer: MediaEndpoint? = nil, videoSSRC: UInt32 = 0, fractionLost: UInt8 = 0, big: Bool = true,
+        seconds: Double, until done: () async -> Bool
     ) async throws -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         var round = 0
         while ContinuousClock.now < deadline {
             // A keyframe of each layer every 10 rounds, so a switch never waits long.
-            try await publisher.send(1, bigKeyframes: round % 10 == 0 ? [0] : [], smallKeyframes: round % 10 == 5 ? [0] : [])
-            if round % 25 == 0 {
+            try await publisher.send(1, bigKeyframes: round % 10 == 0 ? [0] : [], smallKeyframes: round % 10 == 5 ? [0] : [], big: big)
+            if let viewer, round % 25 == 0 {
                 let block = RTCPReportBlock(
                     ssrc: videoSSRC, fractionLost: fractionLost, cumulativeLost: 0, extendedHighestSequence: 0, jitter: 0, lastSenderReport: 0,
                     delaySinceLastSenderReport: 0)

@@ -466,3 +466,57 @@ test('the STUN and TURN servers the relay names for a transport go to its peer c
   assert.deepEqual(webrtc.peerConnections[1].config.iceServers, servers, 'the publishing transport');
   assert.equal(webrtc.peerConnections[1].config.bundlePolicy, 'max-bundle');
 });
+
+test('a rendered size goes to the relay after resizes settle, is restored after a reconnection, and stopping lifts it', async () => {
+  const clock = new ManualClock();
+  const r = relay();
+  const {FakeSocket, sockets} = fakeWebSocket({relay: r.handler});
+  const webrtc = fakeWebRTC();
+  const observers = [];
+  class FakeResizeObserver {
+    constructor(callback) { this.callback = callback; this.observed = []; this.disconnected = false; observers.push(this); }
+    observe(element) { this.observed.push(element); }
+    disconnect() { this.disconnected = true; }
+  }
+  const client = new PKRelayClient({
+    url: 'ws://relay.test/rtc', WebSocket: FakeSocket, RTCPeerConnection: webrtc.FakePeerConnection,
+    MediaStream: webrtc.FakeMediaStream, ResizeObserver: FakeResizeObserver, clock, random: () => 0.5,
+  });
+  const room = await client.joinRoom(JOIN);
+  const configs = (socket) => socket.sent.filter((r) => r.method === 'setRemoteVideoConfig').map((r) => r.params);
+  const video = {clientWidth: 160, clientHeight: 90};
+  const stop = room.observeRenderedSize('anchor-b', video);
+  assert.equal(observers[0].observed[0], video);
+  // Two resizes in quick succession: one request, 250 ms after the last, with the last size.
+  observers[0].callback();
+  await clock.advance(100);
+  video.clientWidth = 320;
+  video.clientHeight = 180;
+  observers[0].callback();
+  await clock.advance(249);
+  assert.deepEqual(configs(sockets[0]), []);
+  await clock.advance(1);
+  await settle();
+  assert.deepEqual(configs(sockets[0]), [{roomId: JOIN.roomId, userId: 'anchor-b', streamIndex: 'main', width: 320, height: 180}]);
+  // The same size again sends nothing.
+  observers[0].callback();
+  await clock.advance(250);
+  await settle();
+  assert.equal(configs(sockets[0]).length, 1);
+
+  // A reconnection sets it again on the new connection.
+  sockets[0].drop();
+  await clock.advance(1000);
+  await settle();
+  assert.deepEqual(configs(sockets[1]), [{roomId: JOIN.roomId, userId: 'anchor-b', streamIndex: 'main', width: 320, height: 180}]);
+
+  // Stopping disconnects the observer and lifts the ceiling, which is then not restored.
+  stop();
+  await settle();
+  assert.ok(observers[0].disconnected);
+  assert.deepEqual(configs(sockets[1]).at(-1), {roomId: JOIN.roomId, userId: 'anchor-b', streamIndex: 'main', width: 0, height: 0});
+  sockets[1].drop();
+  await clock.advance(1000);
+  await settle();
+  assert.deepEqual(configs(sockets[2]), []);
+});

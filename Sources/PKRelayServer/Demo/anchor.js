@@ -134,8 +134,11 @@ async function start() {
   setPk('idle');
   try {
     D.setState('camera');
+    // Three encodings need 720p: libwebrtc gives a 640x360 camera two simulcast layers at most,
+    // and with three it drops the top one.
+    const [width, height] = simulcast === 3 ? [1280, 720] : [640, 360];
     const stream = await navigator.mediaDevices.getUserMedia({
-      audio: true, video: {width: {ideal: 640}, height: {ideal: 360}, frameRate: {ideal: 30}},
+      audio: true, video: {width: {ideal: width}, height: {ideal: height}, frameRate: {ideal: 30}},
     });
     el('preview').srcObject = stream;
 

@@ -256,6 +256,18 @@ export interface ClientOptions {
   RTCPeerConnection?: unknown;
   /** MediaStream implementation (default the global one). */
   MediaStream?: unknown;
+  /** ResizeObserver implementation for `observeRenderedSize` (default the global one). */
+  ResizeObserver?: unknown;
+}
+
+/** `setRemoteVideoConfig` (Volcengine): the size a viewer shows a publisher's video at. */
+export interface RemoteVideoConfig {
+  /** Rendered width and height in device pixels, 0 to 16384 each; both 0 lift the ceiling. */
+  width: number;
+  height: number;
+  /** Accepted for Volcengine's shape; changes nothing (it applies to SVC streams). */
+  framerate?: number;
+  streamIndex?: StreamIndex;
 }
 
 export interface JoinOptions {
@@ -404,6 +416,10 @@ export declare class Room extends Emitter<RoomEventMap> {
   setRemoteVideoStreamType(userId: string, streamType: 0 | 1 | 2, streamIndex?: StreamIndex): Promise<StreamSubscription>;
   /** How this subscriber ranks a publisher's video on a weak downlink (0 low, the default; 100 medium; 200 high). */
   setRemoteUserPriority(userId: string, priority: 0 | 100 | 200): Promise<void>;
+  /** The size this viewer shows a publisher's video at: the relay sends no layer larger than the smallest that fills it. Remembered across reconnection. */
+  setRemoteVideoConfig(userId: string, config: RemoteVideoConfig): Promise<void>;
+  /** Keeps the relay told of the size a `<video>` element shows a publisher's video at, as it is resized; returns a function that stops and lifts the ceiling. */
+  observeRenderedSize(userId: string, element: {clientWidth: number; clientHeight: number}, options?: {streamIndex?: StreamIndex}): () => void;
   /** Switches role. */
   switchRole(role: Role): Promise<void>;
   /** Turns the local user visible or invisible. */

@@ -971,6 +971,7 @@ export class Room extends Emitter {
     this._subscriptions = new Map();   // key userId|streamIndex → {userId, streamIndex, mediaType, videoStreamType}
     this._layerChoices = new Map();    // key → streamType chosen with setRemoteVideoStreamType
     this._priorities = new Map();      // userId → priority set with setRemoteUserPriority
+    this._renderSizes = new Map();     // key userId|streamIndex → {width, height} set with setRemoteVideoConfig
     this._forward = null;              // {targets: [{roomId, token}], paused}
     this._links = new Map();           // peerRoomId|peerUserId → {peerRoomId, peerUserId, caller}
     this._autoLinkPeers = new Set();   // peerRoomId|peerUserId invited with autoLink, not linked yet
@@ -1154,6 +1155,56 @@ export class Room extends Emitter {
   async setRemoteUserPriority(userId, priority) {
     await this.client.request('setRemoteUserPriority', {roomId: this.roomId, userId, priority});
     this._priorities.set(userId, priority);
+  }
+
+  /**
+   * The size this viewer shows a publisher's video at, in device pixels (Volcengine's
+   * `setRemoteVideoConfig`): the relay then sends no simulcast layer larger than the smallest
+   * one that fills it. `{width: 0, height: 0}` lifts that. `framerate` is accepted and changes
+   * nothing (it applies to SVC streams). Remembered across reconnection.
+   */
+  async setRemoteVideoConfig(userId, {width, height, framerate, streamIndex = 'main'}) {
+    const params = {roomId: this.roomId, userId, streamIndex, width, height};
+    if (framerate !== undefined) params.framerate = framerate;
+    await this.client.request('setRemoteVideoConfig', params);
+    const key = `${userId}|${streamIndex}`;
+    if (width === 0 && height === 0) this._renderSizes.delete(key);
+    else this._renderSizes.set(key, {width, height});
+  }
+
+  /**
+   * Keeps the relay told of the size `element` (the `<video>` showing `userId`'s stream) is
+   * rendered at, through `setRemoteVideoConfig`, as it is resized: a thumbnail then receives a
+   * small layer and a full-screen view the top one. Sizes are CSS pixels times
+   * `devicePixelRatio`, sent 250 ms after the last change. Returns a function that stops
+   * watching and lifts the ceiling. Needs `ResizeObserver` (every current browser).
+   */
+  observeRenderedSize(userId, element, {streamIndex = 'main'} = {}) {
+    const Observer = this.client._ResizeObserver;
+    if (!Observer) throw new PKRelayError(ErrorCode.InvalidParams, 'ResizeObserver is not available: pass the size with setRemoteVideoConfig', 'setRemoteVideoConfig');
+    let timer = null;
+    let sent = null;
+    const send = () => {
+      timer = null;
+      const ratio = globalThis.devicePixelRatio || 1;
+      const width = Math.round(element.clientWidth * ratio);
+      const height = Math.round(element.clientHeight * ratio);
+      if (sent && sent.width === width && sent.height === height) return;
+      sent = {width, height};
+      this.setRemoteVideoConfig(userId, {width, height, streamIndex})
+        .catch((error) => this.client._reportError({error, context: 'setRemoteVideoConfig', roomId: this.roomId}));
+    };
+    const observer = new Observer(() => {
+      if (timer !== null) this.client._clock.clearTimeout(timer);
+      timer = this.client._clock.setTimeout(send, 250);
+    });
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      if (timer !== null) this.client._clock.clearTimeout(timer);
+      this.setRemoteVideoConfig(userId, {width: 0, height: 0, streamIndex})
+        .catch((error) => this.client._reportError({error, context: 'setRemoteVideoConfig', roomId: this.roomId}));
+    };
   }
 
   /** Switches between `'anchor'` and `'audience'`. */
@@ -1374,6 +1425,7 @@ export class PKRelayClient extends Emitter {
     this._WebSocket = options.WebSocket || globalThis.WebSocket;
     this._RTCPeerConnection = options.RTCPeerConnection || globalThis.RTCPeerConnection;
     this._MediaStream = options.MediaStream || globalThis.MediaStream;
+    this._ResizeObserver = options.ResizeObserver || globalThis.ResizeObserver;
     this._logSink = options.log || null;
     this._channel = null;
     this._connecting = null;
@@ -1989,6 +2041,15 @@ export class PKRelayClient extends Emitter {
           await this._request('setRemoteUserPriority', {roomId: room.roomId, userId, priority});
         } catch (error) {
           note('remoteUserPriority', room.roomId, error, {userId});
+        }
+      }
+      for (const [key, {width, height}] of [...room._renderSizes]) {
+        const [userId, streamIndex] = key.split('|');
+        if (left()) break;
+        try {
+          await this._request('setRemoteVideoConfig', {roomId: room.roomId, userId, streamIndex, width, height});
+        } catch (error) {
+          note('remoteVideoConfig', room.roomId, error, {userId, streamIndex});
         }
       }
       if (room._audioReport && !left()) {
