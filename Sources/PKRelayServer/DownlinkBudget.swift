@@ -17,7 +17,10 @@ struct DownlinkBudget: Sendable {
     static let heavyLoss = 0.10
     /// Loss below which the link counts as quiet.
     static let lightLoss = 0.02
-    static let firstQuietMs: Int64 = 10_000
+    /// The first quiet spell before a lift: short enough that a viewer is back on the top layer
+    /// within 10 s of its link recovering (it waits one more report), long enough that a link
+    /// still capped shows its loss again before the next lift is tried.
+    static let firstQuietMs: Int64 = 6000
     static let longestQuietMs: Int64 = 60_000
     /// Cuts at least this far apart: one receiver report's loss is acted on once.
     static let cutIntervalMs: Int64 = 2000

@@ -23,7 +23,11 @@ command pipe (--impair-commands) and follows, from the viewer's page, the relay'
 5. the cap lifts: video resumes;
 6. the viewer's <video> element is made 160x90 with the SDK's `observeRenderedSize` on it: the
    relay moves it to the small layer (reason 100, the subscriber's request), matched against
-   the sizes Chromium's VP8 keyframes state; made 1280x720, the big layer comes back.
+   the sizes Chromium's VP8 keyframes state; made 1280x720, the big layer comes back;
+7. the anchor's uplink is capped (--uplink-cap): Chromium suspends its top encoding, and the
+   relay moves the viewer to a lower one that still flows (reason 101) instead of leaving it
+   frozen on the top one; when the cap lifts and the top encoding flows again, the viewer goes
+   back to it.
 
 Prints one JSON summary with every measured time and exits 0 on success, 1 on failure.
 """
@@ -283,6 +287,39 @@ def run(args, summary, browser_args):
                 time.sleep(0.1)
             event = next(e for e in viewer.fallbacks() if e["at"] >= start_ms and e["reason"] == 100 and e["afterVideoStreamType"] == layer)
             report[key] = round((event["at"] - start_ms) / 1000, 3)
+
+        # The anchor's uplink starved: its top encoding stops, the viewer moves to one that flows.
+        stop_render = "if (window.renderedSizeStop) { window.renderedSizeStop(); window.renderedSizeStop = null; } return true;"
+        viewer.browser.js(stop_render)
+        time.sleep(2)
+        before = viewer.inbound()
+        start_ms = viewer.now_ms()
+        top_frames = frames_sent(anchor, "f")
+        command(args.impair_commands, f"uplink rate={int(args.uplink_cap)}")
+        deadline = time.monotonic() + 30
+        moved = None
+        while moved is None:
+            moved = next((e for e in viewer.fallbacks() if e["at"] >= start_ms and e["reason"] == 101 and e["afterVideoStreamType"] != 0), None)
+            if time.monotonic() > deadline:
+                raise Failure(f"the anchor's uplink capped at {args.uplink_cap}: no move off its top encoding within 30 s "
+                              f"(top frames {top_frames} -> {frames_sent(anchor, 'f')}): {viewer.fallbacks()}")
+            time.sleep(0.1)
+        report["uplinkCapMovedSeconds"] = round((moved["at"] - start_ms) / 1000, 3)
+        report["uplinkCapMovedTo"] = moved["afterVideoStreamType"]
+        time.sleep(args.hold_seconds)
+        after = viewer.inbound()
+        report["uplinkCapFreezeSeconds"] = round(after["video"]["freezeSeconds"] - before["video"]["freezeSeconds"], 3)
+        report["uplinkCapFramesDecoded"] = after["video"]["decoded"] - before["video"]["decoded"]
+        lift_ms = viewer.now_ms()
+        command(args.impair_commands, "uplink rate=0")
+        deadline = time.monotonic() + 60
+        back = None
+        while back is None:
+            back = next((e for e in viewer.fallbacks() if e["at"] >= lift_ms and e["afterVideoStreamType"] == 0), None)
+            if time.monotonic() > deadline:
+                raise Failure(f"the top encoding did not come back to the viewer within 60 s of the uplink lift: {viewer.fallbacks()}")
+            time.sleep(0.1)
+        report["uplinkLiftBackSeconds"] = round((back["at"] - lift_ms) / 1000, 3)
         report["events"] = [{k: e[k] for k in ("afterVideoStreamType", "afterVideoEnabled", "reason", "estimateBps") if k in e}
                             for e in viewer.fallbacks()]
     finally:
@@ -314,6 +351,8 @@ def main():
     parser.add_argument("--layers", type=int, default=2, choices=[2, 3], help="the anchor's simulcast encodings (default 2)")
     parser.add_argument("--cap", type=float, help="the downlink cap, bit/s (default 600000 with two layers, 900000 with three)")
     parser.add_argument("--floor", type=float, default=120_000)
+    parser.add_argument("--uplink-cap", type=float, help="the anchor's uplink cap that stops its top encoding, bit/s "
+                        "(default 150000 with two layers, 400000 with three)")
     parser.add_argument("--big-rate", type=float, default=1_000_000, help="what the viewer must receive before the cap, bit/s")
     parser.add_argument("--settle-seconds", type=float, default=6)
     parser.add_argument("--hold-seconds", type=float, default=8)
@@ -325,6 +364,8 @@ def main():
     args = parser.parse_args()
     if args.cap is None:
         args.cap = 600_000 if args.layers == 2 else 900_000
+    if args.uplink_cap is None:
+        args.uplink_cap = 150_000 if args.layers == 2 else 400_000
     browser_args = argparse.Namespace(chromium=args.chromium, chromedriver=args.chromedriver)
     summary = {"ok": False}
     try:

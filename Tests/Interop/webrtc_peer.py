@@ -570,6 +570,8 @@ async def run_subscribe(args, report):
         joined = await session.join("anchor" if args.anchor else "audience", args.anchor,
                                     room_config)
         report["usersAtJoin"] = [u.get("userId") for u in joined.get("users", [])]
+        if args.fallback_option is not None:
+            await session.request("setSubscribeFallbackOption", {"option": args.fallback_option})
 
         async def subscribe(user):
             result = await session.retry_until(
@@ -747,6 +749,9 @@ def parse_arguments(argv):
     receiving.add_argument("--min-video-frames", type=int, metavar="N",
                            help="decoded video frames needed per expected user; "
                                 "stop as soon as every one has them")
+    receiving.add_argument("--fallback-option", type=int, choices=[0, 1, 2],
+                           help="setSubscribeFallbackOption after joining: 0 none, 1 small stream, "
+                                "2 small stream then audio only")
     receiving.add_argument("--candidate-via", metavar="HOST:PORT",
                            help="reach the relay through HOST:PORT (an impairment relay in front of its WebRTC port): "
                                 "its offers' candidates are rewritten to it")

@@ -32,21 +32,22 @@ import Testing
         // The same reported loss a second later is not acted on twice; two seconds later it is.
         #expect(budget.update(estimate: Self.estimate(.receiverReports, loss: 0.4), deliveredBps: 900_000, nowMs: 3000) == 900_000)
         #expect(budget.update(estimate: Self.estimate(.receiverReports, loss: 0.4), deliveredBps: 250_000, nowMs: 4000) == 150_000)
-        // Quiet for 10 s after the last cut: lifted.
-        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 250_000, nowMs: 13_999) == 150_000)
-        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 250_000, nowMs: 14_000) == nil)
+        // Quiet for 6 s after the last cut: lifted.
+        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 250_000, nowMs: 9_999) == 150_000)
+        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 250_000, nowMs: 10_000) == nil)
     }
 
     @Test func aLiftThatBringsLossBackDoublesTheNextQuietSpell() {
         var budget = DownlinkBudget()
         _ = budget.update(estimate: Self.estimate(.receiverReports, loss: 0.5), deliveredBps: 1_000_000, nowMs: 0)
-        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 200_000, nowMs: 10_000) == nil)
-        // Loss again 3 s after the lift: cut, and the next lift waits 20 s.
-        #expect(budget.update(estimate: Self.estimate(.receiverReports, loss: 0.5), deliveredBps: 1_000_000, nowMs: 13_000) == 500_000)
-        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 200_000, nowMs: 23_000) == 500_000)
-        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 200_000, nowMs: 33_000) == nil)
-        // Loss long after a lift starts the count again at 10 s.
+        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 200_000, nowMs: 6_000) == nil)
+        // Loss again 3 s after the lift: cut, and the next lift waits 12 s.
+        #expect(budget.update(estimate: Self.estimate(.receiverReports, loss: 0.5), deliveredBps: 1_000_000, nowMs: 9_000) == 500_000)
+        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 200_000, nowMs: 20_999) == 500_000)
+        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 200_000, nowMs: 21_000) == nil)
+        // Loss long after a lift starts the count again at 6 s.
         _ = budget.update(estimate: Self.estimate(.receiverReports, loss: 0.5), deliveredBps: 1_000_000, nowMs: 100_000)
-        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 200_000, nowMs: 110_000) == nil)
+        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 200_000, nowMs: 105_999) == 500_000)
+        #expect(budget.update(estimate: Self.estimate(.receiverReports), deliveredBps: 200_000, nowMs: 106_000) == nil)
     }
 }

@@ -22,14 +22,21 @@ struct DualStreamRelayTests {
         var small = VP8Packetizer(ssrc: 0x5A5A_0001)
         var sentBig: [OutgoingRTPPacket] = []
         var sentSmall: [OutgoingRTPPacket] = []
+        /// With `audio`, an Opus track too: one 20 ms silence frame per frame pair sent.
+        let audioSSRC: UInt32?
+        var audioPackets = 0
 
-        init(_ relay: TestRelay, room: String, user: String) async throws {
+        init(_ relay: TestRelay, room: String, user: String, audio: Bool = false) async throws {
             client = try await relay.join(room: room, user: user)
             endpoint = try await MediaHelpers.openEndpoint(client, profile: DualStreamRelayTests.profile, latch: true)
-            let tracks = [
+            audioSSRC = audio ? 0xA0D1_0001 : nil
+            var tracks = [
                 TrackDescription(kind: .video, ssrc: big.ssrc, payloadType: 96, codec: "VP8", clockRate: 90_000),
                 TrackDescription(kind: .video, ssrc: small.ssrc, payloadType: 96, codec: "VP8", clockRate: 90_000, videoStreamType: .small),
             ]
+            if let audioSSRC {
+                tracks.append(TrackDescription(kind: .audio, ssrc: audioSSRC, payloadType: 111, codec: "opus", clockRate: 48_000, channels: 2))
+            }
             let _: PublishStreamResult = try await client.request(
                 "publishStream", PublishStreamParams(roomId: room, transportId: endpoint.transportId, tracks: tracks))
         }
@@ -46,6 +53,14 @@ struct DualStreamRelayTests {
                 let smallFrame = small.nextFrame(keyframe: smallKeyframes.contains(index), size: DualStreamRelayTests.smallFrameSize)
                 try endpoint.send(smallFrame)
                 sentSmall += smallFrame
+                if let audioSSRC {
+                    // An Opus silence frame (TOC 0xF8: CELT fullband 20 ms, mono, one frame).
+                    try endpoint.send(
+                        OutgoingRTPPacket(
+                            marker: false, payloadType: 111, sequenceNumber: UInt16(truncatingIfNeeded: audioPackets),
+                            timestamp: UInt32(truncatingIfNeeded: audioPackets * 960), ssrc: audioSSRC, payload: [0xF8, 0xFF, 0xFE]))
+                    audioPackets += 1
+                }
                 try await Task.sleep(for: .milliseconds(4))
             }
         }
