@@ -158,6 +158,12 @@ for group, payloads in groups.items():
 pictures = b"".join(bytes([6 + 5, generation]) + bytes([0x90, 0xC0, 0x80 | (picture >> 8), picture & 0xFF, tl0]) + b"\x31\x0B\x00\x11\x22\x33"
                     for generation, picture, tl0 in [(0, 100, 7), (0, 101, 7), (1, 9000, 200), (1, 9001, 201), (0, 102, 8)])
 write("codecs", "vp8-layer-switches", pictures)
+# H.264 sequence parameter sets (the frame-size reader's tests), alone and in a STAP-A with a PPS.
+sps_hex = re.findall(r'\("(67[0-9a-f]+)", \d+, \d+\)', open("Tests/StreamCoreTests/KeyframeDetectorTests+FrameSize.swift").read())
+pps = bytes([0x68, 0xEB, 0xE3, 0xCB, 0x22, 0xC0])
+units = [bytes.fromhex(h) for h in sps_hex]
+stap = [b"\x78" + struct.pack("!H", len(u)) + u + struct.pack("!H", len(pps)) + pps for u in units]
+write("codecs", "h264-parameter-sets", b"".join(bytes([len(p), 0]) + p for p in units + stap))
 
 # Tokens: mode 0 token text signed with the development key; mode 1 claims JSON.
 DEV_KEY = b"pkrelay-development-key-not-secret-do-not-deploy"

@@ -37,4 +37,45 @@ extension KeyframeDetectorTests {
         for length in 0..<keyframe.count { #expect(Self.size(Array(keyframe.prefix(length))) == nil) }
         #expect(Self.size(keyframe, codec: .h264) == nil)
     }
+
+    /// Sequence parameter sets from libx264 (baseline, main and high profiles; emulation
+    /// prevention bytes, frame cropping for 360, 180 and 1080 lines).
+    static let sequenceParameterSets: [(hex: String, width: Int, height: Int)] = [
+        ("6742c01ed900a02ff970110000030001000003003c0f162e48", 640, 360),
+        ("6764001facd9405005bb0110000003001000000303c0f1831960", 1280, 720),
+        ("674d400deca0a0cfcf8088000003000800000301e078a14cb0", 320, 180),
+        ("67640028acd940780227e5c044000003000400000300f03c60c658", 1920, 1080),
+    ]
+
+    static func bytes(_ hex: String) -> [UInt8] {
+        stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! }
+    }
+
+    @Test func anH264SequenceParameterSetStatesItsCroppedSizeAloneOrInAnAggregationPacket() {
+        let pictureParameterSet: [UInt8] = [0x68, 0xEB, 0xE3, 0xCB, 0x22, 0xC0]
+        for set in Self.sequenceParameterSets {
+            let unit = Self.bytes(set.hex)
+            let expected = VideoFrameSize(width: set.width, height: set.height)
+            #expect(Self.size(unit, codec: .h264) == expected, "\(set.hex)")
+            // A STAP-A: the parameter sets, each after its 16-bit size.
+            let aggregate =
+                [0x78] + [UInt8(unit.count >> 8), UInt8(unit.count & 0xFF)] + unit + [0x00, UInt8(pictureParameterSet.count)] + pictureParameterSet
+            #expect(Self.size(aggregate, codec: .h264) == expected, "\(set.hex) in a STAP-A")
+            // The parameter set second in the STAP-A.
+            let second = [0x78, 0x00, UInt8(pictureParameterSet.count)] + pictureParameterSet + [UInt8(unit.count >> 8), UInt8(unit.count & 0xFF)] + unit
+            #expect(Self.size(second, codec: .h264) == expected)
+            // Cut short anywhere: nothing read past the end, and no size unless the cut spares
+            // everything up to the cropping (what follows, the VUI, is not read).
+            for length in 0..<unit.count {
+                let cut = Self.size(Array(unit.prefix(length)), codec: .h264)
+                #expect(cut == nil || cut == expected)
+                if length <= 5 { #expect(cut == nil) }
+            }
+            // A STAP-A whose size field overruns the packet.
+            #expect(Self.size([0x78, 0x01, 0x00] + unit, codec: .h264) == nil)
+        }
+        // An IDR slice or an FU-A carries no parameter set.
+        #expect(Self.size([0x65, 0x88, 0x84, 0x00], codec: .h264) == nil)
+        #expect(Self.size([0x7C, 0x87] + Self.bytes(Self.sequenceParameterSets[0].hex).dropFirst(), codec: .h264) == nil)
+    }
 }
