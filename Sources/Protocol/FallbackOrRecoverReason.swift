@@ -7,9 +7,11 @@ public enum FallbackOrRecoverReason: Int, Sendable, Codable, Hashable, CaseItera
     case subscribeFallbackByBandwidth = 0
     /// The downlink carries more again: a larger layer, or video again.
     case subscribeRecoverByBandwidth = 2
-    /// The subscriber asked for another encoding (`setRemoteVideoStreamType`) or changed its
-    /// fallback option.
+    /// The subscriber asked for another encoding (`setRemoteVideoStreamType`), changed its
+    /// fallback option, or shows the video at another size (`setRemoteVideoConfig`).
     case subscriberRequest = 100
-    /// The publisher started or stopped sending its small encoding.
+    /// The publisher changed what it sends: it started or stopped publishing its small encoding,
+    /// or the encoding delivered stopped flowing (the subscriber moves to one that flows) or
+    /// flows again.
     case publisherChange = 101
 }

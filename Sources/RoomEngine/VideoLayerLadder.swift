@@ -63,7 +63,8 @@ struct VideoLayerLadder: Sendable {
     }
 
     /// Where a subscription limited to `limit` stands: the cheapest rung that delivers no less.
-    /// A limit the ladder lacks (no small encoding, or the option changed) reads as the rung above it.
+    /// A limit the ladder lacks (no small encoding, or the option changed) reads as the rung above
+    /// it, or as the top rung when a rendered-size ceiling cut the ladder below it.
     func index(of limit: VideoBandwidthLimit) -> Int {
         limits.firstIndex { $0 <= limit } ?? top
     }
