@@ -76,8 +76,8 @@ extension RelayCore {
     }
 
     /// The smallest encoding at least as wide or at least as tall as `rendered` (a picture fitted
-    /// inside the rendered box, as a video element shows it, needs no more), among those whose size a keyframe has stated; nil
-    /// when none of them is that large.
+    /// inside the rendered box, as a video element shows it, needs no more), among those whose
+    /// size a keyframe has stated; nil when none of them is that large.
     static func renderCeiling(
         _ rendered: (width: Int, height: Int), candidate: VideoAllocationCandidate, sizes: [UInt32: (width: Int, height: Int)]
     ) -> VideoStreamType? {

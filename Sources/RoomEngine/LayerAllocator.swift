@@ -34,10 +34,9 @@ public struct LayerAllocator: Sendable {
     var lastFallbackMs: [Int: Int64] = [:]
     var lastRecoveryMs: [Int: Int64] = [:]
     var holdMs: [Int: Int64] = [:]
-    /// Subscriptions moved off an encoding that stopped, with the limit they would have otherwise.
-    var stallLimited: [SubscriptionRef: VideoBandwidthLimit] = [:]
-    /// The stopped encoding each of those would otherwise receive.
-    var stallWanted: [SubscriptionRef: UInt32] = [:]
+    /// Subscriptions moved off an encoding that stopped, with the limit they would have otherwise
+    /// and the stopped encoding that limit delivers.
+    var stallLimited: [SubscriptionRef: (limit: VideoBandwidthLimit, source: UInt32)] = [:]
     /// The top of each ladder a rendered size cut short, as of the last round: a subscription at
     /// that top when the size grows goes up at once, as when the app asks for more.
     var renderTops: [SubscriptionRef: VideoBandwidthLimit] = [:]
@@ -47,7 +46,7 @@ public struct LayerAllocator: Sendable {
     /// Stopped encodings that subscriptions were moved off and would receive again: a publisher
     /// that stopped one because nobody received it (`onSubscribedLayersChanged`) must hear that
     /// it is wanted, or those subscriptions never get it back.
-    public var wantedStoppedSources: Set<UInt32> { Set(stallWanted.values) }
+    public var wantedStoppedSources: Set<UInt32> { Set(stallLimited.values.map(\.source)) }
 
     /// One round. `budgets`: bit/s per transport, absent where nothing limits it; `rates`: bit/s
     /// per source; `stalled`: sources that sent before and have stopped; `flowing`: sources
@@ -72,7 +71,6 @@ public struct LayerAllocator: Sendable {
         }
         let present = Set(candidates.map(\.ref))
         stallLimited = stallLimited.filter { present.contains($0.key) }
-        stallWanted = stallWanted.filter { present.contains($0.key) }
         renderTops = renderTops.filter { present.contains($0.key) }
         for transportId in Set(lastFallbackMs.keys).union(lastRecoveryMs.keys) where byTransport[transportId] == nil {
             lastFallbackMs[transportId] = nil
@@ -94,7 +92,7 @@ public struct LayerAllocator: Sendable {
             renderTops[candidate.ref].map { $0 == candidate.limit && ladder.limits[ladder.top] < $0 } ?? false
         }
         let current = ordered.indices.map { index in
-            raised[index] ? ladders[index].top : ladders[index].index(of: stallLimited[ordered[index].ref] ?? ordered[index].limit)
+            raised[index] ? ladders[index].top : ladders[index].index(of: stallLimited[ordered[index].ref]?.limit ?? ordered[index].limit)
         }
         var chosen = current
         var reasons = [FallbackOrRecoverReason](repeating: .subscriberRequest, count: ordered.count)
@@ -149,8 +147,7 @@ public struct LayerAllocator: Sendable {
             let wanted = ladders[index].limits[chosen[index]]
             let delivered = ladders[index].flowing(below: chosen[index], stalled: stalled, flowing: flowing)
             let wasStallLimited = stallLimited[candidate.ref] != nil
-            stallLimited[candidate.ref] = delivered < chosen[index] ? wanted : nil
-            stallWanted[candidate.ref] = delivered < chosen[index] ? ladders[index].sources[chosen[index]] : nil
+            stallLimited[candidate.ref] = ladders[index].sources[chosen[index]].flatMap { delivered < chosen[index] ? (wanted, $0) : nil }
             let top = ladders[index].limits[ladders[index].top]
             renderTops[candidate.ref] = top == .none ? nil : top
             let limit = ladders[index].limits[delivered]
