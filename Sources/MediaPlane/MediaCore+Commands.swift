@@ -198,9 +198,35 @@ extension MediaCore {
 
     func startKeyframeRequests(for source: SourceState) {
         source.repeater.start(nowMs: nowMs)
-        if source.repeater.poll(nowMs: nowMs) {
-            _ = source.throttle.shouldSendRequest(nowMs: nowMs)
+        if source.repeater.poll(nowMs: nowMs) { requestKeyframeForWaitingSinks(from: source) }
+    }
+
+    /// The repeater's request for sinks waiting for a keyframe. A local publisher that answered a
+    /// request less than ``KeyframeRequestThrottle/publisherHoldMs`` ago would ignore it: it goes
+    /// out when that hold ends instead (a PK's viewers are bound one after another as their
+    /// answers land). A remote source's request goes to the core that owns the publisher, which
+    /// decides the same way.
+    func requestKeyframeForWaitingSinks(from source: SourceState) {
+        if source.upstream == nil, source.throttle.deferForPublisherHold(nowMs: nowMs) {
+            noteDeferredKeyframeRequest(of: source)
+            return
+        }
+        source.throttle.requestSent(nowMs: nowMs)
+        sendPictureLossIndication(to: source, forWaitingSinks: true)
+    }
+
+    func noteDeferredKeyframeRequest(of source: SourceState) {
+        if !deferredKeyframeSources.contains(where: { $0 === source }) { deferredKeyframeSources.append(source) }
+    }
+
+    /// Sends the deferred requests that are due; drops those of sources gone or answered meanwhile.
+    func sendDueDeferredKeyframeRequests() {
+        guard !deferredKeyframeSources.isEmpty else { return }
+        deferredKeyframeSources.removeAll { source in
+            guard sources[source.id] === source, source.throttle.deferredRequestMs != nil else { return true }
+            guard source.throttle.takeDueDeferredRequest(nowMs: nowMs) else { return false }
             sendPictureLossIndication(to: source)
+            return true
         }
     }
 

@@ -1,4 +1,5 @@
 import RTPWire
+import StreamCore
 
 extension MediaCore {
     /// Connects this core to another one, before the first pipe outlet or remote source
@@ -34,7 +35,7 @@ extension MediaCore {
     /// the source went while the message was in the ring) is counted.
     func handlePiped(_ packet: UnsafeMutableRawBufferPointer, tag: UInt64) {
         let kind = PipeTag.kind(of: tag)
-        guard let source = sources[PipeTag.source(of: tag)], (source.upstream == nil) == (kind == PipeTag.keyframeRequest) else {
+        guard let source = sources[PipeTag.source(of: tag)], (source.upstream == nil) == PipeTag.isKeyframeRequest(kind) else {
             counters.drop(.pipeUnknownSource)
             return
         }
@@ -56,6 +57,17 @@ extension MediaCore {
         case PipeTag.keyframeRequest:
             // Counted where the subscriber asked; here it is only passed on, throttled.
             requestKeyframe(from: source)
+        case PipeTag.keyframeRequestForWaitingSinks:
+            // The remote core's repeater asks for sinks bound after the last keyframe: only a
+            // request still in flight holds it back, not the quiet period that keyframe opened
+            // (a PK's viewers are bound a few hundred milliseconds after the link starts, when
+            // their answers land, and would otherwise wait for the repeater's next round).
+            guard source.isVideo else { return }
+            if source.throttle.shouldSendRequestForWaitingSinks(nowMs: nowMs) {
+                sendPictureLossIndication(to: source)
+            } else if source.throttle.deferredRequestMs != nil {
+                noteDeferredKeyframeRequest(of: source)
+            }
         default:
             counters.drop(.pipeUnknownSource)
         }

@@ -154,10 +154,15 @@ extension MediaCore {
         commitRTCP(on: transport, slot: slot, length: length)
     }
 
-    func sendPictureLossIndication(to source: SourceState) {
+    /// Sends a PLI to the publisher of `source`, or, for a remote source, passes the request to
+    /// the core that owns it. `forWaitingSinks` marks a request of the repeater, made for sinks
+    /// that have not had a keyframe since they were bound: the owning core must not hold it back
+    /// for a keyframe those sinks never received.
+    func sendPictureLossIndication(to source: SourceState, forWaitingSinks: Bool = false) {
         if let upstream = source.upstream {
             // A remote source asks the core that owns the publisher, which throttles and sends.
-            if !upstream.push(UnsafeRawBufferPointer(start: nil, count: 0), tag: PipeTag.make(PipeTag.keyframeRequest, source: source.id)) {
+            let kind = forWaitingSinks ? PipeTag.keyframeRequestForWaitingSinks : PipeTag.keyframeRequest
+            if !upstream.push(UnsafeRawBufferPointer(start: nil, count: 0), tag: PipeTag.make(kind, source: source.id)) {
                 counters.drop(.pipeFull)
             }
             return

@@ -54,6 +54,8 @@ final class MediaCore {
     var lastPublishedReportMs: Int64 = 0
     var lastReceiverReportMs: Int64 = 0
     var lastRepeaterPollMs: Int64 = 0
+    /// Sources with a keyframe request deferred to the end of their publisher's hold.
+    var deferredKeyframeSources: [SourceState] = []
     var lastLevelsMs: Int64 = 0
     var lastConsentCheckMs: Int64 = 0
     var randomState: UInt64
@@ -167,12 +169,11 @@ final class MediaCore {
                     source.repeater.stop()
                     continue
                 }
-                if source.repeater.poll(nowMs: nowMs) {
-                    _ = source.throttle.shouldSendRequest(nowMs: nowMs)
-                    sendPictureLossIndication(to: source)
-                }
+                if source.repeater.poll(nowMs: nowMs) { requestKeyframeForWaitingSinks(from: source) }
             }
         }
+        // On every turn, not every 50 ms: each millisecond here is one the viewers wait.
+        sendDueDeferredKeyframeRequests()
         if nowMs - lastLevelsMs >= Self.levelsIntervalMs {
             lastLevelsMs = nowMs
             publishLevels()

@@ -8,6 +8,13 @@ enum PipeTag {
     static let senderReport: UInt64 = 2
     /// A remote source's subscribers want a keyframe from the source of that id.
     static let keyframeRequest: UInt64 = 3
+    /// A remote source's newly bound (or resynchronised) subscribers wait for their first
+    /// keyframe from the source of that id.
+    static let keyframeRequestForWaitingSinks: UInt64 = 4
+
+    /// Whether a message of this kind travels towards the core that owns the source.
+    @inline(__always)
+    static func isKeyframeRequest(_ kind: UInt64) -> Bool { kind == keyframeRequest || kind == keyframeRequestForWaitingSinks }
 
     @inline(__always)
     static func make(_ kind: UInt64, source: UInt32) -> UInt64 { kind << 56 | UInt64(source) }

@@ -280,8 +280,6 @@ public actor RelayCore {
             return .switchSource(sink: sink, source: source)
         case .unbind(let sink):
             return .unbind(sink: sink)
-        case .requestKeyframe(let source):
-            return .requestKeyframe(source: source)
         case .setSinkPayloadType(let sink, let payloadType):
             return .setSinkPayloadType(sink: sink, payloadType: payloadType)
         case .setSinkRetransmission(let sink, let ssrc, let payloadType):

@@ -16,8 +16,6 @@ public enum MediaAction: Sendable, Hashable {
     case switchSource(sink: UInt32, source: UInt32)
     /// Stop feeding a sink; its sequence state stays for the next bind.
     case unbind(sink: UInt32)
-    /// Ask a video source for a keyframe now (throttled by the media plane).
-    case requestKeyframe(source: UInt32)
     /// Send a sink's packets with this payload type instead of the publisher's (a WebRTC
     /// subscriber whose offers give the publisher's number to another codec).
     case setSinkPayloadType(sink: UInt32, payloadType: UInt8)

@@ -32,12 +32,9 @@ extension RoomEngine {
         for target in targets {
             infos.append(addTarget(target, key: key, seen: &seen, now: now, into: &actions))
         }
-        // Target rooms' new subscribers need a keyframe; with no target started there are none.
-        if forwards[key]!.order.isEmpty {
-            forwards[key] = nil
-        } else {
-            requestKeyframes(roomId: roomId, userId: member.userId, into: &actions)
-        }
+        // Target rooms' new subscribers each ask for a keyframe when their sink is bound, which
+        // for a WebRTC subscriber is only once its answer accepts the track.
+        if forwards[key]!.order.isEmpty { forwards[key] = nil }
         actions.append(.event(session, .forwardStreamStateChanged(ForwardStreamStateChangedEvent(roomId: roomId, userId: member.userId, infos: infos))))
         return EngineOutcome(result: .success(ForwardStreamResult(roomId: roomId, infos: infos)), actions: actions)
     }
@@ -139,7 +136,6 @@ extension RoomEngine {
                 }
                 reconcileMirror(targetRoomId: target, userId: member.userId, reason: .unpublish, leaveReason: .quit, into: &actions)
             }
-            if !paused { requestKeyframes(roomId: roomId, userId: member.userId, into: &actions) }
         }
         let infos = forwards[key]!.order.map { ForwardStreamStateInfo(roomId: $0, state: ForwardState.success.rawValue, error: 0) }
         return EngineOutcome(result: .success(ForwardStreamResult(roomId: roomId, infos: infos)), actions: actions)

@@ -161,8 +161,6 @@ extension RoomEngine {
         actions.append(.domain(.linkConnected(links[id]!.snapshot)))
         reconcileMirror(targetRoomId: peer.roomId, userId: caller.userId, reason: .unpublish, leaveReason: .quit, into: &actions)
         reconcileMirror(targetRoomId: caller.roomId, userId: peer.userId, reason: .unpublish, leaveReason: .quit, into: &actions)
-        requestKeyframes(roomId: caller.roomId, userId: caller.userId, into: &actions)
-        requestKeyframes(roomId: peer.roomId, userId: peer.userId, into: &actions)
         let callerEvent = ConnectOtherRoomEvent(roomId: caller.roomId, peerRoomId: peer.roomId, peerUserId: peer.userId, errorCode: 0, message: "linked")
         actions.append(.event(caller.session, .connectOtherRoom(callerEvent)))
         actions.append(

@@ -113,14 +113,4 @@ extension RoomEngine {
             reconcileMirror(targetRoomId: target, userId: userId, reason: reason, leaveReason: leaveReason, into: &actions)
         }
     }
-
-    /// Asks every video source of a user for a keyframe (a forward or link just started).
-    func requestKeyframes(roomId: String, userId: String, into actions: inout [EngineAction]) {
-        guard let member = rooms[roomId]?.members[userId] else { return }
-        for index in StreamIndex.allCases {
-            for track in member.publications[index]?.tracks ?? [] where track.kind == .video {
-                actions.append(.media(.requestKeyframe(source: track.id)))
-            }
-        }
-    }
 }

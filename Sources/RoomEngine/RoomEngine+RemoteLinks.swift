@@ -106,7 +106,6 @@ extension RoomEngine {
         links[link.id] = link
         actions.append(.domain(.linkConnected(link.snapshot)))
         reconcileMirror(targetRoomId: other.roomId, userId: local.userId, reason: .unpublish, leaveReason: .quit, into: &actions)
-        requestKeyframes(roomId: local.roomId, userId: local.userId, into: &actions)
         let event = ConnectOtherRoomEvent(roomId: local.roomId, peerRoomId: other.roomId, peerUserId: other.userId, errorCode: 0, message: "linked")
         actions.append(.event(local.session, .connectOtherRoom(event)))
         return event

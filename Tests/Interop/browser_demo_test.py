@@ -795,6 +795,11 @@ class Run:
             for name, browser, partner in watchers:
                 seen = self.wait(f"{name}'s first frame of {partner}", lambda: browser.js("return pkDemo.firstFrames()").get(partner), browser)
                 result[name] = seen - accepted
+                # Where the time went at this page: the relay's offer for the partner's track
+                # arriving, and the page's answer going out (from the SDK's log).
+                steps = negotiation_steps(browser.js("return pkDemo.log"), accepted)
+                if steps:
+                    result[f"{name}OfferMs"], result[f"{name}AnswerMs"] = steps
             time.sleep(1.5)
             # How the partner's track started: loss, NACKs and keyframe requests in its first moments.
             for name, browser, partner in watchers:
@@ -805,14 +810,31 @@ class Run:
             for name, browser in (("anchorA", anchor_a), ("anchorB", anchor_b)):
                 events = browser.js("return pkDemo.firstKeyframes")[keyframes_before[name]:]
                 result[f"{name}RelayFirstKeyframeMs"] = [e.get("elapsedMs") for e in events]
+            # The relay's time to watchable counts to the first keyframe sent to a subscriber
+            # that could use it: it should match the first page of the target room to show the
+            # partner, less that keyframe's trip, decoding and the click's own way to the relay.
+            for source, targets in (("anchorA", ("viewer2", "anchorB")), ("anchorB", ("viewer1", "anchorA"))):
+                relay = result[f"{source}RelayFirstKeyframeMs"]
+                if relay:
+                    result[f"{source}RelayToPageMs"] = min(result[t] for t in targets) - relay[0]
             runs.append(result)
             print(f"PK start run {run + 1}: {json.dumps(result)}", file=sys.stderr, flush=True)
+        unclean = {f"run {r['run']} {n}": r[f"{n}Start"] for r in runs for n in ("viewer1", "viewer2", "anchorA", "anchorB")
+                   if any(r.get(f"{n}Start", {}).get(k) for k in ("packetsLost", "nackCount", "pliCount", "firCount"))}
+        if unclean:
+            raise TestFailure(f"a partner track started with loss or keyframe requests on loopback: {unclean}")
         viewers = sorted(r[n] for r in runs for n in ("viewer1", "viewer2"))
+        anchors = sorted(r[n] for r in runs for n in ("anchorA", "anchorB"))
+        answers = sorted(r[f"{n}AnswerMs"] for r in runs for n in ("viewer1", "viewer2") if f"{n}AnswerMs" in r)
+        agreement = [r[k] for r in runs for k in ("anchorARelayToPageMs", "anchorBRelayToPageMs") if k in r]
 
         def percentile(values, p):
             return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else None
         self.summary["pkStart"] = {
             "runs": runs, "viewerFirstFrameMs": {"p50": percentile(viewers, 50), "p95": percentile(viewers, 95), "max": viewers[-1] if viewers else None},
+            "anchorFirstFrameMs": {"p50": percentile(anchors, 50), "p95": percentile(anchors, 95), "max": anchors[-1] if anchors else None},
+            "viewerAnswerSentMs": {"p50": percentile(answers, 50), "p95": percentile(answers, 95)},
+            "relayToPageMs": {"min": min(agreement, default=None), "max": max(agreement, default=None)},
         }
         self.browsers.pop("viewer2").quit()
 
@@ -885,6 +907,30 @@ def relay_metrics(admin):
     except Exception as exc:
         return f"(unavailable: {exc})"
     return [line for line in text.splitlines() if line.startswith(wanted)]
+
+
+def negotiation_steps(log, accepted_ms):
+    """From a demo page's log (lines starting with the UTC time of day, HH:MM:SS.mmm): the
+    milliseconds from `accepted_ms` (epoch) to the first onTransportOffer received after it and
+    to the answer sent for it, or None when the log does not show both."""
+    day = 86_400_000
+    accepted = accepted_ms % day
+    offer = answer = None
+    for line in log:
+        try:
+            hours, minutes, rest = line[:12].split(":")
+            at = ((int(hours) * 60 + int(minutes)) * 60_000 + round(float(rest) * 1000))
+        except ValueError:
+            continue
+        elapsed = (at - accepted) % day
+        if elapsed > day // 2:
+            continue  # before the accept
+        if offer is None and "<- onTransportOffer" in line:
+            offer = elapsed
+        elif offer is not None and "-> answerTransportOffer" in line:
+            answer = elapsed
+            break
+    return (offer, answer) if answer is not None else None
 
 
 def parse_args():

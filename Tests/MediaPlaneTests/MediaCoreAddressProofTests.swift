@@ -1,5 +1,6 @@
 import RTPWire
 import SecureTransport
+import StreamCore
 import Testing
 
 @testable import MediaPlane
@@ -49,7 +50,9 @@ import Testing
         h.receive(Self.keyframe(101), on: 1, from: Self.publisher)
         #expect(h.sent(on: 2).isEmpty)
 
-        // Its own receiver report proves it: the publisher is asked for a keyframe at once.
+        // Its own receiver report proves it: the publisher is asked for a keyframe at once (once
+        // it listens again: it answered the bind's request a moment ago).
+        h.advance(ms: KeyframeRequestThrottle.publisherHoldMs)
         let mark = h.mark
         h.receive(ScriptedPacket.receiverReport(), on: 2, from: Self.subscriber)
         #expect(h.rtcpTypes(on: 1, since: mark) == [206])

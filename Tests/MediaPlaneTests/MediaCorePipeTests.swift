@@ -1,4 +1,5 @@
 import RTPWire
+import StreamCore
 import Testing
 
 @testable import MediaPlane
@@ -70,6 +71,53 @@ import Testing
         #expect(b.drops(.waitingForKeyframe) == 1)
         // One copy crossed per packet, whatever B does with it.
         #expect(a.core.sources[10]?.report.packets == 4 && b.core.sources[10]?.report.packets == 4)
+    }
+
+    /// A PK's viewers are bound when their answers land, a few hundred milliseconds apart and
+    /// often just after a keyframe went to others. A sink bound then on another core than the
+    /// publisher is not held back by the quiet period that keyframe opened: its request goes out
+    /// as soon as the publisher listens again (a libwebrtc publisher ignores requests for a while
+    /// after one it answered). A plain subscriber PLI in the quiet period is still merged, and a
+    /// further waiting sink's request is held while one is in flight.
+    @Test func aSinkBoundOnAnotherCoreJustAfterAKeyframeIsAskedForAtTheEndOfThePublishersHold() throws {
+        let (a, b) = Self.shards()
+        Self.exchange(a, b)
+        #expect(a.rtcpTypes(on: 1) == [206])
+        let first = a.nowMs
+        a.advance(ms: 40)
+        b.advance(ms: 40)
+        a.receive(ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 1, timestamp: 0, keyframe: true), on: 1, from: Self.publisher)
+        Self.exchange(a, b)
+        #expect(b.rtpSent(on: 2).count == 1, "sink 20 started at that keyframe")
+
+        // 100 ms later a second subscriber on B is bound: its request waits for the publisher's
+        // hold to end, not for the quiet period.
+        a.advance(ms: 100)
+        b.advance(ms: 100)
+        let mark = a.mark
+        b.addSink(21, transport: 2, outputSSRC: Self.output &+ 1)
+        b.bind(sink: 21, source: 10)
+        b.core.flushAll()
+        Self.exchange(a, b)
+        b.receive(ScriptedPacket.pictureLossIndication(mediaSSRC: Self.output), on: 2, from: Self.subscriber)
+        Self.exchange(a, b)
+        #expect(a.rtcpTypes(on: 1, since: mark).isEmpty)
+        a.advance(ms: first + KeyframeRequestThrottle.publisherHoldMs - 1 - a.nowMs)
+        #expect(a.rtcpTypes(on: 1, since: mark).isEmpty)
+        a.advance(ms: 50)
+        #expect(a.rtcpTypes(on: 1, since: mark) == [206], "sent at the end of the hold, well before the quiet period's")
+        // A third sink bound while that request is in flight waits for its keyframe.
+        b.advance(ms: 230)
+        // (B's repeater would hold it anyway; stopped, it asks as another core's repeater would.)
+        b.core.sources[10]?.repeater.stop()
+        b.addSink(22, transport: 2, outputSSRC: Self.output &+ 2)
+        b.bind(sink: 22, source: 10)
+        b.core.flushAll()
+        Self.exchange(a, b)
+        #expect(a.rtcpTypes(on: 1, since: mark) == [206])
+        a.receive(ScriptedPacket.video(ssrc: Self.ssrc, sequenceNumber: 2, timestamp: 3000, keyframe: true), on: 1, from: Self.publisher)
+        Self.exchange(a, b)
+        #expect(b.rtpSent(on: 2).filter { $0.ssrc != Self.output }.count == 2, "sinks 21 and 22 started at the keyframe asked for sink 21")
     }
 
     @Test func theRemoteSideAnswersNacksAndRewritesSenderReportsItself() throws {

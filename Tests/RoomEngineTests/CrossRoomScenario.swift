@@ -149,7 +149,7 @@ extension Scenario {
             case .removeSource(let id):
                 sources.remove(id)
                 removedSources.insert(id)
-            case .requestKeyframe, .setSinkPayloadType, .setSinkRetransmission, .restartSinkAtKeyframe, .closeTransport: break
+            case .setSinkPayloadType, .setSinkRetransmission, .restartSinkAtKeyframe, .closeTransport: break
             }
         }
         return (sinks, bound, sources, badBinds)
@@ -158,11 +158,6 @@ extension Scenario {
     /// The (sink, source) binds since `mark`.
     func binds(since mark: Int = 0) -> [(sink: UInt32, source: UInt32)] {
         media(since: mark).compactMap { if case .bind(let sink, let source) = $0 { (sink, source) } else { nil } }
-    }
-
-    /// The keyframe requests since `mark`.
-    func keyframeRequests(since mark: Int = 0) -> [UInt32] {
-        media(since: mark).compactMap { if case .requestKeyframe(let source) = $0 { source } else { nil } }
     }
 
     /// Records an issue unless nothing of any forward or link is left.

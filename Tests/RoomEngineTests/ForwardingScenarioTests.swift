@@ -52,7 +52,7 @@ import Testing
             #expect(subscribed.tracks.map(\.transportId) == [viewer.transport, viewer.transport])
         }
         // Target-room sinks are new (own output SSRCs) and bound to A's *source* tracks, the same
-        // sources room 1's subscriber is bound to; then a keyframe is asked for.
+        // sources room 1's subscriber is bound to (each bind asks for a keyframe in the media plane).
         let sinks = r.s.addedSinks(since: mark)
         #expect(sinks.count == 4)
         #expect(Set(sinks.map(\.outputSSRC)).count == 4)
@@ -64,7 +64,6 @@ import Testing
                 .addSink(sinks[1]), .bind(sink: sinks[1].id, source: r.sources[1].id),
                 .addSink(sinks[2]), .bind(sink: sinks[2].id, source: r.sources[0].id),
                 .addSink(sinks[3]), .bind(sink: sinks[3].id, source: r.sources[1].id),
-                .requestKeyframe(source: r.sources[1].id),
             ])
         #expect(r.s.engine.forwardedFrom(roomId: "r2", userId: "A") == "r1")
         #expect(r.s.engine.forwardedFrom(roomId: "r1", userId: "A") == nil)
@@ -230,7 +229,7 @@ import Testing
         #expect(r.s.events(for: r.a, since: mark).isEmpty)
         #expect(r.s.events(for: r.b2, since: mark) == [.mirrorJoined("A", from: "r1", room: "r2"), .published("A", room: "r2")])
         #expect(Array(r.s.events(for: r.v3, since: mark).prefix(2)) == [.mirrorJoined("A", from: "r1", room: "r3"), .published("A", room: "r3")])
-        #expect(r.s.keyframeRequests(since: mark) == [r.sources[1].id])
+        #expect(r.s.binds(since: mark).filter { $0.source == r.sources[1].id }.count == 2, "each target's video subscriber is bound again")
         #expect(r.s.engine.firstKeyframeWatches().map(\.startedAt) == [r.s.now, r.s.now])
     }
 
@@ -260,14 +259,14 @@ import Testing
         #expect(r.s.events(for: r.b2, since: mark).isEmpty, "the real user keeps its place")
     }
 
-    @Test func aStartWithNoTargetStartedAsksNoKeyframe() {
+    @Test func aStartWithNoTargetStartedBindsNothing() {
         var r = Rooms()
         let mark = r.s.mark
         #expect(r.s.startForward(r.a, room: "r1", []).value?.infos == [])
-        #expect(r.s.keyframeRequests(since: mark).isEmpty)
+        #expect(r.s.binds(since: mark).isEmpty)
         r.s.expectNoForwardingLeft()
         #expect(r.s.startForward(r.a, room: "r1", [.ok("r2")]).value != nil)
-        #expect(!r.s.keyframeRequests(since: mark).isEmpty, "a started target does")
+        #expect(r.s.binds(since: mark).contains { $0.source == r.sources[1].id }, "a started target binds its subscribers' video")
     }
 
     @Test func stopWhilePausedReportsIdleWithoutFurtherLeaves() {
