@@ -4,7 +4,10 @@
 /// overusing when the slope, scaled, stays above an adaptive threshold; underusing below its
 /// negative. The constants are those libwebrtc's trendline estimator ships with.
 ///
-/// The window is a fixed ring: an update never allocates.
+/// The window is a fixed ring with running sums, so an update never allocates and the slope
+/// costs a few operations instead of two passes over the window (it was half the cost of reading
+/// a feedback). The stored times are re-based on the window's oldest point, and the sums taken
+/// afresh, once per window, so neither rounding nor the growing time carries over.
 public struct TrendlineDelayDetector: Sendable {
     public static let windowSize = 20
     static let smoothing = 0.9
@@ -26,11 +29,18 @@ public struct TrendlineDelayDetector: Sendable {
     var firstArrivalMs: Double?
     var accumulatedDelayMs = 0.0
     var smoothedDelayMs = 0.0
-    /// The window's points: time since the first delta, and smoothed accumulated delay (ms).
+    /// The window's points: time since ``timeOrigin`` and smoothed accumulated delay (ms).
     var times = InlineArray<20, Double>(repeating: 0)
     var delays = InlineArray<20, Double>(repeating: 0)
     var pointCount = 0
     var nextPoint = 0
+    /// Where the stored times count from (ms since the first delta).
+    var timeOrigin = 0.0
+    var sumTimes = 0.0
+    var sumDelays = 0.0
+    var sumTimesSquared = 0.0
+    var sumTimesDelays = 0.0
+    var appendsSinceRebase = 0
     var previousTrend = 0.0
     var overuseTimeMs: Double?
     var overuseCount = 0
@@ -56,29 +66,53 @@ public struct TrendlineDelayDetector: Sendable {
     }
 
     mutating func append(time: Double, delay: Double) {
-        times[nextPoint] = time
+        if pointCount == Self.windowSize {
+            let oldTime = times[nextPoint]
+            let oldDelay = delays[nextPoint]
+            sumTimes -= oldTime
+            sumDelays -= oldDelay
+            sumTimesSquared -= oldTime * oldTime
+            sumTimesDelays -= oldTime * oldDelay
+        }
+        let storedTime = time - timeOrigin
+        times[nextPoint] = storedTime
         delays[nextPoint] = delay
+        sumTimes += storedTime
+        sumDelays += delay
+        sumTimesSquared += storedTime * storedTime
+        sumTimesDelays += storedTime * delay
         nextPoint = (nextPoint + 1) % Self.windowSize
         pointCount = min(pointCount + 1, Self.windowSize)
+        appendsSinceRebase += 1
+        if appendsSinceRebase == Self.windowSize { rebase() }
+    }
+
+    /// Counts the stored times from the window's oldest point and takes the sums afresh.
+    mutating func rebase() {
+        appendsSinceRebase = 0
+        let oldest = times[pointCount == Self.windowSize ? nextPoint : 0]
+        timeOrigin += oldest
+        sumTimes = 0
+        sumDelays = 0
+        sumTimesSquared = 0
+        sumTimesDelays = 0
+        for index in 0..<pointCount {
+            let storedTime = times[index] - oldest
+            times[index] = storedTime
+            sumTimes += storedTime
+            sumDelays += delays[index]
+            sumTimesSquared += storedTime * storedTime
+            sumTimesDelays += storedTime * delays[index]
+        }
     }
 
     /// The least-squares slope through the window's points; nil when their times do not vary.
     func slope() -> Double? {
-        var sumX = 0.0
-        var sumY = 0.0
-        for index in 0..<pointCount {
-            sumX += times[index]
-            sumY += delays[index]
-        }
-        let meanX = sumX / Double(pointCount)
-        let meanY = sumY / Double(pointCount)
-        var numerator = 0.0
-        var denominator = 0.0
-        for index in 0..<pointCount {
-            numerator += (times[index] - meanX) * (delays[index] - meanY)
-            denominator += (times[index] - meanX) * (times[index] - meanX)
-        }
-        return denominator == 0 ? nil : numerator / denominator
+        let count = Double(pointCount)
+        let denominator = count * sumTimesSquared - sumTimes * sumTimes
+        // Equal times leave only rounding here: relative to the terms, that is zero.
+        guard denominator > 1e-9 * max(count * sumTimesSquared, 1) else { return nil }
+        return (count * sumTimesDelays - sumTimes * sumDelays) / denominator
     }
 
     mutating func detect(trend: Double, sendDeltaMs: Double, nowMs: Double) {
