@@ -9,6 +9,7 @@ extension DataPlaneCounters {
         rtcpOut &+= other.rtcpOut
         keyframeRequestsReceived &+= other.keyframeRequestsReceived
         keyframeRequestsSent &+= other.keyframeRequestsSent
+        keyframeReplays &+= other.keyframeReplays
         nacksReceived &+= other.nacksReceived
         retransmissionsSent &+= other.retransmissionsSent
         retransmissionsMissed &+= other.retransmissionsMissed

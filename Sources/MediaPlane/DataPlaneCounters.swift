@@ -8,6 +8,8 @@ public struct DataPlaneCounters: Sendable, Hashable {
     public var rtcpOut: UInt64 = 0
     public var keyframeRequestsReceived: UInt64 = 0
     public var keyframeRequestsSent: UInt64 = 0
+    /// Sinks started from their source's last keyframe, replayed, instead of a new request.
+    public var keyframeReplays: UInt64 = 0
     public var nacksReceived: UInt64 = 0
     public var retransmissionsSent: UInt64 = 0
     public var retransmissionsMissed: UInt64 = 0

@@ -157,6 +157,7 @@ extension MediaCore {
         if sink.isVideo {
             sink.waitingForKeyframe = true
             sink.report.keyframeDeliveredAtMs = nil
+            if replayRecentKeyframe(to: sink, from: source) { return }
             startKeyframeRequests(for: source)
         }
     }

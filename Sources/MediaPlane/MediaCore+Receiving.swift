@@ -188,6 +188,8 @@ extension MediaCore {
                 // for a keyframe) decided before this keyframe is noted, as packet by packet.
                 if forwardRunCount > 0 { forwardRun() }
                 source.report.keyframes &+= 1
+                source.lastKeyframeSequence = header.sequenceNumber
+                source.lastKeyframeMs = nowMs
                 source.throttle.keyframeReceived(nowMs: nowMs)
                 source.repeater.keyframeDelivered()
                 if !source.pendingSinks.isEmpty { completePendingSwitches(to: source) }

@@ -26,6 +26,9 @@ final class SourceState {
     /// Sinks waiting to switch to this source at its next keyframe.
     var pendingSinks: [SinkState] = []
     var lastMediaMs: Int64
+    /// The first packet of the last keyframe, and when it arrived (`Int64.min`: none yet).
+    var lastKeyframeSequence: UInt16 = 0
+    var lastKeyframeMs = Int64.min
     let retransmissions: RetransmissionBuffer?
     var throttle: KeyframeRequestThrottle
     var repeater: KeyframeRequestRepeater

@@ -51,6 +51,8 @@ extension RelayMetric {
     static let sendOnlySockets = gauge("pkrelay_media_send_only_sockets", "1 when media sockets send through send-only twins (media.sendOnlySockets), else 0.")
     static let keyframeRequestsReceived = counter("pkrelay_keyframe_requests_received_total", "PLI/FIR received from subscribers.")
     static let keyframeRequestsSent = counter("pkrelay_keyframe_requests_sent_total", "PLI sent to publishers after throttling.")
+    static let keyframeReplays = counter(
+        "pkrelay_keyframe_replays_total", "Video subscriptions started from their publisher's last keyframe, replayed, instead of a new request.")
     static let nacksReceived = counter("pkrelay_nacks_received_total", "Sequence numbers NACKed by subscribers.")
     static let retransmissions = counter("pkrelay_retransmissions_total", "Packets retransmitted from the buffer.")
     static let retransmissionsMissed = counter("pkrelay_retransmissions_missed_total", "NACKed packets no longer in the buffer.")
@@ -107,7 +109,8 @@ extension RelayMetric {
         controlRequests, controlRequestSeconds, firstKeyframeSeconds, usersJoined, usersLeft, forwardStateChanges, linksConnected, linksEnded, invitations,
         packetsIn, bytesIn, packetsOut, bytesOut, sendCalls, sendMessages, gsoFallbacks, paddedPackets, paddingBytes, receiveMessages, gro, gso,
         sendOnlySockets,
-        keyframeRequestsReceived, keyframeRequestsSent, nacksReceived, retransmissions, retransmissionsMissed, nacksSent, retransmissionsReceived,
+        keyframeRequestsReceived, keyframeRequestsSent, keyframeReplays, nacksReceived, retransmissions, retransmissionsMissed, nacksSent,
+        retransmissionsReceived,
         transportFeedbackSent, transportFeedbackReceived, probeClusters, probePackets, pacedPackets, subscriberEstimates, subscriberEstimatesAtMost,
         videoLayerChanges, videoLimited, droppedPackets, srtpFailures, processCPUSeconds, cpuCores, mediaThreadCPUSeconds,
         webhookDeliveries, webhookFailures, webhookDropped, webhookQueueDepth, limitRefusals,

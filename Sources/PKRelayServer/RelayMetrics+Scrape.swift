@@ -30,6 +30,7 @@ extension RelayMetrics {
         set(.sendOnlySockets, to: overview.sendOnlySockets ? 1 : 0)
         mirror(.keyframeRequestsReceived, total: counters.keyframeRequestsReceived)
         mirror(.keyframeRequestsSent, total: counters.keyframeRequestsSent)
+        mirror(.keyframeReplays, total: counters.keyframeReplays)
         mirror(.nacksReceived, total: counters.nacksReceived)
         mirror(.retransmissions, total: counters.retransmissionsSent)
         mirror(.retransmissionsMissed, total: counters.retransmissionsMissed)
