@@ -8,7 +8,9 @@ extension MediaCore {
     /// The most packets a replay sends (the keyframe and the frames after it).
     static let keyframeReplayMaximumPackets = 256
 
-    /// Starts a newly bound sink from its source's last keyframe when that arrived less than
+    /// Starts a newly bound sink that allows it (a WebRTC subscriber's: SRTP subscribers are bound
+    /// when they subscribe, all at once when a link or forward starts, and share the keyframe the
+    /// first one's request brings) from its source's last keyframe when that arrived less than
     /// ``keyframeReplayMaximumAgeMs`` ago and every packet since is still in the retransmission
     /// buffer: the keyframe and the packets after it go to this sink alone, in order, as they
     /// went to the others, and live packets follow. A PK's viewers are bound one by one as their
@@ -18,7 +20,8 @@ extension MediaCore {
     ///
     /// - Returns: Whether the sink started (it no longer waits for a keyframe).
     func replayRecentKeyframe(to sink: SinkState, from source: SourceState) -> Bool {
-        guard let buffer = source.retransmissions, source.lastKeyframeMs != Int64.min, nowMs - source.lastKeyframeMs <= Self.keyframeReplayMaximumAgeMs,
+        guard sink.startsFromRecentKeyframe, let buffer = source.retransmissions, source.lastKeyframeMs != Int64.min,
+            nowMs - source.lastKeyframeMs <= Self.keyframeReplayMaximumAgeMs,
             sink.transport.canSend
         else { return false }
         let first = source.lastKeyframeSequence

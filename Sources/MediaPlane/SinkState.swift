@@ -10,6 +10,8 @@ final class SinkState {
     /// a retain. Valid exactly as long as `transport`: a transport's sinks are removed with it.
     let transportReference: Unmanaged<TransportState>
     let isVideo: Bool
+    /// ``MediaSinkSpec/startsFromRecentKeyframe``.
+    let startsFromRecentKeyframe: Bool
     var rewriter: TrackRewriter
     /// The source feeding this sink; setting it chooses the send path.
     var source: SourceState? {
@@ -52,6 +54,7 @@ final class SinkState {
         self.transport = transport
         transportReference = Unmanaged.passUnretained(transport)
         isVideo = spec.isVideo
+        startsFromRecentKeyframe = spec.startsFromRecentKeyframe
         rewriter = TrackRewriter(
             outputSSRC: spec.outputSSRC, initialSequenceNumber: initialSequenceNumber, initialTimestamp: initialTimestamp, clockRate: spec.clockRate)
         retransmissionLimiter =

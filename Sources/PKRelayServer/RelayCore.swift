@@ -271,7 +271,8 @@ public actor RelayCore {
         case .addSink(let sink):
             return .addSink(
                 MediaSinkSpec(
-                    id: sink.id, transportId: sink.transportId, outputSSRC: sink.outputSSRC, isVideo: sink.kind == .video, clockRate: UInt32(sink.clockRate)))
+                    id: sink.id, transportId: sink.transportId, outputSSRC: sink.outputSSRC, isVideo: sink.kind == .video, clockRate: UInt32(sink.clockRate),
+                    startsFromRecentKeyframe: webRTC[sink.transportId] != nil))
         case .removeSink(let id):
             return .removeSink(id)
         case .bind(let sink, let source):

@@ -24,8 +24,12 @@ import Testing
         return h
     }
 
-    static func bindLateSink(_ h: CoreHarness) {
-        h.addSink(21, transport: 2, outputSSRC: lateOutput)
+    /// Sink 21, as a WebRTC subscriber's is (`startsFromRecentKeyframe`), bound to source 10.
+    static func bindLateSink(_ h: CoreHarness, startsFromRecentKeyframe: Bool = true) {
+        h.core.apply(
+            .addSink(
+                MediaSinkSpec(
+                    id: 21, transportId: 2, outputSSRC: lateOutput, isVideo: true, clockRate: 90_000, startsFromRecentKeyframe: startsFromRecentKeyframe)))
         h.bind(sink: 21, source: 10)
         h.core.flushAll()
     }
@@ -53,7 +57,7 @@ import Testing
         #expect(next.first { $0.ssrc == Self.lateOutput }?.sequenceNumber == first.sequenceNumber &+ 3)
     }
 
-    @Test func anOlderKeyframeOrAGapMeansAskingTheSourceInstead() {
+    @Test func anOlderKeyframeAGapOrASinkThatDoesNotAllowItMeansAskingTheSourceInstead() {
         let old = Self.started()
         old.advance(ms: KeyframeRequestThrottle.publisherHoldMs + 1)
         var mark = old.mark
@@ -70,5 +74,13 @@ import Testing
         #expect(gap.rtpSent(on: 2, since: mark).isEmpty)
         #expect(gap.core.sinks[21]?.waitingForKeyframe == true)
         #expect(gap.core.counters.keyframeReplays == 0)
+
+        // An SRTP subscriber's sink waits for a keyframe of its own.
+        let srtp = Self.started()
+        srtp.advance(ms: 100)
+        mark = srtp.mark
+        Self.bindLateSink(srtp, startsFromRecentKeyframe: false)
+        #expect(srtp.rtpSent(on: 2, since: mark).isEmpty)
+        #expect(srtp.core.counters.keyframeReplays == 0)
     }
 }

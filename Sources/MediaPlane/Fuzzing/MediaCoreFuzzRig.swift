@@ -290,7 +290,10 @@ import SecureTransport
         if video {
             let id = UInt32(20 + subscriber)
             core.apply(
-                .addSink(MediaSinkSpec(id: id, transportId: transport, outputSSRC: Self.videoSSRC(ofSubscriber: subscriber), isVideo: true, clockRate: 90_000)))
+                .addSink(
+                    MediaSinkSpec(
+                        id: id, transportId: transport, outputSSRC: Self.videoSSRC(ofSubscriber: subscriber), isVideo: true, clockRate: 90_000,
+                        startsFromRecentKeyframe: subscriber % 2 == 0)))
             if layout.retransmission {
                 core.apply(
                     .setSinkRetransmission(sink: id, ssrc: Self.retransmissionSSRC(ofSubscriber: subscriber), payloadType: Self.retransmissionPayloadType))
