@@ -9,7 +9,8 @@ public enum MediaChange: Sendable, Hashable {
     case addSink(MediaSinkSpec)
     /// Delete a sink and its sequence state.
     case removeSink(UInt32)
-    /// Feed a sink from a source; the data plane asks the source for a keyframe.
+    /// Feed a sink from a source; the data plane asks the source for a keyframe, or starts a
+    /// sink that allows it from the one it just received (``MediaSinkSpec/startsFromRecentKeyframe``).
     case bind(sink: UInt32, source: UInt32)
     /// Move a bound video sink to another source at that source's next keyframe (requested at
     /// once), keeping it on its current source until then.

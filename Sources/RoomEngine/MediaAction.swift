@@ -8,7 +8,8 @@ public enum MediaAction: Sendable, Hashable {
     case addSink(SinkTrack)
     /// Delete a sink and its sequence state.
     case removeSink(UInt32)
-    /// Feed a sink from a source; the media plane asks the source for a keyframe.
+    /// Feed a sink from a source; the media plane asks the source for a keyframe (or starts a
+    /// WebRTC subscriber's sink from the one it just received).
     case bind(sink: UInt32, source: UInt32)
     /// Move a bound sink to another source (another encoding of the same video) at that
     /// source's next keyframe, which the media plane requests at once; until then the sink stays

@@ -1,5 +1,6 @@
-/// Merges the keyframe requests (PLI or FIR) that many subscribers, forwards and links raise for
-/// one source into at most one request per interval towards the publisher.
+/// Merges the keyframe requests (PLI or FIR) that a source's many subscribers raise (in its room
+/// and in the rooms its forwards and links reach) into at most one request per interval towards
+/// the publisher.
 ///
 /// An encoder asked for keyframes too often spends its whole bitrate on them, and every
 /// subscriber that joins or loses a packet asks, so requests are let through at most once per
@@ -43,13 +44,13 @@ public struct KeyframeRequestThrottle: Sendable {
     /// Decides whether a request made for subscribers that have not had a keyframe since they were
     /// bound is sent: the quiet period after the last keyframe does not apply (they did not get
     /// that keyframe), only a request sent less than ``inFlightMs`` ago and not answered by a
-    /// keyframe yet holds it back, since its keyframe will reach them too.
+    /// keyframe yet holds it back, since its keyframe will reach them too. A request the
+    /// publisher would ignore (its last one was answered less than ``publisherHoldMs`` ago) is not
+    /// sent but deferred to the end of that hold: ``takeDueDeferredRequest(nowMs:)`` hands it out
+    /// then, unless a keyframe came first.
     ///
     /// - Parameter nowMs: The current monotonic time in milliseconds.
     /// - Returns: `true` when the request must be sent; the throttle then counts it as sent.
-    /// A request the publisher would ignore (its last one was answered less than ``publisherHoldMs``
-    /// ago) is not sent but deferred to the end of that hold: ``takeDueDeferredRequest(nowMs:)``
-    /// hands it out then, unless a keyframe came first.
     public mutating func shouldSendRequestForWaitingSinks(nowMs: Int64) -> Bool {
         if let lastRequestMs, nowMs - lastRequestMs < Self.inFlightMs, (lastKeyframeMs ?? Int64.min) < lastRequestMs { return false }
         if deferForPublisherHold(nowMs: nowMs) { return false }
