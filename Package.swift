@@ -168,7 +168,7 @@ let package = Package(
         .executableTarget(
             name: "pkrelay-traffic",
             dependencies: [
-                "TrafficCore", "PKRelayClient", "Protocol", "RTPWire", "SecureTransport", "Auth", "CSocketShims",
+                "TrafficCore", "PKRelayClient", "Protocol", "RTPWire", "SecureTransport", "Auth", "CSocketShims", "StreamCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/pkrelay-traffic",
@@ -220,7 +220,7 @@ let package = Package(
             name: "PKRelayServerTests",
             dependencies: [
                 "PKRelayServer", "PKRelayClient", "Protocol", "AdminAPI", "RTPWire", "SecureTransport", "Auth", "CSocketShims", "ICE", "PostgresTestSupport",
-                "NetworkImpairment",
+                "NetworkImpairment", "StreamCore",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -55,6 +55,12 @@ extension MediaEndpoint {
         }
     }
 
+    /// Sends an RTCP packet (or compound packet) written elsewhere, protected: transport-wide
+    /// feedback, for one.
+    public func sendRTCP(_ packet: [UInt8]) throws(MediaEndpointError) {
+        try sendProtected(packet, rtcp: true)
+    }
+
     /// Writes an RTCP packet of at most `length` bytes with `write` and sends it protected.
     func sendRTCP(length: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int?) throws(MediaEndpointError) {
         var bytes = [UInt8](repeating: 0, count: length)

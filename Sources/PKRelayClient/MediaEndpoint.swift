@@ -282,7 +282,8 @@ public final class MediaEndpoint: Sendable {
                 state.rtp.append(
                     ReceivedRTPPacket(
                         ssrc: header.ssrc, sequenceNumber: header.sequenceNumber, timestamp: header.timestamp, marker: header.marker,
-                        payloadType: header.payloadType, payload: payload, isRetransmission: false, receivedAt: now))
+                        payloadType: header.payloadType, payload: payload, isRetransmission: false, receivedAt: now,
+                        header: Array(plain[0..<header.payloadOffset])))
                 state.counters.rtpPackets += 1
                 if profile != nil { state.remember(datagram, key: key, index: state.rtp.count - 1) }
             case (.rtp, .replayed):

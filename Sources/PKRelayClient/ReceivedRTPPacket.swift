@@ -13,12 +13,16 @@ public struct ReceivedRTPPacket: Sendable, Hashable {
     public var isRetransmission: Bool
     /// When the packet arrived.
     public var receivedAt: ContinuousClock.Instant
+    /// The RTP header as it arrived, header extensions included (empty for a retransmission,
+    /// which repeats its original's).
+    public var header: [UInt8]
 
     /// Creates a record.
     public init(
         ssrc: UInt32, sequenceNumber: UInt16, timestamp: UInt32, marker: Bool, payloadType: UInt8, payload: [UInt8], isRetransmission: Bool,
-        receivedAt: ContinuousClock.Instant
+        receivedAt: ContinuousClock.Instant, header: [UInt8] = []
     ) {
+        self.header = header
         self.ssrc = ssrc
         self.sequenceNumber = sequenceNumber
         self.timestamp = timestamp

@@ -22,9 +22,26 @@ extension RelayCore {
             if params.srtpProfile != nil {
                 return fail(RelayError(.invalidParams, "srtpProfile is for srtp transports; WebRTC negotiates its profile in DTLS"))
             }
+            if params.transportWideSequenceExtensionId != nil {
+                return fail(
+                    RelayError(
+                        .invalidParams, "transportWideSequenceExtensionId is for srtp transports; a WebRTC transport negotiates transport-cc in its SDP"))
+            }
             return createWebRTCTransport(session: session, room: room)
         case let other?:
             return fail(RelayError(.invalidParams, "params.kind must be \"srtp\" or \"webrtc\", got \"\(other)\""))
+        }
+        var congestionControl = CongestionControlSpec.none
+        if let id = params.transportWideSequenceExtensionId {
+            // The relay writes its numbers in the one-byte form, whose ids end at 14.
+            guard (1...14).contains(id) else {
+                return fail(RelayError(.invalidParams, "params.transportWideSequenceExtensionId must be 1-14 (an RFC 8285 one-byte id), got \(id)"))
+            }
+            // With transport-wide congestion control off the request is declined, as a WebRTC
+            // answer drops the extension: the result leaves the id out.
+            if configuration.congestionFeedback {
+                congestionControl = CongestionControlSpec(receivedSequenceExtensionId: UInt8(id), sentSequenceExtensionId: UInt8(id))
+            }
         }
         let profile: SRTPProfile?
         switch params.srtpProfile {
@@ -52,10 +69,16 @@ extension RelayCore {
             return fail(RelayError(.internalError, "could not open a transport: \(error)"))
         case .success(let opened):
             sessions[session]?.transports[opened.id] = opened.port
-            engine.transportCreated(session: session, transportId: opened.id)
+            engine.transportCreated(session: session, transportId: opened.id, retransmissionStreams: congestionControl != .none)
+            // Before any sink is bound: a sink's send path is chosen when it binds.
+            if congestionControl != .none { media.setCongestionControl(transportId: opened.id, congestionControl) }
             let srtp = opened.profile.map { SRTPParameters(profile: $0.rawValue, key: SDESKeying.encodeBase64(opened.relayKey ?? [])) }
             return EngineOutcome(
-                result: .success(CreateTransportResult(transportId: opened.id, ip: media.announcedAddress, port: opened.port, srtp: srtp)), actions: [])
+                result: .success(
+                    CreateTransportResult(
+                        transportId: opened.id, ip: media.announcedAddress, port: opened.port, srtp: srtp,
+                        transportWideSequenceExtensionId: congestionControl == .none ? nil : Int(congestionControl.sentSequenceExtensionId))),
+                actions: [])
         }
     }
 

@@ -11,10 +11,18 @@ public struct CreateTransportParams: Sendable, Codable, Hashable {
     /// transport opened before `joinRoom`, or for a second room): the relay places it on that
     /// room's data-plane thread. A WebRTC transport's port is its thread's, fixed at creation.
     public var roomId: String?
+    /// SRTP transports only, 1-14: the RFC 8285 one-byte header-extension id under which both
+    /// sides carry a transport-wide sequence number
+    /// (draft-holmer-rmcat-transport-wide-cc-extensions-01). The relay sends transport-wide
+    /// feedback about the client's packets that carry one, and stamps its own on every RTP
+    /// packet it sends, whose feedback from the client drives its estimate of the client's
+    /// downlink and paces what it sends. A WebRTC transport negotiates this in SDP.
+    public var transportWideSequenceExtensionId: Int?
 
-    public init(kind: String? = nil, srtpProfile: String? = nil, roomId: String? = nil) {
+    public init(kind: String? = nil, srtpProfile: String? = nil, roomId: String? = nil, transportWideSequenceExtensionId: Int? = nil) {
         self.kind = kind
         self.srtpProfile = srtpProfile
         self.roomId = roomId
+        self.transportWideSequenceExtensionId = transportWideSequenceExtensionId
     }
 }

@@ -14,11 +14,16 @@ public struct CreateTransportResult: Sendable, Codable, Hashable {
     public var dtls: DTLSParameters?
     /// WebRTC transports only, when the relay names STUN or TURN servers (`ice.servers`).
     public var iceServers: [ICEServer]?
+    /// SRTP transports only: the transport-wide sequence number's header-extension id the
+    /// request named, when the relay takes part (absent when `media.congestionFeedback` is off:
+    /// the relay then neither stamps numbers nor sends feedback).
+    public var transportWideSequenceExtensionId: Int?
     public init(
         transportId: Int, kind: String? = nil, ip: String, port: Int, srtp: SRTPParameters?, ice: ICEParameters? = nil, dtls: DTLSParameters? = nil,
-        iceServers: [ICEServer]? = nil
+        iceServers: [ICEServer]? = nil, transportWideSequenceExtensionId: Int? = nil
     ) {
         self.iceServers = iceServers
+        self.transportWideSequenceExtensionId = transportWideSequenceExtensionId
         self.transportId = transportId
         self.kind = kind
         self.ip = ip

@@ -11,6 +11,12 @@ public struct SubscribedTrack: Sendable, Codable, Hashable {
     /// Video only: the encoding being delivered, which differs from the one asked for while the
     /// publisher does not send it, or while layer allocation limits the subscription.
     public var videoStreamType: VideoStreamType?
+    /// Video on an SRTP transport with transport-wide numbers only (`createTransport`
+    /// `transportWideSequenceExtensionId`): the retransmission stream (RFC 4588, `apt` the
+    /// track's payload type) the relay repairs and probes on, since a repair on the track's own
+    /// SSRC would carry a new transport-wide number under the first copy's SRTP index.
+    public var rtxSSRC: UInt32?
+    public var rtxPayloadType: Int?
     public init(
         kind: TrackKind, ssrc: UInt32, payloadType: Int, codec: String, clockRate: Int, channels: Int?, parameters: String?, transportId: Int,
         videoStreamType: VideoStreamType? = nil

@@ -44,6 +44,7 @@ extension RoomEngine {
         actions.append(.media(.removeSink(sink.id)))
         releasePipeDemand(sink: sink.id, into: &actions)
         ssrcs.release(sink.outputSSRC)
+        if let rtx = sink.rtxSSRC { ssrcs.release(rtx) }
         if negotiations[sink.transportId]?.remove(sink: sink.id, ssrcs: &ssrcs) == true {
             offerTracks(of: sink.transportId, into: &actions)
         }

@@ -3,8 +3,12 @@ public import Protocol
 extension RoomEngine {
     /// Registers a transport the control plane created for a session. A WebRTC transport that
     /// receives has its SDP negotiated here (mids, payload types, retransmission streams).
-    public mutating func transportCreated(session: SessionID, transportId: Int, kind: TransportKind = .srtp) {
+    ///
+    /// - Parameter retransmissionStreams: an SRTP transport whose video sinks each get a
+    ///   retransmission stream (one that stamps transport-wide numbers).
+    public mutating func transportCreated(session: SessionID, transportId: Int, kind: TransportKind = .srtp, retransmissionStreams: Bool = false) {
         sessions[session, default: SessionState()].transports.insert(transportId)
+        if retransmissionStreams && kind == .srtp { retransmissionStreamTransports.insert(transportId) }
         if kind == .webRTC { negotiations[transportId] = SubscriberNegotiation(session: session) }
     }
 
@@ -46,6 +50,7 @@ extension RoomEngine {
         // Nothing more is offered on it: its sinks go without a renegotiation.
         negotiations[transportId] = nil
         ridExtensions[transportId] = nil
+        retransmissionStreamTransports.remove(transportId)
         for roomId in rooms(of: session) {
             guard case .success(var member) = member(session, in: roomId) else { continue }
             // Streams, subscriptions and kinds in a fixed order, so the actions are deterministic.
@@ -83,6 +88,7 @@ extension RoomEngine {
         for transportId in transports {
             negotiations[transportId] = nil
             ridExtensions[transportId] = nil
+            retransmissionStreamTransports.remove(transportId)
         }
         for roomId in rooms(of: session) {
             guard let userId = userId(of: session, roomId: roomId) else { continue }

@@ -140,7 +140,7 @@ extension RoomEngine {
             guard let publication, let source = publication.track(of: kind, preferring: preferred),
                 let description = publication.description(of: kind)
             else { continue }
-            let sink: SinkTrack
+            var sink: SinkTrack
             if let existing = subscription.sinks[kind] {
                 sink = existing
             } else {
@@ -149,10 +149,19 @@ extension RoomEngine {
                 subscription.sinks[kind] = sink
                 actions.append(.media(.addSink(sink)))
             }
-            let track = SubscribedTrack(
+            if kind == .video, sink.rtxSSRC == nil, retransmissionStreamTransports.contains(sink.transportId) {
+                // Drawn once per sink: its retransmission stream stays across layers and republishes.
+                sink.rtxSSRC = ssrcs.next()
+                sink.rtxPayloadType = Self.retransmissionPayloadType(for: description, in: publication)
+                subscription.sinks[kind] = sink
+                actions.append(.media(.setSinkRetransmission(sink: sink.id, ssrc: sink.rtxSSRC!, payloadType: sink.rtxPayloadType!)))
+            }
+            var track = SubscribedTrack(
                 kind: kind, ssrc: sink.outputSSRC, payloadType: source.payloadType, codec: source.codec, clockRate: source.clockRate,
                 channels: description.channels, parameters: description.parameters, transportId: sink.transportId,
                 videoStreamType: kind == .video ? source.videoStreamType : nil)
+            track.rtxSSRC = sink.rtxSSRC
+            track.rtxPayloadType = sink.rtxPayloadType.map(Int.init)
             // A WebRTC subscriber: its SDP names the sink's mid and payload types, and the media
             // plane sends what the SDP says (a player's track it cannot take is never sent).
             if negotiations[sink.transportId] != nil,

@@ -38,6 +38,9 @@ public struct RoomEngine: Sendable {
     var ridExtensions: [Int: UInt8] = [:]
     /// The SDP side of each receiving WebRTC transport, by transport id.
     var negotiations: [Int: SubscriberNegotiation] = [:]
+    /// SRTP transports that stamp transport-wide numbers: their video sinks repair (and are
+    /// probed) on retransmission streams of their own.
+    var retransmissionStreamTransports: Set<Int> = []
 
     /// - Parameter ssrcSeed: seeds the output-SSRC generator (tests pass a fixed seed).
     public init(limits: RoomLimits = RoomLimits(), ssrcSeed: UInt64) {

@@ -11,6 +11,9 @@ extension PacketTotals {
         late &+= other.late
         nacksSent &+= other.nacksSent
         plisSent &+= other.plisSent
+        transportFeedbackSent &+= other.transportFeedbackSent
+        transportFeedbackReceived &+= other.transportFeedbackReceived
+        retransmissionsReceived &+= other.retransmissionsReceived
         keyframeRequestsReceived &+= other.keyframeRequestsReceived
         nacksReceived &+= other.nacksReceived
         keyframesSent &+= other.keyframesSent

@@ -15,6 +15,13 @@ public struct PacketTotals: Sendable, Codable, Hashable {
     /// RTCP feedback sent by the subscribers.
     public var nacksSent: UInt64 = 0
     public var plisSent: UInt64 = 0
+    /// Transport-wide congestion feedback (`--transport-cc`): sent by the subscribers, and
+    /// received from the relay by the publishers.
+    public var transportFeedbackSent: UInt64 = 0
+    public var transportFeedbackReceived: UInt64 = 0
+    /// Packets the subscribers received on retransmission (RFC 4588) streams: with
+    /// `--transport-cc`, mostly the relay's probes of their downlinks.
+    public var retransmissionsReceived: UInt64 = 0
     /// Keyframe requests (PLI/FIR) and NACKs the relay sent to the publishers.
     public var keyframeRequestsReceived: UInt64 = 0
     public var nacksReceived: UInt64 = 0

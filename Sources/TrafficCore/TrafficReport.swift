@@ -130,7 +130,10 @@ public struct TrafficReport: Sendable, Codable, Hashable {
         lines.append(
             "loss       \(String(format: "%.4f", lossPercent)) % (\(packets.lost) of \(packets.expected) expected; \(packets.duplicates) "
                 + "duplicates, \(packets.late) late; NACKs sent \(packets.nacksSent), PLIs sent \(packets.plisSent); keyframe requests to "
-                    + "publishers \(packets.keyframeRequestsReceived))"
+                + "publishers \(packets.keyframeRequestsReceived)"
+                + (packets.transportFeedbackSent + packets.transportFeedbackReceived > 0
+                    ? "; transport-wide feedback sent \(packets.transportFeedbackSent), received \(packets.transportFeedbackReceived), "
+                        + "\(packets.retransmissionsReceived) on retransmission streams)" : ")")
         )
         lines.append("latency    " + summary(latencyMs))
         if let fromSchedule = latencyFromScheduleMs { lines.append("scheduled  " + summary(fromSchedule) + " (from the scheduled send time)") }
@@ -139,7 +142,7 @@ public struct TrafficReport: Sendable, Codable, Hashable {
                 "generator  \(generator.host): \(generator.threads) media thread(s), busiest "
                     + "\(String(format: "%.2f", generator.busiestThreadShare)) of a core, "
                     + "process \(String(format: "%.2f", generator.processShare)) of \(generator.cores) core(s), "
-                        + "\(String(format: "%.2f", generator.cpuMicrosecondsPerPacket)) µs CPU per packet, "
+                    + "\(String(format: "%.2f", generator.cpuMicrosecondsPerPacket)) µs CPU per packet, "
                     + "send lateness p99 \(ms(generator.sendLatenessMs.p99)) ms")
         }
         if let relay {
@@ -147,7 +150,7 @@ public struct TrafficReport: Sendable, Codable, Hashable {
                 "relay      \(String(format: "%.2f", relay.coreShare)) of \(relay.cores) core(s) (busiest media thread "
                     + "\(String(format: "%.2f", relay.busiestMediaThreadShare))), "
                     + "\(String(format: "%.0f", relay.packetsOutPerCoreSecond)) packets out per core-second, "
-                        + "\(String(format: "%.2f", relay.cpuMicrosecondsPerPacket)) µs CPU per packet, "
+                    + "\(String(format: "%.2f", relay.cpuMicrosecondsPerPacket)) µs CPU per packet, "
                     + "drops " + (relay.drops.isEmpty ? "none" : relay.drops.keys.sorted().map { "\($0)=\(relay.drops[$0]!)" }.joined(separator: " ")))
         }
         if toolBound { lines.append("TOOL-BOUND " + toolBoundReasons.joined(separator: "; ")) }
@@ -173,7 +176,7 @@ public struct TrafficReport: Sendable, Codable, Hashable {
                 lines.append(
                     "find-max   load \(step.load): streams \(step.streams), \(String(format: "%.0f", step.packetsPerSecond)) pkt/s, loss "
                         + "\(String(format: "%.4f", step.lossPercent)) %, p99 \(ms(step.p99Ms)) ms\(shares): "
-                            + "\(step.passed ? "pass" : "FAIL (\(step.reason ?? ""))")"
+                        + "\(step.passed ? "pass" : "FAIL (\(step.reason ?? ""))")"
                 )
             }
             if let last = capacity.lastPassing {

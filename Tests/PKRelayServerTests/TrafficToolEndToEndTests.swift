@@ -95,6 +95,34 @@ struct TrafficToolEndToEndTests {
         }
     }
 
+    /// `--transport-cc`: the tool's subscribers send transport-wide feedback, which drives the
+    /// relay's estimates; its publisher hears the relay's feedback; probes arrive on the
+    /// retransmission streams and are neither streams nor latency samples. The publisher paces
+    /// its frames (`--pace-publishers`), and every frame still arrives whole.
+    @Test func fanoutWithTransportWideFeedback() async throws {
+        try await TestRelay.with { relay in
+            let (status, report, output) = try await Self.runTool([
+                "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "3s", "--subscribers", "4", "--max-loss", "0", "--transport-cc",
+                "--pace-publishers",
+            ])
+            #expect(status == 0, "\(output)")
+            try Self.checkReport(report, scenario: "fanout", output: output)
+            #expect(report?["streams"] as? Int == 8, "retransmission streams are not counted as streams: \(output)")
+            let packets = try #require(report?["packets"] as? [String: Any])
+            #expect((packets["transportFeedbackSent"] as? Int ?? 0) >= 4 * 10, "about 10 a second per subscriber: \(output)")
+            #expect((packets["transportFeedbackReceived"] as? Int ?? 0) >= 10, "\(output)")
+            #expect(output.contains("transport-wide feedback sent"), "\(output)")
+            // The relay read them: its counter reaches /metrics with its next media report.
+            var read: UInt64 = 0
+            for _ in 0..<30 {
+                read = try await relay.metric("pkrelay_transport_feedback_received_total")
+                if read >= 4 * 10 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(read >= 4 * 10, "the relay read \(read) transport-wide feedback packets")
+        }
+    }
+
     @Test func churn() async throws {
         // A quick pace, so that forwards and links both start and stop within the run.
         let scenario = FileManager.default.temporaryDirectory.appendingPathComponent("churn-\(UUID().uuidString).yaml")

@@ -1,6 +1,7 @@
 import CSocketShims
 import RTPWire
 import SecureTransport
+import StreamCore
 import TrafficCore
 
 extension MediaEngine {
@@ -65,6 +66,17 @@ extension MediaEngine {
         }
         totals.received += 1
         totals.bytesReceived += UInt64(wireLength)
+        if let recorder = socket.feedbackRecorder,
+            let number = RTPHeaderExtensions.transportWideSequenceNumber(in: packet, header: header, id: socket.spec.transportWideExtensionId)
+        {
+            recorder.record(sequenceNumber: number, arrivalUs: now, ssrc: header.ssrc, bytes: wireLength)
+        }
+        // A retransmission stream's packets (the relay's probes, mostly) copy earlier media,
+        // stamp and all: counted as received, never as a stream or a latency.
+        if header.payloadType == Self.rtxPayloadType {
+            totals.retransmissionsReceived += 1
+            return
+        }
         let index: Dictionary<UInt32, ReceiveStream>.Index
         if let existing = socket.streams.index(forKey: header.ssrc) {
             index = existing
@@ -129,6 +141,8 @@ extension MediaEngine {
                 socket.publisher?.keyframeRequested = true
             } else if feedback.isGenericNACK {
                 totals.nacksReceived += 1
+            } else if feedback.packetType == RTCPPacketType.transportFeedback && feedback.format == Self.transportWideFeedbackFormat {
+                totals.transportFeedbackReceived += 1
             }
         }
     }

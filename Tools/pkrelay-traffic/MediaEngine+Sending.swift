@@ -2,6 +2,7 @@ import CSocketShims
 import Foundation
 import RTPWire
 import SecureTransport
+import StreamCore
 import TrafficCore
 
 extension MediaEngine {
@@ -24,11 +25,19 @@ extension MediaEngine {
                 state.nextAudio += state.audioInterval
             }
             while state.nextVideo <= now {
-                sendFrame(on: socket, state: &state, scheduled: state.nextVideo)
+                let frame = encodeFrame(state: &state, scheduled: state.nextVideo)
+                if state.spec.pacingBps > 0 {
+                    state.pendingFrames.append(frame)
+                } else {
+                    var whole = frame
+                    sendPackets(of: &whole, count: whole.packets, on: socket, state: &state, scheduled: whole.scheduled)
+                }
                 state.nextVideo += state.videoInterval
             }
+            if !state.pendingFrames.isEmpty { sendPaced(on: socket, state: &state, now: now) }
             socket.publisher = state
             nextDue = min(nextDue, state.nextAudio, state.nextVideo)
+            if !state.pendingFrames.isEmpty { nextDue = min(nextDue, state.pacedNextUs) }
         }
         return nextDue
     }
@@ -55,13 +64,14 @@ extension MediaEngine {
         _ = RTPHeaderWriter.write(
             marker: false, payloadType: Self.audioPayloadType, sequenceNumber: state.audioSequence,
             timestamp: state.audioTimestamp, ssrc: spec.audioSSRC, into: raw)
+        let headerLength = writeTransportWideNumber(into: buffer, on: socket)
         let payloadLength = max(Self.stampLength + 1, spec.audio.payloadBytes)
-        buffer[12] = 0xFC
-        memset(buffer + 13, 0x5A, payloadLength - 1)
-        stamp(UnsafeMutableRawPointer(buffer + 12 + payloadLength), publisherId: spec.publisherId, scheduled: scheduled)
+        buffer[headerLength] = 0xFC
+        memset(buffer + headerLength + 1, 0x5A, payloadLength - 1)
+        stamp(UnsafeMutableRawPointer(buffer + headerLength + payloadLength), publisherId: spec.publisherId, scheduled: scheduled)
         state.audioSequence &+= 1
         state.audioTimestamp &+= UInt32(48_000 / max(1, spec.audio.packetsPerSecond))
-        var length = 12 + payloadLength
+        var length = headerLength + payloadLength
         guard socket.sender.protectRTP(buffer, length: &length, capacity: capacity) == .ok else {
             recorder.recordError("srtp-protect")
             return
@@ -70,57 +80,17 @@ extension MediaEngine {
         flush(socket, count: 1)
     }
 
-    /// Sends one video frame, packetised like an encoder: MTU-sized packets, one timestamp,
-    /// the marker on the last packet, a VP8 descriptor on each and the frame tag on the first.
-    private func sendFrame(on socket: SimSocket, state: inout PublisherState, scheduled: Int64) {
+    /// Encodes the next video frame: whether it is a keyframe, its size and packets, and the
+    /// encoder's bookkeeping (timestamp, keyframe phase) as if it had been sent.
+    private func encodeFrame(state: inout PublisherState, scheduled: Int64) -> PendingFrame {
         let spec = state.spec
         let keyframe = state.keyframeRequested || state.framesSinceKeyframe >= spec.video.keyframeIntervalFrames
         let sizes = spec.video.frameSizes
         let frameSize = keyframe ? sizes.key : sizes.delta
         let chunkLimit = spec.video.maxPayloadBytes - 1
-        let packets = (frameSize + chunkLimit - 1) / chunkLimit
-        let baseChunk = frameSize / packets
-        let remainder = frameSize % packets
-        let capacity = Int(pkr_batch_buffer_size(sendBatch))
-        let batchSize = Int(pkr_batch_count(sendBatch))
-        var queued = 0
-        for index in 0..<packets {
-            let chunk = baseChunk + (index < remainder ? 1 : 0)
-            let buffer = pkr_batch_buffer(sendBatch, UInt32(queued))!
-            let raw = UnsafeMutableRawBufferPointer(start: buffer, count: capacity)
-            _ = RTPHeaderWriter.write(
-                marker: index == packets - 1, payloadType: Self.videoPayloadType, sequenceNumber: state.videoSequence,
-                timestamp: state.videoTimestamp, ssrc: spec.videoSSRC, into: raw)
-            buffer[12] = index == 0 ? 0x10 : 0x00
-            memset(buffer + 13, Int32(state.frameIndex & 0xFF), chunk)
-            if index == 0 {
-                let partition = UInt32(max(0, frameSize - (keyframe ? 10 : 3)))
-                let tag = (keyframe ? 0 : 1) | (1 << 4) | (partition << 5)
-                buffer[13] = UInt8(tag & 0xFF)
-                buffer[14] = UInt8(tag >> 8 & 0xFF)
-                buffer[15] = UInt8(tag >> 16 & 0xFF)
-                if keyframe {
-                    let width = UInt16(spec.video.width)
-                    let height = UInt16(spec.video.height)
-                    let header: [UInt8] = [0x9D, 0x01, 0x2A, UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height & 0xFF), UInt8(height >> 8)]
-                    for (offset, byte) in header.enumerated() { buffer[16 + offset] = byte }
-                }
-            }
-            stamp(UnsafeMutableRawPointer(buffer + 13 + chunk), publisherId: spec.publisherId, scheduled: scheduled)
-            state.videoSequence &+= 1
-            var length = 13 + chunk
-            guard socket.sender.protectRTP(buffer, length: &length, capacity: capacity) == .ok else {
-                recorder.recordError("srtp-protect")
-                continue
-            }
-            pkr_batch_prepare(sendBatch, UInt32(queued), UInt32(length), socket.spec.relayIP, socket.spec.relayPort)
-            queued += 1
-            if queued == batchSize {
-                flush(socket, count: queued)
-                queued = 0
-            }
-        }
-        if queued > 0 { flush(socket, count: queued) }
+        let frame = PendingFrame(
+            keyframe: keyframe, frameSize: frameSize, packets: (frameSize + chunkLimit - 1) / chunkLimit, timestamp: state.videoTimestamp,
+            fill: UInt8(truncatingIfNeeded: state.frameIndex), scheduled: scheduled)
         state.videoTimestamp &+= UInt32(90_000 / max(1, spec.video.fps))
         state.frameIndex &+= 1
         if keyframe {
@@ -133,6 +103,101 @@ extension MediaEngine {
         } else {
             state.framesSinceKeyframe += 1
         }
+        return frame
+    }
+
+    /// Sends the packets of paced frames whose time has come: each packet may go once the one
+    /// before has taken its share of the pacing rate, with at most 5 ms of the rate saved up
+    /// while idle, as libwebrtc's pacer spreads a browser's frames.
+    private func sendPaced(on socket: SimSocket, state: inout PublisherState, now: Int64) {
+        let bytesPerUs = Double(state.spec.pacingBps) / 8_000_000
+        state.pacedNextUs = max(state.pacedNextUs, now - 5_000)
+        let packetUs = Int64(Double(state.spec.video.maxPayloadBytes + 40) / bytesPerUs)
+        while var frame = state.pendingFrames.first, state.pacedNextUs <= now {
+            // The slice's schedule is its first packet's slot: the pacer's wait is not the tool's lateness.
+            let slot = max(state.pacedNextUs, frame.scheduled)
+            var due = 0
+            while frame.next + due < frame.packets, state.pacedNextUs <= now {
+                due += 1
+                state.pacedNextUs += packetUs
+            }
+            sendPackets(of: &frame, count: due, on: socket, state: &state, scheduled: slot)
+            if frame.next == frame.packets {
+                state.pendingFrames.removeFirst()
+            } else {
+                state.pendingFrames[0] = frame
+            }
+        }
+    }
+
+    /// Sends the next `count` packets of `frame`, packetised like an encoder: MTU-sized packets,
+    /// one timestamp, the marker on the last packet, a VP8 descriptor on each and the frame tag
+    /// on the first.
+    private func sendPackets(of frame: inout PendingFrame, count: Int, on socket: SimSocket, state: inout PublisherState, scheduled: Int64) {
+        let spec = state.spec
+        let keyframe = frame.keyframe
+        let frameSize = frame.frameSize
+        let packets = frame.packets
+        let baseChunk = frameSize / packets
+        let remainder = frameSize % packets
+        let capacity = Int(pkr_batch_buffer_size(sendBatch))
+        let batchSize = Int(pkr_batch_count(sendBatch))
+        var queued = 0
+        let end = min(packets, frame.next + count)
+        for index in frame.next..<end {
+            let chunk = baseChunk + (index < remainder ? 1 : 0)
+            let buffer = pkr_batch_buffer(sendBatch, UInt32(queued))!
+            let raw = UnsafeMutableRawBufferPointer(start: buffer, count: capacity)
+            _ = RTPHeaderWriter.write(
+                marker: index == packets - 1, payloadType: Self.videoPayloadType, sequenceNumber: state.videoSequence,
+                timestamp: frame.timestamp, ssrc: spec.videoSSRC, into: raw)
+            let headerLength = writeTransportWideNumber(into: buffer, on: socket)
+            let payload = buffer + headerLength
+            payload[0] = index == 0 ? 0x10 : 0x00
+            memset(payload + 1, Int32(frame.fill), chunk)
+            if index == 0 {
+                let partition = UInt32(max(0, frameSize - (keyframe ? 10 : 3)))
+                let tag = (keyframe ? 0 : 1) | (1 << 4) | (partition << 5)
+                payload[1] = UInt8(tag & 0xFF)
+                payload[2] = UInt8(tag >> 8 & 0xFF)
+                payload[3] = UInt8(tag >> 16 & 0xFF)
+                if keyframe {
+                    let width = UInt16(spec.video.width)
+                    let height = UInt16(spec.video.height)
+                    let header: [UInt8] = [0x9D, 0x01, 0x2A, UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height & 0xFF), UInt8(height >> 8)]
+                    for (offset, byte) in header.enumerated() { payload[4 + offset] = byte }
+                }
+            }
+            stamp(UnsafeMutableRawPointer(payload + 1 + chunk), publisherId: spec.publisherId, scheduled: scheduled)
+            state.videoSequence &+= 1
+            var length = headerLength + 1 + chunk
+            guard socket.sender.protectRTP(buffer, length: &length, capacity: capacity) == .ok else {
+                recorder.recordError("srtp-protect")
+                continue
+            }
+            pkr_batch_prepare(sendBatch, UInt32(queued), UInt32(length), socket.spec.relayIP, socket.spec.relayPort)
+            queued += 1
+            if queued == batchSize {
+                flush(socket, count: queued)
+                queued = 0
+            }
+        }
+        if queued > 0 { flush(socket, count: queued) }
+        frame.next = end
+    }
+
+    /// With transport-wide numbers (`--transport-cc`): sets the header's extension bit and writes
+    /// the next number in a one-word RFC 8285 block after the 12-byte header, as a browser's
+    /// packets carry it. Returns where the payload starts.
+    private func writeTransportWideNumber(into buffer: UnsafeMutablePointer<UInt8>, on socket: SimSocket) -> Int {
+        let id = socket.spec.transportWideExtensionId
+        guard id != 0 else { return 12 }
+        let number = socket.nextTransportWideSequence
+        socket.nextTransportWideSequence &+= 1
+        buffer[0] |= 0x10
+        let block: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0xBE, 0xDE, 0, 1, id << 4 | 1, UInt8(number >> 8), UInt8(number & 0xFF), 0)
+        withUnsafeBytes(of: block) { (buffer + 12).update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: 8) }
+        return 20
     }
 
     /// Sends the first `count` prepared messages of the send batch and counts them.
@@ -189,6 +254,26 @@ extension MediaEngine {
             RTCPWriter.writePictureLossIndication(senderSSRC: socket.spec.feedbackSSRC, mediaSSRC: mediaSSRC, into: buffer, at: 0)
         }
         if let written, sendRTCP(on: socket, length: written) { totals.plisSent += 1 }
+    }
+
+    /// Sends the transport-wide feedback that is due on each socket that records arrivals, as a
+    /// browser's receiver does: one packet per due socket, more when a burst needs them.
+    func sendDueTransportFeedback(now: Int64) {
+        for socket in feedbackSockets {
+            guard let recorder = socket.feedbackRecorder, let due = recorder.feedbackDueUs(), due <= now else { continue }
+            var sent = 0
+            while sent < 4, recorder.hasUnreportedPackets {
+                // Room is left for the SRTCP trailer.
+                let written = rtcpBuffer.withUnsafeMutableBytes { buffer in
+                    recorder.writeFeedback(
+                        senderSSRC: socket.spec.feedbackSSRC, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(buffer.count - 64)]), at: 0, nowUs: now)
+                }
+                guard let written else { break }
+                if sendRTCP(on: socket, length: written) { totals.transportFeedbackSent += 1 }
+                sent += 1
+            }
+            if sent == 0, let stillDue = recorder.feedbackDueUs(), stillDue <= now { recorder.deferFeedback(nowUs: now) }
+        }
     }
 
     /// Sends a receiver report without report blocks, which proves the socket's address to the relay.

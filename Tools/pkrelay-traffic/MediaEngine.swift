@@ -17,12 +17,22 @@ final class MediaEngine: @unchecked Sendable {
     /// Payload type of video (VP8) and audio (Opus) tracks.
     static let videoPayloadType: UInt8 = 96
     static let audioPayloadType: UInt8 = 111
+    /// Payload type of the video's retransmission stream (`--transport-cc`): the relay's probes
+    /// and repairs to the subscribers arrive on it.
+    static let rtxPayloadType: UInt8 = 97
     /// The marker that starts the 20-byte trailer of every payload: "PKTT", publisher id, actual
     /// send time, and how late that was against the schedule.
     static let stampMagic: UInt32 = 0x504B_5454
     static let stampLength = 20
     /// How long a forward or link may take to deliver its first keyframe.
     static let watchTimeout: Int64 = 10_000_000
+    /// RTCP RTPFB format of transport-wide feedback, and the one-byte extension id the tool
+    /// names for transport-wide numbers (`--transport-cc`).
+    static let transportWideFeedbackFormat: UInt8 = 15
+    static let transportWideExtensionId: UInt8 = 5
+    /// How often the engine looks for transport-wide feedback that is due: well within the
+    /// 50-250 ms between feedbacks a receiver keeps.
+    static let feedbackCheckInterval: Int64 = 5_000
 
     private let inbox = Mutex<[EngineCommand]>([])
     private let published = Mutex(EngineSnapshot())
@@ -41,6 +51,8 @@ final class MediaEngine: @unchecked Sendable {
     var sockets: [Int: SimSocket] = [:]
     /// The sockets that publish: the send loop visits only these, not every subscriber's.
     var publishers: [SimSocket] = []
+    /// The sockets that report transport-wide arrivals.
+    var feedbackSockets: [SimSocket] = []
     var totals = PacketTotals()
     /// Counts of streams of closed sockets (and of loss counters replaced on reset).
     var retiredExpected: UInt64 = 0
@@ -112,6 +124,7 @@ final class MediaEngine: @unchecked Sendable {
             for socket in sockets.values { _ = pkr_close(socket.spec.fd) }
             sockets.removeAll()
             publishers.removeAll()
+            feedbackSockets.removeAll()
             pkr_batch_destroy(sendBatch)
             pkr_batch_destroy(receiveBatch)
             _ = pkr_close(epollFD)
@@ -122,6 +135,7 @@ final class MediaEngine: @unchecked Sendable {
         let begin = MonotonicClock.microseconds()
         var nextHousekeeping = begin
         var nextPublish = begin
+        var nextFeedbackCheck = begin
         intervalSecond = begin / 1_000_000
         while running.load(ordering: .acquiring) {
             drainCommands()
@@ -130,6 +144,10 @@ final class MediaEngine: @unchecked Sendable {
             if now >= nextHousekeeping {
                 housekeeping(now: now)
                 nextHousekeeping = now + 20_000
+            }
+            if now >= nextFeedbackCheck {
+                sendDueTransportFeedback(now: now)
+                nextFeedbackCheck = now + Self.feedbackCheckInterval
             }
             if now / 1_000_000 != intervalSecond { rotateInterval(now: now) }
             if now >= nextPublish {
@@ -165,6 +183,7 @@ final class MediaEngine: @unchecked Sendable {
                 do {
                     let socket = try SimSocket(spec: spec)
                     sockets[spec.id] = socket
+                    if socket.feedbackRecorder != nil { feedbackSockets.append(socket) }
                     _ = pkr_epoll_add(epollFD, spec.fd, UInt64(spec.id))
                 } catch {
                     recorder.recordError("srtp-setup")
@@ -177,6 +196,7 @@ final class MediaEngine: @unchecked Sendable {
             case .close(let id):
                 guard let socket = sockets.removeValue(forKey: id) else { continue }
                 if socket.publisher != nil { publishers.removeAll { $0 === socket } }
+                if socket.feedbackRecorder != nil { feedbackSockets.removeAll { $0 === socket } }
                 retire(socket)
                 _ = pkr_epoll_remove(epollFD, socket.spec.fd)
                 _ = pkr_close(socket.spec.fd)

@@ -8,4 +8,7 @@ struct PublisherSpec: Sendable {
     var audioSSRC: UInt32
     var video: VideoProfile
     var audio: AudioProfile
+    /// The rate a paced publisher's video leaves at, bits per second; 0 sends each frame as one
+    /// burst, as ffmpeg does.
+    var pacingBps: Int = 0
 }

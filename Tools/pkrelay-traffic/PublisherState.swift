@@ -15,6 +15,10 @@ struct PublisherState {
     /// Set by a PLI or FIR: the next frame is a keyframe.
     var keyframeRequested = true
     var frameIndex: UInt32 = 0
+    /// Paced publishers (`--pace-publishers`): frames waiting for the pacer, oldest first, and
+    /// when its next packet may go.
+    var pendingFrames: [PendingFrame] = []
+    var pacedNextUs: Int64 = 0
 
     init(spec: PublisherSpec, now: Int64) {
         self.spec = spec

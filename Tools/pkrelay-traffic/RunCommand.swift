@@ -95,6 +95,19 @@ struct RunCommand: AsyncParsableCommand {
     )
     var relayMetrics: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Transport-wide congestion control on every transport, as browsers negotiate it: publishers stamp transport-wide numbers and "
+                + "hear the relay's feedback, subscribers send transport-wide feedback, so the relay estimates each subscriber's downlink "
+                + "and paces what it sends."))
+    var transportCC = false
+
+    @Flag(
+        help: ArgumentHelp(
+            "Publishers pace their video at 2.5 times its bitrate, as a browser's pacer does, instead of sending each frame as one burst "
+                + "as ffmpeg does. A paced packet's schedule is its pacer slot."))
+    var pacePublishers = false
+
     @Option(help: "A run or --find-max step whose packets left more than this many milliseconds after their schedule at p99 counts as tool-bound.")
     var maxSendLateness: Double = 5
 
@@ -242,6 +255,8 @@ struct RunCommand: AsyncParsableCommand {
         if let threads { arguments += ["--threads", "\(threads)"] }
         if let relayMetrics { arguments += ["--relay-metrics", relayMetrics] }
         arguments += ["--max-send-lateness", "\(maxSendLateness)"]
+        if transportCC { arguments.append("--transport-cc") }
+        if pacePublishers { arguments.append("--pace-publishers") }
         if quiet { arguments.append("--quiet") }
         return arguments
     }
@@ -254,7 +269,8 @@ struct RunCommand: AsyncParsableCommand {
     private func measureHere(_ spec: ScenarioSpec, seconds: Double, tokens: TokenFactory, part: ScenarioPart) async throws -> TrafficReport {
         let runner = try ScenarioRunner(
             urls: relays, spec: spec, tokens: tokens, localHost: localIP, live: !quiet, segmented: udpOffload == "auto",
-            threads: threads ?? Int(pkr_available_cpus()), part: part, rule: ToolBoundRule(maxLatenessP99Ms: maxSendLateness))
+            threads: threads ?? Int(pkr_available_cpus()), part: part, rule: ToolBoundRule(maxLatenessP99Ms: maxSendLateness),
+            transportWide: transportCC, pacePublishers: pacePublishers)
         do {
             try await runner.probe()
         } catch {

@@ -23,6 +23,12 @@ final class ScenarioRunner: Sendable {
     let host: String
     /// When the tool counts as the bound.
     let rule: ToolBoundRule
+    /// Whether every transport asks for transport-wide congestion control (`--transport-cc`).
+    let transportWide: Bool
+    /// Whether publishers pace their video (`--pace-publishers`).
+    let pacePublishers: Bool
+    /// A paced publisher's rate over its video bitrate: libwebrtc's pacing factor.
+    static let publisherPacingFactor = 2.5
     private let nextSocketId = Atomic<Int>(1)
     private let nextPublisherId = Atomic<UInt32>(1)
     /// Every client still connected, for teardown.
@@ -30,8 +36,10 @@ final class ScenarioRunner: Sendable {
 
     init(
         urls: [String], spec: ScenarioSpec, tokens: TokenFactory, localHost: String, live: Bool, segmented: Bool, threads: Int, part: ScenarioPart,
-        rule: ToolBoundRule
+        rule: ToolBoundRule, transportWide: Bool = false, pacePublishers: Bool = false
     ) throws {
+        self.transportWide = transportWide
+        self.pacePublishers = pacePublishers
         precondition(!urls.isEmpty)
         self.urls = urls
         self.spec = spec
@@ -146,7 +154,11 @@ final class ScenarioRunner: Sendable {
         let client = try await SimClient.connect(url: url(forRoom: roomIndex), userId: user, recorder: recorder)
         open.withLock { $0[ObjectIdentifier(client.control).hashValue] = client }
         engine.clients.add(1, ordering: .relaxed)
-        let created: CreateTransportResult = try await client.request(.createTransport, CreateTransportParams())
+        let created: CreateTransportResult = try await client.request(
+            .createTransport, CreateTransportParams(transportWideSequenceExtensionId: transportWide ? Int(MediaEngine.transportWideExtensionId) : nil))
+        if transportWide && created.transportWideSequenceExtensionId == nil {
+            throw ToolFailure(.setupFailed, "--transport-cc: the relay declined transport-wide congestion control (media.congestionFeedback is off)")
+        }
         guard let srtp = created.srtp, let profile = SRTPProfile(rawValue: srtp.profile), let relayKey = SDESKeying.decodeBase64(srtp.key) else {
             throw ToolFailure(.setupFailed, "createTransport returned no usable SRTP parameters")
         }
@@ -165,7 +177,8 @@ final class ScenarioRunner: Sendable {
             .open(
                 SocketSpec(
                     id: id, fd: fd, relayIP: relayIP, relayPort: UInt16(created.port), profile: profile, sendingKey: key, relayKey: relayKey,
-                    roomIndex: roomIndex, feedbackSSRC: UInt32.random(in: 1...UInt32.max))))
+                    roomIndex: roomIndex, feedbackSSRC: UInt32.random(in: 1...UInt32.max),
+                    transportWideExtensionId: UInt8(created.transportWideSequenceExtensionId ?? 0))))
         try await client.call(
             .connectTransport, ConnectTransportParams(transportId: created.transportId, ip: localHost, port: port, srtpKey: SDESKeying.encodeBase64(key)))
         // The relay sends to the given address once a packet from it has authenticated.
@@ -184,18 +197,29 @@ final class ScenarioRunner: Sendable {
         let publisherId = part.publisherId(nextPublisherId.add(1, ordering: .relaxed).oldValue)
         let video = UInt32.random(in: 1...UInt32.max)
         let audio = UInt32.random(in: 1...UInt32.max)
+        // With transport-wide congestion control the video has a retransmission stream, as a
+        // browser's always does: the relay probes its subscribers' downlinks with copies on it.
+        var videoTrack = TrackDescription(kind: .video, ssrc: video, payloadType: Int(MediaEngine.videoPayloadType), codec: "VP8", clockRate: 90000)
+        if transportWide {
+            videoTrack.rtxSSRC = UInt32.random(in: 1...UInt32.max)
+            videoTrack.rtxPayloadType = Int(MediaEngine.rtxPayloadType)
+        }
         let _: PublishStreamResult = try await client.request(
             .publishStream,
             PublishStreamParams(
                 roomId: roomId, transportId: transportId,
                 tracks: [
-                    TrackDescription(kind: .video, ssrc: video, payloadType: Int(MediaEngine.videoPayloadType), codec: "VP8", clockRate: 90000),
+                    videoTrack,
                     TrackDescription(
                         kind: .audio, ssrc: audio, payloadType: Int(MediaEngine.audioPayloadType), codec: "opus", clockRate: 48000, channels: 2,
                         parameters: "minptime=10;useinbandfec=1"),
                 ]))
         engines[engine].submit(
-            .publish(socket: socketId, PublisherSpec(publisherId: publisherId, videoSSRC: video, audioSSRC: audio, video: spec.video, audio: spec.audio)))
+            .publish(
+                socket: socketId,
+                PublisherSpec(
+                    publisherId: publisherId, videoSSRC: video, audioSSRC: audio, video: spec.video, audio: spec.audio,
+                    pacingBps: pacePublishers ? Int(Self.publisherPacingFactor * Double(spec.video.kbps) * 1000) : 0)))
         return Participant(client: client, socketId: socketId, engine: engine, roomIndex: roomIndex, roomId: roomId, publisherId: publisherId)
     }
 

@@ -16,4 +16,7 @@ struct SocketSpec: Sendable {
     var roomIndex: Int
     /// The SSRC the client's RTCP feedback is sent from.
     var feedbackSSRC: UInt32
+    /// The header-extension id of transport-wide sequence numbers both ways (`--transport-cc`),
+    /// 0 for none.
+    var transportWideExtensionId: UInt8 = 0
 }
