@@ -59,15 +59,9 @@ public struct LayerAllocator: Sendable {
         for candidate in candidates { byTransport[candidate.transportId, default: []].append(candidate) }
         var decisions: [VideoLimitDecision] = []
         for (transportId, group) in byTransport.sorted(by: { $0.key < $1.key }) {
-            let ordered = group.sorted { lhs, rhs in
-                let (left, right) = (priority(lhs), priority(rhs))
-                if left != right { return left > right }
-                return (lhs.ref.roomId, lhs.ref.publisherUserId, lhs.ref.streamIndex.rawValue, lhs.ref.subscriberId)
-                    < (rhs.ref.roomId, rhs.ref.publisherUserId, rhs.ref.streamIndex.rawValue, rhs.ref.subscriberId)
-            }
             decisions += allocate(
-                ordered, transportId: transportId, budget: budgets[transportId], rates: rates, stalled: stalled, flowing: flowing, option: option,
-                nowMs: nowMs)
+                Self.ordered(group, priority: priority), transportId: transportId, budget: budgets[transportId], rates: rates, stalled: stalled,
+                flowing: flowing, option: option, nowMs: nowMs)
         }
         let present = Set(candidates.map(\.ref))
         stallLimited = stallLimited.filter { present.contains($0.key) }
@@ -78,6 +72,33 @@ public struct LayerAllocator: Sendable {
             holdMs[transportId] = nil
         }
         return decisions
+    }
+
+    /// A round for one transport only, whose budget changed between reports: `candidates` are
+    /// all of its video subscriptions, and what the allocator remembers of every other
+    /// transport and subscription stays as it is. The cost follows the transport's
+    /// subscriptions, not the node's audience.
+    public mutating func allocate(
+        transport transportId: Int, candidates: [VideoAllocationCandidate], budget: Int?, rates: [UInt32: Int], stalled: Set<UInt32> = [],
+        flowing: Set<UInt32> = [], option: (SessionID) -> SubscribeFallbackOption, priority: (VideoAllocationCandidate) -> RemoteUserPriority,
+        nowMs: Int64
+    ) -> [VideoLimitDecision] {
+        let group = candidates.filter { $0.transportId == transportId }
+        guard !group.isEmpty else { return [] }
+        return allocate(
+            Self.ordered(group, priority: priority), transportId: transportId, budget: budget, rates: rates, stalled: stalled, flowing: flowing,
+            option: option, nowMs: nowMs)
+    }
+
+    /// One transport's subscriptions in the order the budget serves them: highest priority
+    /// first, then by room, publisher, stream and subscriber, for a stable order.
+    static func ordered(_ group: [VideoAllocationCandidate], priority: (VideoAllocationCandidate) -> RemoteUserPriority) -> [VideoAllocationCandidate] {
+        group.sorted { lhs, rhs in
+            let (left, right) = (priority(lhs), priority(rhs))
+            if left != right { return left > right }
+            return (lhs.ref.roomId, lhs.ref.publisherUserId, lhs.ref.streamIndex.rawValue, lhs.ref.subscriberId)
+                < (rhs.ref.roomId, rhs.ref.publisherUserId, rhs.ref.streamIndex.rawValue, rhs.ref.subscriberId)
+        }
     }
 
     /// One transport's subscriptions, highest priority first.

@@ -9,6 +9,7 @@ extension RoomEngine {
     public mutating func transportCreated(session: SessionID, transportId: Int, kind: TransportKind = .srtp, retransmissionStreams: Bool = false) {
         sessions[session, default: SessionState()].transports.insert(transportId)
         if retransmissionStreams && kind == .srtp { retransmissionStreamTransports.insert(transportId) }
+        transportOwners[transportId] = session
         if kind == .webRTC { negotiations[transportId] = SubscriberNegotiation(session: session) }
     }
 
@@ -51,6 +52,7 @@ extension RoomEngine {
         negotiations[transportId] = nil
         ridExtensions[transportId] = nil
         retransmissionStreamTransports.remove(transportId)
+        transportOwners[transportId] = nil
         for roomId in rooms(of: session) {
             guard case .success(var member) = member(session, in: roomId) else { continue }
             // Streams, subscriptions and kinds in a fixed order, so the actions are deterministic.
@@ -89,6 +91,7 @@ extension RoomEngine {
             negotiations[transportId] = nil
             ridExtensions[transportId] = nil
             retransmissionStreamTransports.remove(transportId)
+            transportOwners[transportId] = nil
         }
         for roomId in rooms(of: session) {
             guard let userId = userId(of: session, roomId: roomId) else { continue }

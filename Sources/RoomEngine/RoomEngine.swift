@@ -41,6 +41,8 @@ public struct RoomEngine: Sendable {
     /// SRTP transports that stamp transport-wide numbers: their video sinks repair (and are
     /// probed) on retransmission streams of their own.
     var retransmissionStreamTransports: Set<Int> = []
+    /// The connection each open transport belongs to.
+    var transportOwners: [Int: SessionID] = [:]
 
     /// - Parameter ssrcSeed: seeds the output-SSRC generator (tests pass a fixed seed).
     public init(limits: RoomLimits = RoomLimits(), ssrcSeed: UInt64) {

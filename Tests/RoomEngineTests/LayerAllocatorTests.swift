@@ -99,6 +99,23 @@ import Testing
         #expect(Self.run(&allocator, small, budget: 3_000_000, atMs: 49_000)["a"]?.0 == VideoBandwidthLimit.none)
     }
 
+    @Test func aRoundForOneTransportLeavesWhatTheOthersHoldAlone() {
+        var allocator = LayerAllocator()
+        let onSeven = [Self.candidate("a", base: 10)]
+        #expect(Self.run(&allocator, onSeven, budget: 500_000, atMs: 0)["a"]?.0 == .small)
+        // Transport 8's estimate drops between reports: its round alone, where a whole round
+        // without transport 7's subscriptions would have forgotten 7's hold.
+        let onEight = [Self.candidate("b", base: 20, transport: 8, session: 2)]
+        let eight = allocator.allocate(
+            transport: 8, candidates: onEight + onSeven, budget: 500_000, rates: Self.rates, option: { _ in .videoStreamLow }, priority: { _ in .low },
+            nowMs: 1_000)
+        #expect(eight.map(\.ref.publisherUserId) == ["b"] && eight.first?.limit == .small, "only transport 8's subscriptions move")
+        // Transport 7 still waits out its 4 s after the move down.
+        let small = [Self.candidate("a", base: 10, limit: .small)]
+        #expect(Self.run(&allocator, small, budget: 3_000_000, atMs: 3_999).isEmpty)
+        #expect(Self.run(&allocator, small, budget: 3_000_000, atMs: 4_000)["a"]?.0 == VideoBandwidthLimit.none)
+    }
+
     @Test func theHigherPriorityKeepsItsLayerAndTheOtherGivesWay() {
         var allocator = LayerAllocator()
         let both = [Self.candidate("own-anchor", base: 10), Self.candidate("partner", base: 20)]

@@ -39,6 +39,22 @@ import Testing
             ])
     }
 
+    @Test func theCandidatesOfOneTransportAreThoseOfTheWholeNodeOnIt() throws {
+        var (s, _, _, sink, _) = try Self.setUp()
+        let other = s.enter("other", role: .audience, visible: false)
+        _ = try #require(DualStreamScenarioTests.subscribe(&s, other, to: "anchor", nil).value)
+        let otherSink = try #require(s.addedSinks().last)
+        let all = s.engine.videoAllocationCandidates()
+        #expect(all.count == 2 && sink.transportId != otherSink.transportId)
+        for transport in [sink.transportId, otherSink.transportId] {
+            #expect(s.engine.videoAllocationCandidates(onTransport: transport) == all.filter { $0.transportId == transport })
+        }
+        #expect(s.engine.videoAllocationCandidates(onTransport: 9_999).isEmpty, "no such transport")
+        s.record(actions: s.engine.transportClosed(session: other.session, transportId: otherSink.transportId, now: s.now))
+        #expect(s.engine.videoAllocationCandidates(onTransport: otherSink.transportId).isEmpty, "a closed transport has none")
+        #expect(s.engine.videoAllocationCandidates(onTransport: sink.transportId).count == 1)
+    }
+
     @Test func aLimitToSmallSwitchesAtAKeyframeAndRecoveryComesBack() throws {
         var (s, viewer, sources, sink, ref) = try Self.setUp()
         let mark = s.mark
