@@ -1,4 +1,5 @@
-/// The congestion control a transport takes part in, as its SDP settled it.
+/// The congestion control a transport takes part in, as its SDP settled it (WebRTC) or its
+/// `createTransport` asked for it (SRTP, one extension id both ways).
 public struct CongestionControlSpec: Sendable, Hashable {
     /// Toward a publisher: the header-extension id of the transport-wide sequence number
     /// (draft-holmer-rmcat-transport-wide-cc-extensions-01) its packets carry, 0 for none. The

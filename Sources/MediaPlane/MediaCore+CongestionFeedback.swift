@@ -7,7 +7,8 @@ import StreamCore
 extension MediaCore {
     /// Starts or stops what `spec` asks of `transport`. Stamping transport-wide numbers toward a
     /// subscriber rewrites its header extensions; sinks bound before that keep the path chosen
-    /// at their binding (the control plane sets it before any sink of a WebRTC transport).
+    /// at their binding (the control plane sets it before any sink: at a WebRTC transport's
+    /// answer, at an SRTP transport's creation).
     func setCongestionControl(_ spec: CongestionControlSpec, on transport: TransportState) {
         setSentSequenceExtension(spec.sentSequenceExtensionId, on: transport)
         transport.receivedSequenceExtensionId = spec.receivedSequenceExtensionId

@@ -12,9 +12,9 @@ import StreamCore
 /// queue, in order, gathered whole (it outlives the receive batch it may point into), and goes
 /// on the timer; the datagrams a flush lets go still leave in one `sendmmsg` (or segmented)
 /// call. A queue that fills while held goes out whole: pacing spreads at most one queue
-/// (`media.sendBatchSize` datagrams). Transports without feedback (SRTP
-/// subscribers, browsers that left the extension out) are not paced: an estimate from receiver
-/// reports alone is too slow to trust with holding media back.
+/// (`media.sendBatchSize` datagrams). Transports without feedback (SRTP subscribers that did
+/// not ask for transport-wide numbers, browsers that left the extension out) are not paced: an
+/// estimate from receiver reports alone is too slow to trust with holding media back.
 extension MediaCore {
     /// The pacing rate as a multiple of the estimate (libwebrtc's).
     static let pacingFactor = 2.5

@@ -13,8 +13,8 @@ public struct ReceivedRTPPacket: Sendable, Hashable {
     public var isRetransmission: Bool
     /// When the packet arrived.
     public var receivedAt: ContinuousClock.Instant
-    /// The RTP header as it arrived, header extensions included (empty for a retransmission,
-    /// which repeats its original's).
+    /// The RTP header as it arrived, header extensions included (a retransmission, which repeats
+    /// its original byte for byte, carries the original's).
     public var header: [UInt8]
 
     /// Creates a record.

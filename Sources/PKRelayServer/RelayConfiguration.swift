@@ -31,8 +31,9 @@ public struct RelayConfiguration: Sendable {
     /// Whether WebRTC clients are offered transport-wide congestion control: the relay reports
     /// each publisher packet's arrival back (transport-cc feedback) for the browser's send-side
     /// estimator, and stamps what it sends subscribers, whose feedback drives its estimate of
-    /// their downlinks. Off, a browser adapts its rate from receiver reports' loss alone, and
-    /// subscribers are estimated from theirs.
+    /// their downlinks. SRTP clients take part the same way when `createTransport` names
+    /// `transportWideSequenceExtensionId`. Off, a browser adapts its rate from receiver reports'
+    /// loss alone, subscribers are estimated from theirs, and SRTP clients' requests are declined.
     public var congestionFeedback = true
     /// Whether the relay chooses each subscriber's video layer from its downlink's estimate: the
     /// small encoding (or, for subscribers that allow it, audio only) when the big one does not

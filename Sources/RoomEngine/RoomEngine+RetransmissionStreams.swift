@@ -8,7 +8,7 @@ extension RoomEngine {
     static func retransmissionPayloadType(for description: TrackDescription, in publication: Publication) -> UInt8 {
         if let own = description.rtxPayloadType { return UInt8(clamping: own) }
         let used = Set(publication.descriptions.flatMap { [$0.payloadType] + ($0.rtxPayloadType.map { [$0] } ?? []) })
-        let free = (96...127).first { !used.contains($0) && $0 != description.payloadType } ?? 127
+        let free = (96...127).first { !used.contains($0) } ?? 127
         return UInt8(free)
     }
 }
