@@ -18,12 +18,18 @@ public protocol MediaCommands: AnyObject, Sendable {
 
     /// Opens a UDP transport on a free port (`profile` nil: plain RTP). With a `group` (its
     /// session's room) it is placed at once; without, when ``place(transports:group:)`` names it.
-    func openTransport(profile: SRTPProfile?, group: String?) -> Result<OpenedTransport, MediaPlaneError>
+    /// A `receiving` transport (one that only subscribes) of a room that outgrew its shard goes
+    /// to the least loaded one.
+    func openTransport(profile: SRTPProfile?, group: String?, receiving: Bool) -> Result<OpenedTransport, MediaPlaneError>
     /// Opens a WebRTC transport, answering ICE checks for `credentials`, on the shard of
     /// `group` (its session's room) or the least loaded one: its port is that shard's.
-    func openWebRTCTransport(credentials: ICECredentials, audioLevelExtensionId: UInt8, group: String?) -> Result<OpenedWebRTCTransport, MediaPlaneError>
-    /// Places transports not yet on a shard with `group`'s (a room's) transports.
-    func place(transports ids: [Int], group: String?)
+    /// `receiving` as for ``openTransport(profile:group:receiving:)``.
+    func openWebRTCTransport(
+        credentials: ICECredentials, audioLevelExtensionId: UInt8, group: String?, receiving: Bool
+    ) -> Result<OpenedWebRTCTransport, MediaPlaneError>
+    /// Places transports not yet on a shard with `group`'s (a room's) transports; those in
+    /// `receiving` only subscribe, and go to the least loaded shard when the room outgrew its own.
+    func place(transports ids: [Int], group: String?, receiving: Set<Int>)
     /// Gives a transport the client's key and, optionally, its address (else it latches). Media
     /// goes to a named address only once a packet from it proved that it wants it, unless
     /// `addressGranted` says the room server (or the cluster) vouches for it.

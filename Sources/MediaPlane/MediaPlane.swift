@@ -69,7 +69,8 @@ public final class MediaPlane: MediaCommands {
         self.shards = shards
         self.registry = Mutex(
             Registry(
-                transports: TransportRegistry(firstPort: configuration.portRange.lowerBound), routing: ShardRouting(shardCount: shards.count)))
+                transports: TransportRegistry(firstPort: configuration.portRange.lowerBound),
+                routing: ShardRouting(shardCount: shards.count, spreadAfter: configuration.spreadRoomAfter)))
         if let port = configuration.webRTCPort {
             do {
                 (webRTCFDs, webRTCSendFDs, webRTCPorts) = try Self.openWebRTCSockets(
@@ -204,8 +205,9 @@ public final class MediaPlane: MediaCommands {
     /// Opens a UDP transport on a free port of the configured range. `profile` nil means plain RTP.
     /// With a `group` (the room of its session) it goes to the group's shard at once (a room's
     /// transports share one); without, it waits for ``place(transports:group:)`` when its session
-    /// joins a room.
-    public func openTransport(profile: SRTPProfile?, group: String? = nil) -> Result<OpenedTransport, MediaPlaneError> {
+    /// joins a room. A `receiving` transport (one that only subscribes) of a room that outgrew
+    /// its shard goes to the least loaded one (``MediaPlaneConfiguration/spreadRoomAfter``).
+    public func openTransport(profile: SRTPProfile?, group: String? = nil, receiving: Bool = false) -> Result<OpenedTransport, MediaPlaneError> {
         let range = configuration.portRange
         let relayKey = profile.map { SDESKeying.generateKeyingMaterial(for: $0) }
         var outbound: SRTPSessionHandoff?
@@ -241,7 +243,7 @@ public final class MediaPlane: MediaCommands {
             let add = MediaCommand.addTransport(
                 id: id, fd: fd, port: port, profile: profile, outbound: outbound, sendFD: Self.openSendTwin(of: fd, configuration: configuration))
             registry.withLock { $0.unplaced[id] = [add] }
-            if let group { place(transports: [id], group: group) }
+            if let group { place(transports: [id], group: group, receiving: receiving ? [id] : []) }
             return .success(OpenedTransport(id: id, port: port, profile: profile, relayKey: relayKey))
         }
     }
@@ -249,8 +251,9 @@ public final class MediaPlane: MediaCommands {
     /// Puts transports not yet on a shard onto `group`'s (a room's) shard, or the least loaded
     /// one without a group; transports already placed stay where they are, and those placed
     /// without a group (WebRTC transports opened before the join) give a group without a shard
-    /// theirs.
-    public func place(transports ids: [Int], group: String?) {
+    /// theirs. Those in `receiving` only subscribe: a room that outgrew its shard sends them to
+    /// the least loaded one.
+    public func place(transports ids: [Int], group: String?, receiving: Set<Int> = []) {
         post(
             registry.withLock { registry -> ShardRouting.Posts in
                 var posts: ShardRouting.Posts = []
@@ -261,7 +264,7 @@ public final class MediaPlane: MediaCommands {
                 }
                 for id in ids {
                     guard let pending = registry.unplaced.removeValue(forKey: id) else { continue }
-                    let shard = registry.routing.placeTransport(id, group: group)
+                    let shard = registry.routing.placeTransport(id, group: group, receiving: receiving.contains(id))
                     posts += pending.map { (shard, $0) }
                 }
                 return posts
@@ -330,8 +333,10 @@ public final class MediaPlane: MediaCommands {
     /// Packets sent on it carry no header extension of the publisher's except the audio level,
     /// rewritten to `audioLevelExtensionId` (the id the relay's SDP offers name), and, once
     /// ``setCongestionControl(transportId:_:)`` names an id, the relay's own transport-wide number.
+    /// A `receiving` transport (one that only subscribes) of a room that outgrew its shard goes
+    /// to the least loaded one (``MediaPlaneConfiguration/spreadRoomAfter``).
     public func openWebRTCTransport(
-        credentials: ICECredentials, audioLevelExtensionId: UInt8, group: String?
+        credentials: ICECredentials, audioLevelExtensionId: UInt8, group: String?, receiving: Bool = false
     ) -> Result<OpenedWebRTCTransport, MediaPlaneError> {
         let timeout = UInt64(max(1, configuration.iceTimeoutMs)) * 1_000_000
         let timeouts = ICETimeouts(consent: timeout, connect: timeout)
@@ -339,7 +344,7 @@ public final class MediaPlane: MediaCommands {
         let (id, shard) = registry.withLock { registry in
             let id = registry.transports.nextId
             registry.transports.nextId += 1
-            let shard = registry.routing.placeTransport(id, group: group)
+            let shard = registry.routing.placeTransport(id, group: group, receiving: receiving)
             registry.transports.entries[id] = TransportRegistry.Entry(port: webRTCPorts[shard], profile: nil, connected: false, sharesSocket: true)
             return (id, shard)
         }

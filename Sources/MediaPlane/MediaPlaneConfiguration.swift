@@ -62,6 +62,12 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     /// (counted from the client's SDP) and between consent checks (RFC 7675 uses 30 s).
     public var iceTimeoutMs: Int64 = 30_000
 
+    /// Transports of one room on its shard before the room's receiving transports (those that
+    /// only subscribe) go to the least loaded shard, fed through the pipes: a popular room's
+    /// audience then uses every shard, while smaller rooms stay on one and cross none. 0
+    /// spreads every receiving transport.
+    public var spreadRoomAfter: Int = 300
+
     /// Data-plane threads (shards), each owning its transports outright; by default one per CPU
     /// the process may run on, at most ``maximumThreads``.
     public var threads: Int = min(MediaPlaneConfiguration.availableCPUs, MediaPlaneConfiguration.maximumThreads)

@@ -9,9 +9,9 @@ public import Synchronization
 public final class RecordingMediaCommands: MediaCommands {
     /// One command as it was asked.
     public enum Command: Sendable, Hashable {
-        case openTransport(id: Int, port: Int, profile: SRTPProfile?, group: String?)
-        case openWebRTCTransport(id: Int, group: String?)
-        case place(transports: [Int], group: String?)
+        case openTransport(id: Int, port: Int, profile: SRTPProfile?, group: String?, receiving: Bool)
+        case openWebRTCTransport(id: Int, group: String?, receiving: Bool)
+        case place(transports: [Int], group: String?, receiving: Set<Int>)
         case connectTransport(id: Int, remote: IPv4Endpoint?, keyed: Bool, addressGranted: Bool)
         case setRemoteICECredentials(transportId: Int, credentials: ICECredentials)
         case restartICE(transportId: Int, local: ICECredentials, remote: ICECredentials)
@@ -83,7 +83,7 @@ public final class RecordingMediaCommands: MediaCommands {
 
     // MARK: MediaCommands
 
-    public func openTransport(profile: SRTPProfile?, group: String?) -> Result<OpenedTransport, MediaPlaneError> {
+    public func openTransport(profile: SRTPProfile?, group: String?, receiving: Bool = false) -> Result<OpenedTransport, MediaPlaneError> {
         let range = portRange
         return state.withLock { state in
             for _ in 0..<range.count {
@@ -94,28 +94,29 @@ public final class RecordingMediaCommands: MediaCommands {
                 state.transports.nextId += 1
                 state.transports.portsInUse.insert(port)
                 state.transports.entries[id] = TransportRegistry.Entry(port: port, profile: profile, connected: false)
-                state.commands.append(.openTransport(id: id, port: port, profile: profile, group: group))
+                state.commands.append(.openTransport(id: id, port: port, profile: profile, group: group, receiving: receiving))
                 return .success(OpenedTransport(id: id, port: port, profile: profile, relayKey: profile.map { SDESKeying.generateKeyingMaterial(for: $0) }))
             }
             return .failure(.noFreePort(range))
         }
     }
 
-    public func openWebRTCTransport(credentials: ICECredentials, audioLevelExtensionId: UInt8, group: String?) -> Result<OpenedWebRTCTransport, MediaPlaneError>
-    {
+    public func openWebRTCTransport(
+        credentials: ICECredentials, audioLevelExtensionId: UInt8, group: String?, receiving: Bool = false
+    ) -> Result<OpenedWebRTCTransport, MediaPlaneError> {
         guard !webRTCPorts.isEmpty else { return .failure(.webRTCDisabled) }
         return state.withLock { state in
             let id = state.transports.nextId
             state.transports.nextId += 1
             let shard = id % webRTCPorts.count
             state.transports.entries[id] = TransportRegistry.Entry(port: webRTCPorts[shard], profile: nil, connected: false, sharesSocket: true)
-            state.commands.append(.openWebRTCTransport(id: id, group: group))
+            state.commands.append(.openWebRTCTransport(id: id, group: group, receiving: receiving))
             return .success(OpenedWebRTCTransport(id: id, port: webRTCPorts[shard], shard: shard))
         }
     }
 
-    public func place(transports ids: [Int], group: String?) {
-        state.withLock { $0.commands.append(.place(transports: ids, group: group)) }
+    public func place(transports ids: [Int], group: String?, receiving: Set<Int> = []) {
+        state.withLock { $0.commands.append(.place(transports: ids, group: group, receiving: receiving)) }
     }
 
     public func connectTransport(id: Int, remote: IPv4Endpoint?, clientKey: [UInt8]?, addressGranted: Bool) -> Result<Void, MediaPlaneError> {

@@ -30,31 +30,60 @@ struct ShardRouting: Sendable {
     /// Placement groups (rooms): the shard their transports go to, and how many transports use it.
     private(set) var groups: [String: (shard: Int, transports: Int)] = [:]
     private var transportGroup: [Int: String] = [:]
+    /// Transports of a group placed off its shard (receiving transports of a room that outgrew
+    /// it), by group.
+    private(set) var spilledPerGroup: [String: Int] = [:]
+    private var spilled: Set<Int> = []
+    /// Transports of one group on its own shard before its receiving transports go to the least
+    /// loaded shard; nil never spreads a group.
+    let spreadAfter: Int?
 
-    init(shardCount: Int, pipeSlots: Int = 1024) {
+    init(shardCount: Int, pipeSlots: Int = 1024, spreadAfter: Int? = nil) {
         self.shardCount = max(1, shardCount)
         self.pipeSlots = pipeSlots
+        self.spreadAfter = spreadAfter.map { max(0, $0) }
         transportsPerShard = Array(repeating: 0, count: max(1, shardCount))
     }
 
     // MARK: Transports
 
     /// Chooses a new transport's shard: its group's, or the least loaded one (which then becomes
-    /// the group's).
-    mutating func placeTransport(_ id: Int, group: String?) -> Int {
+    /// the group's). A `receiving` transport (one that only subscribes) of a group that already
+    /// has `spreadAfter` transports on its shard goes to the least loaded shard instead, the
+    /// group's own on a tie: a popular room's audience spreads over every shard, fed by one
+    /// copy of each watched track per shard, while small rooms, and every room's publishers,
+    /// stay on one.
+    mutating func placeTransport(_ id: Int, group: String?, receiving: Bool = false) -> Int {
         let shard: Int
+        var spills = false
         if let group, let placed = groups[group] {
-            shard = placed.shard
+            if receiving, let spreadAfter, placed.transports - (spilledPerGroup[group] ?? 0) >= spreadAfter {
+                shard = leastLoadedShard(preferring: placed.shard)
+                spills = shard != placed.shard
+            } else {
+                shard = placed.shard
+            }
         } else {
-            shard = transportsPerShard.indices.min { transportsPerShard[$0] < transportsPerShard[$1] } ?? 0
+            shard = leastLoadedShard(preferring: nil)
         }
         if let group {
             groups[group, default: (shard, 0)].transports += 1
             transportGroup[id] = group
+            if spills {
+                spilled.insert(id)
+                spilledPerGroup[group, default: 0] += 1
+            }
         }
         transportShard[id] = shard
         transportsPerShard[shard] += 1
         return shard
+    }
+
+    /// The shard with the fewest transports; `preferred` when it ties for fewest.
+    private func leastLoadedShard(preferring preferred: Int?) -> Int {
+        let fewest = transportsPerShard.indices.min { transportsPerShard[$0] < transportsPerShard[$1] } ?? 0
+        if let preferred, transportsPerShard[preferred] == transportsPerShard[fewest] { return preferred }
+        return fewest
     }
 
     func shard(ofTransport id: Int) -> Int? { transportShard[id] }
@@ -80,6 +109,10 @@ struct ShardRouting: Sendable {
         if let group = transportGroup.removeValue(forKey: id), var placed = groups[group] {
             placed.transports -= 1
             groups[group] = placed.transports > 0 ? placed : nil
+            if spilled.remove(id) != nil {
+                let left = (spilledPerGroup[group] ?? 1) - 1
+                spilledPerGroup[group] = left > 0 ? left : nil
+            }
         }
         var posts: Posts = []
         for (sourceId, source) in sources where source.spec.transportId == id {

@@ -23,6 +23,8 @@ struct ClientSession: Sendable {
     var refusalWindowStartMs: Int64 = 0
     /// Transports this connection opened (id to local port).
     var transports: [Int: Int] = [:]
+    /// Transports created `receiveOnly`: never published on, and placed as receiving transports.
+    var receiveOnlyTransports: Set<Int> = []
     /// Methods of the requests being handled, by request id, so that the answer is counted
     /// under its method (`pkrelay_control_requests_total`).
     var answering: [RequestID?: String] = [:]

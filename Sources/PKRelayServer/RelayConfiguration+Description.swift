@@ -46,6 +46,7 @@ extension RelayConfiguration {
           webrtcPort: \(media.webRTCPort ?? 7702)\(webRTCPortsComment)
           iceTimeoutSeconds: \(media.iceTimeoutMs / 1000)
           threads: \(media.threads)
+          spreadRoomAfter: \(media.spreadRoomAfter)
         rooms:
           maxVisibleUsers: \(rooms.maximumVisibleUsersPerRoom)
           maxPublishers: \(rooms.maximumPublishersPerRoom)

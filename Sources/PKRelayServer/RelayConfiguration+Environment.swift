@@ -17,7 +17,7 @@ extension RelayConfiguration {
         "media.srtpProfiles", "media.receiveBufferBytes", "media.sendBufferBytes", "media.receiveBatchSize", "media.sendBatchSize",
         "media.gso", "media.gsoPadding", "media.gro", "media.sendOnlySockets", "media.connectedSockets",
         "media.retransmissionBufferPackets", "media.keyframeRequestIntervalMs", "media.webrtcEnabled", "media.webrtcPort", "media.iceTimeoutSeconds",
-        "media.threads",
+        "media.threads", "media.spreadRoomAfter",
         "rooms.maxVisibleUsers", "rooms.maxPublishers", "rooms.maxSubscriptionsPerUser", "rooms.keepAliveTimeoutSeconds",
         "rooms.tokenExpiryWarningSeconds", "rooms.maxForwardTargetsPerUser", "rooms.maxLinksPerUser", "rooms.maxLinksPerRoom",
         "rooms.autoRejectBusyInvitations", "rooms.invitationTimeoutSeconds", "rooms.maxMessageBytes", "rooms.maxMessagesPerSecond",

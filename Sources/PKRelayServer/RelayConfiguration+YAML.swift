@@ -83,6 +83,7 @@ extension RelayConfiguration {
         configuration.media.keyframeRequestIntervalMs = Int64(
             try media.int("keyframeRequestIntervalMs", default: Int(configuration.media.keyframeRequestIntervalMs), in: 50...10000))
         configuration.media.threads = try media.int("threads", default: configuration.media.threads, in: 1...MediaPlaneConfiguration.maximumThreads)
+        configuration.media.spreadRoomAfter = try media.int("spreadRoomAfter", default: configuration.media.spreadRoomAfter, in: 0...1_000_000)
         let webRTCEnabled = try media.bool("webrtcEnabled", default: configuration.media.webRTCPort != nil)
         let webRTCPort = try media.int("webrtcPort", default: configuration.media.webRTCPort ?? 7702, in: 0...65535)
         if webRTCEnabled, webRTCPort != 0 {

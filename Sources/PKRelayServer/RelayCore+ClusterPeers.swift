@@ -14,10 +14,10 @@ extension RelayCore {
     /// of an older connection to it, whose state goes as for a lost connection).
     func openPeerPipe(node: String, generation: UInt64) -> PipeOffer? {
         if let old = peerState[node] { peerLost(node: node, generation: old.generation) }
-        switch media.openTransport(profile: .aeadAES128GCM, group: nil) {
+        switch media.openTransport(profile: .aeadAES128GCM, group: nil, receiving: false) {
         case .success(let opened):
             // A pipe serves rooms on every shard: it goes to the least loaded one.
-            media.place(transports: [opened.id], group: nil)
+            media.place(transports: [opened.id], group: nil, receiving: [])
             peerState.open(node: node, generation: generation, transportId: opened.id)
             return PipeOffer(ip: media.announcedAddress, port: opened.port, key: SDESKeying.encodeBase64(opened.relayKey ?? []))
         case .failure(let error):

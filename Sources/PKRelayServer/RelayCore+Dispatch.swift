@@ -157,6 +157,13 @@ extension RelayCore {
         case .closeTransport: run(TransportParams.self) { closeTransport($0, session: session) }
         case .publishStream:
             run(PublishStreamParams.self) { (params: PublishStreamParams) -> EngineOutcome<PublishStreamResult> in
+                let named = [params.transportId] + params.tracks.compactMap(\.transportId)
+                if let receiveOnly = named.first(where: { sessions[session]?.receiveOnlyTransports.contains($0) == true }) {
+                    return EngineOutcome(
+                        result: .failure(
+                            RelayError(.invalidParams, "transport \(receiveOnly) was created receiveOnly; publish on a transport created without it")),
+                        actions: [])
+                }
                 if let offer = params.sdp { return publishWithOffer(params, offer: offer, session: session) }
                 if webRTC[params.transportId] != nil || params.tracks.contains(where: { $0.transportId.map { webRTC[$0] != nil } ?? false }) {
                     return EngineOutcome(
@@ -253,7 +260,10 @@ extension RelayCore {
             sessions[session]?.userId = params.userId
             // Transports opened before the join go to the room's shard, before the join's
             // subscriptions reach the media plane.
-            if let transports = sessions[session]?.transports.keys { media.place(transports: Array(transports), group: params.roomId) }
+            if let state = sessions[session] {
+                let receiving = request.role == .audience ? Set(state.transports.keys) : state.receiveOnlyTransports
+                media.place(transports: Array(state.transports.keys), group: params.roomId, receiving: receiving)
+            }
         }
         return outcome
     }

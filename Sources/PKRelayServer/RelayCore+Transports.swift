@@ -16,6 +16,10 @@ extension RelayCore {
         if let room = params.roomId, let problem = RelayIdentifier.problem(with: room) { return fail(RelayError(.invalidParams, "params.roomId \(problem)")) }
         // A room's transports share a shard, so a room without forwards never crosses shards.
         let room = params.roomId ?? engine.rooms(of: session).first
+        // A transport that only subscribes may leave a popular room's shard; an audience
+        // member's transports can publish only after a switchRole, and then still work from
+        // another shard, through the pipes.
+        let receiving = params.receiveOnly == true || room.map { engine.role(of: session, roomId: $0) == .audience } == true
         switch params.kind {
         case nil, "srtp"?: break
         case "webrtc"?:
@@ -27,7 +31,7 @@ extension RelayCore {
                     RelayError(
                         .invalidParams, "transportWideSequenceExtensionId is for srtp transports; a WebRTC transport negotiates transport-cc in its SDP"))
             }
-            return createWebRTCTransport(session: session, room: room)
+            return createWebRTCTransport(session: session, room: room, receiving: receiving, receiveOnly: params.receiveOnly == true)
         case let other?:
             return fail(RelayError(.invalidParams, "params.kind must be \"srtp\" or \"webrtc\", got \"\(other)\""))
         }
@@ -59,7 +63,7 @@ extension RelayCore {
         }
         // An SRTP transport opened before its session joins, for no named room, waits for the
         // join to be placed.
-        switch media.openTransport(profile: profile, group: room) {
+        switch media.openTransport(profile: profile, group: room, receiving: receiving) {
         case .failure(.noFreePort(let range)):
             refusals.count(.mediaPorts)
             logger.error("no free media port", metadata: ["range": "\(range.lowerBound)-\(range.upperBound)"])
@@ -69,6 +73,7 @@ extension RelayCore {
             return fail(RelayError(.internalError, "could not open a transport: \(error)"))
         case .success(let opened):
             sessions[session]?.transports[opened.id] = opened.port
+            if params.receiveOnly == true { sessions[session]?.receiveOnlyTransports.insert(opened.id) }
             engine.transportCreated(session: session, transportId: opened.id, retransmissionStreams: congestionControl != .none)
             // Before any sink is bound: a sink's send path is chosen when it binds.
             if congestionControl != .none { media.setCongestionControl(transportId: opened.id, congestionControl) }
@@ -135,6 +140,7 @@ extension RelayCore {
             return EngineOutcome(
                 result: .failure(RelayError(.transportNotFound, "transport \(params.transportId) is not a transport of this connection")), actions: [])
         }
+        sessions[session]?.receiveOnlyTransports.remove(params.transportId)
         return EngineOutcome(result: .success(EmptyResult()), actions: engine.transportClosed(session: session, transportId: params.transportId, now: now))
     }
 }

@@ -42,7 +42,8 @@ extension RelayCore {
         apply(join.actions)
         if case .failure(let error) = join.result { return refuse(session, error) }
         let created = createWebRTCTransport(
-            session: session, audioLevelExtensionId: player.sections.first { $0.kind == .audio }?.audioLevelExtensionId ?? 0)
+            session: session, audioLevelExtensionId: player.sections.first { $0.kind == .audio }?.audioLevelExtensionId ?? 0, receiving: true,
+            receiveOnly: true)
         apply(created.actions)
         let transportId: Int
         let iceServers: [ICEServer]

@@ -13,7 +13,11 @@ extension RelayCore {
     /// its session's first room; the least loaded shard without one), whose WebRTC port goes
     /// into the result and every SDP of it. Its audio levels go under `audioLevelExtensionId`
     /// (the relay's offers name it; a player's offer names its own, or none: 0 writes none).
-    func createWebRTCTransport(session: SessionID, room: String? = nil, audioLevelExtensionId: UInt8? = nil) -> EngineOutcome<CreateTransportResult> {
+    /// A `receiving` transport may go to another shard when the room outgrew its own; a
+    /// `receiveOnly` one also refuses publishing.
+    func createWebRTCTransport(
+        session: SessionID, room: String? = nil, audioLevelExtensionId: UInt8? = nil, receiving: Bool = false, receiveOnly: Bool = false
+    ) -> EngineOutcome<CreateTransportResult> {
         func fail(_ error: RelayError) -> EngineOutcome<CreateTransportResult> { EngineOutcome(result: .failure(error), actions: []) }
         guard let dtlsContext, !media.webRTCPorts.isEmpty else {
             return fail(RelayError(.unsupported, "WebRTC is off on this relay (media.webrtcEnabled)"))
@@ -21,13 +25,14 @@ extension RelayCore {
         let credentials = ICECredentials.random()
         switch media.openWebRTCTransport(
             credentials: credentials, audioLevelExtensionId: audioLevelExtensionId ?? negotiator.capabilities.subscriptionAudioLevelExtensionID,
-            group: room ?? engine.rooms(of: session).first)
+            group: room ?? engine.rooms(of: session).first, receiving: receiving)
         {
         case .failure(let error):
             return fail(RelayError(.internalError, "could not open a WebRTC transport: \(error)"))
         case .success(let opened):
             let id = opened.id
             sessions[session]?.transports[id] = opened.port
+            if receiveOnly { sessions[session]?.receiveOnlyTransports.insert(id) }
             engine.transportCreated(session: session, transportId: id, kind: .webRTC)
             webRTC[id] = WebRTCSession(id: id, session: session, credentials: credentials, sdpSessionID: UInt64.random(in: 1...UInt64(Int64.max)))
             let fingerprint = dtlsContext.certificate.fingerprint
@@ -179,6 +184,7 @@ extension RelayCore {
                 webRTC[id] = nil
                 logger.info("webrtc transport closed", metadata: ["transport": "\(id)", "reason": "\(reason)"])
                 guard sessions[session]?.transports.removeValue(forKey: id) != nil else { continue }
+                sessions[session]?.receiveOnlyTransports.remove(id)
                 apply(engine.transportClosed(session: session, transportId: id, reason: unpublishReason, now: now))
             }
         }

@@ -18,11 +18,19 @@ public struct CreateTransportParams: Sendable, Codable, Hashable {
     /// packet it sends, whose feedback from the client drives its estimate of the client's
     /// downlink and paces what it sends. A WebRTC transport negotiates this in SDP.
     public var transportWideSequenceExtensionId: Int?
+    /// True for a transport that will only receive (the web SDK's receiving transport): the
+    /// relay refuses to publish on it, and may place it on another data-plane thread than its
+    /// room's when the room's audience has outgrown one (`media.spreadRoomAfter`). An audience
+    /// member's transports are placed so without it.
+    public var receiveOnly: Bool?
 
-    public init(kind: String? = nil, srtpProfile: String? = nil, roomId: String? = nil, transportWideSequenceExtensionId: Int? = nil) {
+    public init(
+        kind: String? = nil, srtpProfile: String? = nil, roomId: String? = nil, transportWideSequenceExtensionId: Int? = nil, receiveOnly: Bool? = nil
+    ) {
         self.kind = kind
         self.srtpProfile = srtpProfile
         self.roomId = roomId
         self.transportWideSequenceExtensionId = transportWideSequenceExtensionId
+        self.receiveOnly = receiveOnly
     }
 }

@@ -1,4 +1,4 @@
-import Protocol
+public import Protocol
 
 /// The rooms of one relay as a pure state machine.
 ///
@@ -75,6 +75,11 @@ public struct RoomEngine: Sendable {
     /// The user id a session uses in a room.
     public func userId(of session: SessionID, roomId: String) -> String? {
         rooms[roomId]?.members.values.first { $0.session == session && !$0.isMirror }?.userId
+    }
+
+    /// The role a session has in a room; nil when it is not in it.
+    public func role(of session: SessionID, roomId: String) -> UserRole? {
+        rooms[roomId]?.members.values.first { $0.session == session && !$0.isMirror }?.role
     }
 
     /// Finds the member of `session` in `roomId`, or the not-in-room error.

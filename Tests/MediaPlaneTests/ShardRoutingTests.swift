@@ -71,6 +71,42 @@ import Testing
         #expect(routing.groups["new"] == nil)
     }
 
+    /// A room's receiving transports stay on its shard until it holds `spreadAfter` of the
+    /// room's transports; then each goes to the least loaded shard (the room's on a tie), while
+    /// publishing transports and small rooms stay put.
+    @Test func aRoomPastItsThresholdSpreadsItsReceivingTransports() {
+        var routing = ShardRouting(shardCount: 3, spreadAfter: 2)
+        #expect(routing.placeTransport(1, group: "big") == 0, "the publisher's transport gives the room its shard")
+        #expect(routing.placeTransport(2, group: "big", receiving: true) == 0, "under the threshold")
+        #expect(routing.placeTransport(3, group: "big", receiving: true) == 1)
+        #expect(routing.placeTransport(4, group: "big", receiving: true) == 2)
+        #expect(routing.placeTransport(5, group: "big", receiving: true) == 1)
+        #expect(routing.placeTransport(6, group: "big", receiving: true) == 2)
+        #expect(routing.placeTransport(7, group: "big", receiving: true) == 0, "a tie keeps the room's shard")
+        #expect(routing.placeTransport(8, group: "big") == 0, "a transport that may publish stays with the room")
+        #expect(routing.transportsPerShard == [4, 2, 2])
+        #expect(routing.spilledPerGroup["big"] == 4)
+        // A small room is not spread, whatever is busy.
+        #expect(routing.placeTransport(9, group: "small") == 1)
+        #expect(routing.placeTransport(10, group: "small", receiving: true) == 1)
+        // Spilled transports closing count down; the room's shard is what it was.
+        _ = routing.transportClosed(3)
+        _ = routing.transportClosed(5)
+        #expect(routing.spilledPerGroup["big"] == 2)
+        #expect(routing.groups["big"]?.shard == 0 && routing.groups["big"]?.transports == 6)
+        for id in [1, 2, 4, 6, 7, 8] { _ = routing.transportClosed(id) }
+        #expect(routing.groups["big"] == nil && routing.spilledPerGroup["big"] == nil)
+    }
+
+    /// Without a threshold (and on one shard) a room is never spread.
+    @Test func withoutAThresholdARoomKeepsOneShard() {
+        var routing = ShardRouting(shardCount: 2)
+        _ = routing.placeTransport(1, group: "r")
+        for id in 2...5 { #expect(routing.placeTransport(id, group: "r", receiving: true) == 0) }
+        var single = ShardRouting(shardCount: 1, spreadAfter: 0)
+        for id in 1...3 { #expect(single.placeTransport(id, group: "r", receiving: true) == 0) }
+    }
+
     @Test func aSubscriberOnTheSourcesShardNeedsNoPipe() {
         var routing = ShardRouting(shardCount: 2)
         _ = routing.placeTransport(1, group: "r1")

@@ -85,6 +85,13 @@ struct ConfigurationTests {
         #expect(try RelayConfiguration.load(yaml: "media: {webrtcEnabled: false, webrtcPort: 65535, threads: 8}").webRTCPortRange == nil)
     }
 
+    @Test func aRoomSpreadsOverShardsPastItsThreshold() throws {
+        #expect(try RelayConfiguration.load(yaml: "").media.spreadRoomAfter == 300)
+        #expect(try RelayConfiguration.load(yaml: "media: {spreadRoomAfter: 0}").media.spreadRoomAfter == 0)
+        #expect(try RelayConfiguration.load(yaml: "", environment: ["PKRELAY_MEDIA_SPREAD_ROOM_AFTER": "50"]).media.spreadRoomAfter == 50)
+        #expect(try RelayConfiguration.load(yaml: "media: {spreadRoomAfter: 40}").effectiveSettings.contains("spreadRoomAfter: 40"))
+    }
+
     @Test func connectedSocketsAreOnUnlessTurnedOff() throws {
         #expect(try RelayConfiguration.load(yaml: "").media.connectedSockets)
         #expect(try !RelayConfiguration.load(yaml: "media: {connectedSockets: false}").media.connectedSockets)
@@ -158,6 +165,8 @@ struct ConfigurationTests {
         BadCase(yaml: "media: {gsoPadding: 256}", key: "media.gsoPadding", reason: "between 0 and 255"),
         BadCase(yaml: "media: {threads: 65}", key: "media.threads", reason: "between 1 and 64"),
         BadCase(yaml: "media: {threads: 0}", key: "media.threads", reason: "between 1 and 64"),
+        BadCase(yaml: "media: {spreadRoomAfter: -1}", key: "media.spreadRoomAfter", reason: "between 0 and 1000000"),
+        BadCase(yaml: "media: {spreadRoomAfter: many}", key: "media.spreadRoomAfter", reason: "must be a whole number"),
         BadCase(yaml: "media: {gsoPadding: -1}", key: "media.gsoPadding", reason: "between 0 and 255"),
         BadCase(yaml: "media: {gro: sometimes}", key: "media.gro", reason: "must be one of auto, on, off, got 'sometimes'"),
         BadCase(yaml: "media: {sendOnlySockets: auto}", key: "media.sendOnlySockets", reason: "true or false"),

@@ -6,9 +6,11 @@ import SecureTransport
 enum MediaHelpers {
     /// Creates a transport, opens a local endpoint for it and connects it: with the endpoint's
     /// address, which it then proves with an authenticated receiver report (the relay sends to
-    /// a given address only after that), or latching when `latch` is set.
-    static func openEndpoint(_ client: ControlClient, profile: SRTPProfile, latch: Bool) async throws -> MediaEndpoint {
-        let created: CreateTransportResult = try await client.request("createTransport", CreateTransportParams(srtpProfile: profile.rawValue))
+    /// a given address only after that), or latching when `latch` is set. A `receiveOnly`
+    /// transport only subscribes, so a room past `media.spreadRoomAfter` puts it on another shard.
+    static func openEndpoint(_ client: ControlClient, profile: SRTPProfile, latch: Bool, receiveOnly: Bool = false) async throws -> MediaEndpoint {
+        let created: CreateTransportResult = try await client.request(
+            "createTransport", CreateTransportParams(srtpProfile: profile.rawValue, receiveOnly: receiveOnly ? true : nil))
         let endpoint = try MediaEndpoint(transport: created)
         try await client.call("connectTransport", endpoint.connectParams(latch: latch))
         if !latch { try endpoint.proveAddress() }

@@ -100,8 +100,10 @@ import Testing
             try await carol.client.call("enableAudioPropertiesReport", EnableAudioPropertiesReportParams(roomId: "vol", intervalMs: 0))
             let bad = try await carol.client.exchangeRaw(#"{"id":99,"method":"enableAudioPropertiesReport","params":{"roomId":"vol","intervalMs":50}}"#)
             #expect(bad.error?.code == .invalidParams)
+            // On a transport that may publish: carol's receiving one is receiveOnly.
+            let sending: CreateTransportResult = try await carol.client.request("createTransport", CreateTransportParams())
             let videoLevel = try await carol.client.exchangeRaw(
-                #"{"id":100,"method":"publishStream","params":{"roomId":"vol","transportId":\#(carol.endpoint.transportId),"tracks":"#
+                #"{"id":100,"method":"publishStream","params":{"roomId":"vol","transportId":\#(sending.transportId),"tracks":"#
                     + #"[{"kind":"video","ssrc":77,"payloadType":96,"codec":"VP8","clockRate":90000,"audioLevelExtensionId":2}]}}"#
             )
             #expect(videoLevel.error?.code == .invalidParams)

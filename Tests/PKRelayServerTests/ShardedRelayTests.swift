@@ -13,7 +13,10 @@ import Testing
 struct ShardedRelayTests {
     @Test("rooms on two shards: a room keeps one shard, a forward crosses to the other")
     func forwardAcrossShards() async throws {
-        try await TestRelay.with({ $0.media.threads = 2 }) { relay in
+        try await TestRelay.with({
+            $0.media.threads = 2
+            $0.media.spreadRoomAfter = 300
+        }) { relay in
             #expect(relay.server.media.threadCount == 2)
             let anchor = try await TestPublisher.start(relay, room: "s1", user: "A", profile: .aeadAES128GCM, videoSSRC: 0x51, audioSSRC: 0x52)
             try anchor.sendFrame(keyframe: true)

@@ -50,6 +50,10 @@ final class TestRelay: Sendable {
         // Two shards unless told otherwise, so that rooms spread and cross-shard paths run in
         // every end-to-end test; PKR_TEST_MEDIA_THREADS=1 runs them on one.
         configuration.media.threads = ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_THREADS"].flatMap { Int($0) } ?? 2
+        // Every room's receiving transports spread (media.spreadRoomAfter 0), so that a room's
+        // audience sits on both shards and every end-to-end test runs its subscribers across the
+        // pipes as a popular room's do; PKR_TEST_MEDIA_SPREAD_ROOM_AFTER sets another threshold.
+        configuration.media.spreadRoomAfter = ProcessInfo.processInfo.environment["PKR_TEST_MEDIA_SPREAD_ROOM_AFTER"].flatMap { Int($0) } ?? 0
         // PKR_TEST_MEDIA_GSO=off and PKR_TEST_MEDIA_GRO=off run them without the UDP offloads
         // (auto otherwise), PKR_TEST_MEDIA_SEND_ONLY_SOCKETS=false without send-only sockets,
         // PKR_TEST_MEDIA_CONNECTED_SOCKETS=false with plain transports' sockets left unconnected.

@@ -56,8 +56,9 @@ test('a join with auto-subscribe opens the receiving transport first, for its ro
   const {client, sockets, webrtc} = setup();
   await client.joinRoom(JOIN);
   assert.deepEqual(sockets[0].methods(), ['createTransport', 'joinRoom']);
-  // The room goes with it, so that the relay places the transport on the room's media thread.
-  assert.deepEqual(sockets[0].sent[0].params, {kind: 'webrtc', roomId: JOIN.roomId});
+  // The room goes with it, so that the relay places the transport on the room's media thread;
+  // receiveOnly lets it go to another thread when the room's audience has outgrown one.
+  assert.deepEqual(sockets[0].sent[0].params, {kind: 'webrtc', roomId: JOIN.roomId, receiveOnly: true});
   assert.equal(sockets[0].sent[1].params.roomConfig.subscribeTransportId, 1);
   assert.equal(client.receiveTransportId, 1);
   assert.equal(webrtc.peerConnections.length, 1);
@@ -136,6 +137,9 @@ test('a failed publish transport is published again on a new one, and the old on
   await settle();
   const after = sockets[0].methods().slice(sockets[0].methods().indexOf('publishStream') + 1);
   assert.deepEqual(after, ['closeTransport', 'createTransport', 'publishStream']);
+  // A publishing transport may publish, so it stays with its room's publishers.
+  assert.deepEqual(sockets[0].sent.filter((r) => r.method === 'createTransport').slice(1).map((r) => r.params),
+    [{kind: 'webrtc', roomId: JOIN.roomId}, {kind: 'webrtc', roomId: JOIN.roomId}]);
   assert.equal(publication.transportId, 3);
   assert.ok(webrtc.peerConnections[1].closed);
   assert.equal(publication.pc, webrtc.peerConnections[2]);

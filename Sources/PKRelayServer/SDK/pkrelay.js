@@ -519,7 +519,10 @@ class ReceiveTransport {
 
   /** Creates the relay transport (on `roomId`'s media thread) and its peer connection; resolves with the transport id. */
   async open(roomId) {
-    const result = await this.client._request('createTransport', roomId === undefined ? {kind: 'webrtc'} : {kind: 'webrtc', roomId});
+    // receiveOnly: the relay may place it on another media thread than the room's publishers
+    // when the room's audience has outgrown one.
+    const params = roomId === undefined ? {kind: 'webrtc', receiveOnly: true} : {kind: 'webrtc', roomId, receiveOnly: true};
+    const result = await this.client._request('createTransport', params);
     this.id = result.transportId;
     const PC = this.client._RTCPeerConnection;
     if (!PC) throw new PKRelayError(ErrorCode.MediaFailed, 'RTCPeerConnection is not available here', 'createTransport');
