@@ -123,6 +123,28 @@ struct TrafficToolEndToEndTests {
         }
     }
 
+    /// Browser-shaped viewers: each answers the relay's offer, checks ICE, runs DTLS and
+    /// receives SRTP on the relay's WebRTC ports; with the tests' two shards and
+    /// media.spreadRoomAfter 0 they sit on both, and every one is timed to its first keyframe.
+    @Test func fanoutWithWebRTCViewers() async throws {
+        try await TestRelay.with { relay in
+            let (status, report, output) = try await Self.runTool([
+                "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "3s", "--subscribers", "4", "--max-loss", "0", "--transport",
+                "webrtc", "--transport-cc",
+            ])
+            #expect(status == 0, "\(output)")
+            try Self.checkReport(report, scenario: "fanout", output: output)
+            let packets = try #require(report?["packets"] as? [String: Any])
+            #expect((packets["undecryptable"] as? Int ?? -1) == 0, "\(output)")
+            #expect((packets["transportFeedbackSent"] as? Int ?? 0) >= 4 * 10, "the viewers negotiated transport-cc in SDP: \(output)")
+            let setup = try #require(report?["setupToFirstKeyframeMs"] as? [String: Any], "\(output)")
+            #expect(setup["via"] as? String == "a viewer's arrival")
+            #expect((setup["latency"] as? [String: Any])?["count"] as? Int == 4, "every viewer's first keyframe timed: \(output)")
+            let errors = report?["errors"] as? [String: Any] ?? [:]
+            #expect(errors.isEmpty, "\(output)")
+        }
+    }
+
     @Test func churn() async throws {
         // A quick pace, so that forwards and links both start and stop within the run.
         let scenario = FileManager.default.temporaryDirectory.appendingPathComponent("churn-\(UUID().uuidString).yaml")

@@ -53,6 +53,10 @@ extension MediaEngine {
                 return
             }
             handleRTCP(UnsafeRawBufferPointer(start: packet, count: length), on: socket)
+        case .stun, .dtls:
+            // A WebRTC client's consent-check answers, and the relay's repeat of its last
+            // handshake flight: the control side's business, not media.
+            return
         default:
             totals.undecryptable += 1
         }
@@ -87,6 +91,10 @@ extension MediaEngine {
         // The stream is changed where it lives: a copy would copy its loss window (an allocation
         // per packet) when written.
         record(header, packet: packet, in: &socket.streams.values[index], roomIndex: socket.spec.roomIndex, now: now)
+        if socket.awaitsFirstKeyframe, socket.streams.values[index].gotKeyframe {
+            socket.awaitsFirstKeyframe = false
+            setup.record(microseconds: now - socket.spec.joinedAtMicroseconds)
+        }
     }
 
     private func record(_ header: RTPHeader, packet: UnsafeRawBufferPointer, in stream: inout ReceiveStream, roomIndex: Int, now: Int64) {

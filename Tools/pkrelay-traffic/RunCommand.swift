@@ -108,6 +108,12 @@ struct RunCommand: AsyncParsableCommand {
                 + "as ffmpeg does. A paced packet's schedule is its pacer slot."))
     var pacePublishers = false
 
+    @Option(
+        help: ArgumentHelp(
+            "How audience members reach the relay: srtp (an SRTP transport with keys over the control channel) or webrtc (as browsers do: "
+                + "a receiving WebRTC transport, the relay's SDP offer answered, ICE, DTLS, then SRTP on the relay's WebRTC port)."))
+    var transport: String = "srtp"
+
     @Option(help: "A run or --find-max step whose packets left more than this many milliseconds after their schedule at p99 counts as tool-bound.")
     var maxSendLateness: Double = 5
 
@@ -155,6 +161,7 @@ struct RunCommand: AsyncParsableCommand {
         var spec = try loadScenario()
         let tokens = TokenFactory(key: try key.signingKey())
         guard udpOffload == "auto" || udpOffload == "off" else { throw ValidationError("--udp-offload must be auto or off, got '\(udpOffload)'") }
+        guard transport == "srtp" || transport == "webrtc" else { throw ValidationError("--transport must be srtp or webrtc, got '\(transport)'") }
         if spec.kind == .pkCluster, relays.count < 2 { throw ValidationError("pk-cluster needs two or more nodes: give --relay once per node") }
         if spec.kind != .pkCluster, relays.count > 1 { throw ValidationError("several --relay URLs are for the pk-cluster scenario only") }
         if !admin.isEmpty, admin.count != relays.count { throw ValidationError("give --admin once per --relay, in the same order (\(relays.count))") }
@@ -257,6 +264,7 @@ struct RunCommand: AsyncParsableCommand {
         arguments += ["--max-send-lateness", "\(maxSendLateness)"]
         if transportCC { arguments.append("--transport-cc") }
         if pacePublishers { arguments.append("--pace-publishers") }
+        arguments += ["--transport", transport]
         if quiet { arguments.append("--quiet") }
         return arguments
     }
@@ -270,7 +278,7 @@ struct RunCommand: AsyncParsableCommand {
         let runner = try ScenarioRunner(
             urls: relays, spec: spec, tokens: tokens, localHost: localIP, live: !quiet, segmented: udpOffload == "auto",
             threads: threads ?? Int(pkr_available_cpus()), part: part, rule: ToolBoundRule(maxLatenessP99Ms: maxSendLateness),
-            transportWide: transportCC, pacePublishers: pacePublishers)
+            transportWide: transportCC, pacePublishers: pacePublishers, webRTCAudience: transport == "webrtc")
         do {
             try await runner.probe()
         } catch {
@@ -318,7 +326,7 @@ struct RunCommand: AsyncParsableCommand {
             case .pkShowroom: SetupTimes(via: spec.pkMode.rawValue, latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
             case .pkCluster: SetupTimes(via: "\(spec.pkMode.rawValue) across nodes", latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
             case .churn: SetupTimes(via: "forward+link", latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
-            case .fanout: nil
+            case .fanout: SetupTimes(via: "a viewer's arrival", latency: snapshot.setup.summary, timedOut: snapshot.setupTimedOut)
             }
         let latency = snapshot.latency.summary
         var report = TrafficReport(

@@ -27,6 +27,9 @@ final class ScenarioRunner: Sendable {
     let transportWide: Bool
     /// Whether publishers pace their video (`--pace-publishers`).
     let pacePublishers: Bool
+    /// Whether audience members are WebRTC clients (`--transport webrtc`): ICE, DTLS and SDP on
+    /// the relay's WebRTC ports, as browsers are.
+    let webRTCAudience: Bool
     /// A paced publisher's rate over its video bitrate: libwebrtc's pacing factor.
     static let publisherPacingFactor = 2.5
     private let nextSocketId = Atomic<Int>(1)
@@ -36,9 +39,10 @@ final class ScenarioRunner: Sendable {
 
     init(
         urls: [String], spec: ScenarioSpec, tokens: TokenFactory, localHost: String, live: Bool, segmented: Bool, threads: Int, part: ScenarioPart,
-        rule: ToolBoundRule, transportWide: Bool = false, pacePublishers: Bool = false
+        rule: ToolBoundRule, transportWide: Bool = false, pacePublishers: Bool = false, webRTCAudience: Bool = false
     ) throws {
         self.transportWide = transportWide
+        self.webRTCAudience = webRTCAudience
         self.pacePublishers = pacePublishers
         precondition(!urls.isEmpty)
         self.urls = urls
@@ -150,7 +154,9 @@ final class ScenarioRunner: Sendable {
     // MARK: Participants
 
     /// Connects a user, opens its media socket and transport.
-    private func connectWithTransport(user: String, roomIndex: Int, engine: MediaEngine) async throws -> (SimClient, Int, Int) {
+    private func connectWithTransport(
+        user: String, roomIndex: Int, engine: MediaEngine, arrivedAt: Int64 = 0
+    ) async throws -> (SimClient, Int, Int) {
         let client = try await SimClient.connect(url: url(forRoom: roomIndex), userId: user, recorder: recorder)
         open.withLock { $0[ObjectIdentifier(client.control).hashValue] = client }
         engine.clients.add(1, ordering: .relaxed)
@@ -162,13 +168,7 @@ final class ScenarioRunner: Sendable {
         guard let srtp = created.srtp, let profile = SRTPProfile(rawValue: srtp.profile), let relayKey = SDESKeying.decodeBase64(srtp.key) else {
             throw ToolFailure(.setupFailed, "createTransport returned no usable SRTP parameters")
         }
-        var relayIP: UInt32 = 0
-        var localIP: UInt32 = 0
-        guard pkr_ipv4_parse(created.ip, &relayIP) == 0, pkr_ipv4_parse(localHost, &localIP) == 0 else {
-            throw ToolFailure(.setupFailed, "cannot parse \(created.ip) or \(localHost) as IPv4")
-        }
-        let fd = pkr_udp_open(localIP, 0, 1 << 21, 1 << 20)
-        guard fd >= 0 else { throw ToolFailure(.setupFailed, "cannot open a UDP socket (errno \(-fd))") }
+        let (relayIP, fd) = try openMediaSocket(relay: created.ip)
         if engines[0].coalescing { _ = pkr_udp_enable_receive_offload(fd) }
         let port = Int(pkr_udp_local_port(fd))
         let key = SDESKeying.generateKeyingMaterial(for: profile)
@@ -178,12 +178,25 @@ final class ScenarioRunner: Sendable {
                 SocketSpec(
                     id: id, fd: fd, relayIP: relayIP, relayPort: UInt16(created.port), profile: profile, sendingKey: key, relayKey: relayKey,
                     roomIndex: roomIndex, feedbackSSRC: UInt32.random(in: 1...UInt32.max),
-                    transportWideExtensionId: UInt8(created.transportWideSequenceExtensionId ?? 0))))
+                    transportWideExtensionId: UInt8(created.transportWideSequenceExtensionId ?? 0), joinedAtMicroseconds: arrivedAt)))
         try await client.call(
             .connectTransport, ConnectTransportParams(transportId: created.transportId, ip: localHost, port: port, srtpKey: SDESKeying.encodeBase64(key)))
         // The relay sends to the given address once a packet from it has authenticated.
         engine.submit(.proveAddress(socket: id))
         return (client, id, created.transportId)
+    }
+
+    /// A client's UDP socket on the local address, and the relay's address from
+    /// `createTransport`, host byte order.
+    private func openMediaSocket(relay host: String) throws(ToolFailure) -> (relayIP: UInt32, fd: Int32) {
+        var relayIP: UInt32 = 0
+        var localIP: UInt32 = 0
+        guard pkr_ipv4_parse(host, &relayIP) == 0, pkr_ipv4_parse(localHost, &localIP) == 0 else {
+            throw ToolFailure(.setupFailed, "cannot parse \(host) or \(localHost) as IPv4")
+        }
+        let fd = pkr_udp_open(localIP, 0, 1 << 21, 1 << 20)
+        guard fd >= 0 else { throw ToolFailure(.setupFailed, "cannot open a UDP socket (errno \(-fd))") }
+        return (relayIP, fd)
     }
 
     /// An anchor: joins its room visible and publishes VP8 video and Opus audio.
@@ -228,13 +241,87 @@ final class ScenarioRunner: Sendable {
         let roomId = Self.roomId(spec, roomIndex)
         let user = "viewer-\(roomIndex)-\(number)"
         let engine = engineIndex(roomIndex: roomIndex, number: number)
-        let (client, socketId, transportId) = try await connectWithTransport(user: user, roomIndex: roomIndex, engine: engines[engine])
+        // A fanout viewer's first keyframe is timed from its first request.
+        let arrivedAt = spec.kind == .fanout ? MonotonicClock.microseconds() : 0
+        if webRTCAudience {
+            let (client, socketId) = try await webRTCViewer(user: user, roomId: roomId, roomIndex: roomIndex, engine: engines[engine], arrivedAt: arrivedAt)
+            return Participant(client: client, socketId: socketId, engine: engine, roomIndex: roomIndex, roomId: roomId, publisherId: nil)
+        }
+        let (client, socketId, transportId) = try await connectWithTransport(
+            user: user, roomIndex: roomIndex, engine: engines[engine], arrivedAt: arrivedAt)
         let _: JoinRoomResult = try await client.request(
             .joinRoom,
             JoinRoomParams(
                 token: tokens.token(room: roomId, user: user), roomId: roomId, userId: user, role: .audience, visible: false,
                 roomConfig: RoomConfig(subscribeTransportId: transportId)))
         return Participant(client: client, socketId: socketId, engine: engine, roomIndex: roomIndex, roomId: roomId, publisherId: nil)
+    }
+
+    /// A WebRTC audience member, as the web SDK joins: a receiving WebRTC transport for its
+    /// room, the join with auto-subscribe on it, the answer to the relay's offer, ICE and DTLS;
+    /// then the media engine takes the socket with the keys DTLS exported. Later offers are
+    /// answered, and consent checked every 5 s, until the connection closes.
+    private func webRTCViewer(user: String, roomId: String, roomIndex: Int, engine: MediaEngine, arrivedAt: Int64) async throws -> (SimClient, Int) {
+        let client = try await SimClient.connect(url: url(forRoom: roomIndex), userId: user, recorder: recorder)
+        open.withLock { $0[ObjectIdentifier(client.control).hashValue] = client }
+        engine.clients.add(1, ordering: .relaxed)
+        let created: CreateTransportResult = try await client.request(
+            .createTransport, CreateTransportParams(kind: "webrtc", roomId: roomId, receiveOnly: true))
+        let (relayIP, fd) = try openMediaSocket(relay: created.ip)
+        guard let side = WebRTCClientSide(created: created, relayIP: relayIP, fd: fd) else {
+            _ = pkr_close(fd)
+            throw ToolFailure(.setupFailed, "createTransport returned no usable WebRTC parameters")
+        }
+        var handedOver = false
+        defer { if !handedOver { _ = pkr_close(fd) } }
+        let _: JoinRoomResult = try await client.request(
+            .joinRoom,
+            JoinRoomParams(
+                token: tokens.token(room: roomId, user: user), roomId: roomId, userId: user, role: .audience, visible: false,
+                roomConfig: RoomConfig(subscribeTransportId: created.transportId)))
+        let offer = try await Self.nextOffer(client, transportId: created.transportId, timeout: .seconds(10))
+        guard let offer else { throw ToolFailure(.setupFailed, "no onTransportOffer for WebRTC transport \(created.transportId)") }
+        try await client.call(
+            .answerTransportOffer,
+            AnswerTransportOfferParams(
+                transportId: created.transportId, revision: offer.revision, sdp: side.answer(to: offer.sdp, transportWide: transportWide)))
+        let keys = try await side.connect(within: 10)
+        // The handshake read datagrams one by one; the media engine reads runs, as for SRTP clients.
+        if engines[0].coalescing { _ = pkr_udp_enable_receive_offload(fd) }
+        let id = nextSocketId.add(1, ordering: .relaxed).oldValue
+        let transportWideId = transportWide ? WebRTCClientSide.transportWideExtensionId(in: offer.sdp) ?? 0 : 0
+        engine.submit(
+            .open(
+                SocketSpec(
+                    id: id, fd: fd, relayIP: relayIP, relayPort: side.relayPort, profile: keys.profile, sendingKey: keys.localKeyingMaterial,
+                    relayKey: keys.remoteKeyingMaterial, roomIndex: roomIndex, feedbackSSRC: UInt32.random(in: 1...UInt32.max),
+                    transportWideExtensionId: transportWideId, joinedAtMicroseconds: arrivedAt)))
+        handedOver = true
+        let transportWide = transportWide
+        Task {
+            while true {
+                do {
+                    guard let next = try await Self.nextOffer(client, transportId: created.transportId, timeout: .seconds(5)) else { continue }
+                    // Not counted: at teardown the connection closes under a late offer's answer.
+                    try await client.control.call(
+                        Method.answerTransportOffer.rawValue,
+                        AnswerTransportOfferParams(
+                            transportId: created.transportId, revision: next.revision, sdp: side.answer(to: next.sdp, transportWide: transportWide)))
+                } catch ControlClientError.timeout {
+                    _ = side.sendCheck()
+                } catch {
+                    return
+                }
+            }
+        }
+        return (client, id)
+    }
+
+    /// The next `onTransportOffer` for `transportId`; nil for an offer of another transport.
+    static func nextOffer(_ client: SimClient, transportId: Int, timeout: Duration) async throws -> TransportOfferEvent? {
+        let event = try await client.control.nextEvent(named: "onTransportOffer", timeout: timeout)
+        guard case .transportOffer(let offer)? = event.event, offer.transportId == transportId else { return nil }
+        return offer
     }
 
     /// Closes a participant's connection and socket.

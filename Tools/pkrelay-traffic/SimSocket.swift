@@ -13,9 +13,12 @@ final class SimSocket {
     let feedbackRecorder: TransportFeedbackRecorder?
     /// The next transport-wide number a publisher stamps.
     var nextTransportWideSequence: UInt16 = 0
+    /// Whether the first keyframe since its join is still to come (and to be timed).
+    var awaitsFirstKeyframe: Bool
 
     init(spec: SocketSpec) throws {
         self.spec = spec
+        awaitsFirstKeyframe = spec.joinedAtMicroseconds > 0
         feedbackRecorder = spec.transportWideExtensionId == 0 ? nil : TransportFeedbackRecorder()
         sender = try SRTPSession(profile: spec.profile, keyingMaterial: spec.sendingKey, direction: .sender)
         receiver = try SRTPSession(profile: spec.profile, keyingMaterial: spec.relayKey, direction: .receiver, replayWindowSize: 4096)

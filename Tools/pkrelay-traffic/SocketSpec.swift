@@ -19,4 +19,7 @@ struct SocketSpec: Sendable {
     /// The header-extension id of transport-wide sequence numbers both ways (`--transport-cc`),
     /// 0 for none.
     var transportWideExtensionId: UInt8 = 0
+    /// When its user asked to join (fanout audience), in the tool's monotonic microseconds: the
+    /// socket's first keyframe is timed from it. 0 for none.
+    var joinedAtMicroseconds: Int64 = 0
 }
