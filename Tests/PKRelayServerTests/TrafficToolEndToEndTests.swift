@@ -130,7 +130,7 @@ struct TrafficToolEndToEndTests {
         try await TestRelay.with { relay in
             let (status, report, output) = try await Self.runTool([
                 "--scenario", "fanout", "--relay", relay.controlURL, "--duration", "3s", "--subscribers", "4", "--max-loss", "0", "--transport",
-                "webrtc", "--transport-cc",
+                "webrtc", "--transport-cc", "--setup-width", "2",
             ])
             #expect(status == 0, "\(output)")
             try Self.checkReport(report, scenario: "fanout", output: output)

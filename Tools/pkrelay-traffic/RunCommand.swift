@@ -114,6 +114,9 @@ struct RunCommand: AsyncParsableCommand {
                 + "a receiving WebRTC transport, the relay's SDP offer answered, ICE, DTLS, then SRTP on the relay's WebRTC port)."))
     var transport: String = "srtp"
 
+    @Option(help: "Audience members set up at a time: how fast the audience arrives (fanout times each one to its first keyframe).")
+    var setupWidth: Int = 16
+
     @Option(help: "A run or --find-max step whose packets left more than this many milliseconds after their schedule at p99 counts as tool-bound.")
     var maxSendLateness: Double = 5
 
@@ -161,6 +164,7 @@ struct RunCommand: AsyncParsableCommand {
         var spec = try loadScenario()
         let tokens = TokenFactory(key: try key.signingKey())
         guard udpOffload == "auto" || udpOffload == "off" else { throw ValidationError("--udp-offload must be auto or off, got '\(udpOffload)'") }
+        guard (1...1000).contains(setupWidth) else { throw ValidationError("--setup-width must be 1-1000, got \(setupWidth)") }
         guard transport == "srtp" || transport == "webrtc" else { throw ValidationError("--transport must be srtp or webrtc, got '\(transport)'") }
         if spec.kind == .pkCluster, relays.count < 2 { throw ValidationError("pk-cluster needs two or more nodes: give --relay once per node") }
         if spec.kind != .pkCluster, relays.count > 1 { throw ValidationError("several --relay URLs are for the pk-cluster scenario only") }
@@ -264,7 +268,7 @@ struct RunCommand: AsyncParsableCommand {
         arguments += ["--max-send-lateness", "\(maxSendLateness)"]
         if transportCC { arguments.append("--transport-cc") }
         if pacePublishers { arguments.append("--pace-publishers") }
-        arguments += ["--transport", transport]
+        arguments += ["--transport", transport, "--setup-width", "\(setupWidth)"]
         if quiet { arguments.append("--quiet") }
         return arguments
     }
@@ -278,7 +282,7 @@ struct RunCommand: AsyncParsableCommand {
         let runner = try ScenarioRunner(
             urls: relays, spec: spec, tokens: tokens, localHost: localIP, live: !quiet, segmented: udpOffload == "auto",
             threads: threads ?? Int(pkr_available_cpus()), part: part, rule: ToolBoundRule(maxLatenessP99Ms: maxSendLateness),
-            transportWide: transportCC, pacePublishers: pacePublishers, webRTCAudience: transport == "webrtc")
+            transportWide: transportCC, pacePublishers: pacePublishers, webRTCAudience: transport == "webrtc", setupWidth: setupWidth)
         do {
             try await runner.probe()
         } catch {

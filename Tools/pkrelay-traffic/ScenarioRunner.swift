@@ -30,6 +30,8 @@ final class ScenarioRunner: Sendable {
     /// Whether audience members are WebRTC clients (`--transport webrtc`): ICE, DTLS and SDP on
     /// the relay's WebRTC ports, as browsers are.
     let webRTCAudience: Bool
+    /// Audience members set up at a time (`--setup-width`): how fast a setup storm arrives.
+    let setupWidth: Int
     /// A paced publisher's rate over its video bitrate: libwebrtc's pacing factor.
     static let publisherPacingFactor = 2.5
     private let nextSocketId = Atomic<Int>(1)
@@ -39,8 +41,9 @@ final class ScenarioRunner: Sendable {
 
     init(
         urls: [String], spec: ScenarioSpec, tokens: TokenFactory, localHost: String, live: Bool, segmented: Bool, threads: Int, part: ScenarioPart,
-        rule: ToolBoundRule, transportWide: Bool = false, pacePublishers: Bool = false, webRTCAudience: Bool = false
+        rule: ToolBoundRule, transportWide: Bool = false, pacePublishers: Bool = false, webRTCAudience: Bool = false, setupWidth: Int = 16
     ) throws {
+        self.setupWidth = max(1, setupWidth)
         self.transportWide = transportWide
         self.webRTCAudience = webRTCAudience
         self.pacePublishers = pacePublishers
@@ -372,7 +375,7 @@ final class ScenarioRunner: Sendable {
         let rooms = part.rooms(of: spec.effectiveRooms)
         let anchors = try await forEach(rooms.count) { try await self.anchor(roomIndex: rooms[$0]) }.sorted { $0.roomIndex < $1.roomIndex }
         let perRoom = spec.audiencePerRoom
-        _ = try await forEach(rooms.count * perRoom) { try await self.audience(roomIndex: rooms[$0 / perRoom], number: $0 % perRoom) }
+        _ = try await forEach(rooms.count * perRoom, width: setupWidth) { try await self.audience(roomIndex: rooms[$0 / perRoom], number: $0 % perRoom) }
         // Let the audience see their own anchor first, so the link's keyframe is the one measured.
         try await Task.sleep(for: .milliseconds(300))
         _ = try await forEach(anchors.count / 2) { pair in
@@ -413,7 +416,7 @@ final class ScenarioRunner: Sendable {
     private func setUpFanout() async throws {
         if part.runsFanoutAnchor { _ = try await anchor(roomIndex: 0) }
         let numbers = part.subscribers(of: spec.subscribers)
-        _ = try await forEach(numbers.count) { try await self.audience(roomIndex: 0, number: numbers[$0]) }
+        _ = try await forEach(numbers.count, width: setupWidth) { try await self.audience(roomIndex: 0, number: numbers[$0]) }
     }
 
     /// Churn: anchors publish (the audience comes and goes while the run lasts).
