@@ -168,7 +168,7 @@ let package = Package(
         .executableTarget(
             name: "pkrelay-traffic",
             dependencies: [
-                "TrafficCore", "PKRelayClient", "Protocol", "RTPWire", "SecureTransport", "Auth", "CSocketShims", "StreamCore", "ICE",
+                "TrafficCore", "PKRelayClient", "Protocol", "RTPWire", "SecureTransport", "Auth", "CSocketShims", "StreamCore", "ICE", "SDP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/pkrelay-traffic",

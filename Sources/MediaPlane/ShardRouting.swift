@@ -27,13 +27,11 @@ struct ShardRouting: Sendable {
     private(set) var linkCopies: [[Int]: Int] = [:]
     /// Shard pairs joined by a link, smaller index first.
     var linkedPairs: Set<[Int]> { Set(linkCopies.keys) }
-    /// Placement groups (rooms): the shard their transports go to, and how many transports use it.
-    private(set) var groups: [String: (shard: Int, transports: Int)] = [:]
+    /// Placement groups (rooms): the shard their transports go to, how many transports use it,
+    /// and how many of those live on that shard (the rest are receiving transports of a room
+    /// that outgrew it).
+    private(set) var groups: [String: (shard: Int, transports: Int, onShard: Int)] = [:]
     private var transportGroup: [Int: String] = [:]
-    /// Transports of a group placed off its shard (receiving transports of a room that outgrew
-    /// it), by group.
-    private(set) var spilledPerGroup: [String: Int] = [:]
-    private var spilled: Set<Int> = []
     /// Transports of one group on its own shard before its receiving transports go to the least
     /// loaded shard; nil never spreads a group.
     let spreadAfter: Int?
@@ -55,25 +53,13 @@ struct ShardRouting: Sendable {
     /// stay on one.
     mutating func placeTransport(_ id: Int, group: String?, receiving: Bool = false) -> Int {
         let shard: Int
-        var spills = false
         if let group, let placed = groups[group] {
-            if receiving, let spreadAfter, placed.transports - (spilledPerGroup[group] ?? 0) >= spreadAfter {
-                shard = leastLoadedShard(preferring: placed.shard)
-                spills = shard != placed.shard
-            } else {
-                shard = placed.shard
-            }
+            let spreads = receiving && spreadAfter.map { placed.onShard >= $0 } == true
+            shard = spreads ? leastLoadedShard(preferring: placed.shard) : placed.shard
         } else {
             shard = leastLoadedShard(preferring: nil)
         }
-        if let group {
-            groups[group, default: (shard, 0)].transports += 1
-            transportGroup[id] = group
-            if spills {
-                spilled.insert(id)
-                spilledPerGroup[group, default: 0] += 1
-            }
-        }
+        if let group { join(group, transport: id, on: shard) }
         transportShard[id] = shard
         transportsPerShard[shard] += 1
         return shard
@@ -96,9 +82,17 @@ struct ShardRouting: Sendable {
     mutating func adopt(_ id: Int, group: String) -> Bool {
         guard let shard = transportShard[id], transportGroup[id] == nil else { return false }
         if let placed = groups[group], placed.shard != shard { return false }
-        groups[group, default: (shard, 0)].transports += 1
-        transportGroup[id] = group
+        join(group, transport: id, on: shard)
         return true
+    }
+
+    /// Counts transport `id`, on `shard`, into `group`; a group without a shard takes it.
+    private mutating func join(_ group: String, transport id: Int, on shard: Int) {
+        var placed = groups[group] ?? (shard, 0, 0)
+        placed.transports += 1
+        if shard == placed.shard { placed.onShard += 1 }
+        groups[group] = placed
+        transportGroup[id] = group
     }
 
     /// A transport closed (its shard's core drops its sources and sinks itself): remote copies of
@@ -108,11 +102,8 @@ struct ShardRouting: Sendable {
         transportsPerShard[shard] -= 1
         if let group = transportGroup.removeValue(forKey: id), var placed = groups[group] {
             placed.transports -= 1
+            if shard == placed.shard { placed.onShard -= 1 }
             groups[group] = placed.transports > 0 ? placed : nil
-            if spilled.remove(id) != nil {
-                let left = (spilledPerGroup[group] ?? 1) - 1
-                spilledPerGroup[group] = left > 0 ? left : nil
-            }
         }
         var posts: Posts = []
         for (sourceId, source) in sources where source.spec.transportId == id {

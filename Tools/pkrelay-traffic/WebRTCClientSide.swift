@@ -3,6 +3,7 @@ import Foundation
 import ICE
 import PKRelayClient
 import Protocol
+import SDP
 import SecureTransport
 import TrafficCore
 
@@ -60,7 +61,7 @@ struct WebRTCClientSide: Sendable {
             out.append("c=IN IP4 0.0.0.0")
             out += section.filter { $0.hasPrefix("a=mid:") || $0.hasPrefix("a=rtpmap:") || $0.hasPrefix("a=fmtp:") }
             if transportWide {
-                out += section.filter { $0.hasPrefix("a=extmap:") && $0.contains("transport-wide-cc") }
+                out += section.filter { $0.hasPrefix("a=extmap:") && $0.hasSuffix(HeaderExtensionURI.transportWideSequenceNumber) }
                 out += section.filter { $0.hasPrefix("a=rtcp-fb:") && $0.hasSuffix(" transport-cc") }
             }
             out += section.filter { $0.hasPrefix("a=rtcp-fb:") && ($0.hasSuffix(" nack") || $0.hasSuffix(" nack pli")) }
@@ -74,11 +75,8 @@ struct WebRTCClientSide: Sendable {
 
     /// The transport-wide sequence number extension's id in an offer; nil when it has none.
     static func transportWideExtensionId(in offer: String) -> UInt8? {
-        for line in offer.split(separator: "\r\n") where line.hasPrefix("a=extmap:") && line.contains("transport-wide-cc") {
-            let id = line.dropFirst("a=extmap:".count).prefix { $0.isNumber }
-            return UInt8(id)
-        }
-        return nil
+        guard let parsed = try? SessionDescription(parsing: offer) else { return nil }
+        return parsed.media.lazy.flatMap(\.extensionMaps).first { $0.uri == HeaderExtensionURI.transportWideSequenceNumber }?.id
     }
 
     /// One connectivity check (or consent check) to the relay's port.
