@@ -436,16 +436,84 @@ int pkr_udp_connect_peer(int fd, int send_fd, uint32_t ip, uint16_t port) {
     if (twin && connect(send_fd, (struct sockaddr *)&address, sizeof(address)) != 0) return -errno;
     if (connect(fd, (struct sockaddr *)&address, sizeof(address)) != 0) {
         int error = errno;
-        if (twin) {
-            /* A connected twin alone would take the peer's datagrams, which nobody reads. */
-            struct sockaddr unspecified;
-            memset(&unspecified, 0, sizeof(unspecified));
-            unspecified.sa_family = AF_UNSPEC;
-            connect(send_fd, &unspecified, sizeof(unspecified));
-        }
+        /* A connected twin alone would take the peer's datagrams, which nobody reads. */
+        if (twin) pkr_udp_disconnect(send_fd);
         return -error;
     }
     return 0;
+}
+
+int pkr_udp_disconnect(int fd) {
+    struct sockaddr unspecified;
+    memset(&unspecified, 0, sizeof(unspecified));
+    unspecified.sa_family = AF_UNSPEC;
+    return connect(fd, &unspecified, sizeof(unspecified)) == 0 ? 0 : -errno;
+}
+
+int pkr_udp_open_connected_reader(int fd, int send_fd, uint32_t ip, uint16_t port, int receive_buffer) {
+    if (send_fd < 0 || send_fd == fd) return -EINVAL;
+    struct sockaddr_in local;
+    socklen_t length = sizeof(local);
+    if (getsockname(fd, (struct sockaddr *)&local, &length) != 0) return -errno;
+    int on = 1, error = 0;
+    int reader = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (reader < 0) return -errno;
+    if (receive_buffer > 0) {
+        if (setsockopt(reader, SOL_SOCKET, SO_RCVBUFFORCE, &receive_buffer, sizeof(int)) != 0)
+            setsockopt(reader, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof(int));
+    }
+    /* It joins `fd`'s group behind the twin, where the group's program sends it nothing; only
+     * its connection gives it the peer's datagrams. */
+    if (setsockopt(reader, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on)) != 0 || bind(reader, (struct sockaddr *)&local, length) != 0) {
+        error = errno;
+        close(reader);
+        return -error;
+    }
+    /* The twin first, the reader last: the one connected last takes the peer's datagrams. */
+    error = -pkr_udp_connect_peer(reader, send_fd, ip, port);
+    if (error != 0) {
+        close(reader);
+        return -error;
+    }
+    return reader;
+}
+
+int pkr_udp_connected_reader_supported(void) {
+    uint32_t loopback = 0x7f000001;
+    int fd = pkr_udp_open(loopback, 0, 0, 0);
+    if (fd < 0) return 0;
+    int twin = pkr_udp_open_send_twin(fd, 0);
+    int peer = pkr_udp_open(loopback, 0, 0, 0);
+    int other = pkr_udp_open(loopback, 0, 0, 0);
+    int port = pkr_udp_local_port(fd), peer_port = pkr_udp_local_port(peer);
+    int reader = -1, supported = 0;
+    if (twin >= 0 && peer >= 0 && other >= 0 && port > 0 && peer_port > 0)
+        reader = pkr_udp_open_connected_reader(fd, twin, loopback, (uint16_t)peer_port, 0);
+    if (reader >= 0) {
+        int arrived = 0, strays = 0, misplaced = 0, returned = 0;
+        char byte[8];
+        for (int probe = 0; probe < 4; probe++) {
+            if (pkr_udp_send(peer, "pkrelay", 7, loopback, (uint16_t)port) != 7) break;
+            if (pkr_udp_send(other, "pkrelay", 7, loopback, (uint16_t)port) != 7) break;
+            if (send(twin, "pkrelay", 7, MSG_DONTWAIT) != 7) break;
+            struct pollfd ready = {.fd = reader, .events = POLLIN};
+            if (poll(&ready, 1, 200) == 1 && recv(reader, byte, sizeof(byte), MSG_DONTWAIT) == 7) arrived++;
+            struct pollfd stray = {.fd = fd, .events = POLLIN};
+            if (poll(&stray, 1, 200) == 1 && recv(fd, byte, sizeof(byte), MSG_DONTWAIT) == 7) strays++;
+            struct pollfd back = {.fd = peer, .events = POLLIN};
+            if (poll(&back, 1, 200) == 1 && recv(peer, byte, sizeof(byte), MSG_DONTWAIT) == 7) returned++;
+            while (recv(fd, byte, sizeof(byte), MSG_DONTWAIT) >= 0) misplaced++;
+            while (recv(reader, byte, sizeof(byte), MSG_DONTWAIT) >= 0) misplaced++;
+            while (recv(twin, byte, sizeof(byte), MSG_DONTWAIT) >= 0) misplaced++;
+        }
+        supported = arrived == 4 && strays == 4 && returned == 4 && misplaced == 0;
+        close(reader);
+    }
+    if (other >= 0) close(other);
+    if (peer >= 0) close(peer);
+    if (twin >= 0) close(twin);
+    close(fd);
+    return supported;
 }
 
 int pkr_udp_connected_twin_supported(void) {

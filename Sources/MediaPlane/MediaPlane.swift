@@ -96,14 +96,19 @@ public final class MediaPlane: MediaCommands {
     /// the kernel steers a shared port as the relay needs; see pkr_udp_open_send_twin).
     public var sendOnlySockets: Bool { configuration.sendOnlySockets }
 
-    /// Whether plain RTP transports send and receive on sockets connected to their peer
+    /// Whether RTP transports send and receive on sockets connected to their peer
     /// (`media.connectedSockets`, where the kernel steers a connected twin's port as the relay
-    /// needs; see pkr_udp_connect_peer).
+    /// needs; see pkr_udp_connect_peer, and pkr_udp_open_connected_reader for SRTP transports).
     public var connectedSockets: Bool { configuration.connectedSockets }
 
     /// Whether this kernel gives a peer's datagrams to the socket of a twin pair connected last
     /// (see pkr_udp_connected_twin_supported), probed once per process like the twins.
     static let kernelConnectsTwins = pkr_udp_connected_twin_supported() != 0
+
+    /// Whether this kernel gives a peer's datagrams to a third socket on a twin pair's port,
+    /// connected last, and every other sender's to the pair's unconnected socket (see
+    /// pkr_udp_connected_reader_supported): what connecting an SRTP transport needs.
+    static let kernelConnectsReaders = pkr_udp_connected_reader_supported() != 0
 
     /// Whether this kernel gives a shared port's datagrams to the socket that joined first (see
     /// pkr_udp_send_twin_supported): probed once per process, since the probe opens four sockets

@@ -33,11 +33,13 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     /// (resolved when the media plane is created, ``MediaPlane/sendOnlySockets``). A socket in an
     /// epoll set is woken by every datagram it sends; its twin is in none.
     public var sendOnlySockets = true
-    /// Whether a plain RTP transport's sockets are connected to its peer once the peer is fixed
+    /// Whether an RTP transport's sockets are connected to its peer once the peer is fixed
     /// (given at connection, or latched), where the kernel supports it next to send-only twins
     /// (resolved when the media plane is created, ``MediaPlane/connectedSockets``). A datagram
-    /// sent on a connected socket takes its cached route instead of a route lookup; the kernel
-    /// then drops other senders' datagrams, which a plain transport drops anyway.
+    /// sent on a connected socket takes its cached route instead of a route lookup. A plain
+    /// transport connects its own socket, and the kernel drops other senders' datagrams, which
+    /// it drops anyway; an SRTP transport, which also takes authenticated RTCP from a second
+    /// address, reads its peer on a third, connected socket and keeps its own for the rest.
     public var connectedSockets = true
     /// Packets kept per video source for answering NACKs.
     public var retransmissionBufferPackets: Int = 512

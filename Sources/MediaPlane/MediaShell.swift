@@ -25,6 +25,11 @@ final class MediaShell {
 
     static let wakeToken = UInt64.max
     static let webRTCToken = UInt64.max - 1
+    /// Marks an epoll token as a transport's connected reader rather than its own socket.
+    static let connectedReaderFlag: UInt64 = 1 << 62
+
+    /// The epoll token of a transport's connected reader (``TransportState/connectedReaderFD``).
+    static func connectedReaderToken(of transportId: Int) -> UInt64 { UInt64(truncatingIfNeeded: transportId) | connectedReaderFlag }
     static let maximumReadyEvents: Int32 = 64
     /// The longest wait for packets before the timers run.
     static let idleWaitMs: Int32 = 20
@@ -53,7 +58,10 @@ final class MediaShell {
         core = MediaCore(
             configuration: configuration, reports: reports,
             output: SocketDatagramOutput(
-                webRTCFD: self.webRTCSendFD, segmented: configuration.segmentationOffload == .on, connectsPlainPeers: configuration.connectedSockets),
+                webRTCFD: self.webRTCSendFD, segmented: configuration.segmentationOffload == .on, connectsPlainPeers: configuration.connectedSockets,
+                connectsSecurePeers: configuration.connectedSockets && configuration.sendOnlySockets && MediaPlane.kernelConnectsReaders,
+                epollFD: epollFD, receiveBufferBytes: Int32(clamping: configuration.receiveBufferBytes),
+                receivesCoalesced: configuration.receiveOffload == .on),
             hasWebRTCSocket: webRTCFD >= 0, events: events,
             randomSeed: UInt64(bitPattern: pkr_realtime_ms()))
     }
@@ -84,8 +92,10 @@ final class MediaShell {
                     let token = readyTokens[index]
                     if token == Self.webRTCToken {
                         receive(fd: webRTCFD, on: nil)
-                    } else if token != Self.wakeToken, let transport = core.transports[Int(truncatingIfNeeded: token)] {
-                        receive(fd: transport.fd, on: transport)
+                    } else if token != Self.wakeToken,
+                        let transport = core.transports[Int(truncatingIfNeeded: token & ~Self.connectedReaderFlag)]
+                    {
+                        receive(fd: token & Self.connectedReaderFlag == 0 ? transport.fd : transport.connectedReaderFD, on: transport)
                     }
                 }
             }
@@ -146,8 +156,13 @@ final class MediaShell {
         commands.removeAll(keepingCapacity: true)
     }
 
-    /// Closes a transport's own socket and its send-only twin.
+    /// Closes a transport's own socket, its send-only twin and its connected reader.
     func close(_ transport: TransportState) {
+        if transport.connectedReaderFD >= 0 {
+            _ = pkr_epoll_remove(epollFD, transport.connectedReaderFD)
+            _ = pkr_close(transport.connectedReaderFD)
+            transport.connectedReaderFD = -1
+        }
         _ = pkr_epoll_remove(epollFD, transport.fd)
         if transport.sendFD != transport.fd { _ = pkr_close(transport.sendFD) }
         _ = pkr_close(transport.fd)

@@ -12,11 +12,29 @@ final class SocketDatagramOutput: DatagramOutput {
     /// Whether a plain transport's sockets are connected to its peer once it is fixed
     /// (``MediaPlaneConfiguration/connectedSockets`` resolved).
     let connectsPlainPeers: Bool
+    /// Whether an SRTP transport gets a connected reader and a connected twin once its peer is
+    /// fixed (``MediaPlaneConfiguration/connectedSockets`` with send-only twins, where the kernel
+    /// steers three sockets on a port as the relay needs).
+    let connectsSecurePeers: Bool
+    /// The epoll set a connected reader joins, under its transport's ``MediaShell/connectedReaderToken(of:)``.
+    let epollFD: Int32
+    /// The receive buffer a connected reader gets, as the transport's own socket has.
+    let receiveBufferBytes: Int32
+    /// Whether a connected reader takes coalesced datagrams (UDP_GRO), as the transport's own socket does.
+    let receivesCoalesced: Bool
 
-    init(webRTCFD: Int32, segmented: Bool, connectsPlainPeers: Bool = false) {
+    init(
+        webRTCFD: Int32, segmented: Bool, connectsPlainPeers: Bool = false, connectsSecurePeers: Bool = false, epollFD: Int32 = -1,
+        receiveBufferBytes: Int32 = 0,
+        receivesCoalesced: Bool = false
+    ) {
         self.webRTCFD = webRTCFD
         self.segmented = segmented
         self.connectsPlainPeers = connectsPlainPeers
+        self.connectsSecurePeers = connectsSecurePeers && epollFD >= 0
+        self.epollFD = epollFD
+        self.receiveBufferBytes = receiveBufferBytes
+        self.receivesCoalesced = receivesCoalesced
     }
 
     func sendQueued(on transport: TransportState, count: Int, counters: inout DataPlaneCounters) -> Int {
@@ -38,13 +56,31 @@ final class SocketDatagramOutput: DatagramOutput {
         return pkr_udp_send(webRTCFD, base, UInt32(datagram.count), endpoint.ip, endpoint.port) > 0
     }
 
-    /// Connects a plain transport's sockets to its peer. Only plain ones: an SRTP transport also
-    /// takes authenticated RTCP from a second address (RTP port + 1 senders), which a connected
-    /// socket would never see. A transport whose sockets refuse goes on unconnected.
+    /// Connects a transport's sending socket to its peer, and the socket the peer's datagrams
+    /// arrive on. A plain transport connects its own socket: it hears nobody else. An SRTP
+    /// transport also takes authenticated RTCP from a second address (RTP port + 1 senders), so
+    /// its own socket stays unconnected for them and a third socket on its port, connected, hears
+    /// the peer. A transport whose sockets refuse goes on unconnected.
     func peerFixed(on transport: TransportState) {
-        guard connectsPlainPeers, transport.isPlain, !transport.sharesSocket, transport.remoteKey != 0 else { return }
-        if pkr_udp_connect_peer(transport.fd, transport.sendFD, transport.remote.ip, transport.remote.port) == 0 {
-            pkr_batch_send_connected(transport.sendBatch)
+        guard !transport.sharesSocket, transport.remoteKey != 0 else { return }
+        if transport.isPlain {
+            guard connectsPlainPeers else { return }
+            if pkr_udp_connect_peer(transport.fd, transport.sendFD, transport.remote.ip, transport.remote.port) == 0 {
+                pkr_batch_send_connected(transport.sendBatch)
+            }
+            return
         }
+        guard connectsSecurePeers, transport.sendFD != transport.fd, transport.connectedReaderFD < 0 else { return }
+        let reader = pkr_udp_open_connected_reader(transport.fd, transport.sendFD, transport.remote.ip, transport.remote.port, receiveBufferBytes)
+        guard reader >= 0 else { return }
+        if receivesCoalesced { _ = pkr_udp_enable_receive_offload(reader) }
+        guard pkr_epoll_add(epollFD, reader, MediaShell.connectedReaderToken(of: transport.id)) == 0 else {
+            // Nobody would read the peer's datagrams: back to one unconnected socket hearing all.
+            _ = pkr_close(reader)
+            _ = pkr_udp_disconnect(transport.sendFD)
+            return
+        }
+        transport.connectedReaderFD = reader
+        pkr_batch_send_connected(transport.sendBatch)
     }
 }

@@ -12,6 +12,10 @@ final class TransportState {
     /// The socket its datagrams leave on: `fd`'s send-only twin, which is in no epoll set, so
     /// sending wakes nothing (see pkr_udp_open_send_twin), or `fd` itself.
     let sendFD: Int32
+    /// An SRTP transport's socket connected to its fixed peer, where the peer's datagrams arrive
+    /// once it exists (see pkr_udp_open_connected_reader); `fd` then hears only other senders,
+    /// such as RTCP from RTP port + 1. -1 until then, and always on plain and WebRTC transports.
+    var connectedReaderFD: Int32 = -1
     let profile: SRTPProfile?
     var outbound: SRTPSession? {
         didSet { noteOutbound() }

@@ -3,11 +3,13 @@ import MediaPlane
 
 extension RelayConfiguration {
     /// Descriptors the relay may need at its limits: every control connection, every media
-    /// port (two with send-only sockets), listeners, epoll, eventfd and the WebRTC port (two
-    /// sockets with send-only sockets) per shard, and some headroom for webhooks and logs.
+    /// port (two with send-only sockets, three when an SRTP transport's are connected too),
+    /// listeners, epoll, eventfd and the WebRTC port (two sockets with send-only sockets) per
+    /// shard, and some headroom for webhooks and logs.
     public var fileDescriptorsNeeded: Int {
         let webRTCPerShard = media.webRTCPort == nil ? 0 : (media.sendOnlySockets ? 2 : 1)
-        return maxConnections + media.portRange.count * (media.sendOnlySockets ? 2 : 1) + media.threads * (2 + webRTCPerShard) + 256
+        let perMediaPort = media.sendOnlySockets ? (media.connectedSockets ? 3 : 2) : 1
+        return maxConnections + media.portRange.count * perMediaPort + media.threads * (2 + webRTCPerShard) + 256
     }
 
     /// Raises the process's soft open-file limit to its hard limit and returns the limit in

@@ -66,8 +66,10 @@ struct ConfigurationTests {
         #expect(try RelayConfiguration.load(yaml: "media: {sendOnlySockets: false}").effectiveSettings.contains("sendOnlySockets: false"))
         let twins = try RelayConfiguration.load(yaml: "")
         let single = try RelayConfiguration.load(yaml: "media: {sendOnlySockets: false}")
-        // A twin for every media port and for every shard's WebRTC port.
-        #expect(twins.fileDescriptorsNeeded - single.fileDescriptorsNeeded == twins.media.portRange.count + twins.media.threads)
+        // A twin and a connected reader for every media port, a twin for every shard's WebRTC port.
+        #expect(twins.fileDescriptorsNeeded - single.fileDescriptorsNeeded == 2 * twins.media.portRange.count + twins.media.threads)
+        let unconnected = try RelayConfiguration.load(yaml: "media: {connectedSockets: false}")
+        #expect(twins.fileDescriptorsNeeded - unconnected.fileDescriptorsNeeded == twins.media.portRange.count)
     }
 
     @Test func webRTCPortsAreOnePerMediaThread() throws {

@@ -123,10 +123,21 @@ int pkr_udp_send_twin_supported(void);
  * gives the peer's datagrams to the one connected last. Returns 0, or -errno with both
  * unconnected. */
 int pkr_udp_connect_peer(int fd, int send_fd, uint32_t ip, uint16_t port);
+/* Undoes a UDP socket's connection (connect with AF_UNSPEC). Returns 0 or -errno. */
+int pkr_udp_disconnect(int fd);
 /* Whether a socket and its twin connected by pkr_udp_connect_peer work here: on 127.0.0.1, the
  * peer's datagrams reach the socket and not the twin, another sender's reach neither, and what
  * the twin sends without a destination reaches the peer. */
 int pkr_udp_connected_twin_supported(void);
+/* For a socket that must keep hearing other senders (an SRTP transport takes authenticated RTCP
+ * from a second address): a third socket on `fd`'s port, joined to its group, and `send_fd` (its
+ * twin), both connected to the peer, the new one last. The peer's datagrams then arrive on the
+ * returned socket, every other sender's still on `fd` (unconnected), and the twin sends without
+ * a route lookup. Returns the new socket, or -errno with nothing connected. */
+int pkr_udp_open_connected_reader(int fd, int send_fd, uint32_t ip, uint16_t port, int receive_buffer);
+/* Whether pkr_udp_open_connected_reader works here: on 127.0.0.1, the peer's datagrams reach the
+ * new socket, another sender's reach `fd`, none reach the twin, and the twin reaches the peer. */
+int pkr_udp_connected_reader_supported(void);
 int pkr_udp_send(int fd, const void *data, unsigned length, uint32_t ip, uint16_t port);
 int pkr_close(int fd);
 
