@@ -14,7 +14,7 @@ import Testing
 struct RoomSpreadRelayTests {
     @Test(
         "past the threshold a room's viewers go to the other shard and get the same stream, keyframes and repairs",
-        .disabled("under the whole suite's load the first viewer, on the room's own shard, stops getting the run; passes alone: under investigation"))
+        .disabled("under the whole suite's load a viewer on the room's own shard can miss the run's end; passes alone and under CPU load: under investigation"))
     func audienceSpreadsOverShards() async throws {
         try await TestRelay.with({
             $0.media.threads = 2
@@ -54,8 +54,16 @@ struct RoomSpreadRelayTests {
             }
             let sent = anchor.sentVideo
             for (viewer, track) in zip(viewers, tracks) {
-                try await viewer.endpoint.waitForRTP(timeout: .seconds(15), "\(viewer.name): A's last video") { packets in
-                    packets.contains { $0.ssrc == track.video && $0.payload == sent.last!.payload }
+                do {
+                    try await viewer.endpoint.waitForRTP(timeout: .seconds(15), "\(viewer.name): A's last video") { packets in
+                        packets.contains { $0.ssrc == track.video && $0.payload == sent.last!.payload }
+                    }
+                } catch {
+                    let report = media.latestReport()
+                    Issue.record(
+                        "\(viewer.name) got \(viewer.received(track.video).count) video packets; drops \(DropReason.allCases.filter { report.counters.drops($0) > 0 }.map { "\($0)=\(report.counters.drops($0))" }); sinks \(report.sinks)"
+                    )
+                    throw error
                 }
                 ForwardingHelpers.checkRun(viewer.received(track.video), sent: sent, video: true, "\(viewer.name) video")
             }
