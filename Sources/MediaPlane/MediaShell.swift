@@ -31,6 +31,8 @@ final class MediaShell {
     /// The epoll token of a transport's connected reader (``TransportState/connectedReaderFD``).
     static func connectedReaderToken(of transportId: Int) -> UInt64 { UInt64(truncatingIfNeeded: transportId) | connectedReaderFlag }
     static let maximumReadyEvents: Int32 = 64
+    /// The most batches read from each of a transport's older sockets when its connected reader opens.
+    static let settlingBatches = 64
     /// The longest wait for packets before the timers run.
     static let idleWaitMs: Int32 = 20
     /// Receive buffers hold a full Ethernet-size datagram plus room to spare; longer ones are
@@ -95,7 +97,12 @@ final class MediaShell {
                     } else if token != Self.wakeToken,
                         let transport = core.transports[Int(truncatingIfNeeded: token & ~Self.connectedReaderFlag)]
                     {
-                        receive(fd: token & Self.connectedReaderFlag == 0 ? transport.fd : transport.connectedReaderFD, on: transport)
+                        if token & Self.connectedReaderFlag == 0 {
+                            receive(fd: transport.fd, on: transport)
+                        } else {
+                            if transport.connectedReaderSettling { settle(transport) }
+                            receive(fd: transport.connectedReaderFD, on: transport)
+                        }
                     }
                 }
             }
@@ -168,6 +175,18 @@ final class MediaShell {
         _ = pkr_close(transport.fd)
     }
 
+    /// Reads what the peer sent before its connected reader opened, oldest first: the backlog on
+    /// the transport's own socket, then what reached the twin while it alone was connected.
+    /// Bounded, so that a flood of other senders on the own socket cannot hold the shard here;
+    /// after it the own socket hears only other senders.
+    func settle(_ transport: TransportState) {
+        transport.connectedReaderSettling = false
+        for fd in [transport.fd, transport.sendFD] {
+            var batches = 0
+            while batches < Self.settlingBatches, receive(fd: fd, on: transport) > 0 { batches += 1 }
+        }
+    }
+
     /// Reads one batch from one socket: a transport's own socket, or the shard's WebRTC one.
     /// One batch per turn, not until the socket is empty: the epoll set is level-triggered, so a
     /// socket with more waiting is reported again at the next wait, which costs no more than
@@ -179,10 +198,12 @@ final class MediaShell {
     /// ``MediaCore/handlesReceiveBatch``), so whatever is queued goes out before the batch is
     /// read into again: with one publisher socket ready per turn, as usual, that is never
     /// earlier than the turn's own flush.
-    func receive(fd: Int32, on transport: TransportState?) {
+    /// Returns how many messages it read.
+    @discardableResult
+    func receive(fd: Int32, on transport: TransportState?) -> Int {
         if core.queuedFromReceiveBatch { core.flushAll() }
         let received = pkr_batch_receive(fd, receiveBatch)
-        if received <= 0 { return }
+        if received <= 0 { return 0 }
         // Arrivals are timed by their batch (transport-wide feedback reports them to 250 µs).
         core.advanceMonotonicClock(monotonicUs: pkr_monotonic_us())
         core.counters.receiveBatches &+= 1
@@ -211,6 +232,7 @@ final class MediaShell {
                 offset += datagramLength
             }
         }
+        return Int(received)
     }
 
     @inline(__always)

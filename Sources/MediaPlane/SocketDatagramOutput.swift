@@ -81,6 +81,7 @@ final class SocketDatagramOutput: DatagramOutput {
             return
         }
         transport.connectedReaderFD = reader
+        transport.connectedReaderSettling = true
         pkr_batch_send_connected(transport.sendBatch)
     }
 }

@@ -16,6 +16,10 @@ final class TransportState {
     /// once it exists (see pkr_udp_open_connected_reader); `fd` then hears only other senders,
     /// such as RTCP from RTP port + 1. -1 until then, and always on plain and WebRTC transports.
     var connectedReaderFD: Int32 = -1
+    /// Set when the connected reader opens: what the peer sent before (queued on `fd`) and in
+    /// the moment between the two connections (queued on the twin) is read before anything the
+    /// reader holds, once, so that the peer's packets keep their order.
+    var connectedReaderSettling = false
     let profile: SRTPProfile?
     var outbound: SRTPSession? {
         didSet { noteOutbound() }

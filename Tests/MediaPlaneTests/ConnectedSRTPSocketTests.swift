@@ -56,7 +56,7 @@ import Testing
         let publisherClient: SRTPSession
         var sequenceNumber: UInt16 = 0
 
-        init(connectedSockets: Bool, ports: ClosedRange<Int>) throws {
+        init(connectedSockets: Bool, ports: ClosedRange<Int>, publisherLatches: Bool = false) throws {
             var configuration = MediaPlaneConfiguration()
             configuration.threads = 1
             configuration.webRTCPort = nil
@@ -72,7 +72,9 @@ import Testing
             publisherClient = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: publisherKey, direction: .sender)
             publisher = try plane.openTransport(profile: .aeadAES128GCM, group: "room").get()
             let senderAddress = IPv4Endpoint(ip: ConnectedSRTPSocketTests.loopback, port: UInt16(pkr_udp_local_port(sender)))
-            try plane.connectTransport(id: publisher.id, remote: senderAddress, clientKey: publisherKey, addressGranted: true).get()
+            try plane.connectTransport(
+                id: publisher.id, remote: publisherLatches ? nil : senderAddress, clientKey: publisherKey, addressGranted: !publisherLatches
+            ).get()
             plane.addSource(
                 MediaSourceSpec(
                     id: 1, transportId: publisher.id, ssrc: ConnectedSRTPSocketTests.publisherSSRC, isVideo: false, codec: "opus", clockRate: 48_000))
@@ -178,6 +180,30 @@ import Testing
             open = try Self.sockets(onLocalPort: setup.publisher.port) + Self.sockets(onLocalPort: setup.subscriber.port)
         }
         #expect(open == 0)
+    }
+
+    /// A latching publisher's first burst: the first packet connects the transport while the
+    /// rest of the burst is still queued on its own socket, and whatever arrives later goes to the
+    /// connected reader. The subscriber still gets every packet, in order.
+    @Test func aBurstAcrossTheConnectionArrivesWholeAndInOrder() throws {
+        let setup = try Setup(connectedSockets: true, ports: 47_938...47_939, publisherLatches: true)
+        defer { setup.close() }
+        // The sink is bound once a packet of the source comes through (the commands apply on the thread).
+        usleep(50_000)
+        let burst = (0..<400).map { _ in setup.sealedPacket() }
+        for packet in burst { setup.send(packet) }
+        var arrived: [UInt16] = []
+        for _ in 0..<100 where arrived.count < burst.count {
+            usleep(10_000)
+            arrived += ConnectedSocketTests.receiveAll(on: setup.receiver).filter { $0.bytes.count > 12 && !(192...223).contains($0.bytes[1]) }.map {
+                UInt16($0.bytes[2]) << 8 | UInt16($0.bytes[3])
+            }
+        }
+        #expect(try ConnectedSocketTests.connectedPeers(ofLocalPort: setup.publisher.port).count == 2)
+        // The relay numbers the subscriber's packets itself: consecutive, one per publisher packet.
+        #expect(arrived.count == burst.count)
+        #expect(zip(arrived, arrived.dropFirst()).allSatisfy { $1 == $0 &+ 1 }, "\(arrived)")
+        #expect(setup.plane.latestReport().counters.drops(.srtpReplayed) == 0)
     }
 
     /// UDP sockets bound to local `port` (any state), from /proc/net/udp.
