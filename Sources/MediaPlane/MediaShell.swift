@@ -181,10 +181,14 @@ final class MediaShell {
     /// after it the own socket hears only other senders.
     func settle(_ transport: TransportState) {
         transport.connectedReaderSettling = false
-        for fd in [transport.fd, transport.sendFD] {
-            var batches = 0
-            while batches < Self.settlingBatches, receive(fd: fd, on: transport) > 0 { batches += 1 }
-        }
+        drain(fd: transport.fd, on: transport)
+        drain(fd: transport.sendFD, on: transport)
+    }
+
+    /// Reads `fd` until it is empty or ``settlingBatches`` batches were read.
+    func drain(fd: Int32, on transport: TransportState) {
+        var batches = 0
+        while batches < Self.settlingBatches, receive(fd: fd, on: transport) > 0 { batches += 1 }
     }
 
     /// Reads one batch from one socket: a transport's own socket, or the shard's WebRTC one.
