@@ -32,6 +32,8 @@ let package = Package(
         .executableTarget(name: "ShardInstructions", dependencies: ["HotPathWorkloads", "SecureTransport"]),
         // The cross-shard hop with its two sides on two cores (CPU time per packet of each side).
         .executableTarget(name: "ShardHopAcrossCores", dependencies: ["HotPathWorkloads"]),
+        // A subscriber's batch sent over UDP against over ICE-TCP (CPU time per datagram, kernel included).
+        .executableTarget(name: "StreamSendCost", dependencies: ["CSocketShims"]),
         .executableTarget(
             name: "HotPath",
             dependencies: [

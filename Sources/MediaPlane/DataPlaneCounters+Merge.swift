@@ -28,6 +28,9 @@ extension DataPlaneCounters {
         probeClusters &+= other.probeClusters
         probePackets &+= other.probePackets
         pacedPackets &+= other.pacedPackets
+        streamConnectionsAccepted &+= other.streamConnectionsAccepted
+        streamConnectionsRefused &+= other.streamConnectionsRefused
+        streamConnectionsClosed &+= other.streamConnectionsClosed
         for index in drops.indices where index < other.drops.count { drops[index] &+= other.drops[index] }
     }
 }

@@ -43,6 +43,12 @@ public struct DataPlaneCounters: Sendable, Hashable {
     public var probePackets: UInt64 = 0
     /// Datagrams a pacer kept back at least once (each time it did).
     public var pacedPackets: UInt64 = 0
+    /// ICE-TCP connections accepted on the WebRTC ports, refused (past
+    /// ``MediaPlaneConfiguration/webRTCTCPConnections``), and closed (by the client, failed, or
+    /// unused: no passing check for 10 s, nothing for 30 s).
+    public var streamConnectionsAccepted: UInt64 = 0
+    public var streamConnectionsRefused: UInt64 = 0
+    public var streamConnectionsClosed: UInt64 = 0
     /// Drops, indexed by ``DropReason/rawValue``.
     public var drops: [UInt64] = Array(repeating: 0, count: DropReason.allCases.count)
 

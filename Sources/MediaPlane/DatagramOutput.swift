@@ -6,7 +6,8 @@ protocol DatagramOutput: AnyObject {
     /// kernel messages it took in `counters`.
     func sendQueued(on transport: TransportState, count: Int, counters: inout DataPlaneCounters) -> Int
 
-    /// Sends one datagram from the shard's WebRTC socket (STUN answers); whether it left.
+    /// Sends one datagram from the shard's WebRTC socket, or down the ICE-TCP connection the
+    /// endpoint names (STUN answers); whether it left.
     func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: IPv4Endpoint) -> Bool
 
     /// `transport`'s peer address is fixed for good (given at connection, or latched).

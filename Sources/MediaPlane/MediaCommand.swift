@@ -40,5 +40,8 @@ enum MediaCommand: Sendable {
     /// Lets go of the link to `peer`, which nothing uses any more: its rings are freed once
     /// both ends have let go.
     case removeLink(peer: Int)
+    /// A datagram of the control plane's (a DTLS record) for a WebRTC client that reached the
+    /// shard over ICE-TCP: only the shard's thread writes to its connections.
+    case sendStreamDatagram([UInt8], to: IPv4Endpoint)
     case stop
 }

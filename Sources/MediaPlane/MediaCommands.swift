@@ -10,6 +10,9 @@ public import SecureTransport
 public protocol MediaCommands: AnyObject, Sendable {
     /// The address clients send media to.
     var announcedAddress: String { get }
+    /// Whether every WebRTC port also listens on TCP (ICE-TCP): the relay's SDP then names a
+    /// passive TCP candidate too.
+    var offersICETCP: Bool { get }
     /// Each shard's WebRTC port, in shard order (a WebRTC transport uses its shard's); empty
     /// when WebRTC is off.
     var webRTCPorts: [Int] { get }

@@ -142,6 +142,15 @@ extension MediaCore {
             addLink(handoff.link)
         case .removeLink(let peer):
             removeLink(to: peer)
+        case .sendStreamDatagram(let datagram, let endpoint):
+            datagram.withUnsafeBytes { bytes in
+                if output.sendFromWebRTCSocket(bytes, to: endpoint) {
+                    counters.packetsOut &+= 1
+                    counters.bytesOut &+= UInt64(bytes.count)
+                } else {
+                    counters.drop(.sendBufferFull)
+                }
+            }
         case .stop:
             // The shell's to act on: it ends the loop.
             break

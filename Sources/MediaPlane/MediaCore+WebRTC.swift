@@ -112,6 +112,15 @@ extension MediaCore {
         }
     }
 
+    /// An ICE-TCP connection closed: its client's datagrams no longer reach a transport through
+    /// it, and a transport that sent there waits for a check on another path.
+    func streamClosed(_ endpoint: IPv4Endpoint) {
+        let key = endpoint.key
+        guard let transport = webRTCByAddress.removeValue(forKey: key) else { return }
+        transport.iceAddressKeys.removeAll { $0 == key }
+        if transport.remoteKey == key { transport.remoteKey = 0 }
+    }
+
     func forgetWebRTCRoutes(of transport: TransportState) {
         for key in transport.iceAddressKeys where webRTCByAddress[key] === transport { webRTCByAddress[key] = nil }
         transport.iceAddressKeys.removeAll()

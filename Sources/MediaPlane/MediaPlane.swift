@@ -21,6 +21,9 @@ public final class MediaPlane: MediaCommands {
     let webRTCFDs: [Int32]
     /// Their send-only twins, in shard order, or -1 (then the shard sends on its reading socket).
     let webRTCSendFDs: [Int32]
+    /// The sockets listening for ICE-TCP on each WebRTC port's number, in shard order, or -1
+    /// (`media.webrtcTCP` off).
+    let webRTCTCPFDs: [Int32]
     /// Each shard's WebRTC port, in shard order: `media.webrtcPort` plus the shard's index, or
     /// the ports the system chose when it is 0; empty when WebRTC is off.
     public let webRTCPorts: [Int]
@@ -73,14 +76,14 @@ public final class MediaPlane: MediaCommands {
                 routing: ShardRouting(shardCount: shards.count, spreadAfter: configuration.spreadRoomAfter)))
         if let port = configuration.webRTCPort {
             do {
-                (webRTCFDs, webRTCSendFDs, webRTCPorts) = try Self.openWebRTCSockets(
+                (webRTCFDs, webRTCSendFDs, webRTCTCPFDs, webRTCPorts) = try Self.openWebRTCSockets(
                     firstPort: port, count: shards.count, bindIP: bind.ip, configuration: configuration)
             } catch {
                 for shard in shards { shard.close() }
                 throw error
             }
         } else {
-            (webRTCFDs, webRTCSendFDs, webRTCPorts) = ([], [], [])
+            (webRTCFDs, webRTCSendFDs, webRTCTCPFDs, webRTCPorts) = ([], [], [], [])
         }
         (events, eventSink) = AsyncStream.makeStream(of: MediaPlaneEvent.self, bufferingPolicy: .bufferingNewest(4096))
     }
@@ -123,33 +126,57 @@ public final class MediaPlane: MediaCommands {
         return max(-1, pkr_udp_open_send_twin(fd, Int32(clamping: configuration.sendBufferBytes)))
     }
 
-    /// One WebRTC socket (and its send-only twin, where used) per shard: `firstPort` plus the
-    /// shard's index, or a port the system chooses for each when `firstPort` is 0. Every socket
-    /// opened is closed again when one fails.
+    /// One WebRTC socket (and its send-only twin, where used) per shard, and with
+    /// `media.webrtcTCP` a TCP socket listening on the same number: `firstPort` plus the shard's
+    /// index, or a port the system chooses for each when `firstPort` is 0 (one free for TCP too).
+    /// Every socket opened is closed again when one fails.
     static func openWebRTCSockets(
         firstPort: Int, count: Int, bindIP: UInt32, configuration: MediaPlaneConfiguration
-    ) throws(MediaPlaneError) -> (fds: [Int32], sendFDs: [Int32], ports: [Int]) {
+    ) throws(MediaPlaneError) -> (fds: [Int32], sendFDs: [Int32], tcpFDs: [Int32], ports: [Int]) {
         var fds: [Int32] = []
         var sendFDs: [Int32] = []
+        var tcpFDs: [Int32] = []
         var ports: [Int] = []
-        func closeOpened() { for fd in fds + sendFDs where fd >= 0 { _ = pkr_close(fd) } }
+        func closeOpened() { for fd in fds + sendFDs + tcpFDs where fd >= 0 { _ = pkr_close(fd) } }
         guard firstPort >= 0, firstPort == 0 || firstPort + count - 1 <= 65_535 else {
             throw .webRTCPortsOutOfRange(first: firstPort, count: count)
         }
         for index in 0..<count {
-            let port = firstPort == 0 ? 0 : firstPort + index
-            let fd = pkr_udp_open(bindIP, UInt16(port), Int32(clamping: configuration.receiveBufferBytes), Int32(clamping: configuration.sendBufferBytes))
-            guard fd >= 0 else {
-                closeOpened()
-                throw fd == -98 ? .webRTCPortInUse(port) : .socketFailed(errno: -fd)
+            // A port the system chooses for UDP may be taken on TCP: another one is tried.
+            var attempts = firstPort == 0 && configuration.webRTCTCP ? 20 : 1
+            while true {
+                attempts -= 1
+                let port = firstPort == 0 ? 0 : firstPort + index
+                let fd = pkr_udp_open(
+                    bindIP, UInt16(port), Int32(clamping: configuration.receiveBufferBytes), Int32(clamping: configuration.sendBufferBytes))
+                guard fd >= 0 else {
+                    closeOpened()
+                    throw fd == -98 ? .webRTCPortInUse(port) : .socketFailed(errno: -fd)
+                }
+                let boundPort = pkr_udp_local_port(fd)
+                var tcpFD: Int32 = -1
+                if configuration.webRTCTCP {
+                    tcpFD = pkr_tcp_listen(bindIP, UInt16(clamping: boundPort), 128)
+                    if tcpFD < 0 {
+                        _ = pkr_close(fd)
+                        if tcpFD == -98, attempts > 0 { continue }
+                        closeOpened()
+                        throw tcpFD == -98 ? .webRTCTCPPortInUse(Int(boundPort)) : .socketFailed(errno: -tcpFD)
+                    }
+                }
+                if configuration.receiveOffload == .on { _ = pkr_udp_enable_receive_offload(fd) }
+                fds.append(fd)
+                sendFDs.append(openSendTwin(of: fd, configuration: configuration))
+                tcpFDs.append(tcpFD)
+                ports.append(Int(boundPort))
+                break
             }
-            if configuration.receiveOffload == .on { _ = pkr_udp_enable_receive_offload(fd) }
-            fds.append(fd)
-            sendFDs.append(openSendTwin(of: fd, configuration: configuration))
-            ports.append(Int(pkr_udp_local_port(fd)))
         }
-        return (fds, sendFDs, ports)
+        return (fds, sendFDs, tcpFDs, ports)
     }
+
+    /// Whether every WebRTC port also listens on TCP (ICE-TCP, `media.webrtcTCP`).
+    public var offersICETCP: Bool { !webRTCTCPFDs.isEmpty && webRTCTCPFDs.allSatisfy { $0 >= 0 } }
 
     /// The number of data-plane threads.
     public var threadCount: Int { shards.count }
@@ -165,7 +192,8 @@ public final class MediaPlane: MediaCommands {
                 started =
                     shard.start(
                         configuration: configuration, webRTCFD: hasWebRTC ? webRTCFDs[shard.index] : -1,
-                        webRTCSendFD: hasWebRTC ? webRTCSendFDs[shard.index] : -1, peerEventFDs: eventFDs,
+                        webRTCSendFD: hasWebRTC ? webRTCSendFDs[shard.index] : -1, webRTCTCPFD: hasWebRTC ? webRTCTCPFDs[shard.index] : -1,
+                        peerEventFDs: eventFDs,
                         events: eventSink) && started
             }
             if started { state = .running }
@@ -381,9 +409,14 @@ public final class MediaPlane: MediaCommands {
 
     /// Sends one datagram (a DTLS record) of a WebRTC transport from its shard's WebRTC port,
     /// the address its client checks; nothing once the transport is closed. Safe from any
-    /// thread: the kernel serialises sends on the socket.
+    /// thread: the kernel serialises sends on the socket. A client on ICE-TCP gets it through
+    /// its shard's thread, which owns the connection.
     public func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint, transportId: Int) {
         guard let shard = registry.withLock({ $0.routing.shard(ofTransport: transportId) }), webRTCFDs.indices.contains(shard) else { return }
+        if remote.isStream {
+            shards[shard].mailbox.post(.sendStreamDatagram(datagram, to: remote))
+            return
+        }
         let fd = webRTCSendFDs[shard] >= 0 ? webRTCSendFDs[shard] : webRTCFDs[shard]
         datagram.withUnsafeBytes { bytes in
             _ = pkr_udp_send(fd, bytes.baseAddress, UInt32(bytes.count), remote.ip, remote.port)

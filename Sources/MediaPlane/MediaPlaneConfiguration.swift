@@ -60,6 +60,12 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     /// the WebRTC transports that live on it; 0 lets the system choose each shard's port; nil
     /// turns WebRTC off.
     public var webRTCPort: Int? = 7702
+    /// Whether each WebRTC port also listens on TCP, the same number, for clients whose network
+    /// blocks UDP (ICE-TCP, RFC 6544: the relay's SDP names a passive TCP candidate beside the
+    /// UDP one, at a lower priority, so clients that can use UDP do).
+    public var webRTCTCP = true
+    /// ICE-TCP connections each shard keeps open at most; more are closed as they arrive.
+    public var webRTCTCPConnections = 1024
     /// How long a WebRTC transport may go without a valid ICE check: before its first one
     /// (counted from the client's SDP) and between consent checks (RFC 7675 uses 30 s).
     public var iceTimeoutMs: Int64 = 30_000

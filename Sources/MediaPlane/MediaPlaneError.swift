@@ -8,6 +8,8 @@ public enum MediaPlaneError: Error, Sendable, Hashable, CustomStringConvertible 
     case alreadyConnected(Int)
     case notRunning
     case webRTCPortInUse(Int)
+    /// Another process listens on the TCP port of the same number (ICE-TCP).
+    case webRTCTCPPortInUse(Int)
     case webRTCDisabled
     /// The WebRTC ports, one per shard from the first, would run past 65535.
     case webRTCPortsOutOfRange(first: Int, count: Int)
@@ -24,6 +26,8 @@ public enum MediaPlaneError: Error, Sendable, Hashable, CustomStringConvertible 
         case .alreadyConnected(let id): "transport \(id) is already connected"
         case .notRunning: "the media plane is not running"
         case .webRTCPortInUse(let port): "the WebRTC port \(port) is in use by another process"
+        case .webRTCTCPPortInUse(let port):
+            "the WebRTC port \(port) is in use on TCP by another process (ICE-TCP listens on each WebRTC port's number; media.webrtcTCP: false turns it off)"
         case .webRTCDisabled: "WebRTC is off on this relay (media.webrtcPort is not set)"
         case .webRTCPortsOutOfRange(let first, let count): "the WebRTC ports \(first)-\(first + count - 1) (one per media thread) do not fit below 65536"
         case .segmentationOffloadUnsupported: "media.gso is on, but this kernel does not support UDP_SEGMENT (Linux 4.18 or later): set it to auto or off"

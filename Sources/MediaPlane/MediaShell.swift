@@ -22,6 +22,9 @@ final class MediaShell {
     let peerEventFDs: [Int32]
     /// Peers to wake after a batch, reused.
     var peersToWake: [Int] = []
+    /// ICE-TCP on this shard's WebRTC port; nil when it does not listen.
+    let streams: StreamConnections?
+    var lastStreamSweepMs: Int64 = 0
 
     static let wakeToken = UInt64.max
     static let webRTCToken = UInt64.max - 1
@@ -43,7 +46,7 @@ final class MediaShell {
 
     init(
         configuration: MediaPlaneConfiguration, mailbox: MediaPlaneMailbox, reports: ReportStore, epollFD: Int32, webRTCFD: Int32,
-        webRTCSendFD: Int32, peerEventFDs: [Int32], events: AsyncStream<MediaPlaneEvent>.Continuation
+        webRTCSendFD: Int32, webRTCTCPFD: Int32 = -1, peerEventFDs: [Int32], events: AsyncStream<MediaPlaneEvent>.Continuation
     ) {
         self.mailbox = mailbox
         self.reports = reports
@@ -57,13 +60,16 @@ final class MediaShell {
         receiveBatch = pkr_batch_create(UInt32(receiveBatchSize), UInt32(bufferSize))
         readyTokens = .allocate(capacity: Int(Self.maximumReadyEvents))
         commands.reserveCapacity(256)
+        let streams = webRTCTCPFD >= 0 ? StreamConnections(listenFD: webRTCTCPFD, epollFD: epollFD, limit: configuration.webRTCTCPConnections) : nil
+        self.streams = streams
+        let output = SocketDatagramOutput(
+            webRTCFD: self.webRTCSendFD, segmented: configuration.segmentationOffload == .on, connectsPlainPeers: configuration.connectedSockets,
+            connectsSecurePeers: configuration.connectedSockets && configuration.sendOnlySockets && MediaPlane.kernelConnectsReaders,
+            epollFD: epollFD, receiveBufferBytes: Int32(clamping: configuration.receiveBufferBytes),
+            receivesCoalesced: configuration.receiveOffload == .on)
+        output.streams = streams
         core = MediaCore(
-            configuration: configuration, reports: reports,
-            output: SocketDatagramOutput(
-                webRTCFD: self.webRTCSendFD, segmented: configuration.segmentationOffload == .on, connectsPlainPeers: configuration.connectedSockets,
-                connectsSecurePeers: configuration.connectedSockets && configuration.sendOnlySockets && MediaPlane.kernelConnectsReaders,
-                epollFD: epollFD, receiveBufferBytes: Int32(clamping: configuration.receiveBufferBytes),
-                receivesCoalesced: configuration.receiveOffload == .on),
+            configuration: configuration, reports: reports, output: output,
             hasWebRTCSocket: webRTCFD >= 0, events: events,
             randomSeed: UInt64(bitPattern: pkr_realtime_ms()))
     }
@@ -77,6 +83,7 @@ final class MediaShell {
     func run() {
         _ = pkr_epoll_add(epollFD, mailbox.eventFD, Self.wakeToken)
         if webRTCFD >= 0 { _ = pkr_epoll_add(epollFD, webRTCFD, Self.webRTCToken) }
+        if let streams { _ = pkr_epoll_add(epollFD, streams.listenFD, StreamConnections.listenerToken) }
         updateClock()
         core.startTimers()
         while running {
@@ -94,6 +101,10 @@ final class MediaShell {
                     let token = readyTokens[index]
                     if token == Self.webRTCToken {
                         receive(fd: webRTCFD, on: nil)
+                    } else if token == StreamConnections.listenerToken {
+                        acceptStreams()
+                    } else if token != Self.wakeToken, token & StreamConnections.tokenFlag != 0 {
+                        receiveStream(slot: Int(truncatingIfNeeded: token & ~StreamConnections.tokenFlag))
                     } else if token != Self.wakeToken,
                         let transport = core.transports[Int(truncatingIfNeeded: token & ~Self.connectedReaderFlag)]
                     {
@@ -112,7 +123,9 @@ final class MediaShell {
             core.runTimers()
             core.flushAll()
             wakePeers()
+            if let streams { tendStreams(streams) }
         }
+        streams?.closeAll()
         for transport in core.transports.values where !transport.sharesSocket { close(transport) }
         if webRTCFD >= 0 {
             _ = pkr_epoll_remove(epollFD, webRTCFD)
@@ -120,6 +133,46 @@ final class MediaShell {
             _ = pkr_close(webRTCFD)
         }
         core.shutDown()
+    }
+
+    /// Accepts waiting ICE-TCP connections.
+    func acceptStreams() {
+        guard let streams else { return }
+        let (accepted, refused) = streams.acceptWaiting(nowMs: core.nowMs)
+        core.counters.streamConnectionsAccepted &+= UInt64(accepted)
+        core.counters.streamConnectionsRefused &+= UInt64(refused)
+    }
+
+    /// Reads an ICE-TCP connection's frames into the core as datagrams on the WebRTC port, and
+    /// writes what waited for room on it.
+    func receiveStream(slot: Int) {
+        guard let streams else { return }
+        core.advanceMonotonicClock(monotonicUs: pkr_monotonic_us())
+        let (open, oversized) = streams.read(slot: slot, nowMs: core.nowMs) { buffer, length, endpoint in
+            core.handleWebRTCDatagram(buffer, length: length, from: endpoint)
+        }
+        if oversized > 0 {
+            core.counters.packetsIn &+= UInt64(oversized)
+            core.counters.drop(.oversized, count: UInt64(oversized))
+        }
+        if open {
+            streams.flush(slot: slot)
+        } else {
+            streams.close(slot: slot)
+        }
+    }
+
+    /// Once a second closes unused ICE-TCP connections; after every turn tells the core which
+    /// connections closed, so that no transport sends to them.
+    func tendStreams(_ streams: StreamConnections) {
+        if core.nowMs - lastStreamSweepMs >= 1000 {
+            lastStreamSweepMs = core.nowMs
+            streams.sweep(nowMs: core.nowMs) { core.webRTCByAddress[$0.key] != nil }
+        }
+        guard !streams.closedEndpoints.isEmpty else { return }
+        core.counters.streamConnectionsClosed &+= UInt64(streams.closedEndpoints.count)
+        for endpoint in streams.closedEndpoints { core.streamClosed(endpoint) }
+        streams.closedEndpoints.removeAll(keepingCapacity: true)
     }
 
     /// Wakes each shard this one piped packets to since the last batch, once.

@@ -30,6 +30,8 @@ public final class RecordingMediaCommands: MediaCommands {
     }
 
     public let announcedAddress: String
+    /// Recorded media planes listen on no TCP port.
+    public var offersICETCP: Bool { false }
     public let webRTCPorts: [Int]
     public let portRange: ClosedRange<Int>
     public let events: AsyncStream<MediaPlaneEvent>

@@ -22,6 +22,8 @@ final class SocketDatagramOutput: DatagramOutput {
     let receiveBufferBytes: Int32
     /// Whether a connected reader takes coalesced datagrams (UDP_GRO), as the transport's own socket does.
     let receivesCoalesced: Bool
+    /// The shard's ICE-TCP connections: a WebRTC transport whose client came over TCP sends there.
+    var streams: StreamConnections?
 
     init(
         webRTCFD: Int32, segmented: Bool, connectsPlainPeers: Bool = false, connectsSecurePeers: Bool = false, epollFD: Int32 = -1,
@@ -38,6 +40,15 @@ final class SocketDatagramOutput: DatagramOutput {
     }
 
     func sendQueued(on transport: TransportState, count: Int, counters: inout DataPlaneCounters) -> Int {
+        if transport.remote.isStream {
+            // Framed into the connection's buffer and written in one call; what does not fit is
+            // dropped, as a full UDP socket buffer drops it.
+            guard let streams else { return 0 }
+            counters.sendCalls &+= 1
+            let queued = streams.sendBatch(transport.sendBatch, count: count, to: transport.remote)
+            counters.sendMessages &+= UInt64(queued)
+            return queued
+        }
         let fd = transport.sharesSocket ? webRTCFD : transport.sendFD
         var tally = pkr_send_tally()
         let sent =
@@ -52,6 +63,7 @@ final class SocketDatagramOutput: DatagramOutput {
     }
 
     func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: IPv4Endpoint) -> Bool {
+        if endpoint.isStream { return streams?.send(datagram, to: endpoint) ?? false }
         guard let base = datagram.baseAddress else { return false }
         return pkr_udp_send(webRTCFD, base, UInt32(datagram.count), endpoint.ip, endpoint.port) > 0
     }

@@ -44,6 +44,8 @@ extension RelayConfiguration {
           keyframeRequestIntervalMs: \(media.keyframeRequestIntervalMs)
           webrtcEnabled: \(media.webRTCPort != nil)
           webrtcPort: \(media.webRTCPort ?? 7702)\(webRTCPortsComment)
+          webrtcTCP: \(media.webRTCTCP)
+          webrtcTCPConnections: \(media.webRTCTCPConnections)
           iceTimeoutSeconds: \(media.iceTimeoutMs / 1000)
           threads: \(media.threads)
           spreadRoomAfter: \(media.spreadRoomAfter)

@@ -16,7 +16,8 @@ extension RelayConfiguration {
         "media.layerAllocation",
         "media.srtpProfiles", "media.receiveBufferBytes", "media.sendBufferBytes", "media.receiveBatchSize", "media.sendBatchSize",
         "media.gso", "media.gsoPadding", "media.gro", "media.sendOnlySockets", "media.connectedSockets",
-        "media.retransmissionBufferPackets", "media.keyframeRequestIntervalMs", "media.webrtcEnabled", "media.webrtcPort", "media.iceTimeoutSeconds",
+        "media.retransmissionBufferPackets", "media.keyframeRequestIntervalMs", "media.webrtcEnabled", "media.webrtcPort", "media.webrtcTCP",
+        "media.webrtcTCPConnections", "media.iceTimeoutSeconds",
         "media.threads", "media.spreadRoomAfter",
         "rooms.maxVisibleUsers", "rooms.maxPublishers", "rooms.maxSubscriptionsPerUser", "rooms.keepAliveTimeoutSeconds",
         "rooms.tokenExpiryWarningSeconds", "rooms.maxForwardTargetsPerUser", "rooms.maxLinksPerUser", "rooms.maxLinksPerRoom",
@@ -34,16 +35,19 @@ extension RelayConfiguration {
     /// `media.portRangeStart`.
     public static func environmentVariable(for key: String) -> String {
         var name = "PKRELAY_"
-        var previous: Character = "."
-        for character in key {
+        let characters = Array(key)
+        for (index, character) in characters.enumerated() {
             if character == "." {
                 name += "_"
-            } else {
-                // A word starts at an upper-case letter after a lower-case one: allowPlainRTP is ALLOW_PLAIN_RTP.
-                if character.isUppercase && (previous.isLowercase || previous.isNumber) { name += "_" }
-                name += character.uppercased()
+                continue
             }
-            previous = character
+            let previous: Character = index > 0 ? characters[index - 1] : "."
+            let next: Character = index + 1 < characters.count ? characters[index + 1] : "."
+            // A word starts at an upper-case letter after a lower-case one (allowPlainRTP is
+            // ALLOW_PLAIN_RTP), and at the last capital of an acronym that a word follows
+            // (webrtcTCPConnections is WEBRTC_TCP_CONNECTIONS).
+            if character.isUppercase && (previous.isLowercase || previous.isNumber || (previous.isUppercase && next.isLowercase)) { name += "_" }
+            name += character.uppercased()
         }
         return name
     }

@@ -5,9 +5,10 @@ extension RelayConfiguration {
     /// Descriptors the relay may need at its limits: every control connection, every media
     /// port (two with send-only sockets, three when an SRTP transport's are connected too),
     /// listeners, epoll, eventfd and the WebRTC port (two sockets with send-only sockets) per
-    /// shard, and some headroom for webhooks and logs.
+    /// shard, with ICE-TCP its listener and connections, and some headroom for webhooks and logs.
     public var fileDescriptorsNeeded: Int {
-        let webRTCPerShard = media.webRTCPort == nil ? 0 : (media.sendOnlySockets ? 2 : 1)
+        let iceTCP = media.webRTCTCP ? 1 + media.webRTCTCPConnections : 0
+        let webRTCPerShard = media.webRTCPort == nil ? 0 : (media.sendOnlySockets ? 2 : 1) + iceTCP
         let perMediaPort = media.sendOnlySockets ? (media.connectedSockets ? 3 : 2) : 1
         return maxConnections + media.portRange.count * perMediaPort + media.threads * (2 + webRTCPerShard) + 256
     }

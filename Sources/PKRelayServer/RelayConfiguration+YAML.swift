@@ -107,6 +107,19 @@ extension RelayConfiguration {
             }
         }
         configuration.media.webRTCPort = webRTCEnabled ? webRTCPort : nil
+        configuration.media.webRTCTCP = try media.bool("webrtcTCP", default: configuration.media.webRTCTCP)
+        configuration.media.webRTCTCPConnections = try media.int(
+            "webrtcTCPConnections", default: configuration.media.webRTCTCPConnections, in: 1...Int(UInt16.max))
+        // ICE-TCP listens on each WebRTC port's number: the control and admin listeners must not.
+        if configuration.media.webRTCTCP, let range = configuration.webRTCPortRange {
+            for (key, port) in [("control.port", configuration.controlPort), ("admin.port", configuration.adminPort)] where range.contains(port) {
+                throw ConfigurationError(
+                    key: key,
+                    reason:
+                        "\(port) is one of the WebRTC ports \(range.lowerBound)-\(range.upperBound), on which ICE-TCP listens (media.webrtcTCP); "
+                        + "choose another port, or set media.webrtcTCP: false")
+            }
+        }
         configuration.media.iceTimeoutMs = Int64(try media.int("iceTimeoutSeconds", default: Int(configuration.media.iceTimeoutMs / 1000), in: 5...300)) * 1000
         try media.finish()
 

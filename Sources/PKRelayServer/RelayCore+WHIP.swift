@@ -6,6 +6,7 @@ import Logging
 import MediaPlane
 import Protocol
 import RoomEngine
+import SDP
 
 /// WHIP ingest (RFC 9725): a publisher that speaks HTTP instead of the control channel. The
 /// Bearer token is the room server's usual token (it names the room and the user); the relay
@@ -97,10 +98,12 @@ extension RelayCore {
         }
         let (local, effects) = webRTC[record.transportId]!.restartFromFragment(client: ICECredentials(ufrag: ufrag, password: password))
         run(effects, transport: record.transportId, session: record.session)
-        let answer = [
-            "a=ice-lite", "a=ice-ufrag:\(local.ufrag)", "a=ice-pwd:\(local.password)",
-            "a=candidate:1 1 udp 2130706431 \(media.announcedAddress) \(port) typ host", "a=end-of-candidates", "",
-        ].joined(separator: "\r\n")
+        let relay = RelayTransportDescription(
+            iceUsernameFragment: local.ufrag, icePassword: local.password, fingerprint: SDPFingerprint(algorithm: "sha-256", bytes: []),
+            candidateAddress: media.announcedAddress, candidatePort: UInt16(port), offersTCP: media.offersICETCP, sessionID: 0)
+        let answer =
+            (["a=ice-lite", "a=ice-ufrag:\(local.ufrag)", "a=ice-pwd:\(local.password)"] + relay.candidates.map { "a=candidate:\($0.sdpValue)" }
+            + ["a=end-of-candidates", ""]).joined(separator: "\r\n")
         return .fragment(answer, etag: local.ufrag)
     }
 

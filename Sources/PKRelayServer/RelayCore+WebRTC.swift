@@ -67,7 +67,8 @@ extension RelayCore {
         return RelayTransportDescription(
             iceUsernameFragment: session.credentials.ufrag, icePassword: session.credentials.password,
             fingerprint: SDPFingerprint(algorithm: fingerprint.algorithm.rawValue, bytes: fingerprint.digest),
-            candidateAddress: media.announcedAddress, candidatePort: UInt16(port), sessionID: session.sdpSessionID, sessionVersion: 1)
+            candidateAddress: media.announcedAddress, candidatePort: UInt16(port), offersTCP: media.offersICETCP, sessionID: session.sdpSessionID,
+            sessionVersion: 1)
     }
 
     /// publishStream with an SDP offer: the tracks come from the offer, the result carries the answer.

@@ -67,6 +67,8 @@ extension RelayMetric {
     static let probePackets = counter("pkrelay_probe_packets_total", "Packets sent in probe clusters (RTX copies of recent packets, or padding).")
     static let pacedPackets = counter(
         "pkrelay_paced_packets_total", "Packets a subscriber's pacer held back to spread a burst (counted each time it held one).")
+    static let iceTCPConnections = counter(
+        "pkrelay_ice_tcp_connections_total", "ICE-TCP connections on the WebRTC ports, by outcome (accepted, refused past the limit, closed).")
     static let subscriberEstimates = gauge(
         "pkrelay_subscriber_estimates", "Subscriber transports with a bandwidth estimate, by what drives it (transport_wide, receiver_reports).")
     static let subscriberEstimatesAtMost = gauge(
@@ -111,7 +113,8 @@ extension RelayMetric {
         sendOnlySockets,
         keyframeRequestsReceived, keyframeRequestsSent, keyframeReplays, nacksReceived, retransmissions, retransmissionsMissed, nacksSent,
         retransmissionsReceived,
-        transportFeedbackSent, transportFeedbackReceived, probeClusters, probePackets, pacedPackets, subscriberEstimates, subscriberEstimatesAtMost,
+        transportFeedbackSent, transportFeedbackReceived, probeClusters, probePackets, pacedPackets, iceTCPConnections, subscriberEstimates,
+        subscriberEstimatesAtMost,
         videoLayerChanges, videoLimited, droppedPackets, srtpFailures, processCPUSeconds, cpuCores, mediaThreadCPUSeconds,
         webhookDeliveries, webhookFailures, webhookDropped, webhookQueueDepth, limitRefusals,
         clusterServing, clusterRooms, clusterLeaseLosses, clusterRenewalFailures, clusterRedirects, clusterPeers, clusterPeerLosses,

@@ -40,6 +40,9 @@ extension RelayMetrics {
         mirror(.probeClusters, total: counters.probeClusters)
         mirror(.probePackets, total: counters.probePackets)
         mirror(.pacedPackets, total: counters.pacedPackets)
+        mirror(.iceTCPConnections, [("outcome", "accepted")], total: counters.streamConnectionsAccepted)
+        mirror(.iceTCPConnections, [("outcome", "refused")], total: counters.streamConnectionsRefused)
+        mirror(.iceTCPConnections, [("outcome", "closed")], total: counters.streamConnectionsClosed)
         let estimates = overview.media.transports.values.compactMap(\.bandwidthEstimate)
         for source in BandwidthEstimateReport.Source.allCases {
             set(.subscriberEstimates, [("source", source.rawValue)], to: Double(estimates.count { $0.source == source }))

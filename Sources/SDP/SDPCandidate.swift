@@ -71,7 +71,7 @@ public struct SDPCandidate: Sendable, Hashable {
     }
 
     /// The value written after `a=candidate:`.
-    var sdpValue: String {
+    public var sdpValue: String {
         var fields = [foundation, String(component), transport, String(priority), address, String(port), "typ", type]
         if let relatedAddress { fields += ["raddr", relatedAddress] }
         if let relatedPort { fields += ["rport", String(relatedPort)] }

@@ -72,6 +72,18 @@ struct ConfigurationTests {
         #expect(twins.fileDescriptorsNeeded - unconnected.fileDescriptorsNeeded == twins.media.portRange.count)
     }
 
+    @Test func webRTCTCPIsOnUnlessTurnedOffAndKeepsClearOfTheListeners() throws {
+        let defaults = try RelayConfiguration.load(yaml: "")
+        #expect(defaults.media.webRTCTCP && defaults.media.webRTCTCPConnections == 1024)
+        #expect(defaults.effectiveSettings.contains("webrtcTCP: true") && defaults.effectiveSettings.contains("webrtcTCPConnections: 1024"))
+        let off = try RelayConfiguration.load(yaml: "", environment: ["PKRELAY_MEDIA_WEBRTC_TCP": "false", "PKRELAY_MEDIA_WEBRTC_TCP_CONNECTIONS": "8"])
+        #expect(!off.media.webRTCTCP && off.media.webRTCTCPConnections == 8)
+        // A listener for each thread and a descriptor for each connection it may keep.
+        #expect(defaults.fileDescriptorsNeeded - off.fileDescriptorsNeeded == defaults.media.threads * 1025)
+        // With ICE-TCP off, TCP listeners may share the WebRTC ports' numbers.
+        #expect(try RelayConfiguration.load(yaml: "control: {port: 7702}\nmedia: {webrtcTCP: false, webrtcPort: 7702, threads: 2}").controlPort == 7702)
+    }
+
     @Test func webRTCPortsAreOnePerMediaThread() throws {
         let four = try RelayConfiguration.load(yaml: "media: {webrtcPort: 7702, threads: 4}")
         #expect(four.webRTCPortRange == 7702...7705)
@@ -181,6 +193,13 @@ struct ConfigurationTests {
         BadCase(
             yaml: "media: {webrtcPort: 41000, threads: 1, portRangeStart: 40000, portRangeEnd: 41000}", key: "media.webrtcPort",
             reason: "must lie outside media.portRangeStart-portRangeEnd (40000-41000)"),
+        // ICE-TCP listens on the WebRTC ports' numbers.
+        BadCase(
+            yaml: "control: {port: 7703}\nmedia: {webrtcPort: 7702, threads: 2}", key: "control.port",
+            reason: "7703 is one of the WebRTC ports 7702-7703, on which ICE-TCP listens"),
+        BadCase(yaml: "admin: {port: 7702}\nmedia: {webrtcPort: 7702, threads: 1}", key: "admin.port", reason: "or set media.webrtcTCP: false"),
+        BadCase(yaml: "media: {webrtcTCPConnections: 0}", key: "media.webrtcTCPConnections", reason: "between 1 and 65535"),
+        BadCase(yaml: "media: {webrtcTCP: maybe}", key: "media.webrtcTCP", reason: "true or false"),
         BadCase(yaml: "media: {retransmissionBufferPackets: 500}", key: "media.retransmissionBufferPackets", reason: "power of two"),
         BadCase(yaml: "auth: {keys: [{id: k, secret: short}]}", key: "auth.keys[0].secret", reason: "at least 32"),
         BadCase(yaml: "auth: {keys: [{secret: 0123456789abcdef0123456789abcdef}]}", key: "auth.keys[0].id", reason: "required"),

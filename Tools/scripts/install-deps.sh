@@ -19,7 +19,8 @@ if [[ "${1:-build}" == "test" ]]; then
     want+=(ffmpeg gnutls-bin golang-go golang-github-pion-dtls.v2-dev python3 python3-pip python3-yaml gdb postgresql coturn)
 fi
 if [[ "${1:-build}" == "browser" ]]; then
-    want=(chromium chromium-driver python3-selenium curl iproute2 util-linux)
+    # nftables: the ICE-TCP phase drops UDP to the relay inside the test's network namespace.
+    want=(chromium chromium-driver python3-selenium curl iproute2 util-linux nftables)
 fi
 
 # node runs the web SDK's tests (make test-sdk, node:test); any node from 18 on does, so

@@ -154,6 +154,41 @@ int pkr_eventfd_create(void);
 void pkr_eventfd_signal(int fd);
 void pkr_eventfd_drain(int fd);
 
+/* ICE over TCP (RFC 6544, passive candidates) on a shard's WebRTC port: a listening socket, and
+ * connections that carry datagrams with RFC 4571 framing (a two-byte length before each). */
+typedef struct pkr_stream pkr_stream;
+
+/* A non-blocking TCP socket listening on ip:port; the fd or -errno. */
+int pkr_tcp_listen(uint32_t ip, uint16_t port, int backlog);
+/* Accepts one waiting connection, non-blocking and without Nagle's delay; its fd and peer, or
+ * -EAGAIN when none waits, or -errno. */
+int pkr_tcp_accept(int listen_fd, uint32_t *ip, uint16_t *port);
+/* A connection over `fd` with a receive buffer (which must hold the longest frame taken, plus
+ * two) and a send buffer for what the kernel does not take at once; NULL without memory (`fd`
+ * is then the caller's to close). */
+pkr_stream *pkr_stream_create(int fd, unsigned receive_capacity, unsigned send_capacity);
+/* Closes the connection's socket and frees it. */
+void pkr_stream_destroy(pkr_stream *stream);
+int pkr_stream_fd(const pkr_stream *stream);
+/* Reads what has arrived, once: the bytes read, 0 when the peer closed, -EAGAIN when nothing
+ * waits, or -errno. */
+int pkr_stream_read(pkr_stream *stream);
+/* The next whole frame read: 1 with `frame` (in the receive buffer, valid until the next read)
+ * and `length`, or 0 when none is whole yet. A frame longer than `max_length` is passed over
+ * and counted in `skipped`. */
+int pkr_stream_next_frame(pkr_stream *stream, unsigned max_length, uint8_t **frame, unsigned *length, unsigned *skipped);
+/* Queues one datagram, framed; 0 when the send buffer has no room for it (it is dropped). */
+int pkr_stream_queue(pkr_stream *stream, const void *data, unsigned length);
+/* Queues prepared messages 0..<count of a send batch, framed, in order, until one does not fit;
+ * returns how many were queued (the rest are dropped). */
+unsigned pkr_stream_queue_batch(pkr_stream *stream, const pkr_msg_batch *batch, unsigned count);
+/* Writes what is queued until the kernel takes no more; returns the bytes still waiting, or
+ * -errno when the connection failed. */
+int pkr_stream_flush(pkr_stream *stream);
+unsigned pkr_stream_pending(const pkr_stream *stream);
+/* Changes what epoll reports for `fd` (already added): readable, and writable when asked. */
+int pkr_epoll_watch(int epoll_fd, int fd, uint64_t token, int writable);
+
 /* Clocks in milliseconds. */
 /* The number of CPUs this process may run on (its affinity mask), at least 1. */
 int pkr_available_cpus(void);

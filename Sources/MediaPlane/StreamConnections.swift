@@ -1,0 +1,204 @@
+import CSocketShims
+
+/// ICE over TCP on one shard's WebRTC port (RFC 6544, passive candidates only): the listening
+/// socket and the connections accepted on it, each carrying datagrams with RFC 4571 framing.
+///
+/// A connection is named by an ``IPv4Endpoint`` whose `connection` is its slot plus one, so the
+/// core finds transports and answers checks over TCP exactly as over UDP; what it sends to such
+/// an endpoint is framed into the connection's send buffer instead of a `sendmmsg` batch. Lives
+/// on the shard's thread: the shell accepts, reads and sweeps, the output sends.
+final class StreamConnections {
+    struct Connection {
+        var stream: OpaquePointer
+        /// The client's TCP address, with this connection's number.
+        var endpoint: IPv4Endpoint
+        var lastFrameMs: Int64
+        /// The last time a transport took datagrams from this connection (a check passed here).
+        var lastRoutedMs: Int64
+        /// Whether epoll also reports the socket writable (while queued bytes wait).
+        var watchingWritable: Bool
+    }
+
+    /// Marks an epoll token as a connection's, with its slot in the low bits.
+    static let tokenFlag: UInt64 = 1 << 61
+    static let listenerToken = UInt64.max - 2
+    /// A connection's buffer for what arrived and is not yet a whole frame: the longest datagram
+    /// the relay takes, its two length bytes, and room to read ahead.
+    static let receiveCapacity = 4096
+    /// What a connection keeps of what the kernel's socket buffer did not take: a slow reader's
+    /// datagrams beyond it are dropped, as a full UDP socket's would be.
+    static let sendCapacity = 65_536
+    /// Reads of a connection per turn of the shard's loop, at most.
+    static let readsPerTurn = 8
+    /// A connection on which no check passed for this long (a stranger, a port scanner, or the
+    /// client of a transport that closed) is closed.
+    static let unroutedLimitMs: Int64 = 10_000
+    /// A connection that carried nothing for this long is closed: a client keeps checking
+    /// consent every few seconds.
+    static let idleLimitMs: Int64 = 30_000
+
+    let listenFD: Int32
+    let epollFD: Int32
+    let limit: Int
+    private(set) var slots: [Connection?]
+    private var freeSlots: [Int]
+    private(set) var openCount = 0
+    /// Connections closed since the shell last told the core, which forgets their routes.
+    var closedEndpoints: [IPv4Endpoint] = []
+
+    /// Takes `listenFD` (a listening TCP socket, closed by ``closeAll()``) and accepts at most
+    /// `limit` connections at a time (at most 65 535: a connection's number is 16 bits).
+    init(listenFD: Int32, epollFD: Int32, limit: Int) {
+        self.listenFD = listenFD
+        self.epollFD = epollFD
+        self.limit = min(max(1, limit), Int(UInt16.max))
+        slots = []
+        freeSlots = []
+        closedEndpoints.reserveCapacity(64)
+    }
+
+    static func token(ofSlot slot: Int) -> UInt64 { tokenFlag | UInt64(slot) }
+
+    static func slot(of endpoint: IPv4Endpoint) -> Int { Int(endpoint.connection) - 1 }
+
+    /// Accepts what waits on the listening socket: up to `limit` connections open, the rest
+    /// closed at once. Returns the counts accepted and refused.
+    func acceptWaiting(nowMs: Int64) -> (accepted: Int, refused: Int) {
+        var accepted = 0
+        var refused = 0
+        // Bounded per turn, so a connection flood cannot hold the shard here.
+        for _ in 0..<64 {
+            var ip: UInt32 = 0
+            var port: UInt16 = 0
+            let fd = pkr_tcp_accept(listenFD, &ip, &port)
+            if fd < 0 { break }
+            guard openCount < limit, let stream = pkr_stream_create(fd, UInt32(Self.receiveCapacity), UInt32(Self.sendCapacity)) else {
+                _ = pkr_close(fd)
+                refused += 1
+                continue
+            }
+            let slot: Int
+            if let free = freeSlots.popLast() {
+                slot = free
+            } else {
+                slot = slots.count
+                slots.append(nil)
+            }
+            guard pkr_epoll_add(epollFD, fd, Self.token(ofSlot: slot)) == 0 else {
+                pkr_stream_destroy(stream)
+                freeSlots.append(slot)
+                refused += 1
+                continue
+            }
+            let endpoint = IPv4Endpoint(ip: ip, port: port, connection: UInt16(slot + 1))
+            slots[slot] = Connection(stream: stream, endpoint: endpoint, lastFrameMs: nowMs, lastRoutedMs: nowMs, watchingWritable: false)
+            openCount += 1
+            accepted += 1
+        }
+        return (accepted, refused)
+    }
+
+    /// The connection an endpoint names, when it is still the one that endpoint came over.
+    func connection(for endpoint: IPv4Endpoint) -> Connection? {
+        let slot = Self.slot(of: endpoint)
+        guard slots.indices.contains(slot), let connection = slots[slot], connection.endpoint == endpoint else { return nil }
+        return connection
+    }
+
+    /// Queues one datagram, framed, on the connection `endpoint` names and writes what the
+    /// kernel takes; false when the connection is gone or its buffer is full.
+    func send(_ datagram: UnsafeRawBufferPointer, to endpoint: IPv4Endpoint) -> Bool {
+        guard let connection = connection(for: endpoint), let base = datagram.baseAddress else { return false }
+        let queued = pkr_stream_queue(connection.stream, base, UInt32(datagram.count)) == 1
+        flush(slot: Self.slot(of: endpoint))
+        return queued
+    }
+
+    /// Queues prepared messages 0..<count of a transport's send batch on the connection
+    /// `endpoint` names and writes what the kernel takes; returns how many were queued.
+    func sendBatch(_ batch: OpaquePointer, count: Int, to endpoint: IPv4Endpoint) -> Int {
+        guard let connection = connection(for: endpoint) else { return 0 }
+        let queued = Int(pkr_stream_queue_batch(connection.stream, batch, UInt32(count)))
+        flush(slot: Self.slot(of: endpoint))
+        return queued
+    }
+
+    /// Writes what waits on a connection; watches for room while some is left, and closes the
+    /// connection when its socket failed.
+    func flush(slot: Int) {
+        guard slots.indices.contains(slot), let connection = slots[slot] else { return }
+        let pending = pkr_stream_flush(connection.stream)
+        if pending < 0 {
+            close(slot: slot)
+            return
+        }
+        let wantsWritable = pending > 0
+        if wantsWritable != connection.watchingWritable {
+            _ = pkr_epoll_watch(epollFD, pkr_stream_fd(connection.stream), Self.token(ofSlot: slot), wantsWritable ? 1 : 0)
+            slots[slot]!.watchingWritable = wantsWritable
+        }
+    }
+
+    /// Reads what arrived on a connection and hands each whole frame to `handle`, in order, with
+    /// the connection's endpoint. Returns whether the connection is still open (the peer closed
+    /// it, or it failed, otherwise: the caller closes it) and how many frames were too long to
+    /// take (passed over).
+    func read(slot: Int, nowMs: Int64, handle: (UnsafeMutableRawPointer, Int, IPv4Endpoint) -> Void) -> (open: Bool, oversized: Int) {
+        guard slots.indices.contains(slot), let connection = slots[slot] else { return (true, 0) }
+        var frame: UnsafeMutablePointer<UInt8>?
+        var length: UInt32 = 0
+        var skipped: UInt32 = 0
+        var framed = false
+        defer { if framed, slots[slot] != nil { slots[slot]!.lastFrameMs = nowMs } }
+        // A few buffers' worth per turn (a keyframe's burst), then the other sockets get theirs.
+        for _ in 0..<Self.readsPerTurn {
+            let got = pkr_stream_read(connection.stream)
+            if got == -11 { break }  // EAGAIN: all read, or woken to write
+            if got <= 0 { return (false, Int(skipped)) }
+            // An answer sent from `handle` can find the connection failed and close it: then no
+            // more frames are read from it.
+            while slots[slot] != nil,
+                pkr_stream_next_frame(connection.stream, UInt32(MediaCore.maximumPacketSize), &frame, &length, &skipped) == 1
+            {
+                framed = true
+                if let frame { handle(UnsafeMutableRawPointer(frame), Int(length), connection.endpoint) }
+            }
+            if slots[slot] == nil { break }
+        }
+        return (true, Int(skipped))
+    }
+
+    /// Closes connections nobody uses: none of whose checks passed (or whose transport went)
+    /// for ``unroutedLimitMs``, or silent for ``idleLimitMs``. `isRouted` says whether a
+    /// transport takes the endpoint's datagrams now.
+    func sweep(nowMs: Int64, isRouted: (IPv4Endpoint) -> Bool) {
+        for slot in slots.indices {
+            guard let connection = slots[slot] else { continue }
+            if isRouted(connection.endpoint) {
+                slots[slot]!.lastRoutedMs = nowMs
+            } else if nowMs - connection.lastRoutedMs >= Self.unroutedLimitMs {
+                close(slot: slot)
+                continue
+            }
+            if nowMs - connection.lastFrameMs >= Self.idleLimitMs { close(slot: slot) }
+        }
+    }
+
+    /// Closes one connection; its slot is free for the next.
+    func close(slot: Int) {
+        guard slots.indices.contains(slot), let connection = slots[slot] else { return }
+        _ = pkr_epoll_remove(epollFD, pkr_stream_fd(connection.stream))
+        pkr_stream_destroy(connection.stream)
+        slots[slot] = nil
+        freeSlots.append(slot)
+        openCount -= 1
+        closedEndpoints.append(connection.endpoint)
+    }
+
+    /// Closes every connection and the listening socket.
+    func closeAll() {
+        for slot in slots.indices { close(slot: slot) }
+        _ = pkr_epoll_remove(epollFD, listenFD)
+        _ = pkr_close(listenFD)
+    }
+}
