@@ -326,6 +326,7 @@ extension MediaCore {
         for (id, transport) in transports {
             var entry = transport.report
             entry.remote = transport.remoteKey == 0 ? nil : transport.remote.description
+            entry.remoteProtocol = transport.remoteKey == 0 ? nil : (transport.remote.isStream ? "tcp" : "udp")
             entry.sendBitrateBps = bitsPerSecond(entry.bytesOut, since: transport.bytesOutAtLastReport)
             transport.bytesOutAtLastReport = entry.bytesOut
             entry.bandwidthEstimate = transport.estimator.map { Self.estimateReport(of: $0, stamps: transport.sentSequenceExtensionId != 0) }

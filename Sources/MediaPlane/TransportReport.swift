@@ -6,6 +6,9 @@ public struct TransportReport: Sendable, Hashable {
     public var bytesOut: UInt64 = 0
     /// The client's address once connected or latched.
     public var remote: String?
+    /// How the client reaches the transport, with `remote`: `udp`, or `tcp` for a WebRTC client
+    /// on ICE-TCP.
+    public var remoteProtocol: String?
     /// The estimate of the subscriber's downlink, once the transport carries a sink.
     public var bandwidthEstimate: BandwidthEstimateReport?
     /// Bits per second sent over the data plane's last report window (about a second).

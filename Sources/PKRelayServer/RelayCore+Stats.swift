@@ -14,7 +14,7 @@ extension RelayCore {
                 TransportStats(
                     transportId: id, port: port, remote: figures.remote, packetsIn: figures.packetsIn, bytesIn: figures.bytesIn,
                     packetsOut: figures.packetsOut, bytesOut: figures.bytesOut,
-                    bandwidthEstimate: figures.bandwidthEstimate.map(BandwidthEstimateStats.init)))
+                    bandwidthEstimate: figures.bandwidthEstimate.map(BandwidthEstimateStats.init), remoteProtocol: figures.remoteProtocol))
         }
         var published: [PublishedTrackStats] = []
         var subscribed: [SubscribedTrackStats] = []

@@ -4,6 +4,8 @@ public struct TransportStats: Sendable, Codable, Hashable {
     public var port: Int
     /// The client's address once connected or latched.
     public var remote: String?
+    /// `udp`, or `tcp` for a WebRTC client on ICE-TCP; with `remote`.
+    public var remoteProtocol: String?
     public var packetsIn: UInt64
     public var bytesIn: UInt64
     public var packetsOut: UInt64
@@ -13,8 +15,9 @@ public struct TransportStats: Sendable, Codable, Hashable {
 
     public init(
         transportId: Int, port: Int, remote: String?, packetsIn: UInt64, bytesIn: UInt64, packetsOut: UInt64, bytesOut: UInt64,
-        bandwidthEstimate: BandwidthEstimateStats? = nil
+        bandwidthEstimate: BandwidthEstimateStats? = nil, remoteProtocol: String? = nil
     ) {
+        self.remoteProtocol = remoteProtocol
         self.transportId = transportId
         self.port = port
         self.remote = remote

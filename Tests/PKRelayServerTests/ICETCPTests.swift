@@ -122,6 +122,17 @@ struct ICETCPTests {
             #expect(rtcp > 0, "SRTCP from the relay over TCP")
             let counters = try await Self.counters(relay) { $0.streamConnectionsAccepted >= 1 }
             #expect(counters.streamConnectionsAccepted >= 1)
+            // getStats names the client's TCP address, and says it is TCP.
+            var figures: TransportStats?
+            let statsDeadline = ContinuousClock.now + .seconds(5)
+            repeat {
+                let stats: GetStatsResult = try await anchor.request("getStats", GetStatsParams())
+                figures = stats.transports.first { $0.transportId == transport.transportId }
+                if figures?.remoteProtocol == nil { try await Task.sleep(for: .milliseconds(100)) }
+            } while figures?.remoteProtocol == nil && ContinuousClock.now < statsDeadline
+            #expect(figures?.remote == "127.0.0.1:\(socket.localPort)" && figures?.remoteProtocol == "tcp", "\(String(describing: figures))")
+            let viewerStats: GetStatsResult = try await viewer.client.request("getStats", GetStatsParams())
+            #expect(viewerStats.transports.first?.remoteProtocol == "udp", "\(viewerStats.transports)")
             #expect(!(await anchor.events()).contains { $0.transportStateChanged?.state == "failed" })
             await viewer.client.close()
             await anchor.close()

@@ -312,7 +312,7 @@ export interface RemoteVideoStats {
 export interface RelayStats {
   generatedAt: number;
   transports: Array<{
-    transportId: number; port: number; remote?: string; packetsIn: number; bytesIn: number; packetsOut: number; bytesOut: number;
+    transportId: number; port: number; remote?: string; remoteProtocol?: "udp" | "tcp"; packetsIn: number; bytesIn: number; packetsOut: number; bytesOut: number;
     /** The relay's estimate of this client's downlink, once the transport carries a subscription. */
     bandwidthEstimate?: {
       source: "transport_wide" | "receiver_reports"; estimateBps: number; delayBasedBps: number; lossBasedBps: number;
