@@ -34,6 +34,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The `media` script with subscribers 1 and 3 on a second shard, fed over the link between
     /// the two cores as the shell's shards are.
     case shards
+    /// ICE-TCP's RFC 4571 framing on a real socket pair against a model: frames cut into any
+    /// pieces come out whole, overlong ones passed over, and what is queued arrives whole.
+    case stream
 
     /// Runs one input. Returns for every input unless a bug is found; the control case blocks
     /// until the relay core has handled the whole script, so call it outside Swift concurrency
@@ -52,6 +55,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .srtp: Self.runSRTP(bytes)
         case .media: Self.runMedia(bytes)
         case .shards: Self.runMedia(bytes, secondShard: true)
+        case .stream: Self.runStream(bytes)
         }
     }
 

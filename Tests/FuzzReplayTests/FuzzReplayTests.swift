@@ -44,7 +44,7 @@ import Testing
     /// rename, a bad merge) fails the replay instead of shrinking it in silence. Raise a count
     /// when seeds are added.
     static let seedCounts: [FuzzTarget: Int] = [
-        .rtp: 9, .rtcp: 10, .stun: 11, .sdp: 6, .dtls: 4, .codecs: 5, .token: 11, .config: 5, .control: 6, .srtp: 3, .media: 5, .shards: 5,
+        .rtp: 9, .rtcp: 10, .stun: 11, .sdp: 6, .dtls: 4, .codecs: 5, .token: 11, .config: 5, .control: 6, .srtp: 3, .media: 5, .shards: 5, .stream: 3,
     ]
 
     @Test("corpus and regression inputs run through their target", arguments: FuzzTarget.allCases)

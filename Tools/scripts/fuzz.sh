@@ -8,7 +8,7 @@ set -euo pipefail
 SWIFT="${SWIFT:-swift}"
 SECONDS_PER_TARGET="${FUZZ_SECONDS:-60}"
 SCRATCH=.build-fuzz
-ALL_TARGETS="rtp rtcp stun sdp dtls codecs token config control srtp media shards"
+ALL_TARGETS="rtp rtcp stun sdp dtls codecs token config control srtp media shards stream"
 TARGETS="${FUZZ_TARGETS:-$ALL_TARGETS}"
 TARGETS="${TARGETS//,/ }"
 
