@@ -56,6 +56,11 @@ int pkr_tcp_accept(int listen_fd, uint32_t *ip, uint16_t *port) {
     /* Media frames are written whole and late ones are worth nothing: no Nagle delay. */
     int on = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+    /* The kernel keeps at most this much not yet sent (beyond what is in flight): without a
+     * bound its send buffer grows to megabytes for a slow reader, seconds of media that would
+     * arrive late, and the relay's own buffer, which drops whole datagrams, never fills. */
+    int unsent = PKR_STREAM_UNSENT_LIMIT;
+    setsockopt(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &unsent, sizeof(unsent));
     *ip = ntohl(address.sin_addr.s_addr);
     *port = ntohs(address.sin_port);
     return fd;

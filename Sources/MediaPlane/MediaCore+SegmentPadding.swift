@@ -29,11 +29,12 @@ extension MediaCore {
     /// How many padding bytes make a video RTP packet of `plainLength` bytes (before sealing)
     /// go on with its transport's open run: 0 when it would not go on anyway, when it is longer
     /// than the run, when the gap exceeds the limit, when the run is full, or when the packet
-    /// already carries padding (`firstByte`'s P bit), which is left as the sender made it.
+    /// already carries padding (`firstByte`'s P bit), which is left as the sender made it, and
+    /// never on ICE-TCP, where no segmentation happens and padding only costs the slowest path.
     @inline(__always)
     func segmentPadding(plainLength: Int, firstByte: UInt8, on transport: TransportState) -> Int {
         let size = transport.runSegmentSize
-        guard size > 0, firstByte & 0x20 == 0 else { return 0 }
+        guard size > 0, firstByte & 0x20 == 0, !transport.remote.isStream else { return 0 }
         let padding = size - (plainLength + transport.rtpTrailerLength)
         guard padding > 0, padding <= segmentPaddingLimit, plainLength + padding <= Self.maximumPacketSize,
             transport.runSegments < Int(PKR_MAX_SEGMENTS), transport.runBytes + size <= Int(PKR_MAX_SEGMENTED_BYTES)

@@ -116,9 +116,12 @@ extension MediaCore {
     /// it, and a transport that sent there waits for a check on another path.
     func streamClosed(_ endpoint: IPv4Endpoint) {
         let key = endpoint.key
-        guard let transport = webRTCByAddress.removeValue(forKey: key) else { return }
-        transport.iceAddressKeys.removeAll { $0 == key }
-        if transport.remoteKey == key { transport.remoteKey = 0 }
+        webRTCByAddress[key] = nil
+        // Every transport a check on the connection ever selected, not only its last owner.
+        for transport in transports.values where transport.sharesSocket {
+            transport.iceAddressKeys.removeAll { $0 == key }
+            if transport.remoteKey == key { transport.remoteKey = 0 }
+        }
     }
 
     func forgetWebRTCRoutes(of transport: TransportState) {

@@ -31,7 +31,8 @@ public final class MediaPlane: MediaCommands {
     public let events: AsyncStream<MediaPlaneEvent>
     let eventSink: AsyncStream<MediaPlaneEvent>.Continuation
 
-    enum Lifecycle: Sendable { case created, running, stopped }
+    /// `startFailed`: a thread could not be started; the others run, and nothing is closed.
+    enum Lifecycle: Sendable { case created, running, startFailed, stopped }
 
     /// Ports and keys of open transports, and which shard owns what.
     struct Registry: Sendable {
@@ -178,6 +179,31 @@ public final class MediaPlane: MediaCommands {
     /// Whether every WebRTC port also listens on TCP (ICE-TCP, `media.webrtcTCP`).
     public var offersICETCP: Bool { !webRTCTCPFDs.isEmpty && webRTCTCPFDs.allSatisfy { $0 >= 0 } }
 
+    /// Closes the sockets and descriptors of a media plane whose threads never ran.
+    func closeUnstarted() {
+        for fd in webRTCFDs + webRTCTCPFDs where fd >= 0 { _ = pkr_close(fd) }
+        for (fd, sendFD) in zip(webRTCFDs, webRTCSendFDs) where sendFD >= 0 && sendFD != fd { _ = pkr_close(sendFD) }
+        // Transports placed on a shard wait in its mailbox, which no thread will read.
+        var posted: [MediaCommand] = []
+        for shard in shards {
+            shard.mailbox.take(replacingWith: &posted)
+            for case .addTransport(_, let fd, _, _, _, let sendFD) in posted {
+                if sendFD >= 0, sendFD != fd { _ = pkr_close(sendFD) }
+                if fd >= 0 { _ = pkr_close(fd) }
+            }
+            posted.removeAll()
+            shard.close()
+        }
+        let unplaced = registry.withLock { registry in
+            defer { registry.unplaced = [:] }
+            return registry.unplaced.values.flatMap { commands -> [Int32] in
+                if case .addTransport(_, let fd, _, _, _, let sendFD)? = commands.first { return [sendFD, fd] }
+                return []
+            }
+        }
+        for fd in unplaced where fd >= 0 { _ = pkr_close(fd) }
+    }
+
     /// The number of data-plane threads.
     public var threadCount: Int { shards.count }
 
@@ -196,17 +222,20 @@ public final class MediaPlane: MediaCommands {
                         peerEventFDs: eventFDs,
                         events: eventSink) && started
             }
-            if started { state = .running }
+            state = started ? .running : .startFailed
         }
     }
 
-    /// Stops the data-plane threads; every transport's socket is closed.
+    /// Stops the data-plane threads; every transport's socket is closed. A media plane never
+    /// started closes what it opened: its WebRTC sockets (a TCP listener left open would keep
+    /// completing clients' handshakes), epoll sets, eventfds and unplaced transports.
     public func stop() {
-        let wasRunning = lifecycle.withLock { state in
+        let previous = lifecycle.withLock { state in
             defer { state = .stopped }
-            return state == .running
+            return state
         }
-        guard wasRunning else { return }
+        if previous == .created { closeUnstarted() }
+        guard previous == .running else { return }
         for shard in shards { shard.mailbox.post(.stop) }
         for shard in shards {
             shard.thread.join()

@@ -162,12 +162,16 @@ final class MediaShell {
         }
     }
 
-    /// Once a second closes unused ICE-TCP connections; after every turn tells the core which
-    /// connections closed, so that no transport sends to them.
+    /// After every turn closes the ICE-TCP connections a write found broken (no frame of
+    /// theirs is being read now) and tells the core which connections closed, so that no
+    /// transport sends to them; once a second closes unused ones and lets a paused listener
+    /// accept again.
     func tendStreams(_ streams: StreamConnections) {
+        streams.closeFailed()
         if core.nowMs - lastStreamSweepMs >= 1000 {
             lastStreamSweepMs = core.nowMs
             streams.sweep(nowMs: core.nowMs) { core.webRTCByAddress[$0.key] != nil }
+            streams.resumeListening(nowMs: core.nowMs)
         }
         guard !streams.closedEndpoints.isEmpty else { return }
         core.counters.streamConnectionsClosed &+= UInt64(streams.closedEndpoints.count)

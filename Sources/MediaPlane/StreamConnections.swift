@@ -17,6 +17,9 @@ final class StreamConnections {
         var lastRoutedMs: Int64
         /// Whether epoll also reports the socket writable (while queued bytes wait).
         var watchingWritable: Bool
+        /// A write found the connection broken: nothing more is sent on it, and it is closed
+        /// once nothing can be reading from its buffer (``closeFailed()``).
+        var failed = false
     }
 
     /// Marks an epoll token as a connection's, with its slot in the low bits.
@@ -45,6 +48,13 @@ final class StreamConnections {
     private(set) var openCount = 0
     /// Connections closed since the shell last told the core, which forgets their routes.
     var closedEndpoints: [IPv4Endpoint] = []
+    /// Whether a connection failed and waits to be closed.
+    private(set) var hasFailed = false
+    /// Until when the listener is out of the epoll set: accepting failed for want of
+    /// descriptors or memory, and a readable listener would otherwise wake the shard at once,
+    /// every turn. 0 while it listens.
+    private(set) var listenerPausedUntilMs: Int64 = 0
+    static let listenerPauseMs: Int64 = 1000
 
     /// Takes `listenFD` (a listening TCP socket, closed by ``closeAll()``) and accepts at most
     /// `limit` connections at a time (at most 65 535: a connection's number is 16 bits).
@@ -71,6 +81,12 @@ final class StreamConnections {
             var ip: UInt32 = 0
             var port: UInt16 = 0
             let fd = pkr_tcp_accept(listenFD, &ip, &port)
+            // EMFILE, ENFILE, ENOBUFS, ENOMEM: the connection stays in the backlog.
+            if fd == -24 || fd == -23 || fd == -105 || fd == -12 {
+                _ = pkr_epoll_remove(epollFD, listenFD)
+                listenerPausedUntilMs = nowMs + Self.listenerPauseMs
+                break
+            }
             if fd < 0 { break }
             guard openCount < limit, let stream = pkr_stream_create(fd, UInt32(Self.receiveCapacity), UInt32(Self.sendCapacity)) else {
                 _ = pkr_close(fd)
@@ -98,11 +114,19 @@ final class StreamConnections {
         return (accepted, refused)
     }
 
-    /// The connection an endpoint names, when it is still the one that endpoint came over.
+    /// The connection an endpoint names, when it is still the one that endpoint came over and
+    /// has not failed.
     func connection(for endpoint: IPv4Endpoint) -> Connection? {
         let slot = Self.slot(of: endpoint)
-        guard slots.indices.contains(slot), let connection = slots[slot], connection.endpoint == endpoint else { return nil }
+        guard slots.indices.contains(slot), let connection = slots[slot], connection.endpoint == endpoint, !connection.failed else { return nil }
         return connection
+    }
+
+    /// Puts the listener back into the epoll set once its pause is over.
+    func resumeListening(nowMs: Int64) {
+        guard listenerPausedUntilMs != 0, nowMs >= listenerPausedUntilMs else { return }
+        listenerPausedUntilMs = 0
+        _ = pkr_epoll_add(epollFD, listenFD, Self.listenerToken)
     }
 
     /// Queues one datagram, framed, on the connection `endpoint` names and writes what the
@@ -123,20 +147,31 @@ final class StreamConnections {
         return queued
     }
 
-    /// Writes what waits on a connection; watches for room while some is left, and closes the
-    /// connection when its socket failed.
+    /// Writes what waits on a connection; watches for room while some is left. A socket that
+    /// failed marks the connection failed rather than closing it here: a send happens while the
+    /// core may still be reading a frame from the connection's buffer (a NACK answered packet
+    /// by packet), which must stay valid until the read is over.
     func flush(slot: Int) {
-        guard slots.indices.contains(slot), let connection = slots[slot] else { return }
+        guard slots.indices.contains(slot), let connection = slots[slot], !connection.failed else { return }
         let pending = pkr_stream_flush(connection.stream)
         if pending < 0 {
-            close(slot: slot)
+            slots[slot]!.failed = true
+            hasFailed = true
             return
         }
         let wantsWritable = pending > 0
-        if wantsWritable != connection.watchingWritable {
-            _ = pkr_epoll_watch(epollFD, pkr_stream_fd(connection.stream), Self.token(ofSlot: slot), wantsWritable ? 1 : 0)
+        if wantsWritable != connection.watchingWritable,
+            pkr_epoll_watch(epollFD, pkr_stream_fd(connection.stream), Self.token(ofSlot: slot), wantsWritable ? 1 : 0) == 0
+        {
             slots[slot]!.watchingWritable = wantsWritable
         }
+    }
+
+    /// Closes the connections a write found broken; called where no frame of theirs is being read.
+    func closeFailed() {
+        guard hasFailed else { return }
+        hasFailed = false
+        for slot in slots.indices where slots[slot]?.failed == true { close(slot: slot) }
     }
 
     /// Reads what arrived on a connection and hands each whole frame to `handle`, in order, with
@@ -145,6 +180,7 @@ final class StreamConnections {
     /// take (passed over).
     func read(slot: Int, nowMs: Int64, handle: (UnsafeMutableRawPointer, Int, IPv4Endpoint) -> Void) -> (open: Bool, oversized: Int) {
         guard slots.indices.contains(slot), let connection = slots[slot] else { return (true, 0) }
+        if connection.failed { return (false, 0) }
         var frame: UnsafeMutablePointer<UInt8>?
         var length: UInt32 = 0
         var skipped: UInt32 = 0
@@ -155,15 +191,15 @@ final class StreamConnections {
             let got = pkr_stream_read(connection.stream)
             if got == -11 { break }  // EAGAIN: all read, or woken to write
             if got <= 0 { return (false, Int(skipped)) }
-            // An answer sent from `handle` can find the connection failed and close it: then no
-            // more frames are read from it.
-            while slots[slot] != nil,
+            // An answer sent from `handle` can find the connection failed: then no more frames
+            // are read from it (it is closed after the read).
+            while slots[slot]?.failed == false,
                 pkr_stream_next_frame(connection.stream, UInt32(MediaCore.maximumPacketSize), &frame, &length, &skipped) == 1
             {
                 framed = true
                 if let frame { handle(UnsafeMutableRawPointer(frame), Int(length), connection.endpoint) }
             }
-            if slots[slot] == nil { break }
+            if slots[slot]?.failed != false { break }
         }
         return (true, Int(skipped))
     }
@@ -198,7 +234,7 @@ final class StreamConnections {
     /// Closes every connection and the listening socket.
     func closeAll() {
         for slot in slots.indices { close(slot: slot) }
-        _ = pkr_epoll_remove(epollFD, listenFD)
+        if listenerPausedUntilMs == 0 { _ = pkr_epoll_remove(epollFD, listenFD) }
         _ = pkr_close(listenFD)
     }
 }

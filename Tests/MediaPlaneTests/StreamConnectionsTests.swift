@@ -151,6 +151,54 @@ struct StreamConnectionsTests {
         #expect(!open)
     }
 
+    @Test func aConnectionAWriteFindsBrokenIsClosedOnlyWhenNoFrameOfItIsBeingRead() throws {
+        let (table, port, epoll) = try Self.table(limit: 8)
+        defer {
+            table.closeAll()
+            close(epoll)
+        }
+        let client = try Self.connect(port)
+        #expect(Self.accept(table, count: 1, nowMs: 0) == (1, 0))
+        let endpoint = try #require(table.slots.compactMap { $0 }.first?.endpoint)
+        // The client resets the connection (SO_LINGER 0): a later write fails.
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        #expect(setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size)) == 0)
+        close(client)
+        usleep(20_000)
+        for _ in 0..<50 where table.connection(for: endpoint) != nil {
+            _ = [UInt8](repeating: 1, count: 100).withUnsafeBytes { table.send($0, to: endpoint) }
+            usleep(2000)
+        }
+        #expect(table.connection(for: endpoint) == nil, "a broken connection takes nothing more")
+        #expect(table.openCount == 1 && table.hasFailed && table.closedEndpoints.isEmpty, "not closed from inside the send")
+        #expect(table.read(slot: 0, nowMs: 1) { _, _, _ in }.open == false)
+        table.closeFailed()
+        #expect(table.openCount == 0 && table.closedEndpoints == [endpoint] && !table.hasFailed)
+    }
+
+    @Test func aMediaPlaneNeverStartedClosesItsICETCPListener() throws {
+        var configuration = MediaPlaneConfiguration()
+        configuration.threads = 1
+        configuration.webRTCPort = 0
+        configuration.portRange = 47_960...47_969
+        let plane = try MediaPlane(configuration: configuration)
+        #expect(plane.offersICETCP)
+        let port = try #require(plane.webRTCPorts.first)
+        let before = try Self.connect(UInt16(port))
+        close(before)
+        plane.stop()
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected != 0 && errno == ECONNREFUSED, "nothing listens once the plane stopped")
+    }
+
     static func localPort(of fd: Int32) -> UInt16 {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)

@@ -160,8 +160,12 @@ typedef struct pkr_stream pkr_stream;
 
 /* A non-blocking TCP socket listening on ip:port; the fd or -errno. */
 int pkr_tcp_listen(uint32_t ip, uint16_t port, int backlog);
-/* Accepts one waiting connection, non-blocking and without Nagle's delay; its fd and peer, or
- * -EAGAIN when none waits, or -errno. */
+/* What an accepted connection's kernel send queue holds at most of bytes not yet sent
+ * (TCP_NOTSENT_LOWAT). */
+#define PKR_STREAM_UNSENT_LIMIT 32768
+/* Accepts one waiting connection, non-blocking, without Nagle's delay and with at most
+ * PKR_STREAM_UNSENT_LIMIT bytes unsent in the kernel; its fd and peer, or -EAGAIN when none
+ * waits, or -errno. */
 int pkr_tcp_accept(int listen_fd, uint32_t *ip, uint16_t *port);
 /* A connection over `fd` with a receive buffer (which must hold the longest frame taken, plus
  * two) and a send buffer for what the kernel does not take at once; NULL without memory (`fd`
