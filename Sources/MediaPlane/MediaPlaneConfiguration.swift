@@ -66,6 +66,9 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     public var webRTCTCP = true
     /// ICE-TCP connections each shard keeps open at most; more are closed as they arrive.
     public var webRTCTCPConnections = 1024
+    /// Of those, how many one client IP address may hold: a single address cannot take every
+    /// slot, while an office's users behind one NAT address still fit.
+    public var webRTCTCPConnectionsPerAddress = 256
     /// How long a WebRTC transport may go without a valid ICE check: before its first one
     /// (counted from the client's SDP) and between consent checks (RFC 7675 uses 30 s).
     public var iceTimeoutMs: Int64 = 30_000

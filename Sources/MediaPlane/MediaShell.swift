@@ -60,7 +60,11 @@ final class MediaShell {
         receiveBatch = pkr_batch_create(UInt32(receiveBatchSize), UInt32(bufferSize))
         readyTokens = .allocate(capacity: Int(Self.maximumReadyEvents))
         commands.reserveCapacity(256)
-        let streams = webRTCTCPFD >= 0 ? StreamConnections(listenFD: webRTCTCPFD, epollFD: epollFD, limit: configuration.webRTCTCPConnections) : nil
+        let streams =
+            webRTCTCPFD >= 0
+            ? StreamConnections(
+                listenFD: webRTCTCPFD, epollFD: epollFD, limit: configuration.webRTCTCPConnections,
+                limitPerAddress: configuration.webRTCTCPConnectionsPerAddress) : nil
         self.streams = streams
         let output = SocketDatagramOutput(
             webRTCFD: self.webRTCSendFD, segmented: configuration.segmentationOffload == .on, connectsPlainPeers: configuration.connectedSockets,

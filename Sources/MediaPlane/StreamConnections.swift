@@ -43,6 +43,10 @@ final class StreamConnections {
     let listenFD: Int32
     let epollFD: Int32
     let limit: Int
+    /// Connections one IP address may hold open at a time.
+    let limitPerAddress: Int
+    /// Open connections by the client's IP address.
+    private var openPerAddress: [UInt32: Int] = [:]
     private(set) var slots: [Connection?]
     private var freeSlots: [Int]
     private(set) var openCount = 0
@@ -57,11 +61,13 @@ final class StreamConnections {
     static let listenerPauseMs: Int64 = 1000
 
     /// Takes `listenFD` (a listening TCP socket, closed by ``closeAll()``) and accepts at most
-    /// `limit` connections at a time (at most 65 535: a connection's number is 16 bits).
-    init(listenFD: Int32, epollFD: Int32, limit: Int) {
+    /// `limit` connections at a time (at most 65 535: a connection's number is 16 bits), at most
+    /// `limitPerAddress` of them from one IP address.
+    init(listenFD: Int32, epollFD: Int32, limit: Int, limitPerAddress: Int = Int(UInt16.max)) {
         self.listenFD = listenFD
         self.epollFD = epollFD
         self.limit = min(max(1, limit), Int(UInt16.max))
+        self.limitPerAddress = max(1, limitPerAddress)
         slots = []
         freeSlots = []
         closedEndpoints.reserveCapacity(64)
@@ -71,8 +77,8 @@ final class StreamConnections {
 
     static func slot(of endpoint: IPv4Endpoint) -> Int { Int(endpoint.connection) - 1 }
 
-    /// Accepts what waits on the listening socket: up to `limit` connections open, the rest
-    /// closed at once. Returns the counts accepted and refused.
+    /// Accepts what waits on the listening socket: up to `limit` connections open, and
+    /// `limitPerAddress` from one address, the rest closed at once. Returns the counts accepted and refused.
     func acceptWaiting(nowMs: Int64) -> (accepted: Int, refused: Int) {
         var accepted = 0
         var refused = 0
@@ -88,7 +94,9 @@ final class StreamConnections {
                 break
             }
             if fd < 0 { break }
-            guard openCount < limit, let stream = pkr_stream_create(fd, UInt32(Self.receiveCapacity), UInt32(Self.sendCapacity)) else {
+            guard openCount < limit, openPerAddress[ip, default: 0] < limitPerAddress,
+                let stream = pkr_stream_create(fd, UInt32(Self.receiveCapacity), UInt32(Self.sendCapacity))
+            else {
                 _ = pkr_close(fd)
                 refused += 1
                 continue
@@ -109,6 +117,7 @@ final class StreamConnections {
             let endpoint = IPv4Endpoint(ip: ip, port: port, connection: UInt16(slot + 1))
             slots[slot] = Connection(stream: stream, endpoint: endpoint, lastFrameMs: nowMs, lastRoutedMs: nowMs, watchingWritable: false)
             openCount += 1
+            openPerAddress[ip, default: 0] += 1
             accepted += 1
         }
         return (accepted, refused)
@@ -228,6 +237,8 @@ final class StreamConnections {
         slots[slot] = nil
         freeSlots.append(slot)
         openCount -= 1
+        let ip = connection.endpoint.ip
+        if let open = openPerAddress[ip], open > 1 { openPerAddress[ip] = open - 1 } else { openPerAddress[ip] = nil }
         closedEndpoints.append(connection.endpoint)
     }
 

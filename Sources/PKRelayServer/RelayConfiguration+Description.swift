@@ -46,6 +46,7 @@ extension RelayConfiguration {
           webrtcPort: \(media.webRTCPort ?? 7702)\(webRTCPortsComment)
           webrtcTCP: \(media.webRTCTCP)
           webrtcTCPConnections: \(media.webRTCTCPConnections)
+          webrtcTCPConnectionsPerAddress: \(media.webRTCTCPConnectionsPerAddress)
           iceTimeoutSeconds: \(media.iceTimeoutMs / 1000)
           threads: \(media.threads)
           spreadRoomAfter: \(media.spreadRoomAfter)

@@ -17,7 +17,7 @@ extension RelayConfiguration {
         "media.srtpProfiles", "media.receiveBufferBytes", "media.sendBufferBytes", "media.receiveBatchSize", "media.sendBatchSize",
         "media.gso", "media.gsoPadding", "media.gro", "media.sendOnlySockets", "media.connectedSockets",
         "media.retransmissionBufferPackets", "media.keyframeRequestIntervalMs", "media.webrtcEnabled", "media.webrtcPort", "media.webrtcTCP",
-        "media.webrtcTCPConnections", "media.iceTimeoutSeconds",
+        "media.webrtcTCPConnections", "media.webrtcTCPConnectionsPerAddress", "media.iceTimeoutSeconds",
         "media.threads", "media.spreadRoomAfter",
         "rooms.maxVisibleUsers", "rooms.maxPublishers", "rooms.maxSubscriptionsPerUser", "rooms.keepAliveTimeoutSeconds",
         "rooms.tokenExpiryWarningSeconds", "rooms.maxForwardTargetsPerUser", "rooms.maxLinksPerUser", "rooms.maxLinksPerRoom",

@@ -110,6 +110,8 @@ extension RelayConfiguration {
         configuration.media.webRTCTCP = try media.bool("webrtcTCP", default: configuration.media.webRTCTCP)
         configuration.media.webRTCTCPConnections = try media.int(
             "webrtcTCPConnections", default: configuration.media.webRTCTCPConnections, in: 1...Int(UInt16.max))
+        configuration.media.webRTCTCPConnectionsPerAddress = try media.int(
+            "webrtcTCPConnectionsPerAddress", default: configuration.media.webRTCTCPConnectionsPerAddress, in: 1...Int(UInt16.max))
         // ICE-TCP listens on each WebRTC port's number: the control and admin listeners must not.
         if configuration.media.webRTCTCP, let range = configuration.webRTCPortRange {
             for (key, port) in [("control.port", configuration.controlPort), ("admin.port", configuration.adminPort)] where range.contains(port) {

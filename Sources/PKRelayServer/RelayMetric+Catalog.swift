@@ -68,7 +68,7 @@ extension RelayMetric {
     static let pacedPackets = counter(
         "pkrelay_paced_packets_total", "Packets a subscriber's pacer held back to spread a burst (counted each time it held one).")
     static let iceTCPConnections = counter(
-        "pkrelay_ice_tcp_connections_total", "ICE-TCP connections on the WebRTC ports, by outcome (accepted, refused past the limit, closed).")
+        "pkrelay_ice_tcp_connections_total", "ICE-TCP connections on the WebRTC ports, by outcome (accepted, refused past a limit, closed).")
     static let subscriberEstimates = gauge(
         "pkrelay_subscriber_estimates", "Subscriber transports with a bandwidth estimate, by what drives it (transport_wide, receiver_reports).")
     static let subscriberEstimatesAtMost = gauge(

@@ -14,12 +14,31 @@ import Testing
 @Suite("ICE-TCP connections on a shard")
 struct StreamConnectionsTests {
     /// A listening socket on 127.0.0.1 and the table around it; its port.
-    static func table(limit: Int) throws -> (StreamConnections, UInt16, Int32) {
+    static func table(limit: Int, perAddress: Int = 1000) throws -> (StreamConnections, UInt16, Int32) {
         let listener = pkr_tcp_listen(0x7F00_0001, 0, 16)
         try #require(listener >= 0)
         let epoll = pkr_epoll_create()
         try #require(epoll >= 0)
-        return (StreamConnections(listenFD: listener, epollFD: epoll, limit: limit), UInt16(pkr_udp_local_port(listener)), epoll)
+        return (
+            StreamConnections(listenFD: listener, epollFD: epoll, limit: limit, limitPerAddress: perAddress), UInt16(pkr_udp_local_port(listener)),
+            epoll
+        )
+    }
+
+    @Test func oneAddressHoldsAtMostItsShareAndGetsItBackAsItsConnectionsClose() throws {
+        let (table, port, epoll) = try Self.table(limit: 8, perAddress: 2)
+        defer {
+            table.closeAll()
+            close(epoll)
+        }
+        let clients = try (0..<3).map { _ in try Self.connect(port) }
+        defer { for fd in clients { close(fd) } }
+        #expect(Self.accept(table, count: 3, nowMs: 0) == (2, 1), "the third from 127.0.0.1 is refused")
+        #expect(table.openCount == 2)
+        table.close(slot: 0)
+        let again = try Self.connect(port)
+        defer { close(again) }
+        #expect(Self.accept(table, count: 1, nowMs: 0) == (1, 0), "a closed connection frees its address's share")
     }
 
     /// A client connected to `port` (blocking, so the connection is in the backlog on return).

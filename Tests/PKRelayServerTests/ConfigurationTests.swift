@@ -76,8 +76,13 @@ struct ConfigurationTests {
         let defaults = try RelayConfiguration.load(yaml: "")
         #expect(defaults.media.webRTCTCP && defaults.media.webRTCTCPConnections == 1024)
         #expect(defaults.effectiveSettings.contains("webrtcTCP: true") && defaults.effectiveSettings.contains("webrtcTCPConnections: 1024"))
-        let off = try RelayConfiguration.load(yaml: "", environment: ["PKRELAY_MEDIA_WEBRTC_TCP": "false", "PKRELAY_MEDIA_WEBRTC_TCP_CONNECTIONS": "8"])
-        #expect(!off.media.webRTCTCP && off.media.webRTCTCPConnections == 8)
+        #expect(defaults.media.webRTCTCPConnectionsPerAddress == 256)
+        let off = try RelayConfiguration.load(
+            yaml: "",
+            environment: [
+                "PKRELAY_MEDIA_WEBRTC_TCP": "false", "PKRELAY_MEDIA_WEBRTC_TCP_CONNECTIONS": "8", "PKRELAY_MEDIA_WEBRTC_TCP_CONNECTIONS_PER_ADDRESS": "4",
+            ])
+        #expect(!off.media.webRTCTCP && off.media.webRTCTCPConnections == 8 && off.media.webRTCTCPConnectionsPerAddress == 4)
         // A listener for each thread and a descriptor for each connection it may keep.
         #expect(defaults.fileDescriptorsNeeded - off.fileDescriptorsNeeded == defaults.media.threads * 1025)
         // With ICE-TCP off, TCP listeners may share the WebRTC ports' numbers.
@@ -199,6 +204,7 @@ struct ConfigurationTests {
             reason: "7703 is one of the WebRTC ports 7702-7703, on which ICE-TCP listens"),
         BadCase(yaml: "admin: {port: 7702}\nmedia: {webrtcPort: 7702, threads: 1}", key: "admin.port", reason: "or set media.webrtcTCP: false"),
         BadCase(yaml: "media: {webrtcTCPConnections: 0}", key: "media.webrtcTCPConnections", reason: "between 1 and 65535"),
+        BadCase(yaml: "media: {webrtcTCPConnectionsPerAddress: 0}", key: "media.webrtcTCPConnectionsPerAddress", reason: "between 1 and 65535"),
         BadCase(yaml: "media: {webrtcTCP: maybe}", key: "media.webrtcTCP", reason: "true or false"),
         BadCase(yaml: "media: {retransmissionBufferPackets: 500}", key: "media.retransmissionBufferPackets", reason: "power of two"),
         BadCase(yaml: "auth: {keys: [{id: k, secret: short}]}", key: "auth.keys[0].secret", reason: "at least 32"),
