@@ -187,21 +187,27 @@ public final class MediaPlane: MediaCommands {
         var posted: [MediaCommand] = []
         for shard in shards {
             shard.mailbox.take(replacingWith: &posted)
-            for case .addTransport(_, let fd, _, _, _, let sendFD) in posted {
-                if sendFD >= 0, sendFD != fd { _ = pkr_close(sendFD) }
-                if fd >= 0 { _ = pkr_close(fd) }
-            }
+            for command in posted { Self.closeSockets(of: command) }
             posted.removeAll()
             shard.close()
         }
+        closeUnplacedTransports()
+    }
+
+    /// Closes the sockets of transports no shard ever had.
+    func closeUnplacedTransports() {
         let unplaced = registry.withLock { registry in
             defer { registry.unplaced = [:] }
-            return registry.unplaced.values.flatMap { commands -> [Int32] in
-                if case .addTransport(_, let fd, _, _, _, let sendFD)? = commands.first { return [sendFD, fd] }
-                return []
-            }
+            return Array(registry.unplaced.values.compactMap(\.first))
         }
-        for fd in unplaced where fd >= 0 { _ = pkr_close(fd) }
+        for command in unplaced { Self.closeSockets(of: command) }
+    }
+
+    /// Closes the sockets an `addTransport` command hands its shard, when no shard will take it.
+    static func closeSockets(of command: MediaCommand) {
+        guard case .addTransport(_, let fd, _, _, _, let sendFD) = command else { return }
+        if sendFD >= 0, sendFD != fd { _ = pkr_close(sendFD) }
+        if fd >= 0 { _ = pkr_close(fd) }
     }
 
     /// The number of data-plane threads.
@@ -241,14 +247,7 @@ public final class MediaPlane: MediaCommands {
             shard.thread.join()
             shard.close()
         }
-        let unplaced = registry.withLock { registry in
-            defer { registry.unplaced = [:] }
-            return registry.unplaced.values.flatMap { commands -> [Int32] in
-                if case .addTransport(_, let fd, _, _, _, let sendFD)? = commands.first { return [sendFD, fd] }
-                return []
-            }
-        }
-        for fd in unplaced where fd >= 0 { _ = pkr_close(fd) }
+        closeUnplacedTransports()
     }
 
     /// Posts each command to its shard, keeping their order per shard, and each shard's

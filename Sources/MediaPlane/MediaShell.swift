@@ -1,7 +1,8 @@
 import CSocketShims
 
-/// The media plane's I/O around one ``MediaCore``: epoll, `recvmmsg` in batches, the clock, the
-/// mailbox's eventfd, and `sendmmsg` for what the core queued. It decides nothing about packets.
+/// The media plane's I/O around one ``MediaCore``: epoll, `recvmmsg` in batches, the ICE-TCP
+/// connections of its WebRTC port (``StreamConnections``), the clock, the mailbox's eventfd, and
+/// `sendmmsg` for what the core queued. It decides nothing about packets.
 final class MediaShell {
     let mailbox: MediaPlaneMailbox
     /// Where the thread's CPU time goes for /metrics (the core publishes its reports there too).

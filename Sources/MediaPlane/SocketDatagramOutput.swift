@@ -2,7 +2,9 @@ import CSocketShims
 
 /// Sends the media core's datagrams on the transports' own sockets, or on the shard's WebRTC
 /// socket for WebRTC transports: one `sendmmsg` per transport and batch, with each run of
-/// equal-size datagrams as one UDP_SEGMENT message when segmentation offload is on.
+/// equal-size datagrams as one UDP_SEGMENT message when segmentation offload is on. A WebRTC
+/// transport whose client came over ICE-TCP sends its batch framed on that connection instead,
+/// with one `send`.
 final class SocketDatagramOutput: DatagramOutput {
     /// The shard's WebRTC socket, shared by its WebRTC transports, or its send-only twin; -1 when WebRTC
     /// is off.

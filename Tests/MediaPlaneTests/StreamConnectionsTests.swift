@@ -43,6 +43,13 @@ struct StreamConnectionsTests {
 
     /// A client connected to `port` (blocking, so the connection is in the backlog on return).
     static func connect(_ port: UInt16) throws -> Int32 {
+        let (fd, error) = attemptConnection(port)
+        try #require(fd >= 0, "connect: errno \(error)")
+        return fd
+    }
+
+    /// A client's connection to 127.0.0.1:`port`: its fd, or -1 and the errno connect gave.
+    static func attemptConnection(_ port: UInt16) -> (fd: Int32, errno: Int32) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -51,8 +58,12 @@ struct StreamConnectionsTests {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        try #require(connected == 0)
-        return fd
+        guard connected == 0 else {
+            let error = errno
+            close(fd)
+            return (-1, error)
+        }
+        return (fd, 0)
     }
 
     /// Whether the relay closed `fd`'s connection (a read sees the end of the stream).
@@ -206,16 +217,9 @@ struct StreamConnectionsTests {
         let before = try Self.connect(UInt16(port))
         close(before)
         plane.stop()
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        #expect(connected != 0 && errno == ECONNREFUSED, "nothing listens once the plane stopped")
+        let after = Self.attemptConnection(UInt16(port))
+        if after.fd >= 0 { close(after.fd) }
+        #expect(after.fd < 0 && after.errno == ECONNREFUSED, "nothing listens once the plane stopped")
     }
 
     static func localPort(of fd: Int32) -> UInt16 {
