@@ -40,7 +40,8 @@ test: test-deps test-sdk
 # The browser demo in headless Chromium (Debian's chromium, chromium-driver, python3-selenium),
 # inside a network namespace with only loopback (publish, watch, simulcast layer switches, a PK,
 # reconnection after the control connections are cut; all through the web SDK), then publishing and
-# watching over ICE-TCP with UDP to the WebRTC port dropped (nftables), then transport-wide congestion
+# watching over ICE-TCP with UDP to the WebRTC port dropped (nftables), then over IPv6 with IPv4 to
+# the WebRTC port dropped, then transport-wide congestion
 # feedback as Chromium's estimator sees it (with against without, and behind a rate cap) and the relay's estimate of a
 # Chromium viewer behind a downlink cap: kept out of `make test` because it needs root
 # for the namespace and a ~300 MB browser install. See Tests/Interop/BROWSER.md.
@@ -50,6 +51,7 @@ test-browser: test-deps test-sdk
 	$(SWIFT) build --product pkrelay-impair
 	SWIFT=$(SWIFT) Tools/scripts/test-browser.sh
 	SWIFT=$(SWIFT) Tools/scripts/test-browser-tcp.sh
+	SWIFT=$(SWIFT) Tools/scripts/test-browser-ipv6.sh
 	SWIFT=$(SWIFT) Tools/scripts/test-browser-congestion.sh
 
 # The web SDK's logic under node's built-in test runner (Tests/SDK, no browser): request

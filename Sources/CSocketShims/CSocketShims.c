@@ -51,6 +51,11 @@ struct pkr_msg_batch {
     unsigned *segment_sizes;
     /* Sent on a connected socket: messages name no destination (pkr_batch_send_connected). */
     int connected;
+    /* Received on an IPv6 socket (pkr_batch_receive6): each message's source. */
+    struct sockaddr_in6 *sources6;
+    /* While pkr_batch_send6 sends: the one IPv6 destination of every message. */
+    struct sockaddr_in6 destination6;
+    int sends_to6;
 };
 
 #define PKR_RECEIVE_CONTROL_SIZE CMSG_SPACE(sizeof(int))
@@ -72,7 +77,8 @@ pkr_msg_batch *pkr_batch_create(unsigned count, unsigned buffer_size) {
     batch->run_length = calloc(count, sizeof(unsigned));
     batch->receive_controls = calloc(count, PKR_RECEIVE_CONTROL_SIZE);
     batch->segment_sizes = calloc(count, sizeof(unsigned));
-    if (!batch->buffers || !batch->headers || !batch->vectors || !batch->addresses || !batch->run_headers || !batch->run_controls
+    batch->sources6 = calloc(count, sizeof(struct sockaddr_in6));
+    if (!batch->sources6 || !batch->buffers || !batch->headers || !batch->vectors || !batch->addresses || !batch->run_headers || !batch->run_controls
         || !batch->run_first || !batch->run_length || !batch->receive_controls || !batch->segment_sizes) {
         pkr_batch_destroy(batch);
         return NULL;
@@ -92,6 +98,7 @@ void pkr_batch_destroy(pkr_msg_batch *batch) {
     free(batch->run_length);
     free(batch->receive_controls);
     free(batch->segment_sizes);
+    free(batch->sources6);
     free(batch);
 }
 
@@ -101,15 +108,17 @@ uint8_t *pkr_batch_buffer(pkr_msg_batch *batch, unsigned index) {
     return batch->buffers + (size_t)index * batch->buffer_size;
 }
 
-int pkr_batch_receive(int fd, pkr_msg_batch *batch) {
+/* recvmmsg into the batch, each source into `names` (`name_size` bytes each); messages whose
+ * source is not of `family` are reported with length 0. */
+static int pkr_batch_receive_from(int fd, pkr_msg_batch *batch, void *names, size_t name_size, int family) {
     for (unsigned i = 0; i < batch->count; i++) {
         batch->vectors[2 * i].iov_base = pkr_batch_buffer(batch, i);
         batch->vectors[2 * i].iov_len = batch->buffer_size;
         memset(&batch->headers[i].msg_hdr, 0, sizeof(struct msghdr));
         batch->headers[i].msg_hdr.msg_iov = &batch->vectors[2 * i];
         batch->headers[i].msg_hdr.msg_iovlen = 1;
-        batch->headers[i].msg_hdr.msg_name = &batch->addresses[i];
-        batch->headers[i].msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
+        batch->headers[i].msg_hdr.msg_name = (uint8_t *)names + i * name_size;
+        batch->headers[i].msg_hdr.msg_namelen = (socklen_t)name_size;
         batch->headers[i].msg_hdr.msg_control = batch->receive_controls + (size_t)i * PKR_RECEIVE_CONTROL_SIZE;
         batch->headers[i].msg_hdr.msg_controllen = PKR_RECEIVE_CONTROL_SIZE;
         batch->headers[i].msg_len = 0;
@@ -122,7 +131,7 @@ int pkr_batch_receive(int fd, pkr_msg_batch *batch) {
     for (int i = 0; i < received; i++) {
         struct msghdr *message = &batch->headers[i].msg_hdr;
         if (message->msg_flags & MSG_TRUNC) batch->headers[i].msg_len = 0;
-        if (batch->addresses[i].sin_family != AF_INET) batch->headers[i].msg_len = 0;
+        if (((struct sockaddr *)((uint8_t *)names + (size_t)i * name_size))->sa_family != family) batch->headers[i].msg_len = 0;
         batch->segment_sizes[i] = 0;
         for (struct cmsghdr *header = CMSG_FIRSTHDR(message); header; header = CMSG_NXTHDR(message, header)) {
             if (header->cmsg_level == SOL_UDP && header->cmsg_type == UDP_GRO) {
@@ -133,6 +142,19 @@ int pkr_batch_receive(int fd, pkr_msg_batch *batch) {
         }
     }
     return received;
+}
+
+int pkr_batch_receive(int fd, pkr_msg_batch *batch) {
+    return pkr_batch_receive_from(fd, batch, batch->addresses, sizeof(struct sockaddr_in), AF_INET);
+}
+
+int pkr_batch_receive6(int fd, pkr_msg_batch *batch) {
+    return pkr_batch_receive_from(fd, batch, batch->sources6, sizeof(struct sockaddr_in6), AF_INET6);
+}
+
+uint16_t pkr_batch_source6(const pkr_msg_batch *batch, unsigned index, uint64_t *high, uint64_t *low) {
+    pkr_ipv6_split(batch->sources6[index].sin6_addr.s6_addr, high, low);
+    return ntohs(batch->sources6[index].sin6_port);
 }
 
 unsigned pkr_batch_length(const pkr_msg_batch *batch, unsigned index) { return batch->headers[index].msg_len; }
@@ -263,7 +285,7 @@ int pkr_batch_send_segmented(int fd, pkr_msg_batch *batch, unsigned count, pkr_s
         size_t size = pkr_batch_prepared_length(batch, first);
         size_t total = size;
         index++;
-        if (size <= PKR_MAX_SEGMENT_SIZE) {
+        if (size <= (batch->sends_to6 ? PKR_MAX_SEGMENT_SIZE6 : PKR_MAX_SEGMENT_SIZE)) {
             while (index < count && index - first < PKR_MAX_SEGMENTS) {
                 size_t next = pkr_batch_prepared_length(batch, index);
                 if (next > size || next == 0 || total + next > PKR_MAX_SEGMENTED_BYTES) break;
@@ -276,7 +298,10 @@ int pkr_batch_send_segmented(int fd, pkr_msg_batch *batch, unsigned count, pkr_s
         unsigned length = index - first;
         struct msghdr *message = &batch->run_headers[runs].msg_hdr;
         memset(message, 0, sizeof(struct msghdr));
-        if (!batch->connected) {
+        if (batch->sends_to6) {
+            message->msg_name = &batch->destination6;
+            message->msg_namelen = sizeof(struct sockaddr_in6);
+        } else if (!batch->connected) {
             message->msg_name = &batch->addresses[first];
             message->msg_namelen = sizeof(struct sockaddr_in);
         }
@@ -337,6 +362,33 @@ int pkr_batch_send_segmented(int fd, pkr_msg_batch *batch, unsigned count, pkr_s
 
 unsigned pkr_batch_segment_size(const pkr_msg_batch *batch, unsigned index) { return batch->segment_sizes[index]; }
 
+int pkr_batch_send6(int fd, pkr_msg_batch *batch, unsigned count, uint64_t high, uint64_t low, uint16_t port, int segmented,
+                    pkr_send_tally *tally) {
+    memset(&batch->destination6, 0, sizeof(batch->destination6));
+    batch->destination6.sin6_family = AF_INET6;
+    batch->destination6.sin6_port = htons(port);
+    pkr_ipv6_join(high, low, batch->destination6.sin6_addr.s6_addr);
+    batch->sends_to6 = 1;
+    for (unsigned i = 0; i < count; i++) {
+        batch->headers[i].msg_hdr.msg_name = &batch->destination6;
+        batch->headers[i].msg_hdr.msg_namelen = sizeof(struct sockaddr_in6);
+    }
+    int sent;
+    if (segmented) {
+        sent = pkr_batch_send_segmented(fd, batch, count, tally);
+    } else {
+        sent = (int)pkr_send_messages(fd, batch->headers, count, tally);
+        if (tally) tally->messages += (unsigned)sent;
+    }
+    /* Every message as pkr_batch_prepare left it, for the next send. */
+    for (unsigned i = 0; i < count; i++) {
+        batch->headers[i].msg_hdr.msg_name = batch->connected ? NULL : &batch->addresses[i];
+        batch->headers[i].msg_hdr.msg_namelen = batch->connected ? 0 : sizeof(struct sockaddr_in);
+    }
+    batch->sends_to6 = 0;
+    return sent;
+}
+
 int pkr_udp_enable_receive_offload(int fd) {
     int on = 1;
     return setsockopt(fd, SOL_UDP, UDP_GRO, &on, sizeof(on)) == 0 ? 0 : -errno;
@@ -359,9 +411,9 @@ int pkr_udp_segmentation_supported(void) {
     return supported;
 }
 
-int pkr_udp_open(uint32_t ip, uint16_t port, int receive_buffer, int send_buffer) {
-    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) return -errno;
+void pkr_socket_size_buffers(int fd, int receive_buffer, int send_buffer) {
+    /* The FORCE options pass rmem_max and wmem_max where the relay may (root); else the
+     * kernel's limit applies. */
     if (receive_buffer > 0) {
         if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &receive_buffer, sizeof(int)) != 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof(int));
@@ -370,6 +422,12 @@ int pkr_udp_open(uint32_t ip, uint16_t port, int receive_buffer, int send_buffer
         if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &send_buffer, sizeof(int)) != 0)
             setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &send_buffer, sizeof(int));
     }
+}
+
+int pkr_udp_open(uint32_t ip, uint16_t port, int receive_buffer, int send_buffer) {
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -errno;
+    pkr_socket_size_buffers(fd, receive_buffer, send_buffer);
     struct sockaddr_in address;
     memset(&address, 0, sizeof(address));
     address.sin_family = AF_INET;

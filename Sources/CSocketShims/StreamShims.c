@@ -48,11 +48,8 @@ int pkr_tcp_listen(uint32_t ip, uint16_t port, int backlog) {
     return fd;
 }
 
-int pkr_tcp_accept(int listen_fd, uint32_t *ip, uint16_t *port) {
-    struct sockaddr_in address;
-    socklen_t length = sizeof(address);
-    int fd = accept4(listen_fd, (struct sockaddr *)&address, &length, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0) return -errno;
+/* Options every accepted connection gets. */
+static void pkr_tcp_accepted(int fd) {
     /* Media frames are written whole and late ones are worth nothing: no Nagle delay. */
     int on = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
@@ -61,8 +58,27 @@ int pkr_tcp_accept(int listen_fd, uint32_t *ip, uint16_t *port) {
      * arrive late, and the relay's own buffer, which drops whole datagrams, never fills. */
     int unsent = PKR_STREAM_UNSENT_LIMIT;
     setsockopt(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &unsent, sizeof(unsent));
+}
+
+int pkr_tcp_accept(int listen_fd, uint32_t *ip, uint16_t *port) {
+    struct sockaddr_in address;
+    socklen_t length = sizeof(address);
+    int fd = accept4(listen_fd, (struct sockaddr *)&address, &length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) return -errno;
+    pkr_tcp_accepted(fd);
     *ip = ntohl(address.sin_addr.s_addr);
     *port = ntohs(address.sin_port);
+    return fd;
+}
+
+int pkr_tcp_accept6(int listen_fd, uint64_t *high, uint64_t *low, uint16_t *port) {
+    struct sockaddr_in6 address;
+    socklen_t length = sizeof(address);
+    int fd = accept4(listen_fd, (struct sockaddr *)&address, &length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) return -errno;
+    pkr_tcp_accepted(fd);
+    pkr_ipv6_split(address.sin6_addr.s6_addr, high, low);
+    *port = ntohs(address.sin6_port);
     return fd;
 }
 

@@ -31,6 +31,7 @@ extension DataPlaneCounters {
         streamConnectionsAccepted &+= other.streamConnectionsAccepted
         streamConnectionsRefused &+= other.streamConnectionsRefused
         streamConnectionsClosed &+= other.streamConnectionsClosed
+        ipv6PeersReclaimed &+= other.ipv6PeersReclaimed
         for index in drops.indices where index < other.drops.count { drops[index] &+= other.drops[index] }
     }
 }

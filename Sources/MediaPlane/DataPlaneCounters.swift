@@ -49,6 +49,9 @@ public struct DataPlaneCounters: Sendable, Hashable {
     public var streamConnectionsAccepted: UInt64 = 0
     public var streamConnectionsRefused: UInt64 = 0
     public var streamConnectionsClosed: UInt64 = 0
+    /// Entries of the IPv6 peer tables freed because every entry was taken (checks from more
+    /// IPv6 addresses than ``IPv6Peers/maximumCapacity`` on one shard, a flood among them).
+    public var ipv6PeersReclaimed: UInt64 = 0
     /// Drops, indexed by ``DropReason/rawValue``.
     public var drops: [UInt64] = Array(repeating: 0, count: DropReason.allCases.count)
 

@@ -9,7 +9,7 @@ enum MediaCommand: Sendable {
     /// `remote`: the peer's address, nil to latch it from the first authenticated packet.
     /// Nothing is sent to a given address until an authenticated packet arrived from it, unless
     /// `addressGranted` says the control plane vouches for it.
-    case connectTransport(id: Int, remote: IPv4Endpoint?, inbound: SRTPSessionHandoff?, addressGranted: Bool = false)
+    case connectTransport(id: Int, remote: PeerEndpoint?, inbound: SRTPSessionHandoff?, addressGranted: Bool = false)
     case removeTransport(id: Int)
     case addWebRTCTransport(id: Int, agent: ICELiteAgent, audioLevelExtensionId: UInt8)
     case setRemoteICECredentials(id: Int, credentials: ICECredentials)
@@ -41,7 +41,8 @@ enum MediaCommand: Sendable {
     /// both ends have let go.
     case removeLink(peer: Int)
     /// A datagram of the control plane's (a DTLS record) for a WebRTC client that reached the
-    /// shard over ICE-TCP: only the shard's thread writes to its connections.
-    case sendStreamDatagram([UInt8], to: IPv4Endpoint)
+    /// shard over ICE-TCP or IPv6: only the shard's thread writes to its connections and knows
+    /// which address an IPv6 endpoint names.
+    case sendWebRTCDatagram([UInt8], to: PeerEndpoint)
     case stop
 }

@@ -10,6 +10,9 @@ public import SecureTransport
 public protocol MediaCommands: AnyObject, Sendable {
     /// The address clients send media to.
     var announcedAddress: String { get }
+    /// The IPv6 address clients may send WebRTC media to instead; nil when the WebRTC ports do
+    /// not listen on IPv6.
+    var announcedAddress6: String? { get }
     /// Whether every WebRTC port also listens on TCP (ICE-TCP): the relay's SDP then names a
     /// passive TCP candidate too.
     var offersICETCP: Bool { get }
@@ -36,7 +39,7 @@ public protocol MediaCommands: AnyObject, Sendable {
     /// Gives a transport the client's key and, optionally, its address (else it latches). Media
     /// goes to a named address only once a packet from it proved that it wants it, unless
     /// `addressGranted` says the room server (or the cluster) vouches for it.
-    func connectTransport(id: Int, remote: IPv4Endpoint?, clientKey: [UInt8]?, addressGranted: Bool) -> Result<Void, MediaPlaneError>
+    func connectTransport(id: Int, remote: PeerEndpoint?, clientKey: [UInt8]?, addressGranted: Bool) -> Result<Void, MediaPlaneError>
     /// The peer's ICE credentials from its SDP.
     func setRemoteICECredentials(transportId: Int, credentials: ICECredentials)
     /// An ICE restart of a WebRTC transport: both sides' new credentials. The transport, its
@@ -48,7 +51,7 @@ public protocol MediaCommands: AnyObject, Sendable {
     /// publisher).
     func setCongestionControl(transportId: Int, _ spec: CongestionControlSpec)
     /// Sends one datagram (a DTLS record) of a WebRTC transport from its shard's WebRTC port.
-    func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint, transportId: Int)
+    func sendWebRTCDatagram(_ datagram: [UInt8], to remote: PeerEndpoint, transportId: Int)
     /// Carries out routing changes in order: each shard they touch gets its part in one mailbox
     /// post, so the data plane never sees half of an outcome.
     func apply(_ changes: [MediaChange])

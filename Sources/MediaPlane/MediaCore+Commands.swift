@@ -142,7 +142,7 @@ extension MediaCore {
             addLink(handoff.link)
         case .removeLink(let peer):
             removeLink(to: peer)
-        case .sendStreamDatagram(let datagram, let endpoint):
+        case .sendWebRTCDatagram(let datagram, let endpoint):
             datagram.withUnsafeBytes { bytes in
                 if output.sendFromWebRTCSocket(bytes, to: endpoint) {
                     counters.packetsOut &+= 1
@@ -325,7 +325,7 @@ extension MediaCore {
         }
         for (id, transport) in transports {
             var entry = transport.report
-            entry.remote = transport.remoteKey == 0 ? nil : transport.remote.description
+            entry.remote = transport.remoteKey == 0 ? nil : output.describe(transport.remote)
             entry.remoteProtocol = transport.remoteKey == 0 ? nil : (transport.remote.isStream ? "tcp" : "udp")
             entry.sendBitrateBps = bitsPerSecond(entry.bytesOut, since: transport.bytesOutAtLastReport)
             transport.bytesOutAtLastReport = entry.bytesOut

@@ -4,7 +4,7 @@ import StreamCore
 
 extension MediaCore {
     /// One datagram: demultiplex, check the sender, decrypt, then hand RTP or RTCP on.
-    func handleDatagram(on transport: TransportState, buffer: UnsafeMutableRawPointer, length: Int, from endpoint: IPv4Endpoint) {
+    func handleDatagram(on transport: TransportState, buffer: UnsafeMutableRawPointer, length: Int, from endpoint: PeerEndpoint) {
         counters.packetsIn &+= 1
         counters.bytesIn &+= UInt64(length)
         transport.report.packetsIn &+= 1
@@ -96,7 +96,7 @@ extension MediaCore {
     /// A connected transport without a known address adopts the sender of the first authenticated
     /// RTP packet, which proves the address by arriving.
     @inline(__always)
-    func latchIfNeeded(_ transport: TransportState, _ endpoint: IPv4Endpoint) {
+    func latchIfNeeded(_ transport: TransportState, _ endpoint: PeerEndpoint) {
         if transport.remoteKey == 0 {
             transport.remoteKey = endpoint.key
             transport.remote = endpoint

@@ -84,6 +84,9 @@ final class MediaCore {
 
     /// Datagrams longer than a full Ethernet-size packet are dropped as oversized.
     static let maximumPacketSize = 1500
+    /// Addresses a WebRTC transport keeps routed from passing checks (a client has a few:
+    /// host, reflexive and relayed candidates on each family, and TCP).
+    static let maximumICEAddresses = 16
     /// Send slots leave room for the largest SRTP/SRTCP trailer after a 1500-byte packet.
     static let sendSlotCapacity = 1600
     /// STUN answers are written into a buffer of this size.

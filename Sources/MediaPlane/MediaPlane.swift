@@ -16,17 +16,16 @@ public final class MediaPlane: MediaCommands {
     let lifecycle = Mutex<Lifecycle>(.created)
     /// The shards' reports merged, with the report times they were merged from.
     let mergedReport = Mutex<(stamps: [Int64], report: MediaPlaneReport)>(([], MediaPlaneReport()))
-    /// The WebRTC sockets, one per shard in shard order, each read by its shard and shared by
-    /// the WebRTC transports that live there; empty when WebRTC is off.
-    let webRTCFDs: [Int32]
-    /// Their send-only twins, in shard order, or -1 (then the shard sends on its reading socket).
-    let webRTCSendFDs: [Int32]
-    /// The sockets listening for ICE-TCP on each WebRTC port's number, in shard order, or -1
-    /// (`media.webrtcTCP` off).
-    let webRTCTCPFDs: [Int32]
+    /// Each shard's WebRTC sockets, in shard order: UDP, read by the shard and shared by the
+    /// WebRTC transports that live there, its send-only twin, the ICE-TCP listener, and their
+    /// IPv6 counterparts; empty when WebRTC is off.
+    let webRTCSockets: [ShardSockets]
     /// Each shard's WebRTC port, in shard order: `media.webrtcPort` plus the shard's index, or
     /// the ports the system chose when it is 0; empty when WebRTC is off.
     public let webRTCPorts: [Int]
+    /// The IPv6 address clients send WebRTC media to (`media.announcedAddress6`, else
+    /// `media.bindAddress6`); nil when the WebRTC ports do not listen on IPv6.
+    public let announcedAddress6: String?
     /// Handshake and liveness events of WebRTC transports, for the control plane to consume.
     public let events: AsyncStream<MediaPlaneEvent>
     let eventSink: AsyncStream<MediaPlaneEvent>.Continuation
@@ -45,7 +44,7 @@ public final class MediaPlane: MediaCommands {
     }
 
     public init(configuration: MediaPlaneConfiguration) throws(MediaPlaneError) {
-        guard let bind = IPv4Endpoint(host: configuration.bindAddress, port: 1) else {
+        guard let bind = PeerEndpoint(host: configuration.bindAddress, port: 1) else {
             throw .invalidBindAddress(configuration.bindAddress)
         }
         SRTPLibrary.initialize()
@@ -75,17 +74,26 @@ public final class MediaPlane: MediaCommands {
             Registry(
                 transports: TransportRegistry(firstPort: configuration.portRange.lowerBound),
                 routing: ShardRouting(shardCount: shards.count, spreadAfter: configuration.spreadRoomAfter)))
+        var bind6: IPv6Address?
+        if let text = configuration.bindAddress6 {
+            guard let parsed = IPv6Address(text) else {
+                for shard in shards { shard.close() }
+                throw .invalidIPv6BindAddress(text)
+            }
+            bind6 = parsed
+        }
         if let port = configuration.webRTCPort {
             do {
-                (webRTCFDs, webRTCSendFDs, webRTCTCPFDs, webRTCPorts) = try Self.openWebRTCSockets(
-                    firstPort: port, count: shards.count, bindIP: bind.ip, configuration: configuration)
+                webRTCSockets = try Self.openWebRTCSockets(firstPort: port, count: shards.count, bindIP: bind.ip, bind6: bind6, configuration: configuration)
             } catch {
                 for shard in shards { shard.close() }
                 throw error
             }
         } else {
-            (webRTCFDs, webRTCSendFDs, webRTCTCPFDs, webRTCPorts) = ([], [], [], [])
+            webRTCSockets = []
         }
+        webRTCPorts = webRTCSockets.map(\.port)
+        announcedAddress6 = webRTCSockets.isEmpty ? nil : bind6.map { configuration.announcedAddress6 ?? $0.description }
         (events, eventSink) = AsyncStream.makeStream(of: MediaPlaneEvent.self, bufferingPolicy: .bufferingNewest(4096))
     }
 
@@ -129,60 +137,77 @@ public final class MediaPlane: MediaCommands {
 
     /// One WebRTC socket (and its send-only twin, where used) per shard, and with
     /// `media.webrtcTCP` a TCP socket listening on the same number: `firstPort` plus the shard's
-    /// index, or a port the system chooses for each when `firstPort` is 0 (one free for TCP too).
-    /// Every socket opened is closed again when one fails.
+    /// index, or a port the system chooses for each when `firstPort` is 0 (one free for TCP, and
+    /// for IPv6, too). With `bind6` the same number is opened on that IPv6 address, UDP and (with
+    /// ICE-TCP) TCP. Every socket opened is closed again when one fails.
     static func openWebRTCSockets(
-        firstPort: Int, count: Int, bindIP: UInt32, configuration: MediaPlaneConfiguration
-    ) throws(MediaPlaneError) -> (fds: [Int32], sendFDs: [Int32], tcpFDs: [Int32], ports: [Int]) {
-        var fds: [Int32] = []
-        var sendFDs: [Int32] = []
-        var tcpFDs: [Int32] = []
-        var ports: [Int] = []
-        func closeOpened() { for fd in fds + sendFDs + tcpFDs where fd >= 0 { _ = pkr_close(fd) } }
+        firstPort: Int, count: Int, bindIP: UInt32, bind6: IPv6Address?, configuration: MediaPlaneConfiguration
+    ) throws(MediaPlaneError) -> [ShardSockets] {
+        var opened: [ShardSockets] = []
+        func closeOpened() { for sockets in opened { sockets.close() } }
         guard firstPort >= 0, firstPort == 0 || firstPort + count - 1 <= 65_535 else {
             throw .webRTCPortsOutOfRange(first: firstPort, count: count)
         }
+        let receiveBytes = Int32(clamping: configuration.receiveBufferBytes)
+        let sendBytes = Int32(clamping: configuration.sendBufferBytes)
         for index in 0..<count {
-            // A port the system chooses for UDP may be taken on TCP: another one is tried.
-            var attempts = firstPort == 0 && configuration.webRTCTCP ? 20 : 1
+            // A port the system chooses for UDP may be taken on TCP or IPv6: another one is tried.
+            var attempts = firstPort == 0 && (configuration.webRTCTCP || bind6 != nil) ? 20 : 1
             while true {
                 attempts -= 1
                 let port = firstPort == 0 ? 0 : firstPort + index
-                let fd = pkr_udp_open(
-                    bindIP, UInt16(port), Int32(clamping: configuration.receiveBufferBytes), Int32(clamping: configuration.sendBufferBytes))
-                guard fd >= 0 else {
+                var sockets = ShardSockets()
+                sockets.udp = pkr_udp_open(bindIP, UInt16(port), receiveBytes, sendBytes)
+                guard sockets.udp >= 0 else {
                     closeOpened()
-                    throw fd == -98 ? .webRTCPortInUse(port) : .socketFailed(errno: -fd)
+                    throw sockets.udp == -98 ? .webRTCPortInUse(port) : .socketFailed(errno: -sockets.udp)
                 }
-                let boundPort = pkr_udp_local_port(fd)
-                var tcpFD: Int32 = -1
+                sockets.port = Int(pkr_udp_local_port(sockets.udp))
+                let number = UInt16(clamping: sockets.port)
+                // The same number on TCP, IPv6 UDP and IPv6 TCP, each as configured.
+                var failure: Int32 = 0
+                var failedOn = ""
                 if configuration.webRTCTCP {
-                    tcpFD = pkr_tcp_listen(bindIP, UInt16(clamping: boundPort), 128)
-                    if tcpFD < 0 {
-                        _ = pkr_close(fd)
-                        if tcpFD == -98, attempts > 0 { continue }
-                        closeOpened()
-                        throw tcpFD == -98 ? .webRTCTCPPortInUse(Int(boundPort)) : .socketFailed(errno: -tcpFD)
+                    sockets.tcp = pkr_tcp_listen(bindIP, number, 128)
+                    if sockets.tcp < 0 { (failure, failedOn) = (sockets.tcp, "tcp") }
+                }
+                if failure == 0, let bind6 {
+                    sockets.udp6 = pkr_udp_open6(bind6.high, bind6.low, number, receiveBytes, sendBytes)
+                    if sockets.udp6 < 0 { (failure, failedOn) = (sockets.udp6, "udp6") }
+                    if failure == 0, configuration.webRTCTCP {
+                        sockets.tcp6 = pkr_tcp_listen6(bind6.high, bind6.low, number, 128)
+                        if sockets.tcp6 < 0 { (failure, failedOn) = (sockets.tcp6, "tcp6") }
                     }
                 }
-                if configuration.receiveOffload == .on { _ = pkr_udp_enable_receive_offload(fd) }
-                fds.append(fd)
-                sendFDs.append(openSendTwin(of: fd, configuration: configuration))
-                tcpFDs.append(tcpFD)
-                ports.append(Int(boundPort))
+                if failure < 0 {
+                    sockets.close()
+                    if failure == -98, attempts > 0 { continue }
+                    closeOpened()
+                    switch (failure, failedOn) {
+                    case (-98, "tcp"): throw .webRTCTCPPortInUse(sockets.port)
+                    case (-98, _): throw .webRTCIPv6PortInUse(sockets.port)
+                    case (-99, _), (-97, _): throw .unavailableIPv6Address(configuration.bindAddress6 ?? "")
+                    default: throw .socketFailed(errno: -failure)
+                    }
+                }
+                if configuration.receiveOffload == .on {
+                    _ = pkr_udp_enable_receive_offload(sockets.udp)
+                    if sockets.udp6 >= 0 { _ = pkr_udp_enable_receive_offload(sockets.udp6) }
+                }
+                sockets.udpSend = openSendTwin(of: sockets.udp, configuration: configuration)
+                opened.append(sockets)
                 break
             }
         }
-        return (fds, sendFDs, tcpFDs, ports)
+        return opened
     }
 
     /// Whether every WebRTC port also listens on TCP (ICE-TCP, `media.webrtcTCP`).
-    public var offersICETCP: Bool { !webRTCTCPFDs.isEmpty && webRTCTCPFDs.allSatisfy { $0 >= 0 } }
+    public var offersICETCP: Bool { !webRTCSockets.isEmpty && webRTCSockets.allSatisfy { $0.tcp >= 0 } }
 
     /// Closes the sockets and descriptors of a media plane whose threads never ran.
     func closeUnstarted() {
-        for fd in webRTCFDs + webRTCTCPFDs where fd >= 0 { _ = pkr_close(fd) }
-        for (fd, sendFD) in zip(webRTCFDs, webRTCSendFDs) where sendFD >= 0 && sendFD != fd { _ = pkr_close(sendFD) }
+        for sockets in webRTCSockets { sockets.close() }
         // Transports placed on a shard wait in its mailbox, which no thread will read.
         var posted: [MediaCommand] = []
         for shard in shards {
@@ -220,13 +245,8 @@ public final class MediaPlane: MediaCommands {
             let eventFDs = shards.map(\.mailbox.eventFD)
             var started = true
             for shard in shards {
-                let hasWebRTC = webRTCFDs.indices.contains(shard.index)
-                started =
-                    shard.start(
-                        configuration: configuration, webRTCFD: hasWebRTC ? webRTCFDs[shard.index] : -1,
-                        webRTCSendFD: hasWebRTC ? webRTCSendFDs[shard.index] : -1, webRTCTCPFD: hasWebRTC ? webRTCTCPFDs[shard.index] : -1,
-                        peerEventFDs: eventFDs,
-                        events: eventSink) && started
+                let sockets = webRTCSockets.indices.contains(shard.index) ? webRTCSockets[shard.index] : .none
+                started = shard.start(configuration: configuration, sockets: sockets, peerEventFDs: eventFDs, events: eventSink) && started
             }
             state = started ? .running : .startFailed
         }
@@ -353,7 +373,7 @@ public final class MediaPlane: MediaCommands {
     ///   address has arrived that authenticates (SRTP or SRTCP; on a plain RTP transport, any
     ///   packet from it): whoever holds a token must not be able to aim a stream at an address
     ///   that never asked for it.
-    public func connectTransport(id: Int, remote: IPv4Endpoint?, clientKey: [UInt8]?, addressGranted: Bool = false) -> Result<Void, MediaPlaneError> {
+    public func connectTransport(id: Int, remote: PeerEndpoint?, clientKey: [UInt8]?, addressGranted: Bool = false) -> Result<Void, MediaPlaneError> {
         let entry: Result<TransportRegistry.Entry, MediaPlaneError> = registry.withLock { registry in
             guard let entry = registry.transports.entries[id] else { return .failure(.unknownTransport(id)) }
             if entry.connected { return .failure(.alreadyConnected(id)) }
@@ -439,13 +459,13 @@ public final class MediaPlane: MediaCommands {
     /// the address its client checks; nothing once the transport is closed. Safe from any
     /// thread: the kernel serialises sends on the socket. A client on ICE-TCP gets it through
     /// its shard's thread, which owns the connection.
-    public func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint, transportId: Int) {
-        guard let shard = registry.withLock({ $0.routing.shard(ofTransport: transportId) }), webRTCFDs.indices.contains(shard) else { return }
-        if remote.isStream {
-            shards[shard].mailbox.post(.sendStreamDatagram(datagram, to: remote))
+    public func sendWebRTCDatagram(_ datagram: [UInt8], to remote: PeerEndpoint, transportId: Int) {
+        guard let shard = registry.withLock({ $0.routing.shard(ofTransport: transportId) }), webRTCSockets.indices.contains(shard) else { return }
+        if remote.isStream || remote.isIPv6Datagram {
+            shards[shard].mailbox.post(.sendWebRTCDatagram(datagram, to: remote))
             return
         }
-        let fd = webRTCSendFDs[shard] >= 0 ? webRTCSendFDs[shard] : webRTCFDs[shard]
+        let fd = webRTCSockets[shard].sendingUDP
         datagram.withUnsafeBytes { bytes in
             _ = pkr_udp_send(fd, bytes.baseAddress, UInt32(bytes.count), remote.ip, remote.port)
         }

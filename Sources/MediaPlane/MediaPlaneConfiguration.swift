@@ -8,6 +8,12 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     public var bindAddress: String = "127.0.0.1"
     /// The address told to clients (for deployments behind NAT); defaults to bindAddress.
     public var announcedAddress: String?
+    /// An IPv6 address the WebRTC ports also listen on (UDP, and TCP with ``webRTCTCP``), each
+    /// on its IPv4 port's number; `::` takes every interface. nil (the default): IPv4 only.
+    public var bindAddress6: String?
+    /// The IPv6 address told to clients in the relay's candidates; defaults to bindAddress6
+    /// (which must then not be `::`).
+    public var announcedAddress6: String?
     /// The first and last UDP port of plain (SRTP) transports.
     public var portRange: ClosedRange<Int> = 40000...40999
     /// Socket buffer sizes in bytes (the relay asks for more than rmem_max when it is root).
@@ -64,10 +70,11 @@ public struct MediaPlaneConfiguration: Sendable, Hashable {
     /// blocks UDP (ICE-TCP, RFC 6544: the relay's SDP names a passive TCP candidate beside the
     /// UDP one, at a lower priority, so clients that can use UDP do).
     public var webRTCTCP = true
-    /// ICE-TCP connections each shard keeps open at most; more are closed as they arrive.
+    /// ICE-TCP connections each shard keeps open at most (at most
+    /// ``StreamConnections/maximumLimit``); more are closed as they arrive.
     public var webRTCTCPConnections = 1024
-    /// Of those, how many one client IP address may hold: a single address cannot take every
-    /// slot, while an office's users behind one NAT address still fit.
+    /// Of those, how many one client IPv4 address or IPv6 /64 may hold: a single address cannot
+    /// take every slot, while an office's users behind one NAT address still fit.
     public var webRTCTCPConnectionsPerAddress = 256
     /// How long a WebRTC transport may go without a valid ICE check: before its first one
     /// (counted from the client's SDP) and between consent checks (RFC 7675 uses 30 s).

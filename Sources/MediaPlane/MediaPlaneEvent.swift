@@ -2,9 +2,9 @@
 /// liveness and congestion events, never per-media-packet ones.
 public enum MediaPlaneEvent: Sendable, Hashable {
     /// A DTLS record arrived for the transport, from the address its ICE checks came from.
-    case dtlsDatagram(transportId: Int, datagram: [UInt8], from: IPv4Endpoint)
+    case dtlsDatagram(transportId: Int, datagram: [UInt8], from: PeerEndpoint)
     /// ICE nominated (or first validated) a remote address: DTLS and media go there now.
-    case iceSelected(transportId: Int, remote: IPv4Endpoint)
+    case iceSelected(transportId: Int, remote: PeerEndpoint)
     /// ICE gave up on the transport: no valid check arrived in time (`neverConnected`), or
     /// consent lapsed after it was connected.
     case iceExpired(transportId: Int, neverConnected: Bool)

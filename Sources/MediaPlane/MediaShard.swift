@@ -25,17 +25,15 @@ final class MediaShard: Sendable {
         thread = DataPlaneThread()
     }
 
-    /// Starts the thread; `webRTCFD` is this shard's WebRTC socket (-1 when WebRTC is off), shared
-    /// by the WebRTC transports that live here, `webRTCSendFD` its send-only twin (or -1), and
-    /// `webRTCTCPFD` the socket listening for ICE-TCP on the same number (or -1);
-    /// `peerEventFDs` wake the other shards when a pipe to them has packets.
+    /// Starts the thread with this shard's WebRTC sockets (``ShardSockets/none`` when WebRTC is
+    /// off), shared by the WebRTC transports that live here; `peerEventFDs` wake the other
+    /// shards when a pipe to them has packets.
     func start(
-        configuration: MediaPlaneConfiguration, webRTCFD: Int32, webRTCSendFD: Int32, webRTCTCPFD: Int32, peerEventFDs: [Int32],
-        events: AsyncStream<MediaPlaneEvent>.Continuation
+        configuration: MediaPlaneConfiguration, sockets: ShardSockets, peerEventFDs: [Int32], events: AsyncStream<MediaPlaneEvent>.Continuation
     ) -> Bool {
         let shell = MediaShell(
-            configuration: configuration, mailbox: mailbox, reports: reports, epollFD: epollFD, webRTCFD: webRTCFD,
-            webRTCSendFD: webRTCSendFD, webRTCTCPFD: webRTCTCPFD, peerEventFDs: peerEventFDs, events: events)
+            configuration: configuration, mailbox: mailbox, reports: reports, epollFD: epollFD, sockets: sockets, peerEventFDs: peerEventFDs,
+            events: events)
         return thread.start(name: "pkrelay-media\(index)") { shell.run() }
     }
 

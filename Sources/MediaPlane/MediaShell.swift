@@ -1,8 +1,9 @@
 import CSocketShims
 
 /// The media plane's I/O around one ``MediaCore``: epoll, `recvmmsg` in batches, the ICE-TCP
-/// connections of its WebRTC port (``StreamConnections``), the clock, the mailbox's eventfd, and
-/// `sendmmsg` for what the core queued. It decides nothing about packets.
+/// connections of its WebRTC port (``StreamConnections``), the IPv6 peers of its IPv6 WebRTC
+/// socket (``IPv6Peers``), the clock, the mailbox's eventfd, and `sendmmsg` for what the core
+/// queued. It decides nothing about packets.
 final class MediaShell {
     let mailbox: MediaPlaneMailbox
     /// Where the thread's CPU time goes for /metrics (the core publishes its reports there too).
@@ -13,6 +14,14 @@ final class MediaShell {
     let webRTCFD: Int32
     /// Its send-only twin, or `webRTCFD` itself.
     let webRTCSendFD: Int32
+    /// The shard's IPv6 WebRTC socket on the same number; -1 without IPv6.
+    let webRTC6FD: Int32
+    /// Who sends to `webRTC6FD`; nil without IPv6.
+    let ipv6Peers: IPv6Peers?
+    /// When the IPv6 peers were last reclaimed, and how many entries that freed.
+    var lastIPv6ReclaimMs: Int64 = .min / 2
+    var lastIPv6ReclaimFreed = 0
+    static let ipv6ReclaimIntervalMs: Int64 = 1000
     let core: MediaCore
     let receiveBatch: OpaquePointer
     let receiveBatchSize: Int
@@ -29,6 +38,7 @@ final class MediaShell {
 
     static let wakeToken = UInt64.max
     static let webRTCToken = UInt64.max - 1
+    static let webRTC6Token = UInt64.max - 3
     /// Marks an epoll token as a transport's connected reader rather than its own socket.
     static let connectedReaderFlag: UInt64 = 1 << 62
 
@@ -46,37 +56,43 @@ final class MediaShell {
     static let coalescedReceiveBufferSize = 65_536
 
     init(
-        configuration: MediaPlaneConfiguration, mailbox: MediaPlaneMailbox, reports: ReportStore, epollFD: Int32, webRTCFD: Int32,
-        webRTCSendFD: Int32, webRTCTCPFD: Int32 = -1, peerEventFDs: [Int32], events: AsyncStream<MediaPlaneEvent>.Continuation
+        configuration: MediaPlaneConfiguration, mailbox: MediaPlaneMailbox, reports: ReportStore, epollFD: Int32, sockets: ShardSockets,
+        peerEventFDs: [Int32], events: AsyncStream<MediaPlaneEvent>.Continuation
     ) {
         self.mailbox = mailbox
         self.reports = reports
         self.peerEventFDs = peerEventFDs
         peersToWake.reserveCapacity(peerEventFDs.count)
         self.epollFD = epollFD
-        self.webRTCFD = webRTCFD
-        self.webRTCSendFD = webRTCSendFD >= 0 ? webRTCSendFD : webRTCFD
+        webRTCFD = sockets.udp
+        webRTCSendFD = sockets.sendingUDP
+        webRTC6FD = sockets.udp6
+        let randomSeed = UInt64(bitPattern: pkr_realtime_ms())
+        let ipv6Peers = sockets.udp6 >= 0 ? IPv6Peers(seed: randomSeed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: pkr_monotonic_us())) : nil
+        self.ipv6Peers = ipv6Peers
         receiveBatchSize = max(1, configuration.receiveBatchSize)
         let bufferSize = configuration.receiveOffload == .on ? Self.coalescedReceiveBufferSize : Self.receiveBufferSize
         receiveBatch = pkr_batch_create(UInt32(receiveBatchSize), UInt32(bufferSize))
         readyTokens = .allocate(capacity: Int(Self.maximumReadyEvents))
         commands.reserveCapacity(256)
         let streams =
-            webRTCTCPFD >= 0
+            sockets.tcp >= 0
             ? StreamConnections(
-                listenFD: webRTCTCPFD, epollFD: epollFD, limit: configuration.webRTCTCPConnections,
+                listenFD: sockets.tcp, listenFD6: sockets.tcp6, epollFD: epollFD, limit: configuration.webRTCTCPConnections,
                 limitPerAddress: configuration.webRTCTCPConnectionsPerAddress) : nil
         self.streams = streams
         let output = SocketDatagramOutput(
-            webRTCFD: self.webRTCSendFD, segmented: configuration.segmentationOffload == .on, connectsPlainPeers: configuration.connectedSockets,
+            webRTCFD: webRTCSendFD, segmented: configuration.segmentationOffload == .on, connectsPlainPeers: configuration.connectedSockets,
             connectsSecurePeers: configuration.connectedSockets && configuration.sendOnlySockets && MediaPlane.kernelConnectsReaders,
             epollFD: epollFD, receiveBufferBytes: Int32(clamping: configuration.receiveBufferBytes),
             receivesCoalesced: configuration.receiveOffload == .on)
         output.streams = streams
+        output.webRTC6FD = sockets.udp6
+        output.ipv6Peers = ipv6Peers
         core = MediaCore(
             configuration: configuration, reports: reports, output: output,
-            hasWebRTCSocket: webRTCFD >= 0, events: events,
-            randomSeed: UInt64(bitPattern: pkr_realtime_ms()))
+            hasWebRTCSocket: sockets.udp >= 0, events: events,
+            randomSeed: randomSeed)
     }
 
     deinit {
@@ -88,7 +104,8 @@ final class MediaShell {
     func run() {
         _ = pkr_epoll_add(epollFD, mailbox.eventFD, Self.wakeToken)
         if webRTCFD >= 0 { _ = pkr_epoll_add(epollFD, webRTCFD, Self.webRTCToken) }
-        if let streams { _ = pkr_epoll_add(epollFD, streams.listenFD, StreamConnections.listenerToken) }
+        if webRTC6FD >= 0 { _ = pkr_epoll_add(epollFD, webRTC6FD, Self.webRTC6Token) }
+        streams?.startListening()
         updateClock()
         core.startTimers()
         while running {
@@ -106,8 +123,12 @@ final class MediaShell {
                     let token = readyTokens[index]
                     if token == Self.webRTCToken {
                         receive(fd: webRTCFD, on: nil)
+                    } else if token == Self.webRTC6Token {
+                        receive(fd: webRTC6FD, on: nil, ipv6: true)
                     } else if token == StreamConnections.listenerToken {
-                        acceptStreams()
+                        acceptStreams(ipv6: false)
+                    } else if token == StreamConnections.listener6Token {
+                        acceptStreams(ipv6: true)
                     } else if token != Self.wakeToken, token & StreamConnections.tokenFlag != 0 {
                         receiveStream(slot: Int(truncatingIfNeeded: token & ~StreamConnections.tokenFlag))
                     } else if token != Self.wakeToken,
@@ -137,13 +158,17 @@ final class MediaShell {
             if webRTCSendFD != webRTCFD { _ = pkr_close(webRTCSendFD) }
             _ = pkr_close(webRTCFD)
         }
+        if webRTC6FD >= 0 {
+            _ = pkr_epoll_remove(epollFD, webRTC6FD)
+            _ = pkr_close(webRTC6FD)
+        }
         core.shutDown()
     }
 
-    /// Accepts waiting ICE-TCP connections.
-    func acceptStreams() {
+    /// Accepts waiting ICE-TCP connections, on the IPv4 or the IPv6 listener.
+    func acceptStreams(ipv6: Bool) {
         guard let streams else { return }
-        let (accepted, refused) = streams.acceptWaiting(nowMs: core.nowMs)
+        let (accepted, refused) = streams.acceptWaiting(ipv6: ipv6, nowMs: core.nowMs)
         core.counters.streamConnectionsAccepted &+= UInt64(accepted)
         core.counters.streamConnectionsRefused &+= UInt64(refused)
     }
@@ -253,7 +278,8 @@ final class MediaShell {
         while batches < Self.settlingBatches, receive(fd: fd, on: transport) > 0 { batches += 1 }
     }
 
-    /// Reads one batch from one socket: a transport's own socket, or the shard's WebRTC one.
+    /// Reads one batch from one socket: a transport's own socket, or the shard's WebRTC one
+    /// (`ipv6`: the shard's IPv6 WebRTC socket, whose peers are named by ``IPv6Peers``).
     /// One batch per turn, not until the socket is empty: the epoll set is level-triggered, so a
     /// socket with more waiting is reported again at the next wait, which costs no more than
     /// another read would and spares the read that finds a socket empty after a full batch
@@ -266,9 +292,9 @@ final class MediaShell {
     /// earlier than the turn's own flush.
     /// Returns how many messages it read.
     @discardableResult
-    func receive(fd: Int32, on transport: TransportState?) -> Int {
+    func receive(fd: Int32, on transport: TransportState?, ipv6: Bool = false) -> Int {
         if core.queuedFromReceiveBatch { core.flushAll() }
-        let received = pkr_batch_receive(fd, receiveBatch)
+        let received = ipv6 ? pkr_batch_receive6(fd, receiveBatch) : pkr_batch_receive(fd, receiveBatch)
         if received <= 0 { return 0 }
         // Arrivals are timed by their batch (transport-wide feedback reports them to 250 µs).
         core.advanceMonotonicClock(monotonicUs: pkr_monotonic_us())
@@ -282,8 +308,11 @@ final class MediaShell {
         }
         for index in 0..<UInt32(received) {
             let length = Int(pkr_batch_length(receiveBatch, index))
-            let endpoint = IPv4Endpoint(ip: pkr_batch_source_ip(receiveBatch, index), port: pkr_batch_source_port(receiveBatch, index))
             guard let buffer = UnsafeMutableRawPointer(pkr_batch_buffer(receiveBatch, index)) else { continue }
+            let endpoint =
+                ipv6
+                ? ipv6Source(index, checks: length > 0 && buffer.load(as: UInt8.self) < 4)
+                : PeerEndpoint(ip: pkr_batch_source_ip(receiveBatch, index), port: pkr_batch_source_port(receiveBatch, index))
             // A coalesced message is cut back into its datagrams, handled in order in place:
             // the core never writes past the datagram it is given.
             let segment = Int(pkr_batch_segment_size(receiveBatch, index))
@@ -301,8 +330,34 @@ final class MediaShell {
         return Int(received)
     }
 
+    /// The endpoint of message `index`'s IPv6 sender: its entry in ``IPv6Peers``; for a STUN
+    /// message (`checks`, RFC 7983's first byte 0-3) from an address without one, a new entry,
+    /// freeing those no transport uses when none is left; else ``IPv6Peers/unknown``.
+    func ipv6Source(_ index: UInt32, checks: Bool) -> PeerEndpoint {
+        guard let ipv6Peers else { return IPv6Peers.unknown }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        let port = pkr_batch_source6(receiveBatch, index, &high, &low)
+        let address = IPv6Address(high: high, low: low)
+        if let known = ipv6Peers.find(address, port: port) { return known }
+        guard checks else { return IPv6Peers.unknown }
+        if let added = ipv6Peers.add(address, port: port) { return added }
+        // A pass that freed little is not repeated at once: a table full of peers in use would
+        // otherwise be scanned for every newcomer's check.
+        guard core.nowMs - lastIPv6ReclaimMs >= Self.ipv6ReclaimIntervalMs || lastIPv6ReclaimFreed >= ipv6Peers.capacity / 8 else {
+            return IPv6Peers.unknown
+        }
+        ipv6Peers.beginReclaim()
+        for key in core.webRTCByAddress.keys { ipv6Peers.keep(PeerEndpoint(key: key)) }
+        for transport in core.transports.values where transport.remoteKey != 0 { ipv6Peers.keep(transport.remote) }
+        lastIPv6ReclaimFreed = ipv6Peers.finishReclaim()
+        lastIPv6ReclaimMs = core.nowMs
+        core.counters.ipv6PeersReclaimed &+= UInt64(lastIPv6ReclaimFreed)
+        return ipv6Peers.add(address, port: port) ?? IPv6Peers.unknown
+    }
+
     @inline(__always)
-    func handle(_ buffer: UnsafeMutableRawPointer, length: Int, from endpoint: IPv4Endpoint, on transport: TransportState?) {
+    func handle(_ buffer: UnsafeMutableRawPointer, length: Int, from endpoint: PeerEndpoint, on transport: TransportState?) {
         if let transport {
             core.handleDatagram(on: transport, buffer: buffer, length: length, from: endpoint)
         } else {

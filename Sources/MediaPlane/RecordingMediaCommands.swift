@@ -12,12 +12,12 @@ public final class RecordingMediaCommands: MediaCommands {
         case openTransport(id: Int, port: Int, profile: SRTPProfile?, group: String?, receiving: Bool)
         case openWebRTCTransport(id: Int, group: String?, receiving: Bool)
         case place(transports: [Int], group: String?, receiving: Set<Int>)
-        case connectTransport(id: Int, remote: IPv4Endpoint?, keyed: Bool, addressGranted: Bool)
+        case connectTransport(id: Int, remote: PeerEndpoint?, keyed: Bool, addressGranted: Bool)
         case setRemoteICECredentials(transportId: Int, credentials: ICECredentials)
         case restartICE(transportId: Int, local: ICECredentials, remote: ICECredentials)
         case connectWebRTCTransport(id: Int)
         case setCongestionControl(transportId: Int, CongestionControlSpec)
-        case sendWebRTCDatagram([UInt8], to: IPv4Endpoint, transportId: Int)
+        case sendWebRTCDatagram([UInt8], to: PeerEndpoint, transportId: Int)
         /// One ``MediaCommands/apply(_:)`` call.
         case apply([MediaChange])
     }
@@ -30,6 +30,7 @@ public final class RecordingMediaCommands: MediaCommands {
     }
 
     public let announcedAddress: String
+    public let announcedAddress6: String?
     /// Recorded media planes listen on no TCP port.
     public var offersICETCP: Bool { false }
     public let webRTCPorts: [Int]
@@ -40,8 +41,11 @@ public final class RecordingMediaCommands: MediaCommands {
 
     /// A recorder with WebRTC ports `webRTCPorts` (one per shard it pretends to have; empty: WebRTC off).
     /// WebRTC transports are dealt to them in turn, so a test sees more than one port.
-    public init(announcedAddress: String = "127.0.0.1", portRange: ClosedRange<Int> = 40_000...40_999, webRTCPorts: [Int] = [7702]) {
+    public init(
+        announcedAddress: String = "127.0.0.1", announcedAddress6: String? = nil, portRange: ClosedRange<Int> = 40_000...40_999, webRTCPorts: [Int] = [7702]
+    ) {
         self.announcedAddress = announcedAddress
+        self.announcedAddress6 = announcedAddress6
         self.portRange = portRange
         self.webRTCPorts = webRTCPorts
         self.state = Mutex(State(transports: TransportRegistry(firstPort: portRange.lowerBound)))
@@ -121,7 +125,7 @@ public final class RecordingMediaCommands: MediaCommands {
         state.withLock { $0.commands.append(.place(transports: ids, group: group, receiving: receiving)) }
     }
 
-    public func connectTransport(id: Int, remote: IPv4Endpoint?, clientKey: [UInt8]?, addressGranted: Bool) -> Result<Void, MediaPlaneError> {
+    public func connectTransport(id: Int, remote: PeerEndpoint?, clientKey: [UInt8]?, addressGranted: Bool) -> Result<Void, MediaPlaneError> {
         state.withLock { state in
             guard let entry = state.transports.entries[id] else { return .failure(.unknownTransport(id)) }
             if entry.connected { return .failure(.alreadyConnected(id)) }
@@ -159,7 +163,7 @@ public final class RecordingMediaCommands: MediaCommands {
         state.withLock { $0.commands.append(.setCongestionControl(transportId: transportId, spec)) }
     }
 
-    public func sendWebRTCDatagram(_ datagram: [UInt8], to remote: IPv4Endpoint, transportId: Int) {
+    public func sendWebRTCDatagram(_ datagram: [UInt8], to remote: PeerEndpoint, transportId: Int) {
         state.withLock { $0.commands.append(.sendWebRTCDatagram(datagram, to: remote, transportId: transportId)) }
     }
 

@@ -5,7 +5,7 @@ import CSocketShims
 final class RecordingOutput: DatagramOutput {
     struct Datagram {
         var transportId: Int
-        var destination: IPv4Endpoint
+        var destination: PeerEndpoint
         var bytes: [UInt8]
     }
 
@@ -28,13 +28,13 @@ final class RecordingOutput: DatagramOutput {
             let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
                 count = Int(pkr_batch_copy_prepared(transport.sendBatch, slot, buffer.baseAddress, UInt32(length)))
             }
-            let destination = IPv4Endpoint(ip: pkr_batch_source_ip(transport.sendBatch, slot), port: pkr_batch_source_port(transport.sendBatch, slot))
+            let destination = PeerEndpoint(ip: pkr_batch_source_ip(transport.sendBatch, slot), port: pkr_batch_source_port(transport.sendBatch, slot))
             datagrams.append(Datagram(transportId: transport.id, destination: destination, bytes: bytes))
         }
         return accepted
     }
 
-    func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: IPv4Endpoint) -> Bool {
+    func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: PeerEndpoint) -> Bool {
         if refusesWebRTCSends { return false }
         datagrams.append(Datagram(transportId: -1, destination: endpoint, bytes: Array(datagram)))
         return true

@@ -37,7 +37,7 @@ struct SendBatchLayout {
 
     /// Prepares message `index` as the first `length` bytes of its buffer, for `destination`.
     @inline(__always)
-    func prepare(at index: Int, length: Int, to destination: IPv4Endpoint) {
+    func prepare(at index: Int, length: Int, to destination: PeerEndpoint) {
         let buffer = buffer(at: index)
         let message = vectors + 2 &* index
         // The second iovec is empty but starts where the first ends, where a segmented run's
@@ -50,7 +50,7 @@ struct SendBatchLayout {
     /// Prepares message `index` as the first `headLength` bytes of its buffer followed by
     /// `tailLength` bytes at `tail`, which must stay valid and unchanged until the batch is sent.
     @inline(__always)
-    func prepareSplit(at index: Int, headLength: Int, tail: UnsafeRawPointer, tailLength: Int, to destination: IPv4Endpoint) {
+    func prepareSplit(at index: Int, headLength: Int, tail: UnsafeRawPointer, tailLength: Int, to destination: PeerEndpoint) {
         let message = vectors + 2 &* index
         message[0] = iovec(iov_base: buffer(at: index), iov_len: headLength)
         message[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: tail), iov_len: tailLength)
@@ -64,8 +64,16 @@ struct SendBatchLayout {
     }
 
     /// The destination message `index` was prepared for.
-    func destination(at index: Int) -> IPv4Endpoint {
-        IPv4Endpoint(ip: UInt32(bigEndian: addresses[index].sin_addr.s_addr), port: UInt16(bigEndian: addresses[index].sin_port))
+    func destination(at index: Int) -> PeerEndpoint {
+        PeerEndpoint(ip: UInt32(bigEndian: addresses[index].sin_addr.s_addr), port: UInt16(bigEndian: addresses[index].sin_port))
+    }
+
+    /// Sends messages 0..<count to `destination` instead of where they were prepared for.
+    func redirect(count: Int, to destination: PeerEndpoint) {
+        for index in 0..<count {
+            addresses[index].sin_addr.s_addr = destination.ip.bigEndian
+            addresses[index].sin_port = destination.port.bigEndian
+        }
     }
 
     /// Moves the `count` messages from index `start` to the front of the batch, each gathered
@@ -85,7 +93,7 @@ struct SendBatchLayout {
     }
 
     @inline(__always)
-    private func finish(_ index: Int, vectorCount: Int, destination: IPv4Endpoint) {
+    private func finish(_ index: Int, vectorCount: Int, destination: PeerEndpoint) {
         (vectorCounts + index &* headerStride).storeBytes(of: vectorCount, as: Int.self)
         addresses[index].sin_addr.s_addr = destination.ip.bigEndian
         addresses[index].sin_port = destination.port.bigEndian

@@ -1,10 +1,12 @@
 import CSocketShims
+import RTPWire
 
 /// Sends the media core's datagrams on the transports' own sockets, or on the shard's WebRTC
 /// socket for WebRTC transports: one `sendmmsg` per transport and batch, with each run of
 /// equal-size datagrams as one UDP_SEGMENT message when segmentation offload is on. A WebRTC
 /// transport whose client came over ICE-TCP sends its batch framed on that connection instead,
-/// with one `send`.
+/// with one `send`; one whose client is on IPv6 sends it on the shard's IPv6 socket, every
+/// message to the peer its ``IPv6Peers`` entry holds.
 final class SocketDatagramOutput: DatagramOutput {
     /// The shard's WebRTC socket, shared by its WebRTC transports, or its send-only twin; -1 when WebRTC
     /// is off.
@@ -26,6 +28,9 @@ final class SocketDatagramOutput: DatagramOutput {
     let receivesCoalesced: Bool
     /// The shard's ICE-TCP connections: a WebRTC transport whose client came over TCP sends there.
     var streams: StreamConnections?
+    /// The shard's IPv6 WebRTC socket, or -1, and the peers its endpoints name.
+    var webRTC6FD: Int32 = -1
+    var ipv6Peers: IPv6Peers?
 
     init(
         webRTCFD: Int32, segmented: Bool, connectsPlainPeers: Bool = false, connectsSecurePeers: Bool = false, epollFD: Int32 = -1,
@@ -51,12 +56,20 @@ final class SocketDatagramOutput: DatagramOutput {
             counters.sendMessages &+= UInt64(queued)
             return queued
         }
-        let fd = transport.sharesSocket ? webRTCFD : transport.sendFD
         var tally = pkr_send_tally()
-        let sent =
-            segmented
-            ? pkr_batch_send_segmented(fd, transport.sendBatch, UInt32(count), &tally)
-            : pkr_batch_send_tallied(fd, transport.sendBatch, UInt32(count), &tally)
+        let sent: Int32
+        if transport.remote.isIPv6Datagram {
+            // The entry may have gone to another peer since (the transport's peer left and the
+            // table filled): nothing goes to the newcomer.
+            guard let (address, port) = ipv6Peers?.peer(of: transport.remote) else { return 0 }
+            sent = pkr_batch_send6(webRTC6FD, transport.sendBatch, UInt32(count), address.high, address.low, port, segmented ? 1 : 0, &tally)
+        } else {
+            let fd = transport.sharesSocket ? webRTCFD : transport.sendFD
+            sent =
+                segmented
+                ? pkr_batch_send_segmented(fd, transport.sendBatch, UInt32(count), &tally)
+                : pkr_batch_send_tallied(fd, transport.sendBatch, UInt32(count), &tally)
+        }
         counters.sendCalls &+= UInt64(tally.calls)
         counters.sendMessages &+= UInt64(tally.messages)
         counters.segmentationFallbacks &+= UInt64(tally.fallbacks)
@@ -64,10 +77,29 @@ final class SocketDatagramOutput: DatagramOutput {
         return Int(sent)
     }
 
-    func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: IPv4Endpoint) -> Bool {
+    func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: PeerEndpoint) -> Bool {
         if endpoint.isStream { return streams?.send(datagram, to: endpoint) ?? false }
         guard let base = datagram.baseAddress else { return false }
+        if endpoint.isIPv6Datagram {
+            guard let (address, port) = ipv6Peers?.peer(of: endpoint) else { return false }
+            return pkr_udp_send6(webRTC6FD, base, UInt32(datagram.count), address.high, address.low, port) > 0
+        }
         return pkr_udp_send(webRTCFD, base, UInt32(datagram.count), endpoint.ip, endpoint.port) > 0
+    }
+
+    func stunAddress(of endpoint: PeerEndpoint) -> STUNAddress? {
+        if endpoint.isStream { return streams?.stunAddress(of: endpoint) }
+        if endpoint.isIPv6Datagram {
+            guard let (address, port) = ipv6Peers?.peer(of: endpoint) else { return nil }
+            return STUNAddress(ipv6High: address.high, low: address.low, port: port)
+        }
+        return STUNAddress(ipv4: endpoint.ip, port: endpoint.port)
+    }
+
+    func describe(_ endpoint: PeerEndpoint) -> String {
+        if endpoint.isStream { return streams?.describe(endpoint) ?? endpoint.description }
+        if endpoint.isIPv6Datagram { return ipv6Peers?.describe(endpoint) ?? endpoint.description }
+        return endpoint.description
     }
 
     /// Connects a transport's sending socket to its peer, and the socket the peer's datagrams

@@ -32,9 +32,9 @@ final class TransportState {
     /// read once per session rather than through a call per packet.
     private(set) var sealsTailInPlace = false
     var inbound: SRTPSession?
-    /// The peer's address key (IPv4Endpoint.key); 0 until connected or latched.
+    /// The peer's address key (PeerEndpoint.key); 0 until connected or latched.
     var remoteKey: UInt64 = 0
-    var remote = IPv4Endpoint(ip: 0, port: 0)
+    var remote = PeerEndpoint(ip: 0, port: 0)
     /// A second peer address RTCP authenticated from (RTP port + 1 senders); 0 until seen.
     var rtcpRemoteKey: UInt64 = 0
     /// connectTransport has been called (so latching is allowed).

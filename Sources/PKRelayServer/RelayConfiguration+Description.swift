@@ -25,6 +25,8 @@ extension RelayConfiguration {
         media:
           bindAddress: \(media.bindAddress)
           announcedAddress: \(media.announcedAddress ?? media.bindAddress)
+          bindAddress6: \(media.bindAddress6.map { "\"\($0)\"" } ?? "null  # IPv4 only")
+          announcedAddress6: \((media.announcedAddress6 ?? media.bindAddress6).map { "\"\($0)\"" } ?? "null")
           portRangeStart: \(media.portRange.lowerBound)
           portRangeEnd: \(media.portRange.upperBound)
           allowPlainRTP: \(allowPlainRTP)

@@ -40,12 +40,29 @@ extension RelayConfiguration {
 
         var media = try root.section("media")
         configuration.media.bindAddress = try media.string("bindAddress", default: configuration.media.bindAddress)!
-        guard IPv4Endpoint(host: configuration.media.bindAddress, port: 1) != nil else {
+        guard PeerEndpoint(host: configuration.media.bindAddress, port: 1) != nil else {
             throw ConfigurationError(key: "media.bindAddress", reason: "must be an IPv4 address, got '\(configuration.media.bindAddress)'")
         }
         configuration.media.announcedAddress = try media.string("announcedAddress", default: nil)
-        if let announced = configuration.media.announcedAddress, IPv4Endpoint(host: announced, port: 1) == nil {
+        if let announced = configuration.media.announcedAddress, PeerEndpoint(host: announced, port: 1) == nil {
             throw ConfigurationError(key: "media.announcedAddress", reason: "must be an IPv4 address, got '\(announced)'")
+        }
+        configuration.media.bindAddress6 = try media.string("bindAddress6", default: configuration.media.bindAddress6)
+        if let bind6 = configuration.media.bindAddress6, IPv6Address(bind6) == nil {
+            throw ConfigurationError(key: "media.bindAddress6", reason: "must be an IPv6 address such as '::1' or '::' (no brackets), got '\(bind6)'")
+        }
+        configuration.media.announcedAddress6 = try media.string("announcedAddress6", default: configuration.media.announcedAddress6)
+        if let announced6 = configuration.media.announcedAddress6 {
+            guard configuration.media.bindAddress6 != nil else {
+                throw ConfigurationError(
+                    key: "media.announcedAddress6", reason: "needs media.bindAddress6: the WebRTC ports listen on IPv6 only where that is set")
+            }
+            guard let parsed = IPv6Address(announced6), !parsed.isUnspecified else {
+                throw ConfigurationError(key: "media.announcedAddress6", reason: "must be an IPv6 address clients can reach, got '\(announced6)'")
+            }
+        } else if let bind6 = configuration.media.bindAddress6, IPv6Address(bind6)?.isUnspecified == true {
+            throw ConfigurationError(
+                key: "media.announcedAddress6", reason: "must be set when media.bindAddress6 is '::' (clients need an address to reach, not every interface)")
         }
         let first = try media.int("portRangeStart", default: configuration.media.portRange.lowerBound, in: 1024...65535)
         let last = try media.int("portRangeEnd", default: configuration.media.portRange.upperBound, in: 1024...65535)
@@ -109,7 +126,7 @@ extension RelayConfiguration {
         configuration.media.webRTCPort = webRTCEnabled ? webRTCPort : nil
         configuration.media.webRTCTCP = try media.bool("webrtcTCP", default: configuration.media.webRTCTCP)
         configuration.media.webRTCTCPConnections = try media.int(
-            "webrtcTCPConnections", default: configuration.media.webRTCTCPConnections, in: 1...Int(UInt16.max))
+            "webrtcTCPConnections", default: configuration.media.webRTCTCPConnections, in: 1...32_767)
         configuration.media.webRTCTCPConnectionsPerAddress = try media.int(
             "webrtcTCPConnectionsPerAddress", default: configuration.media.webRTCTCPConnectionsPerAddress, in: 1...Int(UInt16.max))
         // ICE-TCP listens on each WebRTC port's number: the control and admin listeners must not.

@@ -36,7 +36,7 @@ extension RelayCore {
             logger.warning("cluster peer restarted: forwards into its rooms end", metadata: ["peer": "\(node)"])
             apply(engine.remoteNodeGone(node))
         }
-        guard let endpoint = IPv4Endpoint(host: remote.ip, port: remote.port), let key = SDESKeying.decodeBase64(remote.key),
+        guard let endpoint = PeerEndpoint(host: remote.ip, port: remote.port), let key = SDESKeying.decodeBase64(remote.key),
             // The peer's address comes from the node-to-node connection, not from a client.
             case .success = media.connectTransport(id: pipe.transportId, remote: endpoint, clientKey: key, addressGranted: true)
         else {

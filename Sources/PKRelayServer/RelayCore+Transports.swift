@@ -97,12 +97,12 @@ extension RelayCore {
             return fail(
                 RelayError(.transportState, "transport \(params.transportId) is a WebRTC transport: it connects through ICE and DTLS, not connectTransport"))
         }
-        var remote: IPv4Endpoint?
+        var remote: PeerEndpoint?
         switch (params.ip, params.port) {
         case (nil, nil):
             remote = nil
         case (let ip?, let port?):
-            guard let endpoint = IPv4Endpoint(host: ip, port: port) else {
+            guard let endpoint = PeerEndpoint(host: ip, port: port) else {
                 return fail(RelayError(.invalidParams, "params.ip must be an IPv4 address and params.port 1-65535"))
             }
             remote = endpoint

@@ -100,7 +100,8 @@ extension RelayCore {
         run(effects, transport: record.transportId, session: record.session)
         let relay = RelayTransportDescription(
             iceUsernameFragment: local.ufrag, icePassword: local.password, fingerprint: SDPFingerprint(algorithm: "sha-256", bytes: []),
-            candidateAddress: media.announcedAddress, candidatePort: UInt16(port), offersTCP: media.offersICETCP, sessionID: 0)
+            candidateAddress: media.announcedAddress, candidatePort: UInt16(port), offersTCP: media.offersICETCP,
+            candidateAddress6: media.announcedAddress6, sessionID: 0)
         let answer =
             (["a=ice-lite", "a=ice-ufrag:\(local.ufrag)", "a=ice-pwd:\(local.password)"] + relay.candidates.map { "a=candidate:\($0.sdpValue)" }
             + ["a=end-of-candidates", ""]).joined(separator: "\r\n")

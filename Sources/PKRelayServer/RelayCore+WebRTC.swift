@@ -67,7 +67,8 @@ extension RelayCore {
         return RelayTransportDescription(
             iceUsernameFragment: session.credentials.ufrag, icePassword: session.credentials.password,
             fingerprint: SDPFingerprint(algorithm: fingerprint.algorithm.rawValue, bytes: fingerprint.digest),
-            candidateAddress: media.announcedAddress, candidatePort: UInt16(port), offersTCP: media.offersICETCP, sessionID: session.sdpSessionID,
+            candidateAddress: media.announcedAddress, candidatePort: UInt16(port), offersTCP: media.offersICETCP,
+            candidateAddress6: media.announcedAddress6, sessionID: session.sdpSessionID,
             sessionVersion: 1)
     }
 

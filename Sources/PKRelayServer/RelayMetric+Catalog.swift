@@ -69,6 +69,9 @@ extension RelayMetric {
         "pkrelay_paced_packets_total", "Packets a subscriber's pacer held back to spread a burst (counted each time it held one).")
     static let iceTCPConnections = counter(
         "pkrelay_ice_tcp_connections_total", "ICE-TCP connections on the WebRTC ports, by outcome (accepted, refused past a limit, closed).")
+    static let ipv6PeersReclaimed = counter(
+        "pkrelay_ipv6_peers_reclaimed_total",
+        "Entries of the media threads' IPv6 peer tables freed because every entry was taken (checks from more IPv6 addresses than a thread names).")
     static let subscriberEstimates = gauge(
         "pkrelay_subscriber_estimates", "Subscriber transports with a bandwidth estimate, by what drives it (transport_wide, receiver_reports).")
     static let subscriberEstimatesAtMost = gauge(
@@ -113,7 +116,7 @@ extension RelayMetric {
         sendOnlySockets,
         keyframeRequestsReceived, keyframeRequestsSent, keyframeReplays, nacksReceived, retransmissions, retransmissionsMissed, nacksSent,
         retransmissionsReceived,
-        transportFeedbackSent, transportFeedbackReceived, probeClusters, probePackets, pacedPackets, iceTCPConnections, subscriberEstimates,
+        transportFeedbackSent, transportFeedbackReceived, probeClusters, probePackets, pacedPackets, iceTCPConnections, ipv6PeersReclaimed, subscriberEstimates,
         subscriberEstimatesAtMost,
         videoLayerChanges, videoLimited, droppedPackets, srtpFailures, processCPUSeconds, cpuCores, mediaThreadCPUSeconds,
         webhookDeliveries, webhookFailures, webhookDropped, webhookQueueDepth, limitRefusals,

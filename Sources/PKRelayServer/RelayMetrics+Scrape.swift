@@ -43,6 +43,7 @@ extension RelayMetrics {
         mirror(.iceTCPConnections, [("outcome", "accepted")], total: counters.streamConnectionsAccepted)
         mirror(.iceTCPConnections, [("outcome", "refused")], total: counters.streamConnectionsRefused)
         mirror(.iceTCPConnections, [("outcome", "closed")], total: counters.streamConnectionsClosed)
+        mirror(.ipv6PeersReclaimed, total: counters.ipv6PeersReclaimed)
         let estimates = overview.media.transports.values.compactMap(\.bandwidthEstimate)
         for source in BandwidthEstimateReport.Source.allCases {
             set(.subscriberEstimates, [("source", source.rawValue)], to: Double(estimates.count { $0.source == source }))

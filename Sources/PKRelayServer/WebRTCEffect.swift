@@ -7,7 +7,7 @@ import SecureTransport
 /// effects out in order and decides nothing about them.
 enum WebRTCEffect {
     /// DTLS records for the client, in order, from the transport's WebRTC port.
-    case send([[UInt8]], to: IPv4Endpoint)
+    case send([[UInt8]], to: PeerEndpoint)
     /// The client's ICE credentials: its connectivity checks must name its ufrag from now on.
     case setRemoteICECredentials(ICECredentials)
     /// An ICE restart: checks must name these credentials from now on.

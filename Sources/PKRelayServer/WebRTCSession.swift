@@ -35,7 +35,7 @@ struct WebRTCSession {
     private(set) var phase = Phase.awaitingDescription(early: [])
     private(set) var purpose = Purpose.undecided
     /// Where ICE checks came from; DTLS records go back there.
-    private(set) var remote: IPv4Endpoint?
+    private(set) var remote: PeerEndpoint?
 
     // Receiving: the relay is the offerer.
     /// The tracks to offer, in mid order, as the engine last described them.
@@ -76,7 +76,7 @@ struct WebRTCSession {
     // MARK: The network
 
     /// A DTLS record arrived from `source`.
-    mutating func receive(_ datagram: [UInt8], from source: IPv4Endpoint) -> [WebRTCEffect] {
+    mutating func receive(_ datagram: [UInt8], from source: PeerEndpoint) -> [WebRTCEffect] {
         if remote == nil { remote = source }
         switch phase {
         case .awaitingDescription(var early):
@@ -93,7 +93,7 @@ struct WebRTCSession {
     }
 
     /// ICE nominated (or first validated) an address: DTLS records go there now.
-    mutating func iceSelected(_ address: IPv4Endpoint) { remote = address }
+    mutating func iceSelected(_ address: PeerEndpoint) { remote = address }
 
     /// ICE gave up: no check arrived in time, or consent lapsed.
     mutating func iceExpired(neverConnected: Bool, timeoutSeconds: Int) -> [WebRTCEffect] {

@@ -1,9 +1,9 @@
 /// The relay's side of one WebRTC transport: what its answers and offers say about ICE, DTLS
 /// and the session.
 ///
-/// The relay is ICE-lite with one host UDP candidate, and with ICE-TCP a passive host TCP
-/// candidate on the same address and port number (RFC 6544) at a lower priority; it is always the
-/// DTLS server.
+/// The relay is ICE-lite with a host UDP candidate, with ICE-TCP a passive host TCP candidate on
+/// the same address and port number (RFC 6544) at a lower priority, and with an IPv6 address the
+/// same two again on it, each just below its IPv4 twin; it is always the DTLS server.
 public struct RelayTransportDescription: Sendable, Hashable {
     /// The relay's ICE username fragment for this transport.
     public var iceUsernameFragment: String
@@ -17,6 +17,8 @@ public struct RelayTransportDescription: Sendable, Hashable {
     public var candidatePort: UInt16
     /// Whether the relay also listens on TCP at `candidatePort` (ICE-TCP, passive).
     public var offersTCP: Bool
+    /// The IPv6 address of the relay's IPv6 candidates (the same port), or nil for IPv4 only.
+    public var candidateAddress6: String?
     /// The `o=` session id of the relay's descriptions.
     public var sessionID: UInt64
     /// The `o=` session version of the relay's answers; subscription offers take theirs as
@@ -26,9 +28,11 @@ public struct RelayTransportDescription: Sendable, Hashable {
     /// Creates a transport description.
     public init(
         iceUsernameFragment: String, icePassword: String, fingerprint: SDPFingerprint,
-        candidateAddress: String, candidatePort: UInt16, offersTCP: Bool = false, sessionID: UInt64, sessionVersion: UInt64 = 1
+        candidateAddress: String, candidatePort: UInt16, offersTCP: Bool = false, candidateAddress6: String? = nil, sessionID: UInt64,
+        sessionVersion: UInt64 = 1
     ) {
         self.offersTCP = offersTCP
+        self.candidateAddress6 = candidateAddress6
         self.iceUsernameFragment = iceUsernameFragment
         self.icePassword = icePassword
         self.fingerprint = fingerprint
@@ -54,13 +58,37 @@ public struct RelayTransportDescription: Sendable, Hashable {
             address: candidateAddress, port: candidatePort, type: "host")
     }
 
-    /// The relay's candidates: the UDP one, then with ICE-TCP the passive TCP one.
+    /// The priority of the relay's IPv6 UDP candidate: as the IPv4 one's, one step lower in
+    /// local preference, so a dual-stack client's pairs keep the order they had before IPv6 was
+    /// offered; a client with IPv6 alone pairs it all the same.
+    static let hostCandidate6Priority: UInt32 = (126 << 24) | (65_534 << 8) | (256 - 1)
+
+    /// The priority of the relay's passive IPv6 TCP candidate, just below the IPv4 one's.
+    static let tcpCandidate6Priority: UInt32 = (126 << 24) | (((4 << 13) + 8190) << 8) | (256 - 1)
+
+    /// The relay's candidates: UDP over IPv4, then over IPv6, then with ICE-TCP the passive TCP
+    /// ones in the same order.
     public var candidates: [SDPCandidate] {
-        guard offersTCP else { return [candidate] }
-        let tcp = SDPCandidate(
-            foundation: "2", component: 1, transport: "tcp", priority: Self.tcpCandidatePriority,
-            address: candidateAddress, port: candidatePort, type: "host", extensions: [SDPParameter(name: "tcptype", value: "passive")])
-        return [candidate, tcp]
+        var all = [candidate]
+        if let candidateAddress6 {
+            all.append(
+                SDPCandidate(
+                    foundation: "3", component: 1, transport: "udp", priority: Self.hostCandidate6Priority,
+                    address: candidateAddress6, port: candidatePort, type: "host"))
+        }
+        guard offersTCP else { return all }
+        let passive = [SDPParameter(name: "tcptype", value: "passive")]
+        all.append(
+            SDPCandidate(
+                foundation: "2", component: 1, transport: "tcp", priority: Self.tcpCandidatePriority,
+                address: candidateAddress, port: candidatePort, type: "host", extensions: passive))
+        if let candidateAddress6 {
+            all.append(
+                SDPCandidate(
+                    foundation: "4", component: 1, transport: "tcp", priority: Self.tcpCandidate6Priority,
+                    address: candidateAddress6, port: candidatePort, type: "host", extensions: passive))
+        }
+        return all
     }
 
     /// Writes the relay's port, address, ICE and DTLS attributes and candidate into an

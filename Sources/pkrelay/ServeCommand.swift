@@ -43,6 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
             metadata: [
                 "version": "\(RelayVersion.current)",
                 "media": "\(configuration.media.bindAddress) ports \(configuration.media.portRange.lowerBound)-\(configuration.media.portRange.upperBound)",
+                "webrtcIPv6": "\(configuration.media.bindAddress6 ?? "off")",
             ])
         try await group.run()
         logger.notice("PKRelay stopped")

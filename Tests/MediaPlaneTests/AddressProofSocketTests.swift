@@ -32,7 +32,7 @@ import Testing
         // Opened and connected before its room is known; its receiver report arrives meanwhile.
         let subscriber = try plane.openTransport(profile: .aeadAES128GCM).get()
         let clientKey = [UInt8](repeating: 0x33, count: SRTPProfile.aeadAES128GCM.keyingMaterialLength)
-        try plane.connectTransport(id: subscriber.id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), clientKey: clientKey).get()
+        try plane.connectTransport(id: subscriber.id, remote: PeerEndpoint(ip: 0x7F00_0001, port: receiver.port), clientKey: clientKey).get()
         let client = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: clientKey, direction: .sender)
         var report = ScriptedPacket.receiverReport() + [UInt8](repeating: 0, count: 64)
         var length = RTCPWriter.emptyReceiverReportLength

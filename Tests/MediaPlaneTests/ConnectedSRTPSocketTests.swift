@@ -71,7 +71,7 @@ import Testing
             let publisherKey = [UInt8](repeating: 0x21, count: SRTPProfile.aeadAES128GCM.keyingMaterialLength)
             publisherClient = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: publisherKey, direction: .sender)
             publisher = try plane.openTransport(profile: .aeadAES128GCM, group: "room").get()
-            let senderAddress = IPv4Endpoint(ip: ConnectedSRTPSocketTests.loopback, port: UInt16(pkr_udp_local_port(sender)))
+            let senderAddress = PeerEndpoint(ip: ConnectedSRTPSocketTests.loopback, port: UInt16(pkr_udp_local_port(sender)))
             try plane.connectTransport(
                 id: publisher.id, remote: publisherLatches ? nil : senderAddress, clientKey: publisherKey, addressGranted: !publisherLatches
             ).get()
@@ -81,7 +81,7 @@ import Testing
             subscriber = try plane.openTransport(profile: .aeadAES128GCM, group: "room").get()
             let subscriberKey = [UInt8](repeating: 0x42, count: SRTPProfile.aeadAES128GCM.keyingMaterialLength)
             try plane.connectTransport(
-                id: subscriber.id, remote: IPv4Endpoint(ip: ConnectedSRTPSocketTests.loopback, port: UInt16(pkr_udp_local_port(receiver))),
+                id: subscriber.id, remote: PeerEndpoint(ip: ConnectedSRTPSocketTests.loopback, port: UInt16(pkr_udp_local_port(receiver))),
                 clientKey: subscriberKey, addressGranted: true
             ).get()
             plane.addSink(MediaSinkSpec(id: 2, transportId: subscriber.id, outputSSRC: 0xBBBB_0012, isVideo: false, clockRate: 48_000))

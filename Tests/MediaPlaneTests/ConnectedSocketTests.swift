@@ -90,7 +90,7 @@ import Testing
         for index in 0..<4 {
             layout.buffer(at: index).storeBytes(of: UInt8(0x40 + index), as: UInt8.self)
             // The destination written here is not the peer: a connected batch must not use it.
-            layout.prepare(at: index, length: 1, to: IPv4Endpoint(ip: Self.loopback, port: UInt16(pkr_udp_local_port(other))))
+            layout.prepare(at: index, length: 1, to: PeerEndpoint(ip: Self.loopback, port: UInt16(pkr_udp_local_port(other))))
         }
         #expect(pkr_batch_send(twin, batch, 4) == 4)
         usleep(10_000)
@@ -136,12 +136,12 @@ import Testing
             sender = pkr_udp_open(ConnectedSocketTests.loopback, 0, 0, 1 << 20)
             receiver = pkr_udp_open(ConnectedSocketTests.loopback, 0, 4 << 20, 0)
             publisher = try plane.openTransport(profile: nil, group: "room").get()
-            let senderAddress = IPv4Endpoint(ip: ConnectedSocketTests.loopback, port: UInt16(pkr_udp_local_port(sender)))
+            let senderAddress = PeerEndpoint(ip: ConnectedSocketTests.loopback, port: UInt16(pkr_udp_local_port(sender)))
             try plane.connectTransport(id: publisher.id, remote: publisherLatches ? nil : senderAddress, clientKey: nil).get()
             plane.addSource(MediaSourceSpec(id: 1, transportId: publisher.id, ssrc: 0xAAAA_0001, isVideo: false, codec: "opus", clockRate: 48_000))
             subscriber = try plane.openTransport(profile: nil, group: "room").get()
             try plane.connectTransport(
-                id: subscriber.id, remote: IPv4Endpoint(ip: ConnectedSocketTests.loopback, port: UInt16(pkr_udp_local_port(receiver))), clientKey: nil,
+                id: subscriber.id, remote: PeerEndpoint(ip: ConnectedSocketTests.loopback, port: UInt16(pkr_udp_local_port(receiver))), clientKey: nil,
                 addressGranted: true
             ).get()
             plane.addSink(MediaSinkSpec(id: 2, transportId: subscriber.id, outputSSRC: 0xBBBB_0002, isVideo: false, clockRate: 48_000))

@@ -38,7 +38,7 @@ final class CoreHarness {
     /// A plain-RTP transport (no SRTP) whose peer is `remote` (nil: learnt from the first packet).
     /// A given address is granted, as by the room server, unless `addressGranted` is false: then
     /// nothing is sent to it before a packet from it arrived.
-    func addPlainTransport(_ id: Int, remote: IPv4Endpoint? = nil, connected: Bool = true, addressGranted: Bool = true) {
+    func addPlainTransport(_ id: Int, remote: PeerEndpoint? = nil, connected: Bool = true, addressGranted: Bool = true) {
         core.apply(.addTransport(id: id, fd: -1, port: 40_000 + id, profile: nil, outbound: nil))
         if connected { core.apply(.connectTransport(id: id, remote: remote, inbound: nil, addressGranted: addressGranted)) }
     }
@@ -46,7 +46,7 @@ final class CoreHarness {
     /// An SRTP transport keyed with `keys` both ways (the peer uses the mirror sessions); its
     /// address is granted unless `addressGranted` is false.
     func addSRTPTransport(
-        _ id: Int, remote: IPv4Endpoint?, profile: SRTPProfile = .aeadAES128GCM, relayKeys: [UInt8], peerKeys: [UInt8], addressGranted: Bool = true
+        _ id: Int, remote: PeerEndpoint?, profile: SRTPProfile = .aeadAES128GCM, relayKeys: [UInt8], peerKeys: [UInt8], addressGranted: Bool = true
     ) throws {
         let outbound = try SRTPSession(profile: profile, keyingMaterial: relayKeys, direction: .sender)
         let inbound = try SRTPSession(profile: profile, keyingMaterial: peerKeys, direction: .receiver)
@@ -77,7 +77,7 @@ final class CoreHarness {
     // MARK: Packets
 
     /// Hands one datagram to the core as the shell would after `recvmmsg`, then flushes.
-    func receive(_ bytes: [UInt8], on transport: Int, from endpoint: IPv4Endpoint) {
+    func receive(_ bytes: [UInt8], on transport: Int, from endpoint: PeerEndpoint) {
         guard let state = core.transports[transport] else {
             Issue.record("no transport \(transport)")
             return

@@ -12,7 +12,7 @@ import Testing
 @Suite struct MediaCoreAddressProofTests {
     static let publisher = MediaCoreForwardingTests.publisher
     static let subscriber = MediaCoreForwardingTests.subscriber
-    static let stranger = IPv4Endpoint(ip: 0x0A00_0001, port: 6000)
+    static let stranger = PeerEndpoint(ip: 0x0A00_0001, port: 6000)
     static let ssrc = MediaCoreForwardingTests.sourceSSRC
     static let output = MediaCoreForwardingTests.outputSSRC
     static let relayKeys = [UInt8](repeating: 0x11, count: SRTPProfile.aeadAES128GCM.keyingMaterialLength)
@@ -115,7 +115,7 @@ import Testing
         h.receive(forged, on: 2, from: Self.subscriber)
         #expect(h.drops(.srtpAuthenticationFailed) == 1)
         // An authenticated one from the second address is taken, but speaks only for itself.
-        let secondAddress = IPv4Endpoint(ip: Self.subscriber.ip, port: Self.subscriber.port + 1)
+        let secondAddress = PeerEndpoint(ip: Self.subscriber.ip, port: Self.subscriber.port + 1)
         h.receive(protectRTCP(ScriptedPacket.receiverReport()), on: 2, from: secondAddress)
         #expect(h.core.transports[2]?.rtcpRemoteKey == secondAddress.key)
         h.receive(Self.keyframe(101), on: 1, from: Self.publisher)

@@ -7,7 +7,7 @@ import Testing
 /// Transport-wide congestion feedback to publishers: arrivals recorded on the receive path, and
 /// feedback sent on the timer.
 @Suite struct MediaCoreCongestionFeedbackTests {
-    static let publisher = IPv4Endpoint(ip: 0x7F00_0001, port: 5000)
+    static let publisher = PeerEndpoint(ip: 0x7F00_0001, port: 5000)
     static let extensionId: UInt8 = 3
 
     /// An RTP packet carrying the transport-wide sequence number `transportSequence` under
@@ -125,7 +125,7 @@ import Testing
         harness.addVideoSource(10, transport: 1, ssrc: 0xAAAA)
         harness.core.apply(.setCongestionControl(id: 1, CongestionControlSpec(receivedSequenceExtensionId: Self.extensionId)))
         // From another address: dropped before anything is recorded.
-        harness.receive(Self.packet(ssrc: 0xAAAA, sequenceNumber: 1, transportSequence: 1), on: 1, from: IPv4Endpoint(ip: 0x7F00_0001, port: 6000))
+        harness.receive(Self.packet(ssrc: 0xAAAA, sequenceNumber: 1, transportSequence: 1), on: 1, from: PeerEndpoint(ip: 0x7F00_0001, port: 6000))
         harness.advance(ms: 200)
         #expect(Self.feedbacks(harness, on: 1).isEmpty)
         harness.receive(Self.packet(ssrc: 0xAAAA, sequenceNumber: 2, transportSequence: 2), on: 1, from: Self.publisher)

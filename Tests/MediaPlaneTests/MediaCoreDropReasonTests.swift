@@ -23,11 +23,11 @@ import Testing
 
     @Test func packetsThatAreNotMediaForThisTransport() {
         let h = MediaCoreForwardingTests.pair()
-        let cases: [(DropReason, [UInt8], IPv4Endpoint)] = [
+        let cases: [(DropReason, [UInt8], PeerEndpoint)] = [
             (.truncated, [], Self.publisher),
             (.oversized, [UInt8](repeating: 0x80, count: 1501), Self.publisher),
             (.notRTP, [0x00, 0x01, 0x00, 0x00] + [UInt8](repeating: 0, count: 16), Self.publisher),
-            (.unexpectedSource, Self.keyframe, IPv4Endpoint(ip: 0x0A00_0001, port: 1)),
+            (.unexpectedSource, Self.keyframe, PeerEndpoint(ip: 0x0A00_0001, port: 1)),
             (.malformedRTP, [0x90, 96, 0, 1, 0, 0, 0, 0, 0x11, 0x11, 0x11, 0x11, 0xBE, 0xDE, 0x7F, 0xFF], Self.publisher),
             (.malformedRTCP, [0x80, 200, 0x00, 0x10] + [UInt8](repeating: 0, count: 8), Self.publisher),
             (.unknownSSRC, ScriptedPacket.video(ssrc: 0xDEAD, sequenceNumber: 1, timestamp: 0, keyframe: true), Self.publisher),

@@ -20,7 +20,7 @@ import Testing
         h.addVideoSource(11, transport: 1, ssrc: small)
         h.addAudioSource(12, transport: 1, ssrc: audio)
         for index in 0..<subscribers {
-            h.addPlainTransport(2 + index, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(6000 + index)))
+            h.addPlainTransport(2 + index, remote: PeerEndpoint(ip: 0x7F00_0001, port: UInt16(6000 + index)))
             h.addSink(UInt32(20 + index), transport: 2 + index, outputSSRC: 0x2000 + UInt32(index))
             h.bind(sink: UInt32(20 + index), source: index % 2 == 0 ? 10 : 11)
             h.addSink(UInt32(40 + index), transport: 2 + index, outputSSRC: 0x4000 + UInt32(index), isVideo: false)

@@ -21,7 +21,7 @@ import Testing
         h.addVideoSource(10, transport: 1, ssrc: video)
         h.addAudioSource(11, transport: 1, ssrc: audio)
         for index in 0..<subscribers {
-            h.addPlainTransport(2 + index, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(6000 + index)))
+            h.addPlainTransport(2 + index, remote: PeerEndpoint(ip: 0x7F00_0001, port: UInt16(6000 + index)))
             h.addSink(UInt32(20 + index), transport: 2 + index, outputSSRC: 0x2000 + UInt32(index))
             h.bind(sink: UInt32(20 + index), source: 10)
             h.addSink(UInt32(40 + index), transport: 2 + index, outputSSRC: 0x4000 + UInt32(index), isVideo: false)
@@ -119,7 +119,7 @@ import Testing
         h.addVideoSource(10, transport: 1, ssrc: big)
         h.addVideoSource(11, transport: 1, ssrc: small)
         for index in 0..<3 {
-            h.addPlainTransport(2 + index, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(6000 + index)))
+            h.addPlainTransport(2 + index, remote: PeerEndpoint(ip: 0x7F00_0001, port: UInt16(6000 + index)))
             h.addSink(UInt32(20 + index), transport: 2 + index, outputSSRC: 0x2000 + UInt32(index))
         }
         h.bind(sink: 20, source: 10)

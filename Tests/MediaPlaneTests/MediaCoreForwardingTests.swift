@@ -6,8 +6,8 @@ import Testing
 /// A publisher and a subscriber on plain transports, scripted packet by packet: keyframe gating,
 /// rewriting, latching, keyframe requests.
 @Suite struct MediaCoreForwardingTests {
-    static let publisher = IPv4Endpoint(ip: 0x7F00_0001, port: 5000)
-    static let subscriber = IPv4Endpoint(ip: 0x7F00_0001, port: 6000)
+    static let publisher = PeerEndpoint(ip: 0x7F00_0001, port: 5000)
+    static let subscriber = PeerEndpoint(ip: 0x7F00_0001, port: 6000)
     static let sourceSSRC: UInt32 = 0x1111_1111
     static let outputSSRC: UInt32 = 0x2222_2222
 
@@ -50,7 +50,7 @@ import Testing
         let h = CoreHarness()
         h.addPlainTransport(1)
         h.addVideoSource(10, transport: 1, ssrc: Self.sourceSSRC)
-        let stranger = IPv4Endpoint(ip: 0x7F00_0002, port: 7000)
+        let stranger = PeerEndpoint(ip: 0x7F00_0002, port: 7000)
         h.receive(ScriptedPacket.video(ssrc: Self.sourceSSRC, sequenceNumber: 1, timestamp: 0, keyframe: true), on: 1, from: Self.publisher)
         #expect(h.core.transports[1]?.remote == Self.publisher)
         h.receive(ScriptedPacket.video(ssrc: Self.sourceSSRC, sequenceNumber: 2, timestamp: 0, keyframe: false), on: 1, from: stranger)

@@ -7,8 +7,8 @@ import Testing
 /// Pacing a subscriber whose estimate rests on transport-wide feedback: a burst leaves in slices
 /// at 2.5 times the estimate, in order and whole, on a scripted clock.
 @Suite struct MediaCorePacingTests {
-    static let publisher = IPv4Endpoint(ip: 0x7F00_0001, port: 5000)
-    static let subscriber = IPv4Endpoint(ip: 0x7F00_0001, port: 6000)
+    static let publisher = PeerEndpoint(ip: 0x7F00_0001, port: 5000)
+    static let subscriber = PeerEndpoint(ip: 0x7F00_0001, port: 6000)
 
     /// A publisher on transport 1 and a stamping subscriber on transport 2 that has sent one
     /// transport-wide feedback (on the first packet) when `feedback`, so that it is paced.

@@ -26,7 +26,7 @@ struct MediaCoreReceiveBatchTests {
             sockets.append(fd)
             let id = 2 + index
             core.apply(.addTransport(id: id, fd: fd, port: Int(pkr_udp_local_port(fd)), profile: nil, outbound: nil))
-            core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
+            core.apply(.connectTransport(id: id, remote: PeerEndpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
             core.apply(
                 .addSink(MediaSinkSpec(id: UInt32(20 + index), transportId: id, outputSSRC: 0xBBBB_0000 + UInt32(index), isVideo: true, clockRate: 90_000)))
             core.apply(.bind(sink: UInt32(20 + index), source: 10))
@@ -75,7 +75,7 @@ struct MediaCoreReceiveBatchTests {
 
     /// Hands `packets` to the core from one buffer, 2 KiB apart, as a receive batch holds them
     /// (publisher transport 1), ending the batch as the shell does; the caller deallocates it.
-    static func handleAsOneBatch(_ packets: [[UInt8]], core: MediaCore, from publisher: IPv4Endpoint) -> UnsafeMutableRawBufferPointer {
+    static func handleAsOneBatch(_ packets: [[UInt8]], core: MediaCore, from publisher: PeerEndpoint) -> UnsafeMutableRawBufferPointer {
         let batch = UnsafeMutableRawBufferPointer.allocate(byteCount: packets.count * 2048, alignment: 16)
         core.handlesReceiveBatch = true
         for (index, packet) in packets.enumerated() {
@@ -122,7 +122,7 @@ struct MediaCoreReceiveBatchTests {
             let outbound = try SRTPSession(profile: profile, keyingMaterial: keys, direction: .sender)
             let id = 2 + index
             core.apply(.addTransport(id: id, fd: fd, port: Int(pkr_udp_local_port(fd)), profile: profile, outbound: SRTPSessionHandoff(outbound)))
-            core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
+            core.apply(.connectTransport(id: id, remote: PeerEndpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
             // As for a WebRTC subscriber: the publisher's header extensions are left out.
             core.transports[id]!.rewritesExtensions = rewritesExtensions
             core.apply(

@@ -51,7 +51,7 @@ struct MediaCoreSegmentPaddingTests {
             outbound = SRTPSessionHandoff(try SRTPSession(profile: profile, keyingMaterial: keys, direction: .sender))
         }
         core.apply(.addTransport(id: 2, fd: fd, port: Int(pkr_udp_local_port(fd)), profile: profile, outbound: outbound))
-        core.apply(.connectTransport(id: 2, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
+        core.apply(.connectTransport(id: 2, remote: PeerEndpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
         core.transports[2]!.rewritesExtensions = subscriber == .gcmRewritingExtensions
         core.apply(.addSink(MediaSinkSpec(id: 20, transportId: 2, outputSSRC: 0xBBBB_0000, isVideo: true, clockRate: 90_000)))
         core.apply(.bind(sink: 20, source: 10))
@@ -119,7 +119,7 @@ struct MediaCoreSegmentPaddingTests {
         }
         core.apply(.addSource(MediaSourceSpec(id: 11, transportId: 1, ssrc: 0xAAAA_0002, isVideo: false, codec: "opus", clockRate: 48_000)))
         core.apply(.addTransport(id: 2, fd: fd, port: Int(pkr_udp_local_port(fd)), profile: nil, outbound: nil))
-        core.apply(.connectTransport(id: 2, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
+        core.apply(.connectTransport(id: 2, remote: PeerEndpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
         core.apply(.addSink(MediaSinkSpec(id: 20, transportId: 2, outputSSRC: 0xBBBB_0000, isVideo: true, clockRate: 90_000)))
         core.apply(.bind(sink: 20, source: 10))
         core.apply(.addSink(MediaSinkSpec(id: 21, transportId: 2, outputSSRC: 0xBBBB_0001, isVideo: false, clockRate: 48_000)))
@@ -167,7 +167,7 @@ struct MediaCoreSegmentPaddingTests {
         let keys = (0..<SRTPProfile.aeadAES128GCM.keyingMaterialLength).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
         let outbound = SRTPSessionHandoff(try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: keys, direction: .sender))
         core.apply(.addTransport(id: 2, fd: fd, port: Int(pkr_udp_local_port(fd)), profile: .aeadAES128GCM, outbound: outbound))
-        core.apply(.connectTransport(id: 2, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
+        core.apply(.connectTransport(id: 2, remote: PeerEndpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
         core.apply(.addSink(MediaSinkSpec(id: 20, transportId: 2, outputSSRC: 0xBBBB_0000, isVideo: true, clockRate: 90_000)))
         if rtxUntilTheRepair { core.apply(.setSinkRetransmission(sink: 20, ssrc: 0xBBBB_0F00, payloadType: 97)) }
         core.apply(.bind(sink: 20, source: 10))

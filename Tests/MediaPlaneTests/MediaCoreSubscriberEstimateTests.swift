@@ -9,8 +9,8 @@ import Testing
 /// stamps carries the next transport-wide number, and the subscriber's feedback on them, read
 /// back through a scripted link, drives the estimate. Time is scripted throughout.
 @Suite struct MediaCoreSubscriberEstimateTests {
-    static let publisher = IPv4Endpoint(ip: 0x7F00_0001, port: 5000)
-    static let subscriber = IPv4Endpoint(ip: 0x7F00_0001, port: 6000)
+    static let publisher = PeerEndpoint(ip: 0x7F00_0001, port: 5000)
+    static let subscriber = PeerEndpoint(ip: 0x7F00_0001, port: 6000)
     static let transportWideId: UInt8 = 3
     static let audioLevelId: UInt8 = 2
     static let rtxSSRC: UInt32 = 0xBBBC

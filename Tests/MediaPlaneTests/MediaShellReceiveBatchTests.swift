@@ -57,14 +57,14 @@ import Testing
             let opened = try plane.openTransport(profile: nil, group: "room").get()
             publisherPorts.append(opened.port)
             try plane.connectTransport(
-                id: opened.id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(pkr_udp_local_port(sender))), clientKey: nil, addressGranted: true
+                id: opened.id, remote: PeerEndpoint(ip: 0x7F00_0001, port: UInt16(pkr_udp_local_port(sender))), clientKey: nil, addressGranted: true
             ).get()
             plane.addSource(
                 MediaSourceSpec(
                     id: UInt32(10 + index), transportId: opened.id, ssrc: 0xAAAA_0000 + UInt32(index), isVideo: false, codec: "opus", clockRate: 48_000))
         }
         let subscriber = try plane.openTransport(profile: nil, group: "room").get()
-        try plane.connectTransport(id: subscriber.id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), clientKey: nil, addressGranted: true).get()
+        try plane.connectTransport(id: subscriber.id, remote: PeerEndpoint(ip: 0x7F00_0001, port: receiver.port), clientKey: nil, addressGranted: true).get()
         for index in 0..<2 {
             plane.addSink(
                 MediaSinkSpec(id: UInt32(20 + index), transportId: subscriber.id, outputSSRC: 0xBBBB_0000 + UInt32(index), isVideo: false, clockRate: 48_000))

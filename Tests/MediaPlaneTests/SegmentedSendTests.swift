@@ -230,7 +230,7 @@ struct SegmentedSendTests {
 struct MediaCoreSegmentationTests {
     enum Mode: String, CaseIterable, Sendable { case segmented, plain, refused }
 
-    static let publisher = IPv4Endpoint(ip: 0x7F00_0001, port: 5000)
+    static let publisher = PeerEndpoint(ip: 0x7F00_0001, port: 5000)
 
     /// A core sending through real sockets, with a plain VP8 publisher on transport 1 (source
     /// 10, SSRC 0xAAAA0001) sending from ``publisher``.
@@ -272,7 +272,7 @@ struct MediaCoreSegmentationTests {
             let outbound = try SRTPSession(profile: .aeadAES128GCM, keyingMaterial: keys, direction: .sender)
             let id = 2 + index
             core.apply(.addTransport(id: id, fd: fd, port: Int(pkr_udp_local_port(fd)), profile: .aeadAES128GCM, outbound: SRTPSessionHandoff(outbound)))
-            core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
+            core.apply(.connectTransport(id: id, remote: PeerEndpoint(ip: 0x7F00_0001, port: receiver.port), inbound: nil, addressGranted: true))
             core.apply(
                 .addSink(MediaSinkSpec(id: UInt32(20 + index), transportId: id, outputSSRC: 0xBBBB_0000 + UInt32(index), isVideo: true, clockRate: 90_000)))
             core.apply(.bind(sink: UInt32(20 + index), source: 10))

@@ -12,7 +12,7 @@ import Testing
         var expected: [[[UInt8]]] = []
         var index = 0
         for (number, receiver) in receivers.enumerated() {
-            let destination = IPv4Endpoint(ip: 0x7F00_0001, port: receiver.port)
+            let destination = PeerEndpoint(ip: 0x7F00_0001, port: receiver.port)
             var datagrams: [[UInt8]] = []
             for (length, headLength) in [(1200, 1200), (1200, 12), (300, 300)] {
                 let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index &+ number) }
@@ -64,5 +64,17 @@ import Testing
                 #expect(pkr_batch_source_ip(batch, UInt32(index)) == 0x7F00_0001)
             }
         }
+    }
+
+    @Test func heldMessagesAreRedirectedToANewAddress() {
+        let batch = pkr_batch_create(4, 1600)!
+        defer { pkr_batch_destroy(batch) }
+        let layout = SendBatchLayout(of: batch)
+        let old = PeerEndpoint(ip: 0x0A00_0001, port: 5000)
+        let new = PeerEndpoint(ip: 0x0A00_0002, port: 6000)
+        for index in 0..<3 { layout.prepare(at: index, length: 100, to: old) }
+        layout.redirect(count: 2, to: new)
+        #expect(layout.destination(at: 0) == new && layout.destination(at: 1) == new && layout.destination(at: 2) == old)
+        #expect(layout.preparedLength(at: 0) == 100)
     }
 }

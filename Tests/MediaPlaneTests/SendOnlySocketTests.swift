@@ -108,12 +108,12 @@ import Testing
         defer { for fd in [sender, receiver] { _ = pkr_close(fd) } }
         let publisher = try plane.openTransport(profile: nil, group: "room").get()
         try plane.connectTransport(
-            id: publisher.id, remote: IPv4Endpoint(ip: Self.loopback, port: UInt16(pkr_udp_local_port(sender))), clientKey: nil, addressGranted: true
+            id: publisher.id, remote: PeerEndpoint(ip: Self.loopback, port: UInt16(pkr_udp_local_port(sender))), clientKey: nil, addressGranted: true
         ).get()
         plane.addSource(MediaSourceSpec(id: 1, transportId: publisher.id, ssrc: 0xAAAA_0001, isVideo: false, codec: "opus", clockRate: 48_000))
         let subscriber = try plane.openTransport(profile: nil, group: "room").get()
         try plane.connectTransport(
-            id: subscriber.id, remote: IPv4Endpoint(ip: Self.loopback, port: UInt16(pkr_udp_local_port(receiver))), clientKey: nil, addressGranted: true
+            id: subscriber.id, remote: PeerEndpoint(ip: Self.loopback, port: UInt16(pkr_udp_local_port(receiver))), clientKey: nil, addressGranted: true
         ).get()
         // Each transport's port has its twin exactly when the setting is on.
         #expect(Self.portTakesAReusePortSocket(UInt16(subscriber.port)) == sendOnlySockets)

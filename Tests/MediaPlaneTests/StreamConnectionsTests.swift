@@ -152,7 +152,7 @@ struct StreamConnectionsTests {
         let wire: [UInt8] = [0, 3, 1, 2, 3, 0, 1, 9]
         #expect(wire.withUnsafeBytes { send(client, $0.baseAddress, $0.count, 0) } == wire.count)
         var frames: [[UInt8]] = []
-        var from: [IPv4Endpoint] = []
+        var from: [PeerEndpoint] = []
         for _ in 0..<100 where frames.count < 2 {
             let (open, oversized) = table.read(slot: 0, nowMs: 5) { buffer, length, endpoint in
                 frames.append(Array(UnsafeRawBufferPointer(start: buffer, count: length)))

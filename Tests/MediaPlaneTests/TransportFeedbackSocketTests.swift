@@ -57,7 +57,7 @@ import Testing
         }
         try #require(publisherSocket >= 0)
         let transport = try plane.openTransport(profile: nil, group: "room").get()
-        let publisherAddress = IPv4Endpoint(ip: Self.loopback, port: UInt16(pkr_udp_local_port(publisherSocket)))
+        let publisherAddress = PeerEndpoint(ip: Self.loopback, port: UInt16(pkr_udp_local_port(publisherSocket)))
         try plane.connectTransport(id: transport.id, remote: publisherAddress, clientKey: nil, addressGranted: true).get()
         plane.addSource(MediaSourceSpec(id: 1, transportId: transport.id, ssrc: Self.ssrc, isVideo: true, codec: "VP8", clockRate: 90_000))
         plane.setCongestionControl(transportId: transport.id, CongestionControlSpec(receivedSequenceExtensionId: MediaCoreCongestionFeedbackTests.extensionId))

@@ -63,6 +63,37 @@ import Testing
         }
     }
 
+    @Test func ipv6OpensTheSameNumbersAndNamesWhatItCannotBind() throws {
+        var configuration = Self.configuration(threads: 2, webRTCPort: 0)
+        configuration.bindAddress6 = "::1"
+        let plane = try MediaPlane(configuration: configuration)
+        #expect(plane.announcedAddress6 == "::1" && plane.webRTCSockets.allSatisfy { $0.udp6 >= 0 && $0.tcp6 >= 0 })
+        // Each IPv6 socket is on its shard's number: binding it again fails.
+        for port in plane.webRTCPorts {
+            let again = pkr_udp_open6(0, 1, UInt16(port), 0, 0)
+            #expect(again == -98, "port \(port) on ::1")
+            if again >= 0 { _ = pkr_close(again) }
+        }
+        plane.start()
+        plane.stop()
+
+        let first = try #require(Self.freePorts(2))
+        let squatter = pkr_udp_open6(0, 1, UInt16(first + 1), 0, 0)
+        try #require(squatter >= 0)
+        configuration.webRTCPort = first
+        #expect(throws: MediaPlaneError.webRTCIPv6PortInUse(first + 1)) { _ = try MediaPlane(configuration: configuration) }
+        _ = pkr_close(squatter)
+        // The IPv4 sockets opened before the failure were closed with it.
+        let again = pkr_udp_open(Self.loopback, UInt16(first), 0, 0)
+        #expect(again >= 0)
+        if again >= 0 { _ = pkr_close(again) }
+
+        configuration.bindAddress6 = "2001:db8::1"
+        #expect(throws: MediaPlaneError.unavailableIPv6Address("2001:db8::1")) { _ = try MediaPlane(configuration: configuration) }
+        configuration.bindAddress6 = "localhost"
+        #expect(throws: MediaPlaneError.invalidIPv6BindAddress("localhost")) { _ = try MediaPlane(configuration: configuration) }
+    }
+
     @Test func aTransportLivesOnItsRoomsShardWithThatShardsPort() throws {
         let plane = try MediaPlane(configuration: Self.configuration(threads: 2, webRTCPort: 0))
         plane.start()

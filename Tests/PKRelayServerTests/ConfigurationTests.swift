@@ -89,6 +89,23 @@ struct ConfigurationTests {
         #expect(try RelayConfiguration.load(yaml: "control: {port: 7702}\nmedia: {webrtcTCP: false, webrtcPort: 7702, threads: 2}").controlPort == 7702)
     }
 
+    @Test func ipv6IsOffUnlessABindAddressIsGiven() throws {
+        let defaults = try RelayConfiguration.load(yaml: "")
+        #expect(defaults.media.bindAddress6 == nil && defaults.media.announcedAddress6 == nil)
+        #expect(defaults.effectiveSettings.contains("bindAddress6: null  # IPv4 only"))
+        let loopback = try RelayConfiguration.load(yaml: "media:\n  bindAddress6: ::1")
+        #expect(loopback.media.bindAddress6 == "::1" && loopback.effectiveSettings.contains("announcedAddress6: \"::1\""))
+        // Each thread's IPv6 socket and ICE-TCP listener.
+        #expect(loopback.fileDescriptorsNeeded - defaults.fileDescriptorsNeeded == defaults.media.threads * 2)
+        let everywhere = try RelayConfiguration.load(
+            yaml: "", environment: ["PKRELAY_MEDIA_BIND_ADDRESS6": "'::'", "PKRELAY_MEDIA_ANNOUNCED_ADDRESS6": "'2001:db8::7'"])
+        #expect(everywhere.media.bindAddress6 == "::" && everywhere.media.announcedAddress6 == "2001:db8::7")
+        // Unquoted, as an operator would write the variables.
+        let unquoted = try RelayConfiguration.load(
+            yaml: "", environment: ["PKRELAY_MEDIA_BIND_ADDRESS6": "::1", "PKRELAY_MEDIA_ANNOUNCED_ADDRESS6": "2001:db8::7"])
+        #expect(unquoted.media.bindAddress6 == "::1" && unquoted.media.announcedAddress6 == "2001:db8::7")
+    }
+
     @Test func webRTCPortsAreOnePerMediaThread() throws {
         let four = try RelayConfiguration.load(yaml: "media: {webrtcPort: 7702, threads: 4}")
         #expect(four.webRTCPortRange == 7702...7705)
@@ -203,7 +220,14 @@ struct ConfigurationTests {
             yaml: "control: {port: 7703}\nmedia: {webrtcPort: 7702, threads: 2}", key: "control.port",
             reason: "7703 is one of the WebRTC ports 7702-7703, on which ICE-TCP listens"),
         BadCase(yaml: "admin: {port: 7702}\nmedia: {webrtcPort: 7702, threads: 1}", key: "admin.port", reason: "or set media.webrtcTCP: false"),
-        BadCase(yaml: "media: {webrtcTCPConnections: 0}", key: "media.webrtcTCPConnections", reason: "between 1 and 65535"),
+        BadCase(yaml: "media: {webrtcTCPConnections: 0}", key: "media.webrtcTCPConnections", reason: "between 1 and 32767"),
+        BadCase(yaml: "media: {webrtcTCPConnections: 40000}", key: "media.webrtcTCPConnections", reason: "between 1 and 32767"),
+        BadCase(yaml: "media: {bindAddress6: '127.0.0.1'}", key: "media.bindAddress6", reason: "must be an IPv6 address"),
+        BadCase(yaml: "media: {bindAddress6: '[::1]'}", key: "media.bindAddress6", reason: "(no brackets)"),
+        BadCase(yaml: "media: {bindAddress6: '::'}", key: "media.announcedAddress6", reason: "must be set when media.bindAddress6 is '::'"),
+        BadCase(yaml: "media: {announcedAddress6: '2001:db8::1'}", key: "media.announcedAddress6", reason: "needs media.bindAddress6"),
+        BadCase(yaml: "media: {bindAddress6: '::', announcedAddress6: '::'}", key: "media.announcedAddress6", reason: "clients can reach"),
+        BadCase(yaml: "media: {bindAddress6: '::1', announcedAddress6: fast}", key: "media.announcedAddress6", reason: "clients can reach"),
         BadCase(yaml: "media: {webrtcTCPConnectionsPerAddress: 0}", key: "media.webrtcTCPConnectionsPerAddress", reason: "between 1 and 65535"),
         BadCase(yaml: "media: {webrtcTCP: maybe}", key: "media.webrtcTCP", reason: "true or false"),
         BadCase(yaml: "media: {retransmissionBufferPackets: 500}", key: "media.retransmissionBufferPackets", reason: "power of two"),

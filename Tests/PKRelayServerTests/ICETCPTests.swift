@@ -71,45 +71,13 @@ struct ICETCPTests {
             let result = try await Self.check(socket, transport)
             #expect(result == .success(mappedAddress: STUNAddress(ipv4: 0x7F00_0001, port: socket.localPort)), "\(String(describing: result))")
 
-            let relayFingerprint = try #require(DTLSFingerprint(sdpValue: "sha-256 \(transport.dtls!.fingerprint.value)"))
-            let dtls = try DTLSEndpoint(context: DTLSContext(certificate: certificate), role: .client, expectedPeerFingerprints: [relayFingerprint])
-            func keys() -> DTLSSRTPKeys? {
-                if case .connected(let keys) = dtls.state { return keys }
-                return nil
-            }
-            await socket.handshake(dtls, within: .seconds(10)) { _ in keys() != nil }
-            let srtp = try #require(keys(), "DTLS over TCP: \(dtls.state)")
+            let dtls = try ICEClient.dtls(certificate, for: transport)
+            await socket.handshake(dtls, within: .seconds(10)) { ICEClient.keys($0) != nil }
+            let srtp = try #require(ICEClient.keys(dtls), "DTLS over TCP: \(dtls.state)")
             _ = try await ForwardingHelpers.waitForSequence(anchor, from: 0, "the transport connects", [{ $0.transportStateChanged?.state == "connected" }])
 
             // Media over the connection reaches a viewer on UDP.
-            let sender = try SRTPSession(profile: srtp.profile, keyingMaterial: srtp.localKeyingMaterial, direction: .sender)
-            var packetizer = VP8Packetizer(ssrc: 4242)
-            var sent = 0
-            for frame in 0..<20 {
-                for packet in packetizer.nextFrame(keyframe: frame % 10 == 0, size: 2400) {
-                    var bytes = packet.serialized(reservingCapacity: srtp.profile.rtpTrailerLength)
-                    var length = bytes.count - srtp.profile.rtpTrailerLength
-                    let status = bytes.withUnsafeMutableBytes { sender.protectRTP($0.baseAddress!, length: &length, capacity: $0.count) }
-                    #expect(status == .ok)
-                    socket.send(Array(bytes[..<length]))
-                    sent += 1
-                }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            do {
-                // Every packet from the first keyframe on (the relay rewrites VP8 descriptors, so
-                // counted rather than compared).
-                let video = viewer.videoSSRC
-                try await viewer.endpoint.waitForRTP(timeout: .seconds(10), "the viewer gets the anchor's \(sent) packets") { packets in
-                    packets.filter { $0.ssrc == video }.count >= sent
-                }
-            } catch {
-                let report = relay.server.media.latestReport()
-                Issue.record(
-                    "drops \(DropReason.allCases.filter { report.counters.drops($0) > 0 }.map { "\($0)=\(report.counters.drops($0))" }); transports \(report.transports); viewer got \(viewer.video.count)"
-                )
-                throw error
-            }
+            try await ICEClient.sendVideo(srtp, to: viewer, relay: relay) { socket.send($0) }
 
             // The relay's RTCP to the publisher (receiver reports, keyframe requests) comes back
             // framed on the same connection.

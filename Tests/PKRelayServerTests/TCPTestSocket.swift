@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// A TCP connection to 127.0.0.1 carrying datagrams with RFC 4571 framing, as an ICE-TCP client
+/// A TCP connection to 127.0.0.1 (or ::1) carrying datagrams with RFC 4571 framing, as an ICE-TCP client
 /// (an active candidate) talks to the relay's passive one.
 ///
 /// Like ``UDPTestSocket`` its waits sleep rather than block the cooperative pool the relay runs on.
@@ -17,26 +17,17 @@ final class TCPTestSocket {
 
     struct SocketFailed: Error { var errno: Int32 }
 
-    init(port: Int) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    init(port: Int, _ loopback: LoopbackAddress = .ipv4) throws {
+        let descriptor = socket(loopback.family, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw SocketFailed(errno: errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        let connected = loopback.withSocketAddress(port: port) { Glibc.connect(descriptor, $0, $1) }
         guard connected == 0 else {
             let error = errno
             Glibc.close(descriptor)
             throw SocketFailed(errno: error)
         }
-        var local = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
         fd = descriptor
-        localPort = UInt16(bigEndian: local.sin_port)
+        localPort = LoopbackAddress.localPort(of: descriptor)
     }
 
     /// Writes raw bytes (a test may frame them wrongly on purpose).

@@ -1,7 +1,7 @@
 import SecureTransport
 
 extension UDPTestSocket {
-    /// Carries a DTLS handshake between `endpoint` and the relay at 127.0.0.1:`port`, running the
+    /// Carries a DTLS handshake between `endpoint` and the relay at the socket's loopback address and `port`, running the
     /// endpoint's retransmission timer, until `done` holds, the endpoint has finished (failed or
     /// closed), or `limit` passes; whatever the endpoint has left to send then goes too.
     func handshake(_ endpoint: DTLSEndpoint, port: Int, within limit: Duration, until done: (DTLSEndpoint) -> Bool) async {

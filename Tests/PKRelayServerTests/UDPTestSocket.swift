@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// A UDP socket on 127.0.0.1 for a test's ICE checks and DTLS records.
+/// A UDP socket on 127.0.0.1 (or ::1) for a test's ICE checks and DTLS records.
 ///
 /// Its waits sleep rather than block: the tests run on Swift's cooperative pool, one thread per
 /// core, beside relays whose control plane (DTLS among it) runs on the same pool; a test that
@@ -13,58 +13,43 @@ import Foundation
 final class UDPTestSocket {
     let fd: Int32
     let localPort: UInt16
+    /// 127.0.0.1 or ::1: where the socket is bound, and where it sends.
+    let loopback: LoopbackAddress
 
     struct SocketFailed: Error {}
 
-    init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    init(_ loopback: LoopbackAddress = .ipv4) throws {
+        self.loopback = loopback
+        let descriptor = socket(loopback.family, Int32(SOCK_DGRAM.rawValue), 0)
         guard descriptor >= 0 else { throw SocketFailed() }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        let bound = loopback.withSocketAddress(port: 0) { bind(descriptor, $0, $1) }
         guard bound == 0 else {
             Glibc.close(descriptor)
             throw SocketFailed()
         }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
         fd = descriptor
-        localPort = UInt16(bigEndian: address.sin_port)
+        localPort = LoopbackAddress.localPort(of: descriptor)
     }
 
-    /// Sends `request` to 127.0.0.1:`port` and waits up to `timeoutMs` for one datagram.
+    /// Sends `request` to the loopback address at `port` and waits up to `timeoutMs` for one datagram.
     func exchange(_ request: [UInt8], port: Int, timeoutMs: Int = 2000) async -> [UInt8]? {
         guard send(request, port: port) else { return nil }
         return await receive(timeoutMs: timeoutMs)
     }
 
-    /// Sends one datagram to 127.0.0.1:`port`.
+    /// Sends one datagram to the loopback address at `port`.
     func send(_ datagram: [UInt8], port: Int) -> Bool {
-        var destination = sockaddr_in()
-        destination.sin_family = sa_family_t(AF_INET)
-        destination.sin_port = in_port_t(UInt16(port).bigEndian)
-        destination.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         let sent = datagram.withUnsafeBytes { bytes in
-            withUnsafePointer(to: &destination) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            loopback.withSocketAddress(port: port) { sendto(fd, bytes.baseAddress, bytes.count, 0, $0, $1) }
         }
         return sent == datagram.count
     }
 
-    /// From now on takes datagrams from 127.0.0.1:`port` only (a connected socket), as a client
-    /// that talks to one candidate sees them: whatever comes from another port is not read.
+    /// From now on takes datagrams from the loopback address at `port` only (a connected
+    /// socket), as a client that talks to one candidate sees them: whatever comes from another
+    /// port is not read.
     func acceptOnly(fromPort port: Int) -> Bool {
-        var peer = sockaddr_in()
-        peer.sin_family = sa_family_t(AF_INET)
-        peer.sin_port = in_port_t(UInt16(port).bigEndian)
-        peer.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        return withUnsafePointer(to: &peer) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
+        loopback.withSocketAddress(port: port) { Glibc.connect(fd, $0, $1) } == 0
     }
 
     /// The next datagram, or nil after `timeoutMs`.

@@ -16,7 +16,7 @@ import Testing
 struct WebRTCSessionTests {
     static let relayContext: DTLSContext = { try! DTLSContext(certificate: DTLSCertificate()) }()
     static let clientCertificate: DTLSCertificate = { try! DTLSCertificate() }()
-    static let client = IPv4Endpoint(host: "127.0.0.1", port: 50_000)!
+    static let client = PeerEndpoint(host: "127.0.0.1", port: 50_000)!
     let negotiator = RelayNegotiator(capabilities: RelayCapabilities())
 
     func makeSession() -> WebRTCSession {

@@ -13,7 +13,7 @@ public final class CoreFanOut: @unchecked Sendable {
     public let core: MediaCore
     public let output = DiscardingOutput()
     let publisher: TransportState
-    let publisherAddress = IPv4Endpoint(ip: 0x7F00_0001, port: 5000)
+    let publisherAddress = PeerEndpoint(ip: 0x7F00_0001, port: 5000)
     public let template: UnsafeMutableRawBufferPointer
     /// The receive batch: one 2 KiB slot per packet of a 32-packet batch.
     let receiveBuffer: UnsafeMutableRawPointer
@@ -136,7 +136,7 @@ public final class CoreFanOut: @unchecked Sendable {
             }
             if stampsTransportWide { core.apply(.setCongestionControl(id: id, CongestionControlSpec(sentSequenceExtensionId: 3))) }
             // Granted, as the room server grants an address: the relay sends to it from the start.
-            core.apply(.connectTransport(id: id, remote: IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(6000 + id)), inbound: nil, addressGranted: true))
+            core.apply(.connectTransport(id: id, remote: PeerEndpoint(ip: 0x7F00_0001, port: UInt16(6000 + id)), inbound: nil, addressGranted: true))
             core.apply(.addSink(MediaSinkSpec(id: UInt32(100 + id), transportId: id, outputSSRC: UInt32(0xA000 + id), isVideo: true, clockRate: 90_000)))
             core.apply(.bind(sink: UInt32(100 + id), source: source))
         }

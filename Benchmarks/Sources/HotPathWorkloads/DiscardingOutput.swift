@@ -11,7 +11,7 @@ public final class DiscardingOutput: DatagramOutput {
         return count
     }
 
-    public func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: IPv4Endpoint) -> Bool { true }
+    public func sendFromWebRTCSocket(_ datagram: UnsafeRawBufferPointer, to endpoint: PeerEndpoint) -> Bool { true }
 
     public func peerFixed(on transport: TransportState) {}
 }

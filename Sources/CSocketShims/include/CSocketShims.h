@@ -25,6 +25,13 @@ unsigned pkr_batch_prepared_length(const pkr_msg_batch *batch, unsigned index);
 uint32_t pkr_batch_source_ip(const pkr_msg_batch *batch, unsigned index);
 uint16_t pkr_batch_source_port(const pkr_msg_batch *batch, unsigned index);
 
+/* Receives as pkr_batch_receive does, on an IPv6 socket: each message's source is read with
+ * pkr_batch_source6 (pkr_batch_source_ip and _port read IPv4 sources only). */
+int pkr_batch_receive6(int fd, pkr_msg_batch *batch);
+/* The IPv6 source of message `index` of a batch pkr_batch_receive6 filled, as two halves (see
+ * pkr_ipv6_split); returns its port. */
+uint16_t pkr_batch_source6(const pkr_msg_batch *batch, unsigned index, uint64_t *high, uint64_t *low);
+
 /* Prepares message `index` for sending: its length and destination. */
 void pkr_batch_prepare(pkr_msg_batch *batch, unsigned index, unsigned length, uint32_t ip, uint16_t port);
 /* Prepares message `index` as the first `head_length` bytes of its buffer followed by
@@ -82,6 +89,8 @@ typedef struct pkr_send_tally {
 #define PKR_MAX_SEGMENTS 64
 #define PKR_MAX_SEGMENTED_BYTES 65000
 #define PKR_MAX_SEGMENT_SIZE 1472
+/* The same over IPv6, whose header is 20 bytes longer (pkr_batch_send6). */
+#define PKR_MAX_SEGMENT_SIZE6 1452
 
 /* pkr_batch_send, adding what it took to `tally`. */
 int pkr_batch_send_tallied(int fd, pkr_msg_batch *batch, unsigned count, pkr_send_tally *tally);
@@ -90,6 +99,11 @@ int pkr_batch_send_tallied(int fd, pkr_msg_batch *batch, unsigned count, pkr_sen
  * UDP_SEGMENT message, up to 64 segments and 65000 bytes; datagrams over 1472 bytes go alone.
  * Returns how many datagrams were sent, like pkr_batch_send. */
 int pkr_batch_send_segmented(int fd, pkr_msg_batch *batch, unsigned count, pkr_send_tally *tally);
+/* Sends messages 0..<count, prepared with any destination, to one IPv6 address on the IPv6
+ * socket `fd` (a WebRTC transport's batch goes to its one peer): as pkr_batch_send_tallied, or
+ * as pkr_batch_send_segmented when `segmented`. The messages' own destinations are kept. */
+int pkr_batch_send6(int fd, pkr_msg_batch *batch, unsigned count, uint64_t high, uint64_t low, uint16_t port, int segmented,
+                    pkr_send_tally *tally);
 /* Whether this kernel accepts UDP_SEGMENT on a UDP socket (Linux 4.18 and later). */
 int pkr_udp_segmentation_supported(void);
 
@@ -101,6 +115,9 @@ int pkr_udp_enable_receive_offload(int fd);
 int pkr_udp_receive_offload_supported(void);
 unsigned pkr_batch_segment_size(const pkr_msg_batch *batch, unsigned index);
 
+/* Asks for socket buffers of these sizes (0: the system's default), past the system's limits
+ * where the process may. */
+void pkr_socket_size_buffers(int fd, int receive_buffer, int send_buffer);
 /* A non-blocking IPv4 UDP socket bound to ip:port (port 0 = any); returns the fd or -errno. */
 int pkr_udp_open(uint32_t ip, uint16_t port, int receive_buffer, int send_buffer);
 int pkr_udp_local_port(int fd);
@@ -144,6 +161,18 @@ int pkr_close(int fd);
 /* Parses a dotted IPv4 address; returns 0 on success. */
 int pkr_ipv4_parse(const char *text, uint32_t *ip);
 
+/* IPv6 addresses as two halves: `high` is the big-endian reading of bytes 0-7, `low` of 8-15. */
+void pkr_ipv6_split(const uint8_t address[16], uint64_t *high, uint64_t *low);
+void pkr_ipv6_join(uint64_t high, uint64_t low, uint8_t address[16]);
+/* Parses IPv6 text (RFC 4291 forms, no brackets or zone); returns 0 on success. */
+int pkr_ipv6_parse(const char *text, uint64_t *high, uint64_t *low);
+/* Writes the RFC 5952 text of an address into `text` (46 bytes hold any); returns 0 on success. */
+int pkr_ipv6_format(uint64_t high, uint64_t low, char *text, unsigned capacity);
+/* A non-blocking IPv6-only UDP socket bound to the address and port (0 = any); the fd or -errno. */
+int pkr_udp_open6(uint64_t high, uint64_t low, uint16_t port, int receive_buffer, int send_buffer);
+/* Sends one datagram to an IPv6 address; the bytes sent or -errno. */
+int pkr_udp_send6(int fd, const void *data, unsigned length, uint64_t high, uint64_t low, uint16_t port);
+
 /* epoll and eventfd, for the data-plane thread's wait-and-wake loop. */
 int pkr_epoll_create(void);
 int pkr_epoll_add(int epoll_fd, int fd, uint64_t token);
@@ -160,6 +189,8 @@ typedef struct pkr_stream pkr_stream;
 
 /* A non-blocking TCP socket listening on ip:port; the fd or -errno. */
 int pkr_tcp_listen(uint32_t ip, uint16_t port, int backlog);
+/* A non-blocking IPv6-only TCP socket listening on the address and port; the fd or -errno. */
+int pkr_tcp_listen6(uint64_t high, uint64_t low, uint16_t port, int backlog);
 /* What an accepted connection's kernel send queue holds at most of bytes not yet sent
  * (TCP_NOTSENT_LOWAT). */
 #define PKR_STREAM_UNSENT_LIMIT 32768
@@ -167,6 +198,8 @@ int pkr_tcp_listen(uint32_t ip, uint16_t port, int backlog);
  * PKR_STREAM_UNSENT_LIMIT bytes unsent in the kernel; its fd and peer, or -EAGAIN when none
  * waits, or -errno. */
 int pkr_tcp_accept(int listen_fd, uint32_t *ip, uint16_t *port);
+/* pkr_tcp_accept on a listener pkr_tcp_listen6 opened. */
+int pkr_tcp_accept6(int listen_fd, uint64_t *high, uint64_t *low, uint16_t *port);
 /* A connection over `fd` with a receive buffer (which must hold the longest frame taken, plus
  * two) and a send buffer for what the kernel does not take at once; NULL without memory (`fd`
  * is then the caller's to close). */

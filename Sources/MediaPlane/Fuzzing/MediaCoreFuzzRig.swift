@@ -26,12 +26,12 @@ import SecureTransport
     /// The header-extension id of the publisher's transport-wide sequence number.
     public static let transportSequenceExtensionId: UInt8 = 3
     /// Where the publisher sends from; a subscriber sends from ``subscriberEndpoint(_:)``.
-    public static let publisherEndpoint = IPv4Endpoint(ip: 0x0A00_0001, port: 5000)
+    public static let publisherEndpoint = PeerEndpoint(ip: 0x0A00_0001, port: 5000)
     /// An address no transport knows.
-    public static let strangerEndpoint = IPv4Endpoint(ip: 0x0A00_0063, port: 5000)
+    public static let strangerEndpoint = PeerEndpoint(ip: 0x0A00_0063, port: 5000)
 
-    public static func subscriberEndpoint(_ subscriber: Int) -> IPv4Endpoint {
-        IPv4Endpoint(ip: 0x7F00_0001, port: UInt16(6000 + subscriber))
+    public static func subscriberEndpoint(_ subscriber: Int) -> PeerEndpoint {
+        PeerEndpoint(ip: 0x7F00_0001, port: UInt16(6000 + subscriber))
     }
 
     /// The SSRCs subscriber `i`'s sinks send under: video, its retransmissions, audio.
@@ -312,7 +312,7 @@ import SecureTransport
     /// Adds and connects a transport; an SRTP one gets the relay's sessions and its peer's
     /// mirror sessions, keyed per transport. Every peer's address is granted, as by the room
     /// server, so that the relay sends to it from the start.
-    func addTransport(_ id: Int, remote: IPv4Endpoint, profile: SRTPProfile?, rewritesExtensions: Bool) throws {
+    func addTransport(_ id: Int, remote: PeerEndpoint, profile: SRTPProfile?, rewritesExtensions: Bool) throws {
         let core = shard(ofTransport: id)
         peerReceivers[id] = nil
         peerSenders[id] = nil
