@@ -60,6 +60,9 @@ final class DataPlaneThread: @unchecked Sendable {
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, relay)
     }
 
+    /// Whether the thread was started and not yet joined.
+    var isStarted: Bool { started }
+
     func join() {
         guard started else { return }
         pthread_join(thread, nil)

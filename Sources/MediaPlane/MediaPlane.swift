@@ -207,13 +207,9 @@ public final class MediaPlane: MediaCommands {
 
     /// Closes the sockets and descriptors of a media plane whose threads never ran.
     func closeUnstarted() {
-        for sockets in webRTCSockets { sockets.close() }
         // Transports placed on a shard wait in its mailbox, which no thread will read.
-        var posted: [MediaCommand] = []
         for shard in shards {
-            shard.mailbox.take(replacingWith: &posted)
-            for command in posted { Self.closeSockets(of: command) }
-            posted.removeAll()
+            closeSockets(ofUnstarted: shard)
             shard.close()
         }
         closeUnplacedTransports()
@@ -261,13 +257,25 @@ public final class MediaPlane: MediaCommands {
             return state
         }
         if previous == .created { closeUnstarted() }
-        guard previous == .running else { return }
+        guard previous == .running || previous == .startFailed else { return }
         for shard in shards { shard.mailbox.post(.stop) }
         for shard in shards {
+            let ran = shard.thread.isStarted
             shard.thread.join()
+            // A shard whose thread never started never ran its shell, which closes its sockets.
+            if !ran { closeSockets(ofUnstarted: shard) }
             shard.close()
         }
         closeUnplacedTransports()
+    }
+
+    /// Closes what a shard whose thread never started holds: its WebRTC sockets, and the
+    /// sockets of the transports waiting in its mailbox.
+    func closeSockets(ofUnstarted shard: MediaShard) {
+        if webRTCSockets.indices.contains(shard.index) { webRTCSockets[shard.index].close() }
+        var posted: [MediaCommand] = []
+        shard.mailbox.take(replacingWith: &posted)
+        for command in posted { Self.closeSockets(of: command) }
     }
 
     /// Posts each command to its shard, keeping their order per shard, and each shard's
@@ -466,8 +474,13 @@ public final class MediaPlane: MediaCommands {
             return
         }
         let fd = webRTCSockets[shard].sendingUDP
-        datagram.withUnsafeBytes { bytes in
-            _ = pkr_udp_send(fd, bytes.baseAddress, UInt32(bytes.count), remote.ip, remote.port)
+        // Under the lifecycle's lock: once stop() has begun, the shard may close the socket and
+        // its number go to another descriptor, which must not get a DTLS record.
+        lifecycle.withLock { state in
+            guard state == .running else { return }
+            datagram.withUnsafeBytes { bytes in
+                _ = pkr_udp_send(fd, bytes.baseAddress, UInt32(bytes.count), remote.ip, remote.port)
+            }
         }
     }
 

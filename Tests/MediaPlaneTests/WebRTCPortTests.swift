@@ -1,4 +1,5 @@
 import CSocketShims
+import Foundation
 import ICE
 import Testing
 
@@ -118,5 +119,29 @@ import Testing
         #expect(plane.shard(ofTransport: waiting.id) == early.shard)
         #expect(try open("ccc2", "room-c").shard == early.shard)
         #expect(plane.portsInUseCount == 1, "WebRTC transports take no port of the SRTP range, the SRTP one does")
+    }
+
+    @Test func noDatagramLeavesOnTheWebRTCSocketsNumberOnceStopped() throws {
+        let plane = try MediaPlane(configuration: Self.configuration(threads: 1, webRTCPort: 0))
+        plane.start()
+        let opened = try plane.openWebRTCTransport(
+            credentials: ICECredentials(ufrag: "stop", password: String(repeating: "p", count: 24)), audioLevelExtensionId: 0, group: "room"
+        ).get()
+        let closedNumber = plane.webRTCSockets[0].sendingUDP
+        plane.stop()
+        #expect(plane.shard(ofTransport: opened.id) == 0, "the transport is still known: only the stop keeps the send back")
+        // The socket's number goes to the next socket opened (the lowest free one), here ours.
+        var taken: [Int32] = []
+        defer { for fd in taken where fd >= 0 { _ = pkr_close(fd) } }
+        let receiver = pkr_udp_open(Self.loopback, 0, 0, 0)
+        taken.append(receiver)
+        while taken.count < 64, taken.last != closedNumber { taken.append(pkr_udp_open(Self.loopback, 0, 0, 0)) }
+        guard taken.last == closedNumber, receiver != closedNumber else { return }
+        plane.sendWebRTCDatagram(
+            [0x16, 0xFE, 0xFD, 0, 0], to: PeerEndpoint(ip: Self.loopback, port: UInt16(pkr_udp_local_port(receiver))), transportId: opened.id)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        usleep(50_000)
+        let got = buffer.withUnsafeMutableBytes { recv(receiver, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        #expect(got < 0, "a DTLS record went out on a descriptor that took the stopped socket's number")
     }
 }
