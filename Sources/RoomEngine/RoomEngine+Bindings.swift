@@ -18,7 +18,13 @@ extension RoomEngine {
     /// Feeds `sink` from `source` now.
     mutating func bind(sink: UInt32, to source: UInt32, switching: Bool, into actions: inout [EngineAction]) {
         actions.append(.media(switching ? .switchSource(sink: sink, source: source) : .bind(sink: sink, source: source)))
-        releasePipeDemand(sink: sink, into: &actions)
+        if switching, let previous = pipeBindings[sink], previous != source {
+            // The sink is fed from `previous` until `source`'s keyframe: it stays wanted a while.
+            pipeBindings[sink] = nil
+            lingeringPipeDemand.append((previous, nil))
+        } else {
+            releasePipeDemand(sink: sink, into: &actions)
+        }
         guard let origin = pipeOrigin(of: source) else { return }
         pipeBindings[sink] = source
         pipeDemand[source, default: 0] += 1
@@ -58,7 +64,28 @@ extension RoomEngine {
 
     /// A pipe track's last local sink let go: its node stops sending it.
     private mutating func releasePipeDemand(sink: UInt32, into actions: inout [EngineAction]) {
-        guard let source = pipeBindings.removeValue(forKey: sink), let count = pipeDemand[source] else { return }
+        guard let source = pipeBindings.removeValue(forKey: sink) else { return }
+        releasePipeDemand(source: source, into: &actions)
+    }
+
+    /// Releases the demand held for pipe tracks a sink switched away from, once
+    /// ``pipeSwitchLingerMilliseconds`` passed (the new layer's keyframe, asked for at once, has
+    /// come by then; keyframe requests repeat every few hundred milliseconds).
+    mutating func releaseLingeringPipeDemand(now: EngineTime, into actions: inout [EngineAction]) {
+        guard !lingeringPipeDemand.isEmpty else { return }
+        var due: [UInt32] = []
+        lingeringPipeDemand = lingeringPipeDemand.compactMap { entry in
+            guard let since = entry.since else { return (entry.source, now) }
+            guard now.milliseconds - since.milliseconds >= Self.pipeSwitchLingerMilliseconds else { return entry }
+            due.append(entry.source)
+            return nil
+        }
+        for source in due { releasePipeDemand(source: source, into: &actions) }
+    }
+
+    /// One count of a pipe track's demand let go; at the last its node stops sending it.
+    private mutating func releasePipeDemand(source: UInt32, into actions: inout [EngineAction]) {
+        guard let count = pipeDemand[source] else { return }
         if count > 1 {
             pipeDemand[source] = count - 1
             return
@@ -72,6 +99,7 @@ extension RoomEngine {
     mutating func forgetPipeDemand(source: UInt32) {
         pipeDemand[source] = nil
         pipeBindings = pipeBindings.filter { $0.value != source }
+        lingeringPipeDemand.removeAll { $0.source == source }
     }
 
     /// For a track arriving over a media pipe: the node that sends it and its SSRC on the pipe.

@@ -118,6 +118,7 @@ extension RoomEngine {
     /// (KeepLiveFailed); tokens near expiry are warned; expired tokens end membership.
     public mutating func tick(now: EngineTime) -> [EngineAction] {
         var actions: [EngineAction] = []
+        releaseLingeringPipeDemand(now: now, into: &actions)
         for roomId in rooms.keys.sorted() {
             guard let room = rooms[roomId] else { continue }
             for member in room.orderedMembers {

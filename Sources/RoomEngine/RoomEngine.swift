@@ -34,6 +34,12 @@ public struct RoomEngine: Sendable {
     /// a pipe track is wanted from its node while one is.
     var pipeBindings: [UInt32: UInt32] = [:]
     var pipeDemand: [UInt32: Int] = [:]
+    /// Pipe tracks a sink switched away from, each still wanted (one count of its demand) for
+    /// ``pipeSwitchLingerMilliseconds`` from the first tick after the switch: the media plane
+    /// moves the sink at the new layer's keyframe, and the old layer must keep crossing until
+    /// then or the subscriber's video stops meanwhile.
+    var lingeringPipeDemand: [(source: UInt32, since: EngineTime?)] = []
+    static let pipeSwitchLingerMilliseconds: Int64 = 1500
     /// The header-extension id naming simulcast layers in each WebRTC publisher transport's packets.
     var ridExtensions: [Int: UInt8] = [:]
     /// The SDP side of each receiving WebRTC transport, by transport id.

@@ -119,6 +119,8 @@ struct IPv6Tests {
             let dtls = try ICEClient.dtls(certificate, for: transport)
             await socket.handshake(dtls, within: .seconds(10)) { ICEClient.keys($0) != nil }
             let srtp = try #require(ICEClient.keys(dtls), "DTLS over IPv6 TCP: \(dtls.state)")
+            // Media from before the relay applied the keys would be dropped (not connected).
+            _ = try await ForwardingHelpers.waitForSequence(anchor, from: 0, "the transport connects", [{ $0.transportStateChanged?.state == "connected" }])
             try await ICEClient.sendVideo(srtp, to: viewer, relay: relay) { socket.send($0) }
             let figures = try await Self.stats(anchor, transport: transport.transportId)
             #expect(figures?.remote == "[::1]:\(socket.localPort)" && figures?.remoteProtocol == "tcp", "\(String(describing: figures))")

@@ -81,6 +81,51 @@ import Testing
         #expect(n.c.a.binds(since: markA).map(\.sink) == unbound)
     }
 
+    @Test func aLayerSwitchThereKeepsTheOldLayerCrossingUntilTheNewOneCanHaveTakenOver() throws {
+        var c = ClusterScenario()
+        let anchorA = c.a.enter("A", room: "r1")
+        c.a.publish(anchorA, tracks: DualStreamScenarioTests.dualTracks(anchorA), room: "r1")
+        let anchorB = c.b.enter("B", room: "r2")
+        c.b.publish(anchorB, room: "r2")
+        let viewer = c.b.enter("vb", role: .audience, visible: false, room: "r2")
+        c.deliver()
+        c.forwardFromA(anchorA, room: "r1", into: ["r2"])
+        c.deliver()
+        _ = try #require(DualStreamScenarioTests.subscribe(&c.b, viewer, to: "A", .big, room: "r2").value)
+        c.deliver()
+        func demands() -> [PipeDemand] {
+            c.pending().compactMap { if case .demand(let demand) = $0 { demand } else { nil } }
+        }
+
+        // To the small layer: wanted at once, and the big one still wanted while the sink waits
+        // for the small one's keyframe.
+        _ = try #require(DualStreamScenarioTests.setType(&c.b, viewer, of: "A", .small, room: "r2").value)
+        let switched = demands()
+        #expect(switched.count == 1 && switched.first?.wanted == true, "\(switched)")
+        c.deliver()
+        c.b.tick()
+        c.advance(seconds: 1)
+        c.b.tick()
+        #expect(demands().isEmpty, "the big layer still crosses a second after the switch")
+        // Past the linger the big layer is let go; the small one stays.
+        c.advance(seconds: 1)
+        c.b.tick()
+        let released = demands()
+        #expect(released.count == 1 && released.first?.wanted == false && released.first?.ssrc != switched.first?.ssrc, "\(released)")
+        c.deliver()
+        // Back to big before any tick, and at once to small again: the small layer stays
+        // wanted by the lingering count, and nothing is asked twice.
+        _ = try #require(DualStreamScenarioTests.setType(&c.b, viewer, of: "A", .big, room: "r2").value)
+        #expect(demands().map(\.wanted) == [true])
+        c.deliver()
+        _ = try #require(DualStreamScenarioTests.setType(&c.b, viewer, of: "A", .small, room: "r2").value)
+        #expect(demands().isEmpty, "the small layer was still wanted")
+        c.b.tick()
+        c.advance(seconds: 2)
+        c.b.tick()
+        #expect(demands().map(\.wanted) == [false], "the big layer let go again")
+    }
+
     @Test func republishAndStopFollowTheForwardThere() throws {
         var n = Nodes()
         n.c.forwardFromA(n.anchorA, room: "r1", into: ["r2"])
