@@ -74,10 +74,17 @@ struct ShutdownSignalTests {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stderr = Pipe()
         let watcher = LogWatcher()
-        stderr.fileHandleForReading.readabilityHandler = { handle in watcher.feed(handle.availableData) }
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
         try process.run()
+        // A blocking read loop on a thread of its own, until the relay's end closes: a
+        // `readabilityHandler` puts a read source on the pipe into libdispatch's event loop, whose
+        // teardown when a killed relay's pipe closes can race the descriptor's close and crash
+        // the test process in `_dispatch_event_loop_drain` (swift-corelibs-libdispatch#949).
+        let reader = stderr.fileHandleForReading
+        Thread.detachNewThread {
+            while case let data = reader.availableData, !data.isEmpty { watcher.feed(data) }
+        }
         do {
             let port = try await withTimeout(.seconds(15), "pkrelay to listen") {
                 while true {
