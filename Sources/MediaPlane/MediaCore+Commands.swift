@@ -327,6 +327,8 @@ extension MediaCore {
             var entry = transport.report
             entry.remote = transport.remoteKey == 0 ? nil : output.describe(transport.remote)
             entry.remoteProtocol = transport.remoteKey == 0 ? nil : (transport.remote.isStream ? "tcp" : "udp")
+            // Only an IPv6 client is described in brackets.
+            entry.remoteFamily = entry.remote.map { $0.hasPrefix("[") ? "ipv6" : "ipv4" }
             entry.sendBitrateBps = bitsPerSecond(entry.bytesOut, since: transport.bytesOutAtLastReport)
             transport.bytesOutAtLastReport = entry.bytesOut
             entry.bandwidthEstimate = transport.estimator.map { Self.estimateReport(of: $0, stamps: transport.sentSequenceExtensionId != 0) }

@@ -9,6 +9,9 @@ public struct TransportReport: Sendable, Hashable {
     /// How the client reaches the transport, with `remote`: `udp`, or `tcp` for a WebRTC client
     /// on ICE-TCP.
     public var remoteProtocol: String?
+    /// The client address's family, with `remote`: `ipv4`, or `ipv6` for a WebRTC client on
+    /// the IPv6 WebRTC ports.
+    public var remoteFamily: String?
     /// The estimate of the subscriber's downlink, once the transport carries a sink.
     public var bandwidthEstimate: BandwidthEstimateReport?
     /// Bits per second sent over the data plane's last report window (about a second).

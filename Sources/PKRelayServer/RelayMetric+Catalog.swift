@@ -69,6 +69,9 @@ extension RelayMetric {
         "pkrelay_paced_packets_total", "Packets a subscriber's pacer held back to spread a burst (counted each time it held one).")
     static let iceTCPConnections = counter(
         "pkrelay_ice_tcp_connections_total", "ICE-TCP connections on the WebRTC ports, by outcome (accepted, refused past a limit, closed).")
+    static let transportPaths = gauge(
+        "pkrelay_transport_paths",
+        "Transports with a known client address, by how the client reaches them: protocol (udp, tcp for ICE-TCP) and family (ipv4, ipv6).")
     static let ipv6PeersReclaimed = counter(
         "pkrelay_ipv6_peers_reclaimed_total",
         "Entries of the media threads' IPv6 peer tables freed because every entry was taken (checks from more IPv6 addresses than a thread names).")
@@ -116,7 +119,8 @@ extension RelayMetric {
         sendOnlySockets,
         keyframeRequestsReceived, keyframeRequestsSent, keyframeReplays, nacksReceived, retransmissions, retransmissionsMissed, nacksSent,
         retransmissionsReceived,
-        transportFeedbackSent, transportFeedbackReceived, probeClusters, probePackets, pacedPackets, iceTCPConnections, ipv6PeersReclaimed, subscriberEstimates,
+        transportFeedbackSent, transportFeedbackReceived, probeClusters, probePackets, pacedPackets, iceTCPConnections, ipv6PeersReclaimed, transportPaths,
+        subscriberEstimates,
         subscriberEstimatesAtMost,
         videoLayerChanges, videoLimited, droppedPackets, srtpFailures, processCPUSeconds, cpuCores, mediaThreadCPUSeconds,
         webhookDeliveries, webhookFailures, webhookDropped, webhookQueueDepth, limitRefusals,

@@ -44,6 +44,10 @@ extension RelayMetrics {
         mirror(.iceTCPConnections, [("outcome", "refused")], total: counters.streamConnectionsRefused)
         mirror(.iceTCPConnections, [("outcome", "closed")], total: counters.streamConnectionsClosed)
         mirror(.ipv6PeersReclaimed, total: counters.ipv6PeersReclaimed)
+        let paths = overview.media.transports.values.compactMap { report in report.remoteProtocol.map { ($0, report.remoteFamily ?? "ipv4") } }
+        for path in [("udp", "ipv4"), ("udp", "ipv6"), ("tcp", "ipv4"), ("tcp", "ipv6")] {
+            set(.transportPaths, [("protocol", path.0), ("family", path.1)], to: Double(paths.count { $0 == path }))
+        }
         let estimates = overview.media.transports.values.compactMap(\.bandwidthEstimate)
         for source in BandwidthEstimateReport.Source.allCases {
             set(.subscriberEstimates, [("source", source.rawValue)], to: Double(estimates.count { $0.source == source }))

@@ -36,6 +36,19 @@ struct IPv6Tests {
         return figures
     }
 
+    /// `pkrelay_transport_paths` for one path, once it is above 0 (the data plane reports once
+    /// a second) or as it is after five seconds.
+    static func paths(_ relay: TestRelay, protocol: String, family: String) async throws -> UInt64 {
+        let series = "pkrelay_transport_paths{protocol=\"\(`protocol`)\",family=\"\(family)\"}"
+        let deadline = ContinuousClock.now + .seconds(5)
+        var count = try await AdminHTTPClient.metric(port: relay.ports.admin, series)
+        while count == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            count = try await AdminHTTPClient.metric(port: relay.ports.admin, series)
+        }
+        return count
+    }
+
     @Test("the answer names UDP and TCP candidates on IPv4 and on IPv6, each IPv6 one just below its IPv4 twin")
     func candidatesInTheAnswer() async throws {
         try await TestRelay.with(Self.relayOnIPv6) { relay in
@@ -97,6 +110,9 @@ struct IPv6Tests {
 
             let figures = try await Self.stats(anchor, transport: transport.transportId)
             #expect(figures?.remote == "[::1]:\(socket.localPort)" && figures?.remoteProtocol == "udp", "\(String(describing: figures))")
+            // /metrics counts the path: the publisher on IPv6 UDP, the viewer on IPv4 UDP.
+            #expect(try await Self.paths(relay, protocol: "udp", family: "ipv6") == 1)
+            #expect(try await Self.paths(relay, protocol: "udp", family: "ipv4") >= 1)
             #expect(!(await anchor.events()).contains { $0.transportStateChanged?.state == "failed" })
             await viewer.client.close()
             await anchor.close()
@@ -124,6 +140,7 @@ struct IPv6Tests {
             try await ICEClient.sendVideo(srtp, to: viewer, relay: relay) { socket.send($0) }
             let figures = try await Self.stats(anchor, transport: transport.transportId)
             #expect(figures?.remote == "[::1]:\(socket.localPort)" && figures?.remoteProtocol == "tcp", "\(String(describing: figures))")
+            #expect(try await Self.paths(relay, protocol: "tcp", family: "ipv6") == 1)
             await viewer.client.close()
             await anchor.close()
         }
