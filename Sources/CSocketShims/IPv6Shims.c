@@ -32,12 +32,6 @@ int pkr_ipv6_parse(const char *text, uint64_t *high, uint64_t *low) {
     return 0;
 }
 
-int pkr_ipv6_format(uint64_t high, uint64_t low, char *text, unsigned capacity) {
-    struct in6_addr address;
-    pkr_ipv6_join(high, low, address.s6_addr);
-    return inet_ntop(AF_INET6, &address, text, (socklen_t)capacity) ? 0 : -1;
-}
-
 static void pkr_ipv6_address(struct sockaddr_in6 *address, uint64_t high, uint64_t low, uint16_t port) {
     memset(address, 0, sizeof(*address));
     address->sin6_family = AF_INET6;

@@ -18,12 +18,11 @@ protocol DatagramOutput: AnyObject {
     /// The address a STUN answer to `endpoint` maps (XOR-MAPPED-ADDRESS); nil when the endpoint
     /// no longer names a peer (its connection closed, its IPv6 entry went to another).
     func stunAddress(of endpoint: PeerEndpoint) -> STUNAddress?
-
-    /// `address:port` of the peer an endpoint names, for reports (`[address]:port` for IPv6).
-    func describe(_ endpoint: PeerEndpoint) -> String
 }
 
 extension DatagramOutput {
     func stunAddress(of endpoint: PeerEndpoint) -> STUNAddress? { STUNAddress(ipv4: endpoint.ip, port: endpoint.port) }
-    func describe(_ endpoint: PeerEndpoint) -> String { endpoint.description }
+
+    /// `address:port` of the peer an endpoint names, for reports (`[address]:port` for IPv6).
+    func describe(_ endpoint: PeerEndpoint) -> String { stunAddress(of: endpoint)?.description ?? endpoint.description }
 }

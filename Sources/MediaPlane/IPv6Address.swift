@@ -2,7 +2,7 @@ import CSocketShims
 
 /// An IPv6 address as two 64-bit halves (the big-endian readings of bytes 0-7 and 8-15): how the
 /// media plane keeps, compares and hashes IPv6 peers without pointers into C structures.
-public struct IPv6Address: Sendable, Hashable, CustomStringConvertible {
+public struct IPv6Address: Sendable, Hashable {
     public var high: UInt64
     public var low: UInt64
 
@@ -23,12 +23,4 @@ public struct IPv6Address: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether this is `::`, the unspecified address.
     public var isUnspecified: Bool { high == 0 && low == 0 }
-
-    /// RFC 5952 text (`2001:db8::5`).
-    public var description: String {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 48) { buffer in
-            guard pkr_ipv6_format(high, low, buffer.baseAddress, 48) == 0 else { return "::" }
-            return String(cString: buffer.baseAddress!)
-        }
-    }
 }

@@ -149,11 +149,4 @@ final class IPv6Peers {
         }
         return freed
     }
-
-    /// `[address]:port` of the peer an endpoint names, or the endpoint's own description once its
-    /// entry went to another peer.
-    func describe(_ endpoint: PeerEndpoint) -> String {
-        guard let (address, port) = peer(of: endpoint) else { return endpoint.description }
-        return "[\(address)]:\(port)"
-    }
 }

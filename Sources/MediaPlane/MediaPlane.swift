@@ -93,7 +93,7 @@ public final class MediaPlane: MediaCommands {
             webRTCSockets = []
         }
         webRTCPorts = webRTCSockets.map(\.port)
-        announcedAddress6 = webRTCSockets.isEmpty ? nil : bind6.map { configuration.announcedAddress6 ?? $0.description }
+        announcedAddress6 = webRTCSockets.isEmpty ? nil : bind6.map { _ in configuration.announcedAddress6 ?? configuration.bindAddress6! }
         (events, eventSink) = AsyncStream.makeStream(of: MediaPlaneEvent.self, bufferingPolicy: .bufferingNewest(4096))
     }
 

@@ -96,12 +96,6 @@ final class SocketDatagramOutput: DatagramOutput {
         return STUNAddress(ipv4: endpoint.ip, port: endpoint.port)
     }
 
-    func describe(_ endpoint: PeerEndpoint) -> String {
-        if endpoint.isStream { return streams?.describe(endpoint) ?? endpoint.description }
-        if endpoint.isIPv6Datagram { return ipv6Peers?.describe(endpoint) ?? endpoint.description }
-        return endpoint.description
-    }
-
     /// Connects a transport's sending socket to its peer, and the socket the peer's datagrams
     /// arrive on. A plain transport connects its own socket: it hears nobody else. An SRTP
     /// transport also takes authenticated RTCP from a second address (RTP port + 1 senders), so

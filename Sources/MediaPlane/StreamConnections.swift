@@ -5,7 +5,7 @@ import RTPWire
 /// sockets (IPv4, and IPv6 where configured) and the connections accepted on them, each carrying
 /// datagrams with RFC 4571 framing.
 ///
-/// A connection is named by an ``PeerEndpoint`` whose `connection` is its slot plus one, so the
+/// A connection is named by a ``PeerEndpoint`` whose `connection` is its slot plus one, so the
 /// core finds transports and answers checks over TCP exactly as over UDP; what it sends to such
 /// an endpoint is framed into the connection's send buffer instead of a `sendmmsg` batch. Lives
 /// on the shard's thread: the shell accepts, reads and sweeps, the output sends.
@@ -172,15 +172,6 @@ final class StreamConnections {
         guard let connection = connection(for: endpoint) else { return nil }
         if let address = connection.address6 { return STUNAddress(ipv6High: address.high, low: address.low, port: endpoint.port) }
         return STUNAddress(ipv4: endpoint.ip, port: endpoint.port)
-    }
-
-    /// `address:port` of the client an endpoint names (`[address]:port` for IPv6).
-    func describe(_ endpoint: PeerEndpoint) -> String {
-        let slot = Self.slot(of: endpoint)
-        guard slots.indices.contains(slot), let connection = slots[slot], connection.endpoint == endpoint,
-            let address = connection.address6
-        else { return endpoint.description }
-        return "[\(address)]:\(endpoint.port)"
     }
 
     /// The connection an endpoint names, when it is still the one that endpoint came over and

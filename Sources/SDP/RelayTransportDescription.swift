@@ -42,7 +42,7 @@ public struct RelayTransportDescription: Sendable, Hashable {
         self.sessionVersion = sessionVersion
     }
 
-    /// The priority of the relay's only candidate: host type preference 126, local
+    /// The priority of the relay's IPv4 UDP candidate: host type preference 126, local
     /// preference 65535, component 1 (RFC 8445 section 5.1.2.1).
     static let hostCandidatePriority: UInt32 = (126 << 24) | (65_535 << 8) | (256 - 1)
 

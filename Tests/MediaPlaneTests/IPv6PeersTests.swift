@@ -18,7 +18,6 @@ import Testing
         #expect(other != first && other.key != first.key)
         #expect(peers.find(Self.address(2), port: 5000) == nil)
         #expect(peers.peer(of: first)?.address == Self.address(1) && peers.peer(of: first)?.port == 5000)
-        #expect(peers.describe(first) == "[2001:db8::1]:5000")
         #expect(peers.count == 2)
         #expect(peers.peer(of: IPv6Peers.unknown) == nil && peers.peer(of: PeerEndpoint(ip: 0x7F00_0001, port: 5000)) == nil)
     }
@@ -43,7 +42,7 @@ import Testing
         let newcomer = try #require(peers.add(Self.address(5), port: 9))
         let reused = [endpoints[0], endpoints[2]].first { $0.connection == newcomer.connection }
         #expect(reused != nil && reused != newcomer)
-        if let reused { #expect(peers.peer(of: reused) == nil && peers.describe(reused) == reused.description) }
+        if let reused { #expect(peers.peer(of: reused) == nil) }
         #expect(peers.peer(of: newcomer)?.address == Self.address(5))
     }
 

@@ -166,8 +166,6 @@ void pkr_ipv6_split(const uint8_t address[16], uint64_t *high, uint64_t *low);
 void pkr_ipv6_join(uint64_t high, uint64_t low, uint8_t address[16]);
 /* Parses IPv6 text (RFC 4291 forms, no brackets or zone); returns 0 on success. */
 int pkr_ipv6_parse(const char *text, uint64_t *high, uint64_t *low);
-/* Writes the RFC 5952 text of an address into `text` (46 bytes hold any); returns 0 on success. */
-int pkr_ipv6_format(uint64_t high, uint64_t low, char *text, unsigned capacity);
 /* A non-blocking IPv6-only UDP socket bound to the address and port (0 = any); the fd or -errno. */
 int pkr_udp_open6(uint64_t high, uint64_t low, uint16_t port, int receive_buffer, int send_buffer);
 /* Sends one datagram to an IPv6 address; the bytes sent or -errno. */
