@@ -19,9 +19,14 @@ struct Member: Sendable, Hashable {
     /// Mirrors have no client in this room: they receive no events and cannot act here.
     var forwardedFrom: String?
 
-    var isMirror: Bool { forwardedFrom != nil }
-    /// For a mirror whose source room lives on another cluster node: that node. Such a mirror
-    /// changes only when that node says so.
+    /// A member of the room that another node serving it holds (the origin's members on an
+    /// edge, an edge's visible viewers at the origin): `remoteNode` names that node. Like a
+    /// mirror it has no client here, but it keeps the `forwardedFrom` it has there.
+    var isReplica = false
+
+    var isMirror: Bool { forwardedFrom != nil || isReplica }
+    /// For a mirror whose source room lives on another cluster node, or a replica: that node.
+    /// Such a member changes only when that node says so.
     var remoteNode: String?
 
     var autoPublish: Bool { config.autoPublish ?? true }

@@ -17,6 +17,15 @@ public enum NodeNotice: Sendable, Hashable, Codable {
     case invitation(RemoteInvitationUpdate)
     /// Whether the sender wants a track the receiver sends it over the media pipe.
     case demand(PipeDemand)
+    /// Show, update or remove (`publications` nil) a visible member of a room both nodes serve:
+    /// the origin's members on an edge, an edge's visible viewers at the origin.
+    case replica(EdgeReplicaUpdate)
+    /// The sender serves viewers of a room whose origin is the receiver: replicate its members.
+    case follow(EdgeFollow)
+    /// The sender's last viewer of the room left: stop replicating it there.
+    case unfollow(EdgeFollow)
+    /// The room ended at its origin (the sender): its viewers on the receiver leave as well.
+    case edgeRoomEnded(EdgeRoomEnd)
 
     /// The other node: the receiver while the notice is sent, the sender once it is received.
     public var node: String {
@@ -28,6 +37,9 @@ public enum NodeNotice: Sendable, Hashable, Codable {
             case .message(let message): message.node
             case .invitation(let update): update.node
             case .demand(let demand): demand.node
+            case .replica(let update): update.node
+            case .follow(let follow), .unfollow(let follow): follow.node
+            case .edgeRoomEnded(let end): end.node
             }
         }
         set {
@@ -50,6 +62,18 @@ public enum NodeNotice: Sendable, Hashable, Codable {
             case .demand(var demand):
                 demand.node = newValue
                 self = .demand(demand)
+            case .replica(var update):
+                update.node = newValue
+                self = .replica(update)
+            case .follow(var follow):
+                follow.node = newValue
+                self = .follow(follow)
+            case .unfollow(var follow):
+                follow.node = newValue
+                self = .unfollow(follow)
+            case .edgeRoomEnded(var end):
+                end.node = newValue
+                self = .edgeRoomEnded(end)
             }
         }
     }

@@ -264,7 +264,12 @@ extension RoomEngine {
     mutating func endMirror(
         roomId: String, userId: String, forwardError: ErrorCode, linkReason: String, leaveReason: LeaveReason, into actions: inout [EngineAction]
     ) {
-        guard let mirror = rooms[roomId]?.members[userId], let source = mirror.forwardedFrom else { return }
+        guard let mirror = rooms[roomId]?.members[userId], mirror.isMirror else { return }
+        // A replica stands for a member of the same room on another node: it only leaves here.
+        guard !mirror.isReplica, let source = mirror.forwardedFrom else {
+            removeMember(roomId: roomId, userId: userId, leaveReason: leaveReason, unpublishReason: .other, exit: nil, into: &actions)
+            return
+        }
         if let node = mirror.remoteNode {
             if let link = links.values.sorted(by: { $0.id < $1.id }).first(where: { $0.involves(roomId: source, userId: userId) }) {
                 endLink(link.id, reason: linkReason, endedIn: (roomId, leaveReason), into: &actions)

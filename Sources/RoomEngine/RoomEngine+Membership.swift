@@ -45,7 +45,8 @@ extension RoomEngine {
         let member = Member(
             session: request.session, userId: request.userId, role: request.role, visible: visible,
             config: request.roomConfig, grants: request.grants)
-        if rooms[request.roomId] == nil { actions.append(.domain(.roomCreated(roomId: request.roomId))) }
+        // A room served here as an edge is its origin's: it is created and ends there.
+        if rooms[request.roomId] == nil, edgeOrigins[request.roomId] == nil { actions.append(.domain(.roomCreated(roomId: request.roomId))) }
         var room = rooms[request.roomId] ?? Room(id: request.roomId)
         let existing = room.orderedMembers
         room.insert(member)
@@ -130,6 +131,7 @@ extension RoomEngine {
             return EngineOutcome(result: .failure(RelayError(.streamNotFound, "no room '\(roomId)'")), actions: [])
         }
         var actions: [EngineAction] = [.domain(.roomDismissed(roomId: roomId, reason: reason))]
+        endEdges(of: roomId, exit: (.roomDismissed, .roomDismissed, "the room was dismissed"), into: &actions)
         for member in room.orderedMembers.reversed() where member.isMirror {
             endMirror(
                 roomId: roomId, userId: member.userId, forwardError: .forwardResponse, linkReason: "roomDismissed", leaveReason: .kickedByAdmin, into: &actions)
@@ -190,9 +192,7 @@ extension RoomEngine {
             messageBuckets[ForwardKey(roomId: roomId, userId: userId)] = nil
             actions.append(.domain(.userLeft(roomId: roomId, userId: userId, session: member.session, reason: departure ?? .disconnected)))
         }
-        if rooms[roomId]!.members.isEmpty, !roomStays {
-            rooms[roomId] = nil
-            actions.append(.domain(.roomEnded(roomId: roomId)))
-        }
+        if !roomStays { endRoomIfEmpty(roomId, into: &actions) }
+        if !member.isMirror, !roomStays { releaseEdgeRoomIfUnwatched(roomId, into: &actions) }
     }
 }

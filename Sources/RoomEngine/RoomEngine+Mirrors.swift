@@ -101,7 +101,7 @@ extension RoomEngine {
             if link.caller.roomId == roomId, link.caller.userId == userId { targets.insert(link.peer.roomId) }
             if link.peer.roomId == roomId, link.peer.userId == userId { targets.insert(link.caller.roomId) }
         }
-        for (id, room) in rooms where room.members[userId]?.forwardedFrom == roomId { targets.insert(id) }
+        for (id, room) in rooms where room.members[userId]?.forwardedFrom == roomId && room.members[userId]?.isReplica == false { targets.insert(id) }
         return targets.sorted()
     }
 

@@ -32,6 +32,14 @@ extension RoomEngine {
             return remoteInvitationUpdate(update, now: now)
         case .demand(let demand):
             return remotePipeDemand(node: node, ssrc: demand.ssrc, wanted: demand.wanted)
+        case .replica(let update):
+            return applyReplica(update, from: node, now: now)
+        case .follow(let follow):
+            return edgeFollows(follow, from: node)
+        case .unfollow(let follow):
+            return edgeUnfollows(follow, from: node)
+        case .edgeRoomEnded(let end):
+            return edgeRoomEnded(end, from: node)
         }
     }
 

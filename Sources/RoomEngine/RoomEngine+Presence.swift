@@ -74,6 +74,9 @@ extension RoomEngine {
             }
         }
         rooms[params.roomId]!.members[member.userId]!.role = params.role
+        for node in (replicaTargets[params.roomId] ?? [:]).keys.sorted() {
+            replicate(roomId: params.roomId, userId: member.userId, to: node, leaving: nil, unpublishReason: .unpublish, into: &actions)
+        }
         actions.append(.event(session, .switchRole(SwitchRoleEvent(roomId: params.roomId, role: params.role, errorCode: 0))))
         if params.role != member.role {
             actions.append(.domain(.userRoleChanged(roomId: params.roomId, userId: member.userId, role: params.role, previousRole: member.role)))

@@ -134,6 +134,7 @@ extension RoomEngine {
         // Nothing more is said to that node: what its tracks' subscribers let go of here below
         // goes unsaid, as the pipe carrying them closes.
         if pipeTransports[node] == pipeTransportId { pipeTransports[node] = nil }
+        stopReplicating(to: node, into: &actions)
         forwardEvents(.disconnected, node: node, into: &actions)
         for key in remoteMirrors.keys where remoteMirrors[key]?.target.node == node { remoteMirrors[key] = nil }
         endRemoteLinks(on: node, into: &actions)
@@ -164,6 +165,7 @@ extension RoomEngine {
         for target in touched {
             reconcileMirror(targetRoomId: target.roomId, userId: target.userId, reason: .other, leaveReason: .dropped, into: &actions)
         }
+        followAgain(origin: node, pipeTransportId: pipeTransportId, into: &actions)
         return actions
     }
 
@@ -182,9 +184,11 @@ extension RoomEngine {
     }
 
     /// `node` is gone (its control connection stayed down past the cluster's lease, or it came
-    /// back as a new process): every forward target there fails with 1203, as for a dismissed room.
+    /// back as a new process): every forward target there fails with 1203, as for a dismissed
+    /// room, and the rooms served here as its edges end (-1011).
     public mutating func remoteNodeGone(_ node: String) -> [EngineAction] {
         var actions: [EngineAction] = []
+        endEdgeRooms(of: node, into: &actions)
         for (key, forward) in forwards.sorted(by: { ($0.key.roomId, $0.key.userId) < ($1.key.roomId, $1.key.userId) }) {
             for roomId in forward.order where forward.targets[roomId]?.remote?.node == node {
                 endForwardTarget(
@@ -242,7 +246,11 @@ extension RoomEngine {
 
     /// Makes a mirror from another node show the streams last sent for it, less what this
     /// room's link hides.
-    mutating func showRemoteStreams(targetRoomId: String, userId: String, now: EngineTime, into actions: inout [EngineAction]) {
+    /// `unpublishReason` is what a stream that ends hears (by default Unpublish, or Republish when
+    /// another takes its place).
+    mutating func showRemoteStreams(
+        targetRoomId: String, userId: String, now: EngineTime, unpublishReason: UnpublishReason? = nil, into actions: inout [EngineAction]
+    ) {
         guard let streams = remoteMirrorStreams[ForwardKey(roomId: targetRoomId, userId: userId)], rooms[targetRoomId]?.members[userId] != nil else { return }
         let muteMask = localMuteMask(roomId: targetRoomId, peerUserId: userId)
         for index in StreamIndex.allCases {
@@ -251,7 +259,8 @@ extension RoomEngine {
             let wantedTracks = wanted.map { publication in publication.tracks.map { track(for: $0, pipeTransportId: streams.pipeTransportId) } }
             if wantedTracks == present?.tracks { continue }
             if present != nil {
-                unpublish(roomId: targetRoomId, userId: userId, streamIndex: index, reason: wanted == nil ? .unpublish : .republish, into: &actions)
+                let reason = unpublishReason ?? (wanted == nil ? .unpublish : .republish)
+                unpublish(roomId: targetRoomId, userId: userId, streamIndex: index, reason: reason, into: &actions)
             }
             if let wanted, let wantedTracks {
                 for track in wantedTracks { retainRemoteSource(track, into: &actions) }

@@ -28,6 +28,13 @@ public struct RoomEngine: Sendable {
     /// The streams each mirror from another node was last sent with, before this room's link
     /// mute mask hides any (the mask can change here without a word from that node).
     var remoteMirrorStreams: [ForwardKey: RemoteMirrorStreams] = [:]
+    /// Rooms this node serves as an edge: the node that holds each (its origin).
+    var edgeOrigins: [String: EdgeOrigin] = [:]
+    /// The other nodes each room's visible members are replicated to, by room and node: an
+    /// origin's edges, an edge's origin (only while the pipe to that node is connected).
+    var replicaTargets: [String: [String: RemoteTarget]] = [:]
+    /// The local tracks each member replicated to another node exports over the pipe.
+    var edgeReplicas: [EdgeReplicaKey: Set<UInt32>] = [:]
     /// The media pipe to each node that is connected, by node.
     var pipeTransports: [String: Int] = [:]
     /// Sinks bound to tracks arriving over media pipes, and how many are bound to each track:
@@ -106,10 +113,12 @@ public struct RoomEngine: Sendable {
         return room.orderedMembers.filter { $0.userId != userId && !$0.isMirror }.map(\.session)
     }
 
-    /// Sends `event` to every other member of the room.
-    func broadcast(_ event: ServerEvent, in roomId: String, except userId: String, into actions: inout [EngineAction]) {
+    /// Sends `event` to every other member of the room, and to the other nodes serving the room
+    /// what it says about a member (``replicate(_:in:into:)``).
+    mutating func broadcast(_ event: ServerEvent, in roomId: String, except userId: String, into actions: inout [EngineAction]) {
         for session in others(in: roomId, except: userId) {
             actions.append(.event(session, event))
         }
+        if replicaTargets[roomId] != nil { replicate(event, in: roomId, into: &actions) }
     }
 }

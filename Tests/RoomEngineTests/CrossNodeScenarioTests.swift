@@ -302,6 +302,7 @@ import Testing
                 case .message: "message"
                 case .invitation: "invitation"
                 case .demand: "demand"
+                case .replica, .follow, .unfollow, .edgeRoomEnded: "edge"
                 }
             })
         #expect(kinds.isSuperset(of: ["mirror", "message", "demand", "linkEnded"]), "\(kinds)")
