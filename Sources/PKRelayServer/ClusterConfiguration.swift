@@ -14,6 +14,10 @@ public struct ClusterConfiguration: Sendable, Hashable {
     public var leaseSeconds = 10
     /// How often the lease is renewed.
     public var renewSeconds = 2
+    /// Whether this node serves audience joins for rooms another node holds, as an edge of
+    /// that room: the room's members arrive over the media pipe once per watched track, and the
+    /// viewer stays here instead of being redirected (docs/CLUSTER.md, "Edges").
+    public var edges = false
 
     /// Creates the defaults (cluster off).
     public init() {}

@@ -102,10 +102,7 @@ final class ClusterMembership: RoomDirectory {
                 logger.warning("cluster claim failed", metadata: ["room": "\(roomId)", "error": "\(error)"])
                 return .unavailable("the cluster cannot place the room now: \(error)")
             }
-            guard placement.node.id == lease.nodeId else {
-                counts.withLock { $0.redirects += 1 }
-                return .elsewhere(placement)
-            }
+            guard placement.node.id == lease.nodeId else { return .elsewhere(placement) }
             let taken = state.withLock { state -> Bool? in
                 guard state.lease == lease else { return nil }
                 guard !state.retired.contains(placement.epoch) else { return false }
@@ -130,7 +127,6 @@ final class ClusterMembership: RoomDirectory {
         let found = try? await withTimeout(databaseTimeout, "the cluster's database to find room '\(roomId)'") { try await store.placement(of: roomId) }
         guard let placement = found, placement.node.id != configuration.nodeId
         else { return unavailable }
-        counts.withLock { $0.redirects += 1 }
         return .elsewhere(placement)
     }
 
@@ -167,6 +163,9 @@ final class ClusterMembership: RoomDirectory {
         }
         throw ClusterUnavailable(reason: "room '\(roomId)' ended on this node a moment ago and is being placed anew; try again shortly")
     }
+
+    /// A join was answered 4030.
+    func redirected() { counts.withLock { $0.redirects += 1 } }
 
     /// The room ended on this node: it is forgotten at once, and its placement is released by
     /// ``releaseEndedRooms()`` before the room can be placed here again.

@@ -199,6 +199,7 @@ actor ClusterPeers: PeerLink {
         case .verify(let verification): reply = await core.peerVerify(verification, from: node)
         case .link(let proposal): reply = await core.peerLink(proposal, from: node)
         case .invite(let proposal): reply = await core.peerInvite(proposal, from: node)
+        case .sync: reply = .synced
         }
         if let text = outbox.encode(.reply(id: id, reply)) { queue.yield(text) }
     }

@@ -19,5 +19,7 @@ struct LocalRoomDirectory: RoomDirectory {
 
     func roomEnded(roomId: String) {}
 
+    func redirected() {}
+
     var status: ClusterStatus? { nil }
 }

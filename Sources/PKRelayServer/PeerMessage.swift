@@ -17,7 +17,7 @@ enum PeerMessage: Sendable, Hashable {
 
     /// The version of this protocol. A node refuses a hello of another version: nodes of one
     /// cluster run the same release.
-    static let version = 2
+    static let version = 3
 }
 
 extension PeerMessage: Codable {

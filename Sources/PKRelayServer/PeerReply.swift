@@ -9,6 +9,8 @@ enum PeerReply: Sendable, Hashable, Codable {
     /// The invitation was taken; `busy` when it was refused at once because the callee is in
     /// a link (rooms.autoRejectBusyInvitations).
     case invited(busy: Bool)
+    /// The answer to ``PeerRequest/sync``.
+    case synced
     /// The request was refused, with the error the caller hears.
     case refused(RelayError)
 }

@@ -8,6 +8,9 @@ enum PeerRequest: Sendable, Hashable, Codable {
     case link(LinkProposal)
     /// An invitation from the sender's anchor to an anchor here. Answered `invited` or `refused`.
     case invite(InvitationProposal)
+    /// Nothing but its answer, `synced`: what the receiver sent before answering (the members
+    /// of a room an edge just followed) has arrived once the answer has.
+    case sync
 }
 
 /// A forward into a room on the receiving node, to be verified there: the target token is

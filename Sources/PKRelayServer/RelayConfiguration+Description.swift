@@ -92,6 +92,7 @@ extension RelayConfiguration {
           capacity: \(cluster.capacity)
           leaseSeconds: \(cluster.leaseSeconds)
           renewSeconds: \(cluster.renewSeconds)
+          edges: \(cluster.edges)
         """
     }
 }

@@ -238,8 +238,9 @@ extension RelayConfiguration {
         cluster.capacity = try section.int("capacity", default: cluster.capacity, in: 1...10_000_000)
         cluster.leaseSeconds = try section.int("leaseSeconds", default: cluster.leaseSeconds, in: 3...300)
         cluster.renewSeconds = try section.int("renewSeconds", default: cluster.renewSeconds, in: 1...100)
+        cluster.edges = try section.bool("edges", default: cluster.edges)
         guard cluster.isEnabled else {
-            if !cluster.databaseURL.isEmpty || !cluster.publicControlURL.isEmpty {
+            if !cluster.databaseURL.isEmpty || !cluster.publicControlURL.isEmpty || cluster.edges {
                 throw ConfigurationError(key: "cluster.nodeId", reason: "is required when other cluster settings are given")
             }
             return cluster

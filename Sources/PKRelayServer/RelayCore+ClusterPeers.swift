@@ -63,7 +63,7 @@ extension RelayCore {
     }
 
     /// Whether this node still forwards into rooms on `node` (its connection is kept up).
-    func wantsPeer(_ node: String) -> Bool { engine.hasRemoteTargets(on: node) }
+    func wantsPeer(_ node: String) -> Bool { engine.hasRemoteTargets(on: node) || engine.edgeRoomIds.contains { engine.edgeOrigin(of: $0)?.node == node } }
 
     /// Whether this node serves `roomId` under `epoch` now, claiming it when nobody does.
     func servesRoom(_ roomId: String, epoch: Int64?) async -> RelayError? {
@@ -121,6 +121,19 @@ extension RelayCore {
             }
             // The connection it came on went while the directory answered: the new one brings
             // every mirror again.
+            guard peerState[node] == pipe else { return }
+        }
+        if case .follow(let follow) = notice {
+            guard let pipe = peerState[node] else { return }
+            if let refusal = await servesRoom(follow.roomId, epoch: follow.epoch) {
+                // The edge's viewers join again through the room server, which finds the room's node now.
+                notify(
+                    .edgeRoomEnded(
+                        EdgeRoomEnd(
+                            node: node, roomId: follow.roomId, reason: .roomDismissed, code: ErrorCode.roomDismissed.rawValue,
+                            message: "the room is not held on node \(directory.nodeId) any more: \(refusal.message)")))
+                return
+            }
             guard peerState[node] == pipe else { return }
         }
         apply(engine.receive(notice, from: node, now: now))

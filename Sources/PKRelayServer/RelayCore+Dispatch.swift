@@ -149,7 +149,7 @@ extension RelayCore {
         switch method {
         case .joinRoom: run(JoinRoomParams.self) { join($0, session: session) }
         case .leaveRoom: run(RoomParams.self) { engine.leave(session: session, roomId: $0.roomId, now: time) }
-        case .switchRole: run(SwitchRoleParams.self) { engine.switchRole(session: session, params: $0, now: time) }
+        case .switchRole: run(SwitchRoleParams.self) { switchRole($0, session: session, now: time) }
         case .setUserVisibility: run(SetUserVisibilityParams.self) { engine.setVisibility(session: session, params: $0, now: time) }
         case .updateToken: run(UpdateTokenParams.self) { updateToken($0, session: session) }
         case .createTransport: run(CreateTransportParams.self) { createTransport($0, session: session) }
@@ -235,7 +235,8 @@ extension RelayCore {
         func refuse(_ error: RelayError) -> EngineOutcome<JoinRoomResult> {
             let event = ServerEvent.roomStateChanged(
                 RoomStateChangedEvent(roomId: params.roomId, userId: params.userId, state: error.code.rawValue, joinType: 0))
-            return EngineOutcome(result: .failure(error), actions: [.event(session, event)])
+            // A room taken up here as an edge for this join, which nobody watches after all.
+            return EngineOutcome(result: .failure(error), actions: [.event(session, event)] + engine.releaseEdgeRoomIfUnwatched(params.roomId))
         }
         guard accepting else { return refuse(RelayError(.shuttingDown, "the relay is shutting down; join another relay")) }
         guard sessions[session]?.joinLimiter.allow(nowMs: nowMs()) ?? false else {
@@ -255,7 +256,8 @@ extension RelayCore {
         let request = JoinRequest(
             session: session, roomId: params.roomId, userId: params.userId, role: params.role ?? .anchor,
             visible: params.visible ?? true, roomConfig: params.roomConfig ?? RoomConfig(), grants: Self.grants(of: claims))
-        let outcome = engine.join(request, now: now)
+        var outcome = engine.join(request, now: now)
+        if case .failure = outcome.result { outcome.actions += engine.releaseEdgeRoomIfUnwatched(params.roomId) }
         if case .success = outcome.result {
             sessions[session]?.userId = params.userId
             // Transports opened before the join go to the room's shard, before the join's

@@ -33,7 +33,9 @@ extension RelayCore {
         }
         switch await directory.route(roomId: roomId) {
         case .local: break
-        case .elsewhere(let placement): return .redirect(location: Self.whipURL(controlURL: placement.node.controlURL, path: "whep/\(publisher)"))
+        case .elsewhere(let placement):
+            directory.redirected()
+            return .redirect(location: Self.whipURL(controlURL: placement.node.controlURL, path: "whep/\(publisher)"))
         case .unavailable(let reason): return .refused(status: 503, message: reason)
         }
         let (session, stream) = connect()

@@ -31,7 +31,9 @@ extension RelayCore {
         // A room served by another node: the publisher goes there with the same request.
         switch await directory.route(roomId: roomId) {
         case .local: break
-        case .elsewhere(let placement): return .redirect(location: Self.whipURL(controlURL: placement.node.controlURL))
+        case .elsewhere(let placement):
+            directory.redirected()
+            return .redirect(location: Self.whipURL(controlURL: placement.node.controlURL))
         case .unavailable(let reason): return .refused(status: 503, message: reason)
         }
         let (session, stream) = connect()

@@ -62,6 +62,8 @@ public actor RelayCore {
     /// This node's ends of the media pipes, what it knows of each peer's process, and the
     /// links it asked peers for.
     var peerState = PeerState()
+    /// The nodes this node serves rooms of as an edge, by id: where their anchors are sent.
+    var originNodes: [String: ClusterNode] = [:]
 
     public init(configuration: RelayConfiguration, media: any MediaCommands, logger: Logger, nowMs: @escaping @Sendable () -> Int64) {
         self.init(configuration: configuration, media: media, logger: logger, nowMs: nowMs, directory: nil, peers: nil)

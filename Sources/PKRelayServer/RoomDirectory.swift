@@ -19,6 +19,8 @@ protocol RoomDirectory: Sendable {
     nonisolated(nonsending) func place(roomId: String) async throws -> RoomPlacement
     /// The room ended on this node: its placement is released.
     func roomEnded(roomId: String)
+    /// A join was answered 4030 (counted for the admin stats and /metrics).
+    func redirected()
     /// The membership figures for the admin stats and /metrics; nil on a single node.
     var status: ClusterStatus? { get }
 }

@@ -89,6 +89,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// In a cluster, this node cannot take the room now: it holds no lease (starting, or cut off
     /// from the cluster's database). Try again shortly, or ask the room server for the placement.
     public static let clusterUnavailable = ErrorCode(4031)
+    /// In a cluster, `switchRole` to anchor by a viewer that an edge node serves: anchors are
+    /// served by the room's own node, which the error's `data.controlURL` names. Join there as
+    /// anchor (and leave here).
+    public static let moveToRoomNode = ErrorCode(4032)
     /// A forward call before startForwardStreamToRooms (reported also as UnexpectedAPICall).
     public static let forwardNotStarted = ErrorCode(4011)
     /// More forward targets than the relay allows per user (default 8).

@@ -233,9 +233,9 @@ struct ClusterRelayTests {
 
     /// Runs `body` with node a of the cluster as a real `pkrelay` process (so that it can be
     /// killed or stopped without a word), on a 3 s lease renewed every second, and its control
-    /// URL; the process is woken and killed afterwards if still there.
+    /// URL; the process is woken and killed afterwards if still there. `edges` sets cluster.edges.
     static func withNodeProcess(
-        on database: PostgresTestServer, leaseSeconds: Int = 3, host: String = "127.0.0.1", namespace: String? = nil,
+        on database: PostgresTestServer, leaseSeconds: Int = 3, host: String = "127.0.0.1", namespace: String? = nil, edges: Bool = false,
         _ body: (Process, String) async throws -> Void
     ) async throws {
         guard let executable = ShutdownSignalTests.executable else {
@@ -253,7 +253,7 @@ struct ClusterRelayTests {
                 admin: {host: \(host), port: 0}
                 media: {bindAddress: \(host), portRangeStart: \(range.lowerBound), portRangeEnd: \(range.upperBound), webrtcPort: 0}
                 logging: {format: json}
-                cluster: {nodeId: a, databaseURL: '\(database.databaseURL)', leaseSeconds: \(leaseSeconds), renewSeconds: 1}
+                cluster: {nodeId: a, databaseURL: '\(database.databaseURL)', leaseSeconds: \(leaseSeconds), renewSeconds: 1, edges: \(edges)}
                 """, executable: executable, environment: [:], namespace: namespace)
         guard let (process, _, controlPort) = started else { return }
         defer {

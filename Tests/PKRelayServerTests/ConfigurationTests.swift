@@ -33,8 +33,10 @@ struct ConfigurationTests {
             yaml: """
                 cluster: {nodeId: relay-2, databaseURL: 'postgres://pk:s%40cret@10.0.0.9:5433/pkrelay',
                   publicControlURL: 'wss://relay-2.example.com/rtc', capacity: 500}
-                """, environment: ["PKRELAY_CLUSTER_LEASE_SECONDS": "30", "PKRELAY_CLUSTER_RENEW_SECONDS": "5"])
+                """, environment: ["PKRELAY_CLUSTER_LEASE_SECONDS": "30", "PKRELAY_CLUSTER_RENEW_SECONDS": "5", "PKRELAY_CLUSTER_EDGES": "true"])
         #expect(configuration.cluster.isEnabled && configuration.cluster.nodeId == "relay-2")
+        #expect(configuration.cluster.edges && !RelayConfiguration().cluster.edges)
+        #expect(configuration.effectiveSettings.contains("edges: true"))
         #expect(configuration.cluster.capacity == 500 && configuration.cluster.leaseSeconds == 30 && configuration.cluster.renewSeconds == 5)
         #expect(configuration.effectiveSettings.contains("postgres://pk:***@10.0.0.9:5433/pkrelay"), "the password stays out of the logs")
         #expect(!configuration.effectiveSettings.contains("s@cret"))
@@ -176,6 +178,8 @@ struct ConfigurationTests {
 
     static let badCases: [BadCase] = [
         BadCase(yaml: "cluster: {databaseURL: 'postgres://u@db/pk'}", key: "cluster.nodeId", reason: "is required"),
+        BadCase(yaml: "cluster: {edges: true}", key: "cluster.nodeId", reason: "is required"),
+        BadCase(yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db/pk', edges: often}", key: "cluster.edges", reason: "true or false"),
         BadCase(yaml: "cluster: {nodeId: 'bad node'}", key: "cluster.nodeId", reason: "letters, digits"),
         BadCase(yaml: "cluster: {nodeId: a}", key: "cluster.databaseURL", reason: "is required"),
         BadCase(yaml: "cluster: {nodeId: a, databaseURL: 'mysql://u@db/pk'}", key: "cluster.databaseURL", reason: "postgres://"),

@@ -190,6 +190,7 @@ struct RelayOverviewFacts: CustomStringConvertible {
 extension ReceivedEvent {
     var userJoined: UserJoinedEvent? { if case .userJoined(let data)? = event { data } else { nil } }
     var userLeave: UserLeaveEvent? { if case .userLeave(let data)? = event { data } else { nil } }
+    var exitRoom: ExitRoomEvent? { if case .exitRoom(let data)? = event { data } else { nil } }
     var userPublishStream: UserPublishStreamEvent? { if case .userPublishStream(let data)? = event { data } else { nil } }
     var userUnpublishStream: UserUnpublishStreamEvent? { if case .userUnpublishStream(let data)? = event { data } else { nil } }
     var streamSubscribed: SubscribeStreamResult? { if case .streamSubscribed(let data)? = event { data } else { nil } }

@@ -107,6 +107,7 @@ struct ElsewhereDirectory: RoomDirectory {
     func epoch(of roomId: String) -> Int64? { nil }
     nonisolated(nonsending) func place(roomId: String) async throws -> RoomPlacement { RoomPlacement(roomId: roomId, node: node, epoch: 7) }
     func roomEnded(roomId: String) {}
+    func redirected() {}
     var status: ClusterStatus? { nil }
 }
 

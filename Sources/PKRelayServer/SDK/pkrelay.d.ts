@@ -19,7 +19,7 @@ export declare const ErrorCode: Readonly<{
   NotInRoom: 4001; AlreadyInRoom: 4002; TransportNotFound: 4003; TransportState: 4004; NoMediaPort: 4005; Unsupported: 4006;
   StreamNotFound: 4007; TooManyTransports: 4008; VisibilityRefused: 4009; WrongState: 4010; ForwardNotStarted: 4011;
   ForwardTargetLimit: 4012; ForwardAlreadyStarted: 4013; MessageTooLong: 4014; NoForwardPermission: 4015;
-  DTLSFailed: 4016; ICEFailed: 4017; SDPRejected: 4018; RateLimited: 4029; RoomOnAnotherNode: 4030; ClusterUnavailable: 4031;
+  DTLSFailed: 4016; ICEFailed: 4017; SDPRejected: 4018; RateLimited: 4029; RoomOnAnotherNode: 4030; ClusterUnavailable: 4031; MoveToRoomNode: 4032;
   ForwardInvalidArgument: 1201; ForwardInvalidToken: 1202; ForwardResponse: 1203; ForwardRemoteKicked: 1204; ForwardNotSupport: 1205;
   LinkConnectTimeout: -3326; LinkDisconnectTimeout: -3327; LinkInvalidParameter: -3328; LinkLimitReached: -102032;
   RoomHasNoLink: -102042; UserStartedNoLink: -102043; TargetRoomNotFound: -102046; TargetRoomLinkLimit: -102047;

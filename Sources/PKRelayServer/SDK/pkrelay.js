@@ -59,6 +59,7 @@ export const ErrorCode = Object.freeze({
   RateLimited: 4029,
   RoomOnAnotherNode: 4030,
   ClusterUnavailable: 4031,
+  MoveToRoomNode: 4032,
   ForwardInvalidArgument: 1201,
   ForwardInvalidToken: 1202,
   ForwardResponse: 1203,

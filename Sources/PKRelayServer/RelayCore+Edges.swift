@@ -1,0 +1,46 @@
+import Cluster
+import Logging
+import Protocol
+import RoomEngine
+
+/// The relay core's side of edge fan-out (docs/CLUSTER.md, "Edges"): an audience join for a
+/// room another node holds is served here, the room's members arriving from that node.
+extension RelayCore {
+    /// Serves `roomId` here as an edge of the node `placement` names, for an audience join. The
+    /// first viewer here waits until that node's members of the room have arrived, so that its
+    /// join lists them as a join there would. False when that node cannot be reached or the room
+    /// is served here for an older placement: the viewer is redirected there instead.
+    func serveAsEdge(_ roomId: String, of placement: RoomPlacement) async -> Bool {
+        let origin = EdgeOrigin(node: placement.node.id, epoch: placement.epoch)
+        if engine.edgeOrigin(of: roomId) == origin, peerState[origin.node] != nil { return true }
+        guard let peers, await peers.request(.sync, to: placement.node) != nil, peerState[origin.node] != nil else { return false }
+        if engine.edgeOrigin(of: roomId) == origin { return true }
+        originNodes[origin.node] = placement.node
+        let outcome = engine.serveAsEdge(roomId: roomId, origin: origin)
+        apply(outcome.actions)
+        if case .failure(let error) = outcome.result {
+            logger.info("an audience join is redirected instead of served as an edge", metadata: ["room": "\(roomId)", "reason": "\(error.message)"])
+            return false
+        }
+        // The members the origin sends on following arrive before the answer to this.
+        guard await peers.request(.sync, to: placement.node) != nil else { return false }
+        return engine.edgeOrigin(of: roomId) == origin
+    }
+
+    /// switchRole, where a viewer served here as an edge cannot become an anchor: anchors are
+    /// served by the room's node, so the answer is 4032 naming it (the client joins there as
+    /// anchor). Everything else is the engine's.
+    func switchRole(_ params: SwitchRoleParams, session: SessionID, now: EngineTime) -> EngineOutcome<EmptyResult> {
+        guard params.role == .anchor, let origin = engine.edgeOrigin(of: params.roomId), let role = engine.role(of: session, roomId: params.roomId),
+            role != .anchor
+        else { return engine.switchRole(session: session, params: params, now: now) }
+        let controlURL = originNodes[origin.node]?.controlURL
+        let error = RelayError(
+            .moveToRoomNode,
+            "room '\(params.roomId)' is served here for node \(origin.node), which serves its anchors: join there as anchor"
+                + (controlURL.map { " (\($0))" } ?? ""),
+            data: RelayErrorData(controlURL: controlURL, nodeId: origin.node))
+        let event = ServerEvent.switchRole(SwitchRoleEvent(roomId: params.roomId, role: role, errorCode: error.code.rawValue))
+        return EngineOutcome(result: .failure(error), actions: [.event(session, event)])
+    }
+}

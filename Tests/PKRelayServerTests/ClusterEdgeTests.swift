@@ -1,0 +1,175 @@
+import Cluster
+import Foundation
+import MediaPlane
+import RoomEngine
+import Testing
+
+@testable import PKRelayServer
+
+/// Edge fan-out between two relay cores joined in process (``ClusterPair``, `cluster.edges` on):
+/// a room held on node a, audience served on node b. What b's viewers hear, what crosses the
+/// media pipe and when, and how the edge room ends.
+@Suite("Edges: a room's audience served by another node", .timeLimit(.minutes(1)))
+struct ClusterEdgeTests {
+    /// Anchor A publishing in room "pk" on node a.
+    static func origin(_ pair: ClusterPair) async throws -> CoreClient {
+        try await ClusterPair.anchor(pair.a, room: "pk", user: "A", ssrcBase: 1000)
+    }
+
+    /// What node a's media plane was told to send on its pipe to b: the sinks added there.
+    static func pipeSinks(on node: ClusterPair.Node, to peer: String) async -> [MediaSinkSpec] {
+        guard let pipe = await node.core.peerState[peer]?.transportId else { return [] }
+        return node.media.changes.compactMap { change -> MediaSinkSpec? in
+            guard case .addSink(let spec) = change, spec.transportId == pipe else { return nil }
+            return spec
+        }
+    }
+
+    static func binds(of sinks: [MediaSinkSpec], on node: ClusterPair.Node) -> [UInt32] {
+        let ids = Set(sinks.map(\.id))
+        return node.media.changes.compactMap { change -> UInt32? in
+            guard case .bind(let sink, _) = change, ids.contains(sink) else { return nil }
+            return sink
+        }
+    }
+
+    /// Subscribes `viewer` in "pk" to A's main stream on a new plain transport.
+    static func subscribeToA(_ viewer: CoreClient) async throws {
+        let created = try await viewer.request("createTransport", ["srtpProfile": "none"])
+        let transport = try #require((created["result"] as? [String: Any])?["transportId"] as? Int, "\(created)")
+        let subscribed = try await viewer.request("subscribeStream", ["roomId": "pk", "userId": "A", "transportId": transport])
+        #expect(subscribed["error"] == nil, "\(subscribed)")
+    }
+
+    @Test("an audience join for a room held on another node stays on this node and lists that node's anchors with their streams")
+    func audienceIsServedOnTheEdge() async throws {
+        let pair = await ClusterPair(edges: true)
+        _ = try await Self.origin(pair)
+        let viewer = await CoreClient(pair.b.core)
+        let answer = try await viewer.request(
+            "joinRoom", ["roomId": "pk", "userId": "v1", "role": "audience", "visible": false, "token": ClusterPair.token(room: "pk", user: "v1")])
+        let result = try #require(answer["result"] as? [String: Any], "\(answer)")
+        let users = result["users"] as? [[String: Any]] ?? []
+        #expect(users.map { $0["userId"] as? String } == ["A"])
+        #expect((users.first?["streams"] as? [[String: Any]])?.count == 1)
+        #expect(viewer.eventNames.prefix(3) == ["onRoomStateChanged", "onUserJoined", "onUserPublishStream"])
+        #expect(await pair.b.core.engine.edgeOrigin(of: "pk")?.node == "a")
+        #expect(await pair.a.core.engine.edges(of: "pk") == ["b"])
+        // Nothing crosses before a viewer on b subscribes; then each track once.
+        let sinks = await Self.pipeSinks(on: pair.a, to: "b")
+        #expect(sinks.count == 2)
+        #expect(Self.binds(of: sinks, on: pair.a).isEmpty)
+        try await Self.subscribeToA(viewer)
+        let second = try await ClusterPair.join(pair.b, room: "pk", user: "v2", role: "audience", visible: false)
+        try await Self.subscribeToA(second)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while Self.binds(of: sinks, on: pair.a).count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(Set(Self.binds(of: sinks, on: pair.a)) == Set(sinks.map(\.id)))
+        #expect(Self.binds(of: sinks, on: pair.a).count == 2, "two viewers on b, one copy of each track")
+        await pair.close()
+    }
+
+    @Test("an anchor join for a room held on another node is redirected there, edges or not")
+    func anchorsGoToTheOrigin() async throws {
+        let pair = await ClusterPair(edges: true)
+        _ = try await Self.origin(pair)
+        let anchor = await CoreClient(pair.b.core)
+        let answer = try await anchor.request("joinRoom", ["roomId": "pk", "userId": "B", "token": ClusterPair.token(room: "pk", user: "B")])
+        #expect((answer["error"] as? [String: Any])?["code"] as? Int == 4030, "\(answer)")
+        #expect(await pair.b.core.engine.edgeRoomIds.isEmpty)
+        await pair.close()
+    }
+
+    @Test("without cluster.edges an audience join is redirected to the room's node as before")
+    func edgesOffRedirects() async throws {
+        let pair = await ClusterPair()
+        _ = try await Self.origin(pair)
+        let viewer = await CoreClient(pair.b.core)
+        let answer = try await viewer.request(
+            "joinRoom", ["roomId": "pk", "userId": "v1", "role": "audience", "token": ClusterPair.token(room: "pk", user: "v1")])
+        #expect((answer["error"] as? [String: Any])?["code"] as? Int == 4030, "\(answer)")
+        await pair.close()
+    }
+
+    @Test("a refused audience join leaves no edge room behind")
+    func refusedJoinReleasesTheEdgeRoom() async throws {
+        let pair = await ClusterPair(edges: true)
+        _ = try await Self.origin(pair)
+        let viewer = await CoreClient(pair.b.core)
+        let answer = try await viewer.request(
+            "joinRoom", ["roomId": "pk", "userId": "v1", "role": "audience", "token": ClusterPair.token(room: "other", user: "v1")])
+        #expect((answer["error"] as? [String: Any])?["code"] as? Int == -1000, "\(answer)")
+        #expect(await pair.b.core.engine.edgeRoomIds.isEmpty)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while await !pair.a.core.engine.edges(of: "pk").isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await pair.a.core.engine.edges(of: "pk").isEmpty)
+        await pair.close()
+    }
+
+    @Test("a visible viewer on the edge is seen by the room's anchor, and its leave too")
+    func visibleEdgeViewerIsSeenAtTheOrigin() async throws {
+        let pair = await ClusterPair(edges: true)
+        let anchor = try await Self.origin(pair)
+        let mark = anchor.mark
+        let guest = try await ClusterPair.join(pair.b, room: "pk", user: "guest", role: "audience", visible: true)
+        try await anchor.waitFor("guest joins", since: mark) { ClusterPeerLinkTests.is($0, "onUserJoined", user: "guest") }
+        _ = try await guest.request("leaveRoom", ["roomId": "pk"])
+        let left = try await anchor.waitFor("guest leaves", since: mark) { ClusterPeerLinkTests.is($0, "onUserLeave", user: "guest") }
+        #expect((left["data"] as? [String: Any])?["reason"] as? Int == 0, "Quit: \(left)")
+        await pair.close()
+    }
+
+    @Test("the room dismissed on its node: viewers on the edge hear onExitRoom -1011 and the edge lets go")
+    func dismissEndsTheEdgeRoom() async throws {
+        let pair = await ClusterPair(edges: true)
+        _ = try await Self.origin(pair)
+        let viewer = try await ClusterPair.join(pair.b, room: "pk", user: "v1", role: "audience", visible: false)
+        let mark = viewer.mark
+        _ = await pair.a.core.adminDismiss(roomId: "pk", reason: "test")
+        let exit = try await viewer.waitFor("onExitRoom", since: mark) { $0["event"] as? String == "onExitRoom" }
+        #expect((exit["data"] as? [String: Any])?["code"] as? Int == -1011, "\(exit)")
+        #expect(await pair.b.core.engine.edgeRoomIds.isEmpty)
+        #expect(await pair.b.core.engine.roomIds.isEmpty)
+        await pair.close()
+    }
+
+    @Test("the connection between the nodes cut and made again: the edge's viewers see the anchor leave (Dropped) and come back")
+    func reconnectBringsTheOriginsMembersBack() async throws {
+        let pair = await ClusterPair(edges: true)
+        _ = try await Self.origin(pair)
+        let viewer = try await ClusterPair.join(pair.b, room: "pk", user: "v1", role: "audience", visible: false)
+        try await viewer.waitFor("A there") { ClusterPeerLinkTests.is($0, "onUserPublishStream", user: "A") }
+        let mark = viewer.mark
+        pair.network.cut("a", "b")
+        let left = try await viewer.waitFor("A leaves", since: mark) { ClusterPeerLinkTests.is($0, "onUserLeave", user: "A") }
+        #expect((left["data"] as? [String: Any])?["reason"] as? Int == 1, "Dropped: \(left)")
+        // b dials again (it serves a room of a's).
+        let leftAt = try #require(viewer.events(since: mark).first { $0.name == "onUserLeave" }?.index)
+        try await viewer.waitFor("A back", since: leftAt, timeout: .seconds(10)) { ClusterPeerLinkTests.is($0, "onUserPublishStream", user: "A") }
+        #expect(
+            ClusterPeerLinkTests.mirrorEvents(viewer, since: mark) == ["onUserUnpublishStream", "onUserLeave", "onUserJoined", "onUserPublishStream"])
+        await pair.close()
+    }
+}
+
+extension ClusterEdgeTests {
+    @Test("switchRole to anchor on the edge answers 4032 with the room's node, and the role stays")
+    func switchRoleOnTheEdgeNamesTheRoomsNode() async throws {
+        let pair = await ClusterPair(edges: true)
+        _ = try await Self.origin(pair)
+        let viewer = try await ClusterPair.join(pair.b, room: "pk", user: "v1", role: "audience", visible: true)
+        let mark = viewer.mark
+        let answer = try await viewer.request("switchRole", ["roomId": "pk", "role": "anchor"])
+        let error = try #require(answer["error"] as? [String: Any], "\(answer)")
+        #expect(error["code"] as? Int == 4032)
+        let data = error["data"] as? [String: Any]
+        #expect(data?["controlURL"] as? String == pair.a.address.controlURL && data?["nodeId"] as? String == "a", "\(error)")
+        let event = try await viewer.waitFor("onSwitchRole", since: mark) { $0["event"] as? String == "onSwitchRole" }
+        #expect((event["data"] as? [String: Any])?["errorCode"] as? Int == 4032)
+        #expect((event["data"] as? [String: Any])?["role"] as? String == "audience")
+        // Switching to audience (already) is the engine's, as on one node.
+        let stay = try await viewer.request("switchRole", ["roomId": "pk", "role": "audience"])
+        #expect(stay["error"] == nil, "\(stay)")
+        await pair.close()
+    }
+}
