@@ -12,4 +12,6 @@ public protocol PlacementStore: Sendable {
     /// Removes the placement `epoch` of `roomId`; false when that placement no longer stands.
     @discardableResult
     func release(_ roomId: String, epoch: Int64) async throws -> Bool
+    /// The nodes holding a live lease, by id.
+    func liveNodes() async throws -> [ClusterNode]
 }

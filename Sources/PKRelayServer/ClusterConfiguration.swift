@@ -18,6 +18,10 @@ public struct ClusterConfiguration: Sendable, Hashable {
     /// that room: the room's members arrive over the media pipe once per watched track, and the
     /// viewer stays here instead of being redirected (docs/CLUSTER.md, "Edges").
     public var edges = false
+    /// With `edges`: how many audience members of a room its own node serves before it sends
+    /// further audience joins for the room to the other live nodes (4030), which serve them as
+    /// edges; 0 sends none away.
+    public var edgeAfterAudience = 0
 
     /// Creates the defaults (cluster off).
     public init() {}

@@ -49,6 +49,8 @@ final class ClusterMembership: RoomDirectory {
     }
 
     private let counts = Mutex(Counts())
+    /// The live nodes as last read, and when (monotonic ms): read again after a renewal interval.
+    private let liveNodesRead = Mutex<(nodes: [ClusterNode], atMs: Int64)?>(nil)
 
     private let state = Mutex(State())
     /// Rooms whose placements are to be released, for ``releaseEndedRooms()``.
@@ -166,6 +168,20 @@ final class ClusterMembership: RoomDirectory {
 
     /// A join was answered 4030.
     func redirected() { counts.withLock { $0.redirects += 1 } }
+
+    /// The live nodes, read from the database at most once a renewal interval; the last answer
+    /// (or none) while the database does not answer within ``databaseTimeout``.
+    nonisolated(nonsending) func liveNodes() async -> [ClusterNode] {
+        let now = monotonicMs()
+        let interval = Int64(configuration.renewSeconds) * 1000
+        if let read = liveNodesRead.withLock({ $0 }), now - read.atMs < interval { return read.nodes }
+        let store = self.store
+        guard let nodes = try? await withTimeout(databaseTimeout, "the cluster's database to list its nodes", operation: { try await store.liveNodes() }) else {
+            return liveNodesRead.withLock { $0?.nodes ?? [] }
+        }
+        liveNodesRead.withLock { $0 = (nodes, now) }
+        return nodes
+    }
 
     /// The room ended on this node: it is forgotten at once, and its placement is released by
     /// ``releaseEndedRooms()`` before the room can be placed here again.

@@ -21,5 +21,7 @@ struct LocalRoomDirectory: RoomDirectory {
 
     func redirected() {}
 
+    nonisolated(nonsending) func liveNodes() async -> [ClusterNode] { [node] }
+
     var status: ClusterStatus? { nil }
 }

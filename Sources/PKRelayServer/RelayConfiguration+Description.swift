@@ -93,6 +93,7 @@ extension RelayConfiguration {
           leaseSeconds: \(cluster.leaseSeconds)
           renewSeconds: \(cluster.renewSeconds)
           edges: \(cluster.edges)
+          edgeAfterAudience: \(cluster.edgeAfterAudience == 0 ? "0 (audience stays on the room's node)" : "\(cluster.edgeAfterAudience)")
         """
     }
 }

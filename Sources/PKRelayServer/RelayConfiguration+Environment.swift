@@ -30,7 +30,7 @@ extension RelayConfiguration {
         "webhooks.maxBackoffMs", "webhooks.queueSize", "webhooks.concurrency",
         "ice.servers", "ice.credentialSeconds",
         "cluster.nodeId", "cluster.databaseURL", "cluster.publicControlURL", "cluster.capacity", "cluster.leaseSeconds", "cluster.renewSeconds",
-        "cluster.edges",
+        "cluster.edges", "cluster.edgeAfterAudience",
     ]
 
     /// The variable that overrides a dotted key, e.g. `PKRELAY_MEDIA_PORT_RANGE_START` for

@@ -239,8 +239,9 @@ extension RelayConfiguration {
         cluster.leaseSeconds = try section.int("leaseSeconds", default: cluster.leaseSeconds, in: 3...300)
         cluster.renewSeconds = try section.int("renewSeconds", default: cluster.renewSeconds, in: 1...100)
         cluster.edges = try section.bool("edges", default: cluster.edges)
+        cluster.edgeAfterAudience = try section.int("edgeAfterAudience", default: cluster.edgeAfterAudience, in: 0...1_000_000)
         guard cluster.isEnabled else {
-            if !cluster.databaseURL.isEmpty || !cluster.publicControlURL.isEmpty || cluster.edges {
+            if !cluster.databaseURL.isEmpty || !cluster.publicControlURL.isEmpty || cluster.edges || cluster.edgeAfterAudience > 0 {
                 throw ConfigurationError(key: "cluster.nodeId", reason: "is required when other cluster settings are given")
             }
             return cluster
@@ -254,6 +255,10 @@ extension RelayConfiguration {
         }
         if !cluster.publicControlURL.isEmpty, !(cluster.publicControlURL.hasPrefix("ws://") || cluster.publicControlURL.hasPrefix("wss://")) {
             throw ConfigurationError(key: "cluster.publicControlURL", reason: "must be a ws:// or wss:// URL")
+        }
+        if cluster.edgeAfterAudience > 0, !cluster.edges {
+            throw ConfigurationError(
+                key: "cluster.edgeAfterAudience", reason: "sends audience to other nodes as edges: set cluster.edges: true as well (on every node)")
         }
         guard cluster.renewSeconds * 3 <= cluster.leaseSeconds else {
             throw ConfigurationError(

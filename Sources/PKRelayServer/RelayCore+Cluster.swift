@@ -15,9 +15,20 @@ extension RelayCore {
     func admitToCluster(id: RequestID?, request: Data, session: SessionID) async -> Bool {
         guard case .success(let join) = decode(JoinRoomParams.self, from: request), RelayIdentifier.isValid(join.roomId) else { return true }
         let refusal: RelayError
+        // A room already served here as an edge, its origin connected: the join needs no database
+        // (a join storm on an edge reads nothing there).
+        if configuration.cluster.edges, join.role == .audience, let origin = engine.edgeOrigin(of: join.roomId), peerState[origin.node] != nil {
+            return true
+        }
         switch await directory.route(roomId: join.roomId) {
         case .local:
-            return true
+            guard let edge = await spillTarget(for: join) else { return true }
+            directory.redirected()
+            refusal = RelayError(
+                .roomOnAnotherNode,
+                "room '\(join.roomId)' has as many audience members on this node as it serves (cluster.edgeAfterAudience): "
+                    + "connect to \(edge.controlURL) and join there",
+                data: RelayErrorData(controlURL: edge.controlURL, nodeId: edge.id))
         case .elsewhere(let placement):
             // Audience may stay here, served as an edge of the room's node, when this node does
             // that and can reach that node; anchors always go to the room's node.

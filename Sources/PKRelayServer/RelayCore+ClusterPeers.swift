@@ -71,7 +71,7 @@ extension RelayCore {
         if let epoch, directory.epoch(of: roomId) == epoch { return nil }
         switch await directory.route(roomId: roomId) {
         case .local:
-            if let epoch, let current = directory.epoch(of: roomId), current != epoch, engine.memberCount(roomId: roomId) != nil {
+            if let epoch, let current = directory.epoch(of: roomId), current != epoch, engine.holdsRoom(roomId) {
                 return RelayError(.forwardResponse, "room '\(roomId)' was placed anew on node \(directory.nodeId); start the forward again")
             }
             return nil
@@ -111,7 +111,7 @@ extension RelayCore {
         if peerState.hold(notice, from: node) { return }
         if case .mirror(let update) = notice, update.publications != nil {
             guard let pipe = peerState[node] else { return }
-            var refusal = engine.memberCount(roomId: update.targetRoomId) == nil ? await servesRoom(update.targetRoomId, epoch: update.epoch) : nil
+            var refusal = !engine.holdsRoom(update.targetRoomId) ? await servesRoom(update.targetRoomId, epoch: update.epoch) : nil
             if refusal == nil, let current = directory.epoch(of: update.targetRoomId), current != update.epoch {
                 refusal = RelayError(.forwardResponse, "room '\(update.targetRoomId)' was placed anew; start the forward again")
             }

@@ -43,4 +43,34 @@ extension RelayCore {
         let event = ServerEvent.switchRole(SwitchRoleEvent(roomId: params.roomId, role: role, errorCode: error.code.rawValue))
         return EngineOutcome(result: .failure(error), actions: [.event(session, event)])
     }
+
+    /// The node an audience join for a room held here goes to instead, once the room has
+    /// `cluster.edgeAfterAudience` audience members here: another live node, the same one for the
+    /// same user every time (the highest of a hash of user and node: rendezvous hashing, so a
+    /// node joining or leaving the cluster moves only its share of users). Nil when the join
+    /// stays here.
+    func spillTarget(for join: JoinRoomParams) async -> ClusterNode? {
+        let limit = configuration.cluster.edgeAfterAudience
+        guard configuration.cluster.edges, limit > 0, join.role == .audience, engine.edgeOrigin(of: join.roomId) == nil,
+            engine.localAudienceCount(roomId: join.roomId) >= limit
+        else { return nil }
+        let others = await directory.liveNodes().filter { $0.id != directory.nodeId }
+        return others.max { Self.rendezvous(join.userId, $0.id) < Self.rendezvous(join.userId, $1.id) }
+    }
+
+    /// FNV-1a of `userId`, a separator and `nodeId`, mixed (the same on every node and release).
+    static func rendezvous(_ userId: String, _ nodeId: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in userId.utf8 + [0] + nodeId.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        // FNV's low bits mix poorly for short inputs that differ at the end: finish with a
+        // 64-bit avalanche (splitmix64's).
+        hash ^= hash >> 30
+        hash &*= 0xbf58_476d_1ce4_e5b9
+        hash ^= hash >> 27
+        hash &*= 0x94d0_49bb_1331_11eb
+        return hash ^ (hash >> 31)
+    }
 }

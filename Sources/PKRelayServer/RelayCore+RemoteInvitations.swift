@@ -11,7 +11,7 @@ extension RelayCore {
     /// request was answered here, true when it should go on to the usual (local) handling.
     func inviteAcrossNodes(id: RequestID?, request: Data, session: SessionID) async -> Bool {
         guard case .success(let invite) = decode(InviteParams.self, from: request), RelayIdentifier.isValid(invite.roomId),
-            engine.memberCount(roomId: invite.roomId) == nil
+            !engine.holdsRoom(invite.roomId)
         else { return true }
         func refuse(_ error: RelayError) -> Bool {
             respond(id, Result<InviteResult, RelayError>.failure(error), to: session)
@@ -57,7 +57,7 @@ extension RelayCore {
         guard let pipe = peerState[node] else {
             return .refused(RelayError(.targetRoomNotFound, "the connection from node \(node) is not ready"))
         }
-        guard engine.memberCount(roomId: proposal.calleeRoomId) != nil else {
+        guard engine.holdsRoom(proposal.calleeRoomId) else {
             return .refused(RelayError(.targetRoomNotFound, "room '\(proposal.calleeRoomId)' does not exist"))
         }
         let outcome = engine.receiveRemoteInvitation(

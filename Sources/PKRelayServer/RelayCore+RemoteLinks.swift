@@ -11,7 +11,7 @@ extension RelayCore {
     /// answered here, true when it should go on to the usual (local) handling.
     func connectAcrossNodes(id: RequestID?, request: Data, session: SessionID) async -> Bool {
         guard case .success(let link) = decode(ConnectOtherRoomParams.self, from: request), RelayIdentifier.isValid(link.roomId),
-            engine.memberCount(roomId: link.roomId) == nil
+            !engine.holdsRoom(link.roomId)
         else { return true }
         return await linkAcrossNodes(id: id, link: link, session: session, answering: true)
     }
@@ -105,7 +105,7 @@ extension RelayCore {
     func peerLink(_ proposal: LinkProposal, from node: String) async -> PeerReply {
         // The peer's room must be here already (a link creates no room), under the epoch the
         // caller's node found.
-        guard engine.memberCount(roomId: proposal.peerRoomId) != nil else {
+        guard engine.holdsRoom(proposal.peerRoomId) else {
             return .refused(RelayError(.targetRoomNotFound, "room '\(proposal.peerRoomId)' does not exist"))
         }
         if let refusal = await servesRoom(proposal.peerRoomId, epoch: proposal.epoch) {

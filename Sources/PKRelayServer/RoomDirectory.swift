@@ -21,6 +21,9 @@ protocol RoomDirectory: Sendable {
     func roomEnded(roomId: String)
     /// A join was answered 4030 (counted for the admin stats and /metrics).
     func redirected()
+    /// The nodes of the cluster holding a live lease, this one included; empty when the
+    /// database cannot say now (a single node answers itself).
+    nonisolated(nonsending) func liveNodes() async -> [ClusterNode]
     /// The membership figures for the admin stats and /metrics; nil on a single node.
     var status: ClusterStatus? { get }
 }

@@ -31,11 +31,20 @@ extension RoomEngine {
         return EngineOutcome(result: .success(EmptyResult()), actions: actions)
     }
 
+    /// Whether this node holds `roomId` itself: it exists here and is not served for another node
+    /// as an edge (links, invitations and forwards into it go to its origin).
+    public func holdsRoom(_ roomId: String) -> Bool { rooms[roomId] != nil && edgeOrigins[roomId] == nil }
+
     /// The origin of `roomId` when this node serves it as an edge.
     public func edgeOrigin(of roomId: String) -> EdgeOrigin? { edgeOrigins[roomId] }
 
     /// The rooms this node serves as an edge, sorted.
     public var edgeRoomIds: [String] { edgeOrigins.keys.sorted() }
+
+    /// The audience members of `roomId` this node serves itself (not the other nodes' replicas).
+    public func localAudienceCount(roomId: String) -> Int {
+        rooms[roomId]?.members.values.filter { !$0.isMirror && $0.role == .audience }.count ?? 0
+    }
 
     /// The nodes serving viewers of `roomId` as its edges, when this node is its origin, sorted.
     public func edges(of roomId: String) -> [String] {

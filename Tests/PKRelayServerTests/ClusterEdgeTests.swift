@@ -173,3 +173,71 @@ extension ClusterEdgeTests {
         await pair.close()
     }
 }
+
+extension ClusterEdgeTests {
+    @Test("past cluster.edgeAfterAudience the room's node sends further audience joins to another node (4030); anchors stay")
+    func audienceSpillsToEdges() async throws {
+        let pair = await ClusterPair(edges: true, edgeAfterAudience: 1)
+        _ = try await Self.origin(pair)
+        let first = try await ClusterPair.join(pair.a, room: "pk", user: "v1", role: "audience", visible: false)
+        let second = await CoreClient(pair.a.core)
+        let answer = try await second.request(
+            "joinRoom", ["roomId": "pk", "userId": "v2", "role": "audience", "visible": false, "token": ClusterPair.token(room: "pk", user: "v2")])
+        let error = try #require(answer["error"] as? [String: Any], "\(answer)")
+        #expect(error["code"] as? Int == 4030)
+        #expect((error["data"] as? [String: Any])?["nodeId"] as? String == "b", "\(error)")
+        // Followed there, the viewer is served by b as an edge.
+        let moved = try await ClusterPair.join(pair.b, room: "pk", user: "v2", role: "audience", visible: false)
+        #expect(await pair.b.core.engine.edgeOrigin(of: "pk")?.node == "a")
+        // A co-host still joins the room's node.
+        _ = try await ClusterPair.join(pair.a, room: "pk", user: "B")
+        #expect(pair.a.membership.status?.redirects == 1)
+        _ = (first, moved)
+        await pair.close()
+    }
+
+    @Test("the node a spilled viewer goes to is the same for the same user, spread evenly, and moves only its share when a node goes")
+    func rendezvousSpreadsAndStays() {
+        let nodes = ["relay-1", "relay-2", "relay-3", "relay-4"]
+        func pick(_ user: String, among candidates: [String]) -> String {
+            candidates.max { RelayCore.rendezvous(user, $0) < RelayCore.rendezvous(user, $1) }!
+        }
+        let users = (0..<4000).map { "viewer-\($0)" }
+        var counts: [String: Int] = [:]
+        for user in users { counts[pick(user, among: nodes), default: 0] += 1 }
+        #expect(counts.values.allSatisfy { (800...1200).contains($0) }, "\(counts)")
+        #expect(users.allSatisfy { pick($0, among: nodes) == pick($0, among: nodes.reversed()) }, "the order of the nodes does not matter")
+        let remaining = Array(nodes.dropLast())
+        let moved = users.filter { pick($0, among: nodes) != pick($0, among: remaining) }
+        #expect(moved.allSatisfy { pick($0, among: nodes) == "relay-4" }, "only relay-4's users move")
+    }
+}
+
+extension ClusterEdgeTests {
+    @Test("a node that is an edge of a room still links its anchor with that room's anchor on the room's node")
+    func linkIntoARoomThisNodeIsAnEdgeOf() async throws {
+        let pair = await ClusterPair(edges: true)
+        _ = try await Self.origin(pair)
+        _ = try await ClusterPair.join(pair.b, room: "pk", user: "v1", role: "audience", visible: false)
+        let anchorB = try await ClusterPair.anchor(pair.b, room: "r2", user: "B", ssrcBase: 2000)
+        let answer = try await anchorB.request("connectOtherRoom", ["roomId": "pk", "userId": "A", "localRoomId": "r2"])
+        #expect(answer["error"] == nil, "\(answer)")
+        let event = try await anchorB.waitFor("onConnectOtherRoom") { $0["event"] as? String == "onConnectOtherRoom" }
+        #expect((event["data"] as? [String: Any])?["errorCode"] as? Int == 0, "\(event)")
+        await pair.close()
+    }
+}
+
+extension ClusterEdgeTests {
+    @Test("audience joins on a node already serving the room as an edge need no database")
+    func edgeJoinsNeedNoDatabase() async throws {
+        let pair = await ClusterPair(edges: true)
+        _ = try await Self.origin(pair)
+        _ = try await ClusterPair.join(pair.b, room: "pk", user: "v1", role: "audience", visible: false)
+        pair.store.fail(true)
+        let second = try await ClusterPair.join(pair.b, room: "pk", user: "v2", role: "audience", visible: false)
+        #expect(second.eventNames.contains("onUserPublishStream"), "\(second.eventNames)")
+        pair.store.fail(false)
+        await pair.close()
+    }
+}

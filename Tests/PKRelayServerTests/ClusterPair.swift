@@ -25,7 +25,7 @@ final class ClusterPair: Sendable {
 
         init(
             _ id: String, ports: ClosedRange<Int>, store: ScriptedPlacementStore, network: InProcessPeerNetwork, timings: PeerConnections.Timings,
-            outboxCapacity: Int, edges: Bool = false
+            outboxCapacity: Int, edges: Bool = false, edgeAfterAudience: Int = 0
         ) async {
             self.id = id
             address = ClusterNode(id: id, controlURL: "ws://\(id).test:7700/rtc", mediaAddress: "127.0.0.1:\(ports.lowerBound)", capacity: 100)
@@ -35,6 +35,7 @@ final class ClusterPair: Sendable {
             cluster.nodeId = id
             cluster.leaseSeconds = 60
             cluster.edges = edges
+            cluster.edgeAfterAudience = edgeAfterAudience
             let origin = ContinuousClock.now
             let monotonicMs: @Sendable () -> Int64 = { (ContinuousClock.now - origin).components.seconds * 1000 }
             membership = ClusterMembership(configuration: cluster, store: store, logger: logger, databaseTimeout: .milliseconds(300), monotonicMs: monotonicMs)
@@ -60,9 +61,16 @@ final class ClusterPair: Sendable {
     let b: Node
 
     /// `edges` lets both nodes serve audience joins for rooms the other holds (cluster.edges).
-    init(timings: PeerConnections.Timings = PeerConnections.Timings(goneAfterMs: 60_000), outboxCapacity: Int = 16384, edges: Bool = false) async {
-        a = await Node("a", ports: 40_000...40_999, store: store, network: network, timings: timings, outboxCapacity: outboxCapacity, edges: edges)
-        b = await Node("b", ports: 41_000...41_999, store: store, network: network, timings: timings, outboxCapacity: outboxCapacity, edges: edges)
+    init(
+        timings: PeerConnections.Timings = PeerConnections.Timings(goneAfterMs: 60_000), outboxCapacity: Int = 16384, edges: Bool = false,
+        edgeAfterAudience: Int = 0
+    ) async {
+        a = await Node(
+            "a", ports: 40_000...40_999, store: store, network: network, timings: timings, outboxCapacity: outboxCapacity, edges: edges,
+            edgeAfterAudience: edgeAfterAudience)
+        b = await Node(
+            "b", ports: 41_000...41_999, store: store, network: network, timings: timings, outboxCapacity: outboxCapacity, edges: edges,
+            edgeAfterAudience: edgeAfterAudience)
     }
 
     /// Closes every connection and stops the nodes' background work.

@@ -179,6 +179,11 @@ struct ConfigurationTests {
     static let badCases: [BadCase] = [
         BadCase(yaml: "cluster: {databaseURL: 'postgres://u@db/pk'}", key: "cluster.nodeId", reason: "is required"),
         BadCase(yaml: "cluster: {edges: true}", key: "cluster.nodeId", reason: "is required"),
+        BadCase(
+            yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db/pk', edgeAfterAudience: 100}", key: "cluster.edgeAfterAudience", reason: "cluster.edges"),
+        BadCase(
+            yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db/pk', edges: true, edgeAfterAudience: -1}", key: "cluster.edgeAfterAudience",
+            reason: "between 0 and"),
         BadCase(yaml: "cluster: {nodeId: a, databaseURL: 'postgres://u@db/pk', edges: often}", key: "cluster.edges", reason: "true or false"),
         BadCase(yaml: "cluster: {nodeId: 'bad node'}", key: "cluster.nodeId", reason: "letters, digits"),
         BadCase(yaml: "cluster: {nodeId: a}", key: "cluster.databaseURL", reason: "is required"),

@@ -108,6 +108,7 @@ struct ElsewhereDirectory: RoomDirectory {
     nonisolated(nonsending) func place(roomId: String) async throws -> RoomPlacement { RoomPlacement(roomId: roomId, node: node, epoch: 7) }
     func roomEnded(roomId: String) {}
     func redirected() {}
+    nonisolated(nonsending) func liveNodes() async -> [ClusterNode] { [node] }
     var status: ClusterStatus? { nil }
 }
 

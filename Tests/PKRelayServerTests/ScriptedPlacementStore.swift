@@ -50,6 +50,11 @@ final class ScriptedPlacementStore: PlacementStore {
 
     // MARK: PlacementStore
 
+    func liveNodes() async throws -> [ClusterNode] {
+        try await reachable()
+        return state.withLock { state in state.nodes.values.filter(\.live).map(\.node).sorted { $0.id < $1.id } }
+    }
+
     func placement(of roomId: String) async throws -> RoomPlacement? {
         try await reachable()
         return state.withLock { Self.livePlacement(roomId, in: $0) }

@@ -104,6 +104,13 @@ struct RunCommand: AsyncParsableCommand {
 
     @Flag(
         help: ArgumentHelp(
+            "pk-cluster: each room's audience joins every node in turn, starting with the room's own; the other nodes serve it as the "
+                + "room's edges (run the relays with cluster.edges on), so one room's audience spreads over the cluster. fanout: the "
+                + "publisher joins the first --relay, every subscriber one of the others in turn (its first keyframe timed from its join)."))
+    var audienceOnEdges = false
+
+    @Flag(
+        help: ArgumentHelp(
             "Publishers pace their video at 2.5 times its bitrate, as a browser's pacer does, instead of sending each frame as one burst "
                 + "as ffmpeg does. A paced packet's schedule is its pacer slot."))
     var pacePublishers = false
@@ -167,7 +174,13 @@ struct RunCommand: AsyncParsableCommand {
         guard (1...1000).contains(setupWidth) else { throw ValidationError("--setup-width must be 1-1000, got \(setupWidth)") }
         guard transport == "srtp" || transport == "webrtc" else { throw ValidationError("--transport must be srtp or webrtc, got '\(transport)'") }
         if spec.kind == .pkCluster, relays.count < 2 { throw ValidationError("pk-cluster needs two or more nodes: give --relay once per node") }
-        if spec.kind != .pkCluster, relays.count > 1 { throw ValidationError("several --relay URLs are for the pk-cluster scenario only") }
+        if audienceOnEdges, spec.kind != .pkCluster, spec.kind != .fanout {
+            throw ValidationError("--audience-on-edges is for the pk-cluster and fanout scenarios only")
+        }
+        if audienceOnEdges, relays.count < 2 { throw ValidationError("--audience-on-edges needs two or more nodes: give --relay once per node") }
+        if spec.kind != .pkCluster, !audienceOnEdges, relays.count > 1 {
+            throw ValidationError("several --relay URLs are for the pk-cluster scenario (or fanout with --audience-on-edges) only")
+        }
         if !admin.isEmpty, admin.count != relays.count { throw ValidationError("give --admin once per --relay, in the same order (\(relays.count))") }
         if let threads, threads < 1 || threads > 256 { throw ValidationError("--threads must be between 1 and 256") }
         guard workers >= 1, workers <= 64 else { throw ValidationError("--workers must be between 1 and 64") }
@@ -268,6 +281,7 @@ struct RunCommand: AsyncParsableCommand {
         arguments += ["--max-send-lateness", "\(maxSendLateness)"]
         if transportCC { arguments.append("--transport-cc") }
         if pacePublishers { arguments.append("--pace-publishers") }
+        if audienceOnEdges { arguments.append("--audience-on-edges") }
         arguments += ["--transport", transport, "--setup-width", "\(setupWidth)"]
         if quiet { arguments.append("--quiet") }
         return arguments
@@ -282,7 +296,8 @@ struct RunCommand: AsyncParsableCommand {
         let runner = try ScenarioRunner(
             urls: relays, spec: spec, tokens: tokens, localHost: localIP, live: !quiet, segmented: udpOffload == "auto",
             threads: threads ?? Int(pkr_available_cpus()), part: part, rule: ToolBoundRule(maxLatenessP99Ms: maxSendLateness),
-            transportWide: transportCC, pacePublishers: pacePublishers, webRTCAudience: transport == "webrtc", setupWidth: setupWidth)
+            transportWide: transportCC, pacePublishers: pacePublishers, webRTCAudience: transport == "webrtc", setupWidth: setupWidth,
+            audienceOnEdges: audienceOnEdges)
         do {
             try await runner.probe()
         } catch {

@@ -32,6 +32,9 @@ final class ScenarioRunner: Sendable {
     let webRTCAudience: Bool
     /// Audience members set up at a time (`--setup-width`): how fast a setup storm arrives.
     let setupWidth: Int
+    /// pk-cluster: each room's audience joins every node in turn (`--audience-on-edges`), the
+    /// nodes other than the room's serving it as edges (cluster.edges).
+    let audienceOnEdges: Bool
     /// A paced publisher's rate over its video bitrate: libwebrtc's pacing factor.
     static let publisherPacingFactor = 2.5
     private let nextSocketId = Atomic<Int>(1)
@@ -41,9 +44,11 @@ final class ScenarioRunner: Sendable {
 
     init(
         urls: [String], spec: ScenarioSpec, tokens: TokenFactory, localHost: String, live: Bool, segmented: Bool, threads: Int, part: ScenarioPart,
-        rule: ToolBoundRule, transportWide: Bool = false, pacePublishers: Bool = false, webRTCAudience: Bool = false, setupWidth: Int = 16
+        rule: ToolBoundRule, transportWide: Bool = false, pacePublishers: Bool = false, webRTCAudience: Bool = false, setupWidth: Int = 16,
+        audienceOnEdges: Bool = false
     ) throws {
         self.setupWidth = max(1, setupWidth)
+        self.audienceOnEdges = audienceOnEdges
         self.transportWide = transportWide
         self.webRTCAudience = webRTCAudience
         self.pacePublishers = pacePublishers
@@ -90,18 +95,31 @@ final class ScenarioRunner: Sendable {
     /// turn (the anchor's join places the room there), so every pair straddles two nodes.
     func url(forRoom index: Int) -> String { spec.kind == .pkCluster ? urls[index % urls.count] : urls[0] }
 
+    /// The node an audience member connects to: its room's, or with `--audience-on-edges` every
+    /// node in turn, starting with the room's.
+    func url(forRoom index: Int, audience number: Int) -> String {
+        guard audienceOnEdges, urls.count > 1 else { return url(forRoom: index) }
+        // fanout: the publisher is on the first node, every subscriber on another.
+        if spec.kind == .fanout { return urls[1 + number % (urls.count - 1)] }
+        return urls[(index + number) % urls.count]
+    }
+
     /// Each node's rooms and clients as set up (pk-cluster's report).
     func nodeShares() -> [(url: String, rooms: Int, clients: Int)] {
         let rooms = part.rooms(of: spec.effectiveRooms)
         return urls.enumerated().map { position, url in
             let mine = rooms.filter { $0 % urls.count == position }.count
-            return (url, mine, mine * (1 + spec.audiencePerRoom))
+            guard audienceOnEdges else { return (url, mine, mine * (1 + spec.audiencePerRoom)) }
+            let audience = rooms.reduce(0) { total, room in
+                total + (0..<spec.audiencePerRoom).filter { (room + $0) % urls.count == position }.count
+            }
+            return (url, mine, mine + audience)
         }
     }
 
     /// Checks that every relay answers at all (exit status 2 when not).
     func probe() async throws {
-        for url in spec.kind == .pkCluster ? urls : [urls[0]] {
+        for url in spec.kind == .pkCluster || audienceOnEdges ? urls : [urls[0]] {
             do {
                 let control = try await ControlClient.connect(to: url, timeout: .seconds(5))
                 await control.close()
@@ -158,9 +176,9 @@ final class ScenarioRunner: Sendable {
 
     /// Connects a user, opens its media socket and transport.
     private func connectWithTransport(
-        user: String, roomIndex: Int, engine: MediaEngine, arrivedAt: Int64 = 0
+        user: String, roomIndex: Int, engine: MediaEngine, arrivedAt: Int64 = 0, url: String? = nil
     ) async throws -> (SimClient, Int, Int) {
-        let client = try await SimClient.connect(url: url(forRoom: roomIndex), userId: user, recorder: recorder)
+        let client = try await SimClient.connect(url: url ?? self.url(forRoom: roomIndex), userId: user, recorder: recorder)
         open.withLock { $0[ObjectIdentifier(client.control).hashValue] = client }
         engine.clients.add(1, ordering: .relaxed)
         let created: CreateTransportResult = try await client.request(
@@ -247,11 +265,12 @@ final class ScenarioRunner: Sendable {
         // A fanout viewer's first keyframe is timed from its first request.
         let arrivedAt = spec.kind == .fanout ? MonotonicClock.microseconds() : 0
         if webRTCAudience {
-            let (client, socketId) = try await webRTCViewer(user: user, roomId: roomId, roomIndex: roomIndex, engine: engines[engine], arrivedAt: arrivedAt)
+            let (client, socketId) = try await webRTCViewer(
+                user: user, roomId: roomId, roomIndex: roomIndex, engine: engines[engine], arrivedAt: arrivedAt, url: url(forRoom: roomIndex, audience: number))
             return Participant(client: client, socketId: socketId, engine: engine, roomIndex: roomIndex, roomId: roomId, publisherId: nil)
         }
         let (client, socketId, transportId) = try await connectWithTransport(
-            user: user, roomIndex: roomIndex, engine: engines[engine], arrivedAt: arrivedAt)
+            user: user, roomIndex: roomIndex, engine: engines[engine], arrivedAt: arrivedAt, url: url(forRoom: roomIndex, audience: number))
         let _: JoinRoomResult = try await client.request(
             .joinRoom,
             JoinRoomParams(
@@ -264,8 +283,10 @@ final class ScenarioRunner: Sendable {
     /// room, the join with auto-subscribe on it, the answer to the relay's offer, ICE and DTLS;
     /// then the media engine takes the socket with the keys DTLS exported. Later offers are
     /// answered, and consent checked every 5 s, until the connection closes.
-    private func webRTCViewer(user: String, roomId: String, roomIndex: Int, engine: MediaEngine, arrivedAt: Int64) async throws -> (SimClient, Int) {
-        let client = try await SimClient.connect(url: url(forRoom: roomIndex), userId: user, recorder: recorder)
+    private func webRTCViewer(
+        user: String, roomId: String, roomIndex: Int, engine: MediaEngine, arrivedAt: Int64, url: String
+    ) async throws -> (SimClient, Int) {
+        let client = try await SimClient.connect(url: url, userId: user, recorder: recorder)
         open.withLock { $0[ObjectIdentifier(client.control).hashValue] = client }
         engine.clients.add(1, ordering: .relaxed)
         let created: CreateTransportResult = try await client.request(
