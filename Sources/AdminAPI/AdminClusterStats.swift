@@ -15,11 +15,18 @@ public struct AdminClusterStats: Sendable, Codable, Hashable {
     public var peers: [String]
     /// Ready node-to-node connections lost.
     public var peerLosses: Int
+    /// Rooms this node serves as an edge of the node that holds them.
+    public var edgeRooms: Int
+    /// Edges following the rooms this node holds (one per room and edge node).
+    public var edges: Int
 
     /// Creates the value from its fields.
     public init(
-        nodeId: String, serving: Bool, leaseEpoch: Int64, rooms: Int, leaseLosses: Int, renewalFailures: Int, redirects: Int, peers: [String], peerLosses: Int
+        nodeId: String, serving: Bool, leaseEpoch: Int64, rooms: Int, leaseLosses: Int, renewalFailures: Int, redirects: Int, peers: [String], peerLosses: Int,
+        edgeRooms: Int = 0, edges: Int = 0
     ) {
+        self.edgeRooms = edgeRooms
+        self.edges = edges
         self.nodeId = nodeId
         self.serving = serving
         self.leaseEpoch = leaseEpoch

@@ -200,6 +200,7 @@ actor ClusterPeers: PeerLink {
         case .link(let proposal): reply = await core.peerLink(proposal, from: node)
         case .invite(let proposal): reply = await core.peerInvite(proposal, from: node)
         case .sync: reply = .synced
+        case .roomUsers(let roomId): reply = .roomUsers(await core.adminUsers(of: roomId, servedHereOnly: true))
         }
         if let text = outbox.encode(.reply(id: id, reply)) { queue.yield(text) }
     }

@@ -1,3 +1,4 @@
+import AdminAPI
 import Protocol
 
 /// The answer to a ``PeerRequest``.
@@ -11,6 +12,8 @@ enum PeerReply: Sendable, Hashable, Codable {
     case invited(busy: Bool)
     /// The answer to ``PeerRequest/sync``.
     case synced
+    /// The answer to ``PeerRequest/roomUsers(_:)``: the receiver's own users of the room.
+    case roomUsers([AdminUser])
     /// The request was refused, with the error the caller hears.
     case refused(RelayError)
 }

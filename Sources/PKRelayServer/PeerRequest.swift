@@ -11,6 +11,9 @@ enum PeerRequest: Sendable, Hashable, Codable {
     /// Nothing but its answer, `synced`: what the receiver sent before answering (the members
     /// of a room an edge just followed) has arrived once the answer has.
     case sync
+    /// The users of a room this node holds that the receiver, one of its edges, serves itself
+    /// (the admin API's view of the room). Answered `roomUsers`.
+    case roomUsers(String)
 }
 
 /// A forward into a room on the receiving node, to be verified there: the target token is

@@ -1,4 +1,5 @@
 import AdminAPI
+import Cluster
 import Foundation
 import Logging
 import MediaPlane
@@ -25,10 +26,49 @@ extension RelayCore {
 
     /// One room: users with role, visibility, streams and subscriptions; forwards and links
     /// into and out of it.
-    public func adminRoom(_ roomId: String) -> AdminResponse {
-        guard let members = engine.snapshot(roomId: roomId) else { return .error(.notFound, "no room '\(roomId)'") }
+    public func adminRoom(_ roomId: String) async -> AdminResponse {
+        guard engine.snapshot(roomId: roomId) != nil else { return .error(.notFound, "no room '\(roomId)'") }
+        var users = adminUsers(of: roomId, servedHereOnly: false)
+        // The room's node lists the viewers its edges serve as well, as they report them.
+        let edges = engine.edges(of: roomId)
+        let nodes = edges.isEmpty ? [] : await directory.liveNodes()
+        for edge in edges {
+            // An edge dialed this node: its address is the directory's.
+            guard let node = await peers?.knownNode(edge) ?? nodes.first(where: { $0.id == edge }),
+                case .roomUsers(let theirs)? = await peers?.request(.roomUsers(roomId), to: node)
+            else { continue }
+            for var user in theirs {
+                user.nodeId = edge
+                if let index = users.firstIndex(where: { $0.userId == user.userId && $0.nodeId == edge }) {
+                    users[index] = user
+                } else {
+                    users.append(user)
+                }
+            }
+        }
+        guard engine.snapshot(roomId: roomId) != nil else { return .error(.notFound, "no room '\(roomId)'") }
+        let forwards = engine.forwardSnapshots().filter { $0.sourceRoomId == roomId || $0.targetRoomId == roomId }.map { forward in
+            AdminForward(
+                roomId: forward.sourceRoomId, userId: forward.userId, targetRoomId: forward.targetRoomId,
+                direction: forward.sourceRoomId == roomId ? .out : .in, state: forward.paused ? .paused : .forwarding,
+                startedAt: forward.startedAt.milliseconds, firstKeyframeDelivered: forward.firstKeyframeDelivered)
+        }
+        let links = engine.linkSnapshots().filter { $0.touches(roomId: roomId) }.map { link in
+            AdminLink(
+                linkId: Int(clamping: link.id), roomId: link.callerRoomId, userId: link.callerUserId,
+                peerRoomId: link.peerRoomId, peerUserId: link.peerUserId, state: .connected, startedAt: link.startedAt.milliseconds)
+        }
+        return .answer(AdminRoomDetail(roomId: roomId, users: users, forwards: forwards, links: links))
+    }
+
+    /// A room's users as the admin API shows them: with `servedHereOnly`, only those this node
+    /// serves itself (no forwarded or linked users, no other node's members).
+    func adminUsers(of roomId: String, servedHereOnly: Bool) -> [AdminUser] {
         let transports = media.latestReport().transports
-        let users = members.map { member in
+        let members = (engine.snapshot(roomId: roomId) ?? []).filter {
+            !servedHereOnly || ($0.heldBy == nil && engine.forwardedFrom(roomId: roomId, userId: $0.userId) == nil)
+        }
+        return members.map { member in
             AdminUser(
                 userId: member.userId, role: member.role, visible: member.visible,
                 forwardedFrom: engine.forwardedFrom(roomId: roomId, userId: member.userId),
@@ -46,20 +86,8 @@ extension RelayCore {
                         transportId: transportId,
                         bandwidthEstimate: transportId.flatMap { transports[$0]?.bandwidthEstimate }.map(BandwidthEstimateStats.init),
                         videoStreamType: subscription.videoStreamType, videoEnabled: subscription.videoEnabled)
-                })
+                }, nodeId: member.heldBy)
         }
-        let forwards = engine.forwardSnapshots().filter { $0.sourceRoomId == roomId || $0.targetRoomId == roomId }.map { forward in
-            AdminForward(
-                roomId: forward.sourceRoomId, userId: forward.userId, targetRoomId: forward.targetRoomId,
-                direction: forward.sourceRoomId == roomId ? .out : .in, state: forward.paused ? .paused : .forwarding,
-                startedAt: forward.startedAt.milliseconds, firstKeyframeDelivered: forward.firstKeyframeDelivered)
-        }
-        let links = engine.linkSnapshots().filter { $0.touches(roomId: roomId) }.map { link in
-            AdminLink(
-                linkId: Int(clamping: link.id), roomId: link.callerRoomId, userId: link.callerUserId,
-                peerRoomId: link.peerRoomId, peerUserId: link.peerUserId, state: .connected, startedAt: link.startedAt.milliseconds)
-        }
-        return .answer(AdminRoomDetail(roomId: roomId, users: users, forwards: forwards, links: links))
     }
 
     /// Dismisses a room: everyone in it hears onExitRoom (room dismissed); forwards and links
@@ -125,7 +153,8 @@ extension RelayCore {
             AdminClusterStats(
                 nodeId: status.nodeId, serving: status.serving, leaseEpoch: status.leaseEpoch, rooms: status.rooms,
                 leaseLosses: Int(clamping: status.leaseLosses), renewalFailures: Int(clamping: status.renewalFailures),
-                redirects: Int(clamping: status.redirects), peers: status.peers, peerLosses: Int(clamping: status.peerLosses))
+                redirects: Int(clamping: status.redirects), peers: status.peers, peerLosses: Int(clamping: status.peerLosses), edgeRooms: figures.edgeRooms,
+                edges: figures.edgesFollowing)
         }
         return .answer(
             AdminStats(

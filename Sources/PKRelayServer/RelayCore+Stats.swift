@@ -68,6 +68,7 @@ extension RelayCore {
         overview.videoLimitedToSmall = layerAllocation.limited[.small] ?? 0
         overview.videoLimitedToMedium = layerAllocation.limited[.medium] ?? 0
         overview.videoPaused = layerAllocation.limited[.paused] ?? 0
+        (overview.edgeRooms, overview.edgesFollowing) = engine.edgeTotals
         return overview
     }
 }

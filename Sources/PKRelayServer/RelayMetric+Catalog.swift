@@ -110,6 +110,8 @@ extension RelayMetric {
     static let clusterRedirects = counter("pkrelay_cluster_redirects_total", "Joins answered 4030: the room lives on another node.")
     static let clusterPeers = gauge("pkrelay_cluster_peers", "Nodes this node has a ready node-to-node connection with.")
     static let clusterPeerLosses = counter("pkrelay_cluster_peer_losses_total", "Ready node-to-node connections lost (closed, or silent for 3 s).")
+    static let clusterEdgeRooms = gauge("pkrelay_cluster_edge_rooms", "Rooms this node serves as an edge of the node that holds them.")
+    static let clusterEdges = gauge("pkrelay_cluster_edges", "Edges following the rooms this node holds (one per room and edge node).")
 
     /// Every family, in the order OPERATIONS.md lists them.
     static let all: [RelayMetric] = [
@@ -124,7 +126,8 @@ extension RelayMetric {
         subscriberEstimatesAtMost,
         videoLayerChanges, videoLimited, droppedPackets, srtpFailures, processCPUSeconds, cpuCores, mediaThreadCPUSeconds,
         webhookDeliveries, webhookFailures, webhookDropped, webhookQueueDepth, limitRefusals,
-        clusterServing, clusterRooms, clusterLeaseLosses, clusterRenewalFailures, clusterRedirects, clusterPeers, clusterPeerLosses,
+        clusterServing, clusterRooms, clusterLeaseLosses, clusterRenewalFailures, clusterRedirects, clusterPeers, clusterPeerLosses, clusterEdgeRooms,
+        clusterEdges,
     ]
 
     /// The families by name, for the metrics factory.

@@ -88,6 +88,8 @@ extension RelayMetrics {
             mirror(.clusterRedirects, total: cluster.redirects)
             set(.clusterPeers, to: Double(cluster.peers.count))
             mirror(.clusterPeerLosses, total: cluster.peerLosses)
+            set(.clusterEdgeRooms, to: Double(overview.edgeRooms))
+            set(.clusterEdges, to: Double(overview.edgesFollowing))
         }
     }
 }

@@ -36,4 +36,8 @@ public struct RelayOverview: Sendable {
     public var videoLimitedToSmall = 0
     public var videoLimitedToMedium = 0
     public var videoPaused = 0
+    /// Rooms served here as an edge of another node ([Edges](CLUSTER.md#edges)).
+    public var edgeRooms = 0
+    /// Edges following the rooms this node holds (one per room and edge node).
+    public var edgesFollowing = 0
 }

@@ -23,4 +23,7 @@ public struct MemberSnapshot: Sendable, Hashable {
     /// Published tracks by stream.
     public var publications: [StreamIndex: [SourceTrack]]
     public var subscriptions: [SubscriptionView]
+    /// For a member another node serving the room holds (an edge's viewer at the origin, the
+    /// origin's member on an edge): that node.
+    public var heldBy: String?
 }

@@ -9,11 +9,15 @@ public struct RemoteMessage: Sendable, Hashable, Codable {
     /// A user message's recipient; nil for a room message to every member.
     public var recipientUserId: String?
     public var event: MessageReceivedEvent
+    /// Sent between the nodes serving one room (its origin and its edges), for their members:
+    /// the origin passes it on to its other edges, an edge to nobody.
+    public var withinRoom: Bool
 
-    public init(node: String, roomId: String, recipientUserId: String?, event: MessageReceivedEvent) {
+    public init(node: String, roomId: String, recipientUserId: String?, event: MessageReceivedEvent, withinRoom: Bool = false) {
         self.node = node
         self.roomId = roomId
         self.recipientUserId = recipientUserId
         self.event = event
+        self.withinRoom = withinRoom
     }
 }

@@ -38,6 +38,12 @@ extension RoomEngine {
     /// The origin of `roomId` when this node serves it as an edge.
     public func edgeOrigin(of roomId: String) -> EdgeOrigin? { edgeOrigins[roomId] }
 
+    /// How many rooms this node serves as an edge, and how many edges follow the rooms it holds.
+    public var edgeTotals: (edgeRooms: Int, edgesFollowing: Int) {
+        let following = replicaTargets.reduce(0) { total, entry in edgeOrigins[entry.key] == nil ? total + entry.value.count : total }
+        return (edgeOrigins.count, following)
+    }
+
     /// The rooms this node serves as an edge, sorted.
     public var edgeRoomIds: [String] { edgeOrigins.keys.sorted() }
 
@@ -178,6 +184,13 @@ extension RoomEngine {
         case .userLeave(let left):
             userId = left.userId
             leaving = left.reason
+        case .roomMessageReceived(let message):
+            // The other nodes serving the room pass it to their members (the origin to its other
+            // edges as well).
+            for node in (replicaTargets[roomId] ?? [:]).keys.sorted() {
+                actions.append(.notify(.message(RemoteMessage(node: node, roomId: roomId, recipientUserId: nil, event: message, withinRoom: true))))
+            }
+            return
         default: return
         }
         for node in (replicaTargets[roomId] ?? [:]).keys.sorted() {

@@ -23,9 +23,8 @@ extension RoomEngine {
                     actions.append(.notify(.message(RemoteMessage(node: node, roomId: linked, recipientUserId: nil, event: copy))))
                     continue
                 }
-                for member in rooms[linked]?.orderedMembers ?? [] where !member.isMirror {
-                    actions.append(.event(member.session, .roomMessageReceived(copy)))
-                }
+                // Through broadcast: the linked room's edges hear it too.
+                broadcast(.roomMessageReceived(copy), in: linked, except: sender.userId, into: &actions)
             }
         }
         return EngineOutcome(result: .success(EmptyResult()), actions: actions)
@@ -41,6 +40,13 @@ extension RoomEngine {
         }
         guard let recipient = rooms[roomId]?.members[userId], recipient.userId != sender.userId else {
             return EngineOutcome(result: .failure(RelayError(.streamNotFound, "no user '\(userId)' in room '\(roomId)'")), actions: [])
+        }
+        // A member another node serving this room holds is reached through that node.
+        if recipient.isReplica, let node = recipient.remoteNode {
+            let event = MessageReceivedEvent(roomId: roomId, fromRoomId: roomId, userId: sender.userId, message: payload.text, binary: payload.base64)
+            return EngineOutcome(
+                result: .success(EmptyResult()),
+                actions: [.notify(.message(RemoteMessage(node: node, roomId: roomId, recipientUserId: userId, event: event, withinRoom: true)))])
         }
         // A linked or forwarded user is reached in its own room, through its own connection.
         let deliveredRoom = recipient.forwardedFrom ?? roomId

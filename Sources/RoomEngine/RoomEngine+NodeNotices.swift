@@ -27,7 +27,7 @@ extension RoomEngine {
             end.endedHere = false
             return remoteLinkEnded(end)
         case .message(let message):
-            return deliverRemoteMessage(message)
+            return deliverRemoteMessage(message, from: node)
         case .invitation(let update):
             return remoteInvitationUpdate(update, now: now)
         case .demand(let demand):

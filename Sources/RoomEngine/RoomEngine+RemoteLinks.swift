@@ -147,14 +147,37 @@ extension RoomEngine {
         return nil
     }
 
-    /// A message from another node for members of a room here: a room message to each member
-    /// (mirrors aside), or a user message to its recipient.
-    public func deliverRemoteMessage(_ message: RemoteMessage) -> [EngineAction] {
+    /// A message from `node` for members of a room here: a room message to each member (mirrors
+    /// aside), or a user message to its recipient. The room's origin passes a room message on to
+    /// the room's edges (but the one it came from), and a user message to the node that holds
+    /// its recipient.
+    public func deliverRemoteMessage(_ message: RemoteMessage, from node: String) -> [EngineAction] {
         guard let room = rooms[message.roomId] else { return [] }
+        let isOrigin = edgeOrigins[message.roomId] == nil
         if let recipient = message.recipientUserId {
-            guard let member = room.members[recipient], !member.isMirror else { return [] }
-            return [.event(member.session, .userMessageReceived(message.event))]
+            guard let member = room.members[recipient] else { return [] }
+            if !member.isMirror { return [.event(member.session, .userMessageReceived(message.event))] }
+            // At the origin, a user message from an edge for a member held elsewhere goes on there.
+            guard message.withinRoom, isOrigin, let holder = member.remoteNode, holder != node else { return [] }
+            var event = message.event
+            event.roomId = member.isReplica ? message.roomId : member.forwardedFrom ?? message.roomId
+            return [
+                .notify(.message(RemoteMessage(node: holder, roomId: event.roomId, recipientUserId: recipient, event: event, withinRoom: member.isReplica)))
+            ]
         }
-        return room.orderedMembers.filter { !$0.isMirror && $0.userId != message.event.userId }.map { .event($0.session, .roomMessageReceived(message.event)) }
+        var actions = room.orderedMembers.filter { !$0.isMirror && $0.userId != message.event.userId }.map {
+            EngineAction.event($0.session, .roomMessageReceived(message.event))
+        }
+        if isOrigin {
+            // Not back to the edge it came from; a linked room's message goes to every edge, the
+            // linked room's node included when it is an edge here too.
+            for edge in (replicaTargets[message.roomId] ?? [:]).keys.sorted() where !(message.withinRoom && edge == node) {
+                var copy = message
+                copy.node = edge
+                copy.withinRoom = true
+                actions.append(.notify(.message(copy)))
+            }
+        }
+        return actions
     }
 }

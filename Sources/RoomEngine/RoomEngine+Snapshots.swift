@@ -24,7 +24,8 @@ extension RoomEngine {
             }
         return MemberSnapshot(
             roomId: roomId, userId: member.userId, session: member.session, role: member.role, visible: member.visible,
-            tokenExpiresAt: member.grants.expiresAt, publications: member.publications.mapValues(\.tracks), subscriptions: subscriptions)
+            tokenExpiresAt: member.grants.expiresAt, publications: member.publications.mapValues(\.tracks), subscriptions: subscriptions,
+            heldBy: member.isReplica ? member.remoteNode : nil)
     }
 
     /// Relay-wide counts for metrics and health.

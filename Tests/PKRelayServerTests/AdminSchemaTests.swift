@@ -23,7 +23,7 @@ struct AdminSchemaTests {
         )
         let user = AdminUser(
             userId: "alice", role: .anchor, visible: true, forwardedFrom: "r2", tokenExpiresAt: 1_800_000_000,
-            streams: [stream], subscriptions: [subscription])
+            streams: [stream], subscriptions: [subscription], nodeId: "relay-2")
         let forward = AdminForward(
             roomId: "r1", userId: "alice", targetRoomId: "r3", direction: .out, state: .forwarding, startedAt: 1_800_000_000_000,
             firstKeyframeDelivered: true)

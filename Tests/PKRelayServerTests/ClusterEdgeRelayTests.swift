@@ -53,8 +53,12 @@ struct ClusterEdgeRelayTests {
                 try await ForwardingHelpers.waitForSequence(viewer.client, from: 0, "\(viewer.name): A is there", Self.appeared)
                 ssrcs.append(try await viewer.subscription(of: "A", after: 0))
             }
-            // The three on b joined there: nothing redirected them.
+            // The three on b joined there: nothing redirected them. b serves the room as an edge;
+            // a has one edge following it.
             #expect(try await relayB.metric("pkrelay_cluster_redirects_total") == 0)
+            let edgeRooms = (try await relayA.metric("pkrelay_cluster_edge_rooms"), try await relayB.metric("pkrelay_cluster_edge_rooms"))
+            let edges = (try await relayA.metric("pkrelay_cluster_edges"), try await relayB.metric("pkrelay_cluster_edges"))
+            #expect(edgeRooms == (0, 1) && edges == (1, 0), "edge rooms \(edgeRooms), edges \(edges)")
 
             try await ClusterForwardTests.warmUp(anchor, zip(viewers, ssrcs).map { ($0, $1.video) })
             let counts = zip(viewers, ssrcs).map { $0.received($1.video).count }
@@ -133,8 +137,8 @@ extension ClusterEdgeRelayTests {
         }
     }
 
-    @Test("an edge killed (SIGKILL): the room's members see its visible viewers leave (Dropped)")
-    func edgeKilled() async throws {
+    @Test("an edge killed (SIGKILL) or hung (SIGSTOP): the room's members see its visible viewers leave (Dropped)", arguments: [SIGKILL, SIGSTOP])
+    func edgeLost(signal: Int32) async throws {
         try await PostgresTestServer.with { database in
             try await TestRelay.with(Self.shortLeaseEdge(database)) { relayB in
                 try await ClusterForwardTests.waitUntilServing(relayB)
@@ -145,11 +149,12 @@ extension ClusterEdgeRelayTests {
                         anchor, from: 0, "A: guest joins", timeout: .seconds(10), [{ $0.userJoined?.userId == "guest" }])
                     let mark = await anchor.eventCount
                     let killedAt = ContinuousClock.now
-                    kill(process.processIdentifier, SIGKILL)
+                    kill(process.processIdentifier, signal)
                     let left = try await ForwardingHelpers.waitForSequence(
                         anchor, from: mark, "A: guest leaves", timeout: .seconds(10), [{ $0.userLeave?.userId == "guest" }])
                     #expect(left[0].userLeave?.reason == .dropped, "\(left)")
-                    print("cluster: a killed edge's visible viewer left the origin's room \(ContinuousClock.now - killedAt) after SIGKILL")
+                    let name = signal == SIGKILL ? "SIGKILL" : "SIGSTOP"
+                    print("cluster: a lost edge's visible viewer left the origin's room \(ContinuousClock.now - killedAt) after \(name)")
                     #expect(try await relayB.metric("pkrelay_rooms") == 1, "the room stays on its node")
                     await guest.close()
                 }

@@ -236,8 +236,56 @@ extension ClusterEdgeTests {
         _ = try await ClusterPair.join(pair.b, room: "pk", user: "v1", role: "audience", visible: false)
         pair.store.fail(true)
         let second = try await ClusterPair.join(pair.b, room: "pk", user: "v2", role: "audience", visible: false)
-        #expect(second.eventNames.contains("onUserPublishStream"), "\(second.eventNames)")
+        try await second.waitFor("A's stream") { ClusterPeerLinkTests.is($0, "onUserPublishStream", user: "A") }
         pair.store.fail(false)
+        await pair.close()
+    }
+}
+
+extension ClusterEdgeTests {
+    @Test("room messages cross between the room's node and its edge, both ways")
+    func roomMessagesCrossBothWays() async throws {
+        let pair = await ClusterPair(edges: true)
+        let anchor = try await Self.origin(pair)
+        let viewer = try await ClusterPair.join(pair.b, room: "pk", user: "v1", role: "audience", visible: false)
+        let (anchorMark, viewerMark) = (anchor.mark, viewer.mark)
+        _ = try await anchor.request("sendRoomMessage", ["roomId": "pk", "message": "round 2"])
+        let heard = try await viewer.waitFor("the anchor's message", since: viewerMark) { $0["event"] as? String == "onRoomMessageReceived" }
+        #expect((heard["data"] as? [String: Any])?["message"] as? String == "round 2" && (heard["data"] as? [String: Any])?["userId"] as? String == "A")
+        _ = try await viewer.request("sendRoomMessage", ["roomId": "pk", "message": "gg"])
+        let back = try await anchor.waitFor("the viewer's message", since: anchorMark) { $0["event"] as? String == "onRoomMessageReceived" }
+        #expect((back["data"] as? [String: Any])?["userId"] as? String == "v1", "\(back)")
+        await pair.close()
+    }
+}
+
+extension ClusterEdgeTests {
+    @Test("the room's node lists in its admin view the viewers its edges serve, each with the node that serves it")
+    func adminViewListsEveryNodesViewers() async throws {
+        let pair = await ClusterPair(edges: true)
+        _ = try await Self.origin(pair)
+        _ = try await ClusterPair.join(pair.a, room: "pk", user: "va", role: "audience", visible: false)
+        _ = try await ClusterPair.join(pair.b, room: "pk", user: "shy", role: "audience", visible: false)
+        _ = try await ClusterPair.join(pair.b, room: "pk", user: "guest", role: "audience", visible: true)
+        // The visible guest reaches the room's node a moment after its join.
+        var users: [[String: Any]] = []
+        let deadline = ContinuousClock.now + .seconds(5)
+        while users.count < 4, ContinuousClock.now < deadline {
+            let answer = await pair.a.core.adminRoom("pk")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+            users = try #require(json["users"] as? [[String: Any]], "\(json)")
+            if users.count < 4 { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        let byId = Dictionary(uniqueKeysWithValues: users.map { ($0["userId"] as? String ?? "", $0) })
+        #expect(Set(byId.keys) == ["A", "va", "shy", "guest"], "\(users)")
+        #expect(byId["A"]?["nodeId"] == nil && byId["va"]?["nodeId"] == nil)
+        #expect(byId["shy"]?["nodeId"] as? String == "b" && byId["guest"]?["nodeId"] as? String == "b")
+        #expect(byId["guest"]?["visible"] as? Bool == true)
+        // The edge lists the room's anchor as the origin's.
+        let onEdge = await pair.b.core.adminRoom("pk")
+        let edgeJSON = try #require(try JSONSerialization.jsonObject(with: Data(onEdge.body)) as? [String: Any])
+        let edgeUsers = (edgeJSON["users"] as? [[String: Any]] ?? []).map { ($0["userId"] as? String ?? "", $0["nodeId"] as? String) }
+        #expect(edgeUsers.contains { $0 == ("A", "a") }, "\(edgeUsers)")
         await pair.close()
     }
 }

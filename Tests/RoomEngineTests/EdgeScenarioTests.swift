@@ -234,6 +234,57 @@ import Testing
         #expect(e.c.b.engine.roomIds.isEmpty && e.c.b.engine.edgeRoomIds.isEmpty)
     }
 
+    @Test func roomMessagesReachTheRoomOnEveryNode() throws {
+        var e = Edge()
+        let viewerB = e.viewerOnB("vb", visible: true)
+        let marks = (a: e.c.a.mark, b: e.c.b.mark)
+        e.c.a.roomMessage(e.anchor, room: Scenario.room, "score 3:2")
+        e.c.deliver()
+        let fromAnchor = ServerEvent.roomMessage("score 3:2", from: "A", room: Scenario.room)
+        #expect(e.c.b.events(for: viewerB, since: marks.b) == [fromAnchor])
+        #expect(e.c.a.events(for: e.viewerA, since: marks.a) == [fromAnchor])
+        // A viewer on the edge speaks to the whole room.
+        let again = (a: e.c.a.mark, b: e.c.b.mark)
+        e.c.b.roomMessage(viewerB, room: Scenario.room, "gg")
+        e.c.deliver()
+        let fromViewer = ServerEvent.roomMessage("gg", from: "vb", room: Scenario.room)
+        #expect(e.c.a.events(for: e.anchor, since: again.a) == [fromViewer])
+        #expect(e.c.a.events(for: e.viewerA, since: again.a) == [fromViewer])
+        #expect(e.c.b.events(for: viewerB, since: again.b).isEmpty, "the sender does not hear itself")
+    }
+
+    @Test func aLinkedRoomsMessageReachesTheEdgeThroughTheOrigin() throws {
+        // Room r2 on b, linked with A's room on a; b is also the edge of A's room.
+        var e = Edge()
+        let viewerB = e.viewerOnB("vb")
+        let anchorB = e.c.b.enter("B", room: "r2")
+        e.c.b.publish(anchorB, room: "r2")
+        e.c.deliver()
+        let params = ConnectOtherRoomParams(roomId: Scenario.room, userId: "A", localRoomId: "r2")
+        if case .failure(let error) = e.c.b.engine.validateRemoteLink(session: anchorB.session, params: params) { Issue.record("\(error)") }
+        let accepted = e.c.a.record(
+            e.c.a.engine.acceptRemoteLink(
+                from: e.c.target("r2", on: "b"), callerRoomId: "r2", callerUserId: "B", peerRoomId: Scenario.room, peerUserId: "A", now: e.c.a.now))
+        #expect(accepted.error == nil)
+        _ = e.c.b.record(e.c.b.engine.createRemoteLink(session: anchorB.session, params: params, remote: e.c.target(Scenario.room, on: "a"), now: e.c.b.now))
+        e.c.deliver()
+        let mark = e.c.b.mark
+        e.c.b.roomMessage(anchorB, room: "r2", "from r2", toLinkedRooms: true)
+        e.c.deliver()
+        #expect(e.c.b.events(for: viewerB, since: mark) == [.roomMessage("from r2", from: "B", room: Scenario.room, fromRoom: "r2")])
+    }
+
+    @Test func userMessagesReachTheirRecipientOnItsNode() throws {
+        var e = Edge()
+        let viewerB = e.viewerOnB("vb", visible: true)
+        let marks = (a: e.c.a.mark, b: e.c.b.mark)
+        e.c.b.userMessage(viewerB, room: Scenario.room, to: "A", "hello")
+        e.c.a.userMessage(e.anchor, room: Scenario.room, to: "vb", "welcome")
+        e.c.deliver()
+        #expect(e.c.a.events(for: e.anchor, since: marks.a) == [.userMessage("hello", from: "vb", room: Scenario.room)])
+        #expect(e.c.b.events(for: viewerB, since: marks.b) == [.userMessage("welcome", from: "A", room: Scenario.room)])
+    }
+
     @Test func everyEdgeNoticeCrossesTheConnectionAsJSONAndBackUnchanged() throws {
         var c = ClusterScenario()
         c.a.publish(c.a.enter("A"))
