@@ -13,25 +13,6 @@ import Testing
     "Edges across cluster relays", .serialized, .timeLimit(.minutes(2)),
     .enabled(if: PostgresTestServer.isAvailable, "PostgreSQL is not installed: cluster edge tests skipped"))
 struct ClusterEdgeRelayTests {
-    /// Two serving nodes, a and b, both with cluster.edges on.
-    static func withEdges(_ body: (TestRelay, TestRelay) async throws -> Void) async throws {
-        try await PostgresTestServer.with { database in
-            try await TestRelay.with({ configuration in
-                ClusterRelayTests.node("a", on: database)(&configuration)
-                configuration.cluster.edges = true
-            }) { relayA in
-                try await TestRelay.with({ configuration in
-                    ClusterRelayTests.node("b", on: database)(&configuration)
-                    configuration.cluster.edges = true
-                }) { relayB in
-                    try await ClusterForwardTests.waitUntilServing(relayA)
-                    try await ClusterForwardTests.waitUntilServing(relayB)
-                    try await body(relayA, relayB)
-                }
-            }
-        }
-    }
-
     static var appeared: [(ReceivedEvent) -> Bool] {
         [
             { $0.userJoined.map { $0.userId == "A" && $0.forwardedFrom == nil } ?? false },
@@ -41,7 +22,7 @@ struct ClusterEdgeRelayTests {
 
     @Test("viewers on an edge node get the anchor's media from the room's node, each track crossing once for all of them")
     func edgeViewersGetTheMedia() async throws {
-        try await Self.withEdges { relayA, relayB in
+        try await ClusterForwardTests.withTwoNodes(edges: true) { relayA, relayB in
             let anchor = try await TestPublisher.start(
                 relayA, room: "pk", user: "A", profile: ClusterForwardTests.profile, videoSSRC: 0xED6E_0001, audioSSRC: 0xED6E_0002)
             try anchor.sendFrame(keyframe: true)
@@ -175,6 +156,61 @@ extension ClusterEdgeRelayTests {
             } catch ControlClientError.relay(let error) where error.code == .clusterUnavailable && ContinuousClock.now < deadline {
                 await client.close()
                 try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+}
+
+extension ClusterEdgeRelayTests {
+    @Test(
+        "a partition between the room's node and its edge (their veth cut) shorter than the lease: both sides see the other's members leave (Dropped); healed, each is shown once again",
+        .enabled(if: NetworkNamespace.isAvailable, "network namespaces need root and iproute2"))
+    func partitionHeals() async throws {
+        let space = try NetworkNamespace.create(index: 2)
+        defer { space.destroy() }
+        try await PostgresTestServer.with { database in
+            // The edge, node a, in the namespace (it still reaches the database's Unix socket); the room's node, b, here.
+            try await ClusterRelayTests.withNodeProcess(on: database, leaseSeconds: 20, host: space.innerAddress, namespace: space.name, edges: true) {
+                _, url in
+                try await TestRelay.with({ configuration in
+                    ClusterRelayTests.node("b", on: database)(&configuration)
+                    configuration.cluster.leaseSeconds = 20
+                    configuration.controlHost = space.hostAddress
+                    configuration.media.bindAddress = space.hostAddress
+                }) { relayB in
+                    try await ClusterForwardTests.waitUntilServing(relayB)
+                    let anchor = try await relayB.join(room: "pk", user: "A")
+                    let guest = try await Self.joinAudience(url: url, room: "pk", user: "guest")
+                    try await ForwardingHelpers.waitForSequence(
+                        anchor, from: 0, "A: guest joins", timeout: .seconds(10), [{ $0.userJoined?.userId == "guest" }])
+                    try await ForwardingHelpers.waitForSequence(guest, from: 0, "guest: A there", [{ $0.userJoined?.userId == "A" }])
+
+                    let (anchorMark, guestMark) = (await anchor.eventCount, await guest.eventCount)
+                    let cutAt = ContinuousClock.now
+                    try space.setLink(up: false)
+                    let left = try await ForwardingHelpers.waitForSequence(
+                        anchor, from: anchorMark, "A: guest leaves", timeout: .seconds(10), [{ $0.userLeave?.userId == "guest" }])
+                    #expect(left[0].userLeave?.reason == .dropped)
+                    let detected = ContinuousClock.now - cutAt
+                    try space.setLink(up: true)
+                    let healedAt = ContinuousClock.now
+                    try await ForwardingHelpers.waitForSequence(
+                        anchor, from: anchorMark, "A: guest back", timeout: .seconds(20),
+                        [{ $0.userLeave?.userId == "guest" }, { $0.userJoined?.userId == "guest" }])
+                    let healed = ContinuousClock.now - healedAt
+                    let seen = try await ForwardingHelpers.waitForSequence(
+                        guest, from: guestMark, "guest: A leaves, then is back", timeout: .seconds(20),
+                        [{ $0.userLeave?.userId == "A" }, { $0.userJoined?.userId == "A" }])
+                    #expect(seen[0].userLeave?.reason == .dropped)
+                    // No duplicate: the room's node lists the guest once, served by the edge.
+                    let view = try await AdminHTTPClient.send(
+                        port: relayB.ports.admin, method: "GET", path: "/admin/v1/rooms/pk", token: AdminAPITests.adminToken(), body: nil)
+                    let users = (view.json?["users"] as? [[String: Any]] ?? []).compactMap { $0["userId"] as? String }
+                    #expect(users.sorted() == ["A", "guest"], "\(users)")
+                    print("cluster: edge partition: the guest left the room's node \(detected) after the cut, back \(healed) after it healed")
+                    await guest.close()
+                    await anchor.close()
+                }
             }
         }
     }

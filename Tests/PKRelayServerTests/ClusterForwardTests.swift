@@ -44,16 +44,18 @@ struct ClusterForwardTests {
         try await Task.sleep(for: .milliseconds(100))
     }
 
-    /// Two nodes, a and b, on one private database, both serving.
-    static func withTwoNodes(leaseSeconds: Int = 60, _ body: (TestRelay, TestRelay) async throws -> Void) async throws {
+    /// Two nodes, a and b, on one private database, both serving; `edges` sets cluster.edges on both.
+    static func withTwoNodes(leaseSeconds: Int = 60, edges: Bool = false, _ body: (TestRelay, TestRelay) async throws -> Void) async throws {
         try await PostgresTestServer.with { database in
             try await TestRelay.with({ configuration in
                 ClusterRelayTests.node("a", on: database)(&configuration)
                 configuration.cluster.leaseSeconds = leaseSeconds
+                configuration.cluster.edges = edges
             }) { relayA in
                 try await TestRelay.with({ configuration in
                     ClusterRelayTests.node("b", on: database)(&configuration)
                     configuration.cluster.leaseSeconds = leaseSeconds
+                    configuration.cluster.edges = edges
                 }) { relayB in
                     try await Self.waitUntilServing(relayA)
                     try await Self.waitUntilServing(relayB)
