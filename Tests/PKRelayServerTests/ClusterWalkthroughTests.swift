@@ -29,7 +29,7 @@ struct ClusterWalkthroughTests {
         var description: String
     }
 
-    @Test("three relays, placements spread and agreed, a redirected publish and watch, a forward across nodes, pk-cluster load")
+    @Test("three relays, placements spread and agreed, a redirected publish, a watch through an edge, a forward across nodes, pk-cluster load")
     func walkthroughRunsAsWritten() async throws {
         guard let relay = ShutdownSignalTests.executable else {
             Issue.record("pkrelay was not built beside the tests (swift build --build-tests builds it)")
