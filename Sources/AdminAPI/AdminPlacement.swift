@@ -7,9 +7,13 @@ public struct AdminPlacement: Sendable, Codable, Hashable {
     public var controlURL: String
     /// The placement's fencing epoch; it grows with every placement.
     public var epoch: Int64
+    /// When the answer is an edge of the room (an audience placement past the room's
+    /// `cluster.edgeAfterAudience`): the room's own node. `epoch` is the room's placement there.
+    public var roomNodeId: String?
 
     /// Creates the value from its fields.
-    public init(roomId: String, nodeId: String, controlURL: String, epoch: Int64) {
+    public init(roomId: String, nodeId: String, controlURL: String, epoch: Int64, roomNodeId: String? = nil) {
+        self.roomNodeId = roomNodeId
         self.roomId = roomId
         self.nodeId = nodeId
         self.controlURL = controlURL

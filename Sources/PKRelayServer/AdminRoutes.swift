@@ -80,7 +80,15 @@ struct AdminRoutes: Sendable {
                 "rooms/:roomId/placement", .post,
                 { request, context in
                     await self.guarded(request) { () async throws(AdminRefusal) in
-                        try await core.adminPlacement(Self.identifier("roomId", in: context), controlURL: await self.localControlURL())
+                        let roomId = try Self.identifier("roomId", in: context)
+                        let body = try await self.decodeBody(request, as: AdminPlacementRequest.self, fields: ["role", "userId"], required: false)
+                        let userId = body?.userId.flatMap(Self.identifier)
+                        if body?.userId != nil, userId == nil { return .error(.badRequest, "userId must be a user id (\(Self.identifierRule))") }
+                        if body?.role == .audience, userId == nil {
+                            return .error(.badRequest, "an audience placement needs the viewer's userId (\(Self.identifierRule))")
+                        }
+                        let viewer = body?.role == .audience ? userId : nil
+                        return await core.adminPlacement(roomId, controlURL: await self.localControlURL(), viewer: viewer)
                     }
                 }
             ),

@@ -201,6 +201,7 @@ actor ClusterPeers: PeerLink {
         case .invite(let proposal): reply = await core.peerInvite(proposal, from: node)
         case .sync: reply = .synced
         case .roomUsers(let roomId): reply = .roomUsers(await core.adminUsers(of: roomId, servedHereOnly: true))
+        case .audienceNode(let roomId, let userId): reply = .audienceNode(await core.spillTarget(roomId: roomId, userId: userId)?.id)
         }
         if let text = outbox.encode(.reply(id: id, reply)) { queue.yield(text) }
     }

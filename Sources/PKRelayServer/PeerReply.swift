@@ -14,6 +14,9 @@ enum PeerReply: Sendable, Hashable, Codable {
     case synced
     /// The answer to ``PeerRequest/roomUsers(_:)``: the receiver's own users of the room.
     case roomUsers([AdminUser])
+    /// The answer to ``PeerRequest/audienceNode(roomId:userId:)``: the edge the viewer is sent
+    /// to, or nil to join the room's node.
+    case audienceNode(String?)
     /// The request was refused, with the error the caller hears.
     case refused(RelayError)
 }

@@ -14,6 +14,9 @@ enum PeerRequest: Sendable, Hashable, Codable {
     /// The users of a room this node holds that the receiver, one of its edges, serves itself
     /// (the admin API's view of the room). Answered `roomUsers`.
     case roomUsers(String)
+    /// Where an audience member of a room the receiver holds joins now (the admin API's audience
+    /// placement asked of another node). Answered `audienceNode`.
+    case audienceNode(roomId: String, userId: String)
 }
 
 /// A forward into a room on the receiving node, to be verified there: the target token is

@@ -109,12 +109,16 @@ extension RelayCore {
     /// Where `roomId` lives, placing it when nobody serves it (the admin API's placement route).
     /// A single node answers itself. A database that does not answer in time is a 503, not a
     /// request held for as long as the outage lasts.
-    func adminPlacement(_ roomId: String, controlURL: String) async -> AdminResponse {
+    func adminPlacement(_ roomId: String, controlURL: String, viewer: String? = nil) async -> AdminResponse {
         guard directory.status != nil else {
             return .answer(AdminPlacement(roomId: roomId, nodeId: "", controlURL: controlURL, epoch: 0))
         }
         do {
             let placement = try await directory.place(roomId: roomId)
+            if let viewer, let edge = await audienceEdge(for: viewer, of: placement) {
+                return .answer(
+                    AdminPlacement(roomId: roomId, nodeId: edge.id, controlURL: edge.controlURL, epoch: placement.epoch, roomNodeId: placement.node.id))
+            }
             return .answer(AdminPlacement(roomId: roomId, nodeId: placement.node.id, controlURL: placement.node.controlURL, epoch: placement.epoch))
         } catch ClusterStoreError.noLiveNode {
             return .error(.unavailable, "no node of the cluster holds a live lease")

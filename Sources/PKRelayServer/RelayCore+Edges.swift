@@ -50,12 +50,31 @@ extension RelayCore {
     /// node joining or leaving the cluster moves only its share of users). Nil when the join
     /// stays here.
     func spillTarget(for join: JoinRoomParams) async -> ClusterNode? {
+        guard join.role == .audience else { return nil }
+        return await spillTarget(roomId: join.roomId, userId: join.userId)
+    }
+
+    /// The edge an audience member `userId` of `roomId`, held here, is sent to now; nil while
+    /// the room's node serves it itself.
+    func spillTarget(roomId: String, userId: String) async -> ClusterNode? {
         let limit = configuration.cluster.edgeAfterAudience
-        guard configuration.cluster.edges, limit > 0, join.role == .audience, engine.edgeOrigin(of: join.roomId) == nil,
-            engine.localAudienceCount(roomId: join.roomId) >= limit
-        else { return nil }
+        guard configuration.cluster.edges, limit > 0, engine.edgeOrigin(of: roomId) == nil, engine.localAudienceCount(roomId: roomId) >= limit else {
+            return nil
+        }
         let others = await directory.liveNodes().filter { $0.id != directory.nodeId }
-        return others.max { Self.rendezvous(join.userId, $0.id) < Self.rendezvous(join.userId, $1.id) }
+        return others.max { Self.rendezvous(userId, $0.id) < Self.rendezvous(userId, $1.id) }
+    }
+
+    /// Where the audience member `userId` of the room `placement` names joins, when not on the
+    /// room's node (the admin API's audience placement): the room's node decides, as it would
+    /// for the join itself; a node that does not answer keeps the viewer on the room's node.
+    func audienceEdge(for userId: String, of placement: RoomPlacement) async -> ClusterNode? {
+        guard configuration.cluster.edges else { return nil }
+        if placement.node.id == directory.nodeId { return await spillTarget(roomId: placement.roomId, userId: userId) }
+        guard case .audienceNode(let chosen?)? = await peers?.request(.audienceNode(roomId: placement.roomId, userId: userId), to: placement.node) else {
+            return nil
+        }
+        return await directory.liveNodes().first { $0.id == chosen }
     }
 
     /// FNV-1a of `userId`, a separator and `nodeId`, mixed (the same on every node and release).

@@ -46,7 +46,8 @@ struct AdminSchemaTests {
             "DismissRequest": AdminDismissRequest(reason: "over"), "DismissResult": AdminDismissResult(roomId: "r1", usersRemoved: 2),
             "KickRequest": AdminKickRequest(userIds: ["bob"]), "KickResult": AdminKickResult(roomId: "r1", kicked: ["bob"], notFound: ["eve"]),
             "StopForwardingResult": AdminStopForwardingResult(roomId: "r1", userId: "alice", forwardsStopped: 1, linksEnded: 1),
-            "Placement": AdminPlacement(roomId: "r1", nodeId: "n1", controlURL: "ws://relay-1:7700/rtc", epoch: 7),
+            "Placement": AdminPlacement(roomId: "r1", nodeId: "n1", controlURL: "ws://relay-1:7700/rtc", epoch: 7, roomNodeId: "n2"),
+            "PlacementRequest": AdminPlacementRequest(role: .audience, userId: "viewer-1"),
             "ErrorDetail": detail, "Error": AdminError(error: detail),
         ]
     }()

@@ -289,3 +289,27 @@ extension ClusterEdgeTests {
         await pair.close()
     }
 }
+
+extension ClusterEdgeTests {
+    @Test("the placement route answers an audience placement past edgeAfterAudience with the viewer's edge, asked of any node")
+    func audiencePlacementNamesTheEdge() async throws {
+        let pair = await ClusterPair(edges: true, edgeAfterAudience: 1)
+        _ = try await Self.origin(pair)
+        func placement(asking node: ClusterPair.Node, viewer: String?) async throws -> [String: Any] {
+            let answer = await node.core.adminPlacement("pk", controlURL: "", viewer: viewer)
+            return try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+        }
+        // Under the limit every viewer joins the room's node.
+        #expect(try await placement(asking: pair.b, viewer: "v1")["nodeId"] as? String == "a")
+        _ = try await ClusterPair.join(pair.a, room: "pk", user: "v1", role: "audience", visible: false)
+        for asked in [pair.a, pair.b] {
+            let answer = try await placement(asking: asked, viewer: "v2")
+            #expect(answer["nodeId"] as? String == "b" && answer["roomNodeId"] as? String == "a", "\(answer)")
+            #expect(answer["controlURL"] as? String == pair.b.address.controlURL)
+            // Without a viewer the answer is the room's node, as before.
+            let plain = try await placement(asking: asked, viewer: nil)
+            #expect(plain["nodeId"] as? String == "a" && plain["roomNodeId"] == nil, "\(plain)")
+        }
+        await pair.close()
+    }
+}
