@@ -34,7 +34,9 @@ extension RelayCore {
                         .actions)
             }
         }
-        // Mirrors of users from other nodes end too: those nodes hear that the rooms are gone.
+        // Mirrors of users from other nodes end too: those nodes hear that the rooms are gone, and
+        // so do the edges serving the audience of rooms held here.
+        apply(engine.endEdges(reason: .serverShutdown, code: .shuttingDown, message: "the relay is shutting down"))
         apply(engine.endRemoteMirrors())
         for session in sessions.ids {
             for roomId in engine.rooms(of: session) {

@@ -1,7 +1,7 @@
 public import Protocol
 
-/// A room or user message for members of a room on another cluster node (a linked room, or the
-/// own room of a user mirrored here from there).
+/// A room or user message for members of a room on another cluster node (a linked room, the own
+/// room of a user mirrored here from there, or a room both nodes serve: origin and edge).
 public struct RemoteMessage: Sendable, Hashable, Codable {
     public var node: String
     /// The room on that node whose members get it (the event's `roomId`).

@@ -152,6 +152,14 @@ extension RoomEngine {
         stopReplicating(roomId: roomId, to: nil, into: &actions)
     }
 
+    /// This node shuts down: the edges of every room held here hear the rooms end with the exit
+    /// the rooms' own members hear (their viewers there would otherwise wait for the lease).
+    public mutating func endEdges(reason: ExitRoomReason, code: ErrorCode, message: String) -> [EngineAction] {
+        var actions: [EngineAction] = []
+        for roomId in replicaTargets.keys.sorted() { endEdges(of: roomId, exit: (reason, code, message), into: &actions) }
+        return actions
+    }
+
     /// The origin of a room served here ended it: its viewers here leave as its members there did.
     mutating func edgeRoomEnded(_ end: EdgeRoomEnd, from node: String) -> [EngineAction] {
         guard edgeOrigins[end.roomId]?.node == node else { return [] }
@@ -223,14 +231,7 @@ extension RoomEngine {
         var trackIds = Set<UInt32>()
         for index in StreamIndex.allCases {
             guard let publication = member.publications[index] else { continue }
-            let tracks = publication.tracks.map { track in
-                let sink = pipeSink(for: track, to: target, counting: previous?.contains(track.id) != true, into: &actions)
-                trackIds.insert(track.id)
-                return RemoteTrack(
-                    ssrc: sink.outputSSRC, kind: track.kind, codec: track.codec, clockRate: track.clockRate, payloadType: track.payloadType,
-                    audioLevelExtensionId: track.audioLevelExtensionId, videoStreamType: track.videoStreamType)
-            }
-            publications.append(RemotePublication(streamIndex: index, tracks: tracks, descriptions: publication.descriptions))
+            publications.append(export(publication, to: target, exported: previous, trackIds: &trackIds, into: &actions))
         }
         edgeReplicas[key] = trackIds
         actions.append(

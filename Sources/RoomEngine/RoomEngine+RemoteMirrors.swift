@@ -47,16 +47,7 @@ extension RoomEngine {
         var trackIds = Set<UInt32>()
         for index in StreamIndex.allCases {
             guard let publication = source.publications[index].flatMap({ Self.filtered($0, muteMask: desired.muteMask) }) else { continue }
-            var tracks: [RemoteTrack] = []
-            for track in publication.tracks {
-                let sink = pipeSink(for: track, to: remote, counting: previous?.trackIds.contains(track.id) != true, into: &actions)
-                trackIds.insert(track.id)
-                tracks.append(
-                    RemoteTrack(
-                        ssrc: sink.outputSSRC, kind: track.kind, codec: track.codec, clockRate: track.clockRate, payloadType: track.payloadType,
-                        audioLevelExtensionId: track.audioLevelExtensionId, videoStreamType: track.videoStreamType))
-            }
-            publications.append(RemotePublication(streamIndex: index, tracks: tracks, descriptions: publication.descriptions))
+            publications.append(export(publication, to: remote, exported: previous?.trackIds, trackIds: &trackIds, into: &actions))
         }
         remoteMirrors[key] = RemoteMirrorRecord(target: remote, trackIds: trackIds)
         actions.append(
@@ -69,6 +60,22 @@ extension RoomEngine {
         for trackId in (previous?.trackIds ?? []).subtracting(trackIds).sorted() {
             releasePipeSink(PipeSinkKey(node: remote.node, trackId: trackId), into: &actions)
         }
+    }
+
+    /// `publication` as the remote node shows it: each track through its pipe sink to that node
+    /// (counted once more where `exported`, what the same mirror or replica exported before, lacks
+    /// it), its id added to `trackIds`.
+    mutating func export(
+        _ publication: Publication, to remote: RemoteTarget, exported: Set<UInt32>?, trackIds: inout Set<UInt32>, into actions: inout [EngineAction]
+    ) -> RemotePublication {
+        let tracks = publication.tracks.map { track in
+            let sink = pipeSink(for: track, to: remote, counting: exported?.contains(track.id) != true, into: &actions)
+            trackIds.insert(track.id)
+            return RemoteTrack(
+                ssrc: sink.outputSSRC, kind: track.kind, codec: track.codec, clockRate: track.clockRate, payloadType: track.payloadType,
+                audioLevelExtensionId: track.audioLevelExtensionId, videoStreamType: track.videoStreamType)
+        }
+        return RemotePublication(streamIndex: publication.streamIndex, tracks: tracks, descriptions: publication.descriptions)
     }
 
     /// The pipe sink feeding `track` to the remote node, made when it is the first mirror there

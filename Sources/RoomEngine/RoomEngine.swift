@@ -25,8 +25,8 @@ public struct RoomEngine: Sendable {
     /// Tracks arriving over media pipes from other nodes, and how many mirrors here show each.
     var remoteSources: [RemoteSourceKey: UInt32] = [:]
     var remoteSourceUsers: [UInt32: Int] = [:]
-    /// The streams each mirror from another node was last sent with, before this room's link
-    /// mute mask hides any (the mask can change here without a word from that node).
+    /// The streams each mirror or replica from another node was last sent with, before this
+    /// room's link mute mask hides any (the mask can change here without a word from that node).
     var remoteMirrorStreams: [ForwardKey: RemoteMirrorStreams] = [:]
     /// Rooms this node serves as an edge: the node that holds each (its origin).
     var edgeOrigins: [String: EdgeOrigin] = [:]

@@ -313,3 +313,22 @@ extension ClusterEdgeTests {
         await pair.close()
     }
 }
+
+extension ClusterEdgeTests {
+    @Test("the room's node shutting down: viewers on the edge hear onExitRoom (server shutdown) with its members, not after the lease")
+    func originShutdownEndsTheEdgeRoom() async throws {
+        let pair = await ClusterPair(edges: true)
+        let anchor = try await Self.origin(pair)
+        let viewer = try await ClusterPair.join(pair.b, room: "pk", user: "v1", role: "audience", visible: false)
+        let (anchorMark, viewerMark) = (anchor.mark, viewer.mark)
+        await pair.a.core.drain()
+        let heard = try await viewer.waitFor("onExitRoom", since: viewerMark) { $0["event"] as? String == "onExitRoom" }
+        let own = try await anchor.waitFor("the anchor's onExitRoom", since: anchorMark) { $0["event"] as? String == "onExitRoom" }
+        for exit in [heard, own] {
+            let data = exit["data"] as? [String: Any]
+            #expect(data?["reason"] as? Int == 4 && data?["code"] as? Int == -32002, "\(exit)")
+        }
+        #expect(await pair.b.core.engine.edgeRoomIds.isEmpty)
+        await pair.close()
+    }
+}
