@@ -52,6 +52,8 @@ struct ClusterEdgeTests {
         let users = result["users"] as? [[String: Any]] ?? []
         #expect(users.map { $0["userId"] as? String } == ["A"])
         #expect((users.first?["streams"] as? [[String: Any]])?.count == 1)
+        // The events follow the answer on their own stream: wait for the last, then check the order.
+        try await viewer.waitFor("onUserPublishStream") { $0["event"] as? String == "onUserPublishStream" }
         #expect(viewer.eventNames.prefix(3) == ["onRoomStateChanged", "onUserJoined", "onUserPublishStream"])
         #expect(await pair.b.core.engine.edgeOrigin(of: "pk")?.node == "a")
         #expect(await pair.a.core.engine.edges(of: "pk") == ["b"])
