@@ -109,7 +109,9 @@ uint8_t *pkr_batch_buffer(pkr_msg_batch *batch, unsigned index) {
 }
 
 /* recvmmsg into the batch, each source into `names` (`name_size` bytes each); messages whose
- * source is not of `family` are reported with length 0. */
+ * source is not of `family` are reported with length 0. Without `names` (a connected socket,
+ * whose one source the caller knows) no source is asked for: the kernel then copies no address
+ * out per datagram. */
 static int pkr_batch_receive_from(int fd, pkr_msg_batch *batch, void *names, size_t name_size, int family) {
     for (unsigned i = 0; i < batch->count; i++) {
         batch->vectors[2 * i].iov_base = pkr_batch_buffer(batch, i);
@@ -117,8 +119,8 @@ static int pkr_batch_receive_from(int fd, pkr_msg_batch *batch, void *names, siz
         memset(&batch->headers[i].msg_hdr, 0, sizeof(struct msghdr));
         batch->headers[i].msg_hdr.msg_iov = &batch->vectors[2 * i];
         batch->headers[i].msg_hdr.msg_iovlen = 1;
-        batch->headers[i].msg_hdr.msg_name = (uint8_t *)names + i * name_size;
-        batch->headers[i].msg_hdr.msg_namelen = (socklen_t)name_size;
+        batch->headers[i].msg_hdr.msg_name = names ? (uint8_t *)names + i * name_size : NULL;
+        batch->headers[i].msg_hdr.msg_namelen = names ? (socklen_t)name_size : 0;
         batch->headers[i].msg_hdr.msg_control = batch->receive_controls + (size_t)i * PKR_RECEIVE_CONTROL_SIZE;
         batch->headers[i].msg_hdr.msg_controllen = PKR_RECEIVE_CONTROL_SIZE;
         batch->headers[i].msg_len = 0;
@@ -131,7 +133,7 @@ static int pkr_batch_receive_from(int fd, pkr_msg_batch *batch, void *names, siz
     for (int i = 0; i < received; i++) {
         struct msghdr *message = &batch->headers[i].msg_hdr;
         if (message->msg_flags & MSG_TRUNC) batch->headers[i].msg_len = 0;
-        if (((struct sockaddr *)((uint8_t *)names + (size_t)i * name_size))->sa_family != family) batch->headers[i].msg_len = 0;
+        if (names && ((struct sockaddr *)((uint8_t *)names + (size_t)i * name_size))->sa_family != family) batch->headers[i].msg_len = 0;
         batch->segment_sizes[i] = 0;
         for (struct cmsghdr *header = CMSG_FIRSTHDR(message); header; header = CMSG_NXTHDR(message, header)) {
             if (header->cmsg_level == SOL_UDP && header->cmsg_type == UDP_GRO) {
@@ -147,6 +149,8 @@ static int pkr_batch_receive_from(int fd, pkr_msg_batch *batch, void *names, siz
 int pkr_batch_receive(int fd, pkr_msg_batch *batch) {
     return pkr_batch_receive_from(fd, batch, batch->addresses, sizeof(struct sockaddr_in), AF_INET);
 }
+
+int pkr_batch_receive_connected(int fd, pkr_msg_batch *batch) { return pkr_batch_receive_from(fd, batch, NULL, 0, AF_INET); }
 
 int pkr_batch_receive6(int fd, pkr_msg_batch *batch) {
     return pkr_batch_receive_from(fd, batch, batch->sources6, sizeof(struct sockaddr_in6), AF_INET6);

@@ -138,7 +138,7 @@ final class MediaShell {
                             receive(fd: transport.fd, on: transport)
                         } else {
                             if transport.connectedReaderSettling { settle(transport) }
-                            receive(fd: transport.connectedReaderFD, on: transport)
+                            receive(fd: transport.connectedReaderFD, on: transport, connectedTo: transport.connectedReaderPeer)
                         }
                     }
                 }
@@ -290,11 +290,14 @@ final class MediaShell {
     /// ``MediaCore/handlesReceiveBatch``), so whatever is queued goes out before the batch is
     /// read into again: with one publisher socket ready per turn, as usual, that is never
     /// earlier than the turn's own flush.
+    /// A connected socket (`connectedTo`, its peer) is read without asking the kernel for each
+    /// datagram's source: it hears only that peer.
     /// Returns how many messages it read.
     @discardableResult
-    func receive(fd: Int32, on transport: TransportState?, ipv6: Bool = false) -> Int {
+    func receive(fd: Int32, on transport: TransportState?, ipv6: Bool = false, connectedTo peer: PeerEndpoint? = nil) -> Int {
         if core.queuedFromReceiveBatch { core.flushAll() }
-        let received = ipv6 ? pkr_batch_receive6(fd, receiveBatch) : pkr_batch_receive(fd, receiveBatch)
+        let received =
+            ipv6 ? pkr_batch_receive6(fd, receiveBatch) : peer != nil ? pkr_batch_receive_connected(fd, receiveBatch) : pkr_batch_receive(fd, receiveBatch)
         if received <= 0 { return 0 }
         // Arrivals are timed by their batch (transport-wide feedback reports them to 250 µs).
         core.advanceMonotonicClock(monotonicUs: pkr_monotonic_us())
@@ -312,7 +315,7 @@ final class MediaShell {
             let endpoint =
                 ipv6
                 ? ipv6Source(index, checks: length > 0 && buffer.load(as: UInt8.self) < 4)
-                : PeerEndpoint(ip: pkr_batch_source_ip(receiveBatch, index), port: pkr_batch_source_port(receiveBatch, index))
+                : peer ?? PeerEndpoint(ip: pkr_batch_source_ip(receiveBatch, index), port: pkr_batch_source_port(receiveBatch, index))
             // A coalesced message is cut back into its datagrams, handled in order in place:
             // the core never writes past the datagram it is given.
             let segment = Int(pkr_batch_segment_size(receiveBatch, index))

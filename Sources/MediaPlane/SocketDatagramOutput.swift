@@ -121,6 +121,7 @@ final class SocketDatagramOutput: DatagramOutput {
             return
         }
         transport.connectedReaderFD = reader
+        transport.connectedReaderPeer = transport.remote
         transport.connectedReaderSettling = true
         pkr_batch_send_connected(transport.sendBatch)
     }

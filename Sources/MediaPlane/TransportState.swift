@@ -20,6 +20,9 @@ final class TransportState {
     /// the moment between the two connections (queued on the twin) is read before anything the
     /// reader holds, once, so that the peer's packets keep their order.
     var connectedReaderSettling = false
+    /// The peer `connectedReaderFD` is connected to, the source of everything it reads: kept
+    /// apart from `remote`, which a later `connectTransport` may move while the reader stays.
+    var connectedReaderPeer = PeerEndpoint(ip: 0, port: 0)
     let profile: SRTPProfile?
     var outbound: SRTPSession? {
         didSet { noteOutbound() }

@@ -19,6 +19,9 @@ uint8_t *pkr_batch_buffer(pkr_msg_batch *batch, unsigned index);
 /* Receives up to the batch's count of datagrams without blocking; returns how many, 0 when none
  * are waiting, or -errno. Truncated datagrams are reported with length 0. */
 int pkr_batch_receive(int fd, pkr_msg_batch *batch);
+/* Receives as pkr_batch_receive does, on a connected socket: no source is read (the socket hears
+ * only its peer), and pkr_batch_source_ip and _port answer nothing meaningful for the batch. */
+int pkr_batch_receive_connected(int fd, pkr_msg_batch *batch);
 unsigned pkr_batch_length(const pkr_msg_batch *batch, unsigned index);
 /* The length a slot was prepared with for sending (before any send): both parts of a split one. */
 unsigned pkr_batch_prepared_length(const pkr_msg_batch *batch, unsigned index);
