@@ -12,12 +12,19 @@ public struct RemoteMessage: Sendable, Hashable, Codable {
     /// Sent between the nodes serving one room (its origin and its edges), for their members:
     /// the origin passes it on to its other edges, an edge to nobody.
     public var withinRoom: Bool
+    /// Set on a room message an edge's member sent with `toLinkedRooms`, on its way to the room's
+    /// origin, which holds the room's links and passes it on to every linked room. Absent (nil)
+    /// otherwise, and from nodes that predate it.
+    public var toLinkedRooms: Bool?
 
-    public init(node: String, roomId: String, recipientUserId: String?, event: MessageReceivedEvent, withinRoom: Bool = false) {
+    public init(
+        node: String, roomId: String, recipientUserId: String?, event: MessageReceivedEvent, withinRoom: Bool = false, toLinkedRooms: Bool? = nil
+    ) {
         self.node = node
         self.roomId = roomId
         self.recipientUserId = recipientUserId
         self.event = event
         self.withinRoom = withinRoom
+        self.toLinkedRooms = toLinkedRooms
     }
 }

@@ -16,18 +16,33 @@ extension RoomEngine {
         let event = MessageReceivedEvent(roomId: roomId, fromRoomId: roomId, userId: sender.userId, message: payload.text, binary: payload.base64)
         broadcast(.roomMessageReceived(event), in: roomId, except: sender.userId, into: &actions)
         if toLinkedRooms {
-            for linked in linkedRooms(of: roomId) {
-                var copy = event
-                copy.roomId = linked
-                if let node = remoteNode(ofLinkedRoom: linked) {
-                    actions.append(.notify(.message(RemoteMessage(node: node, roomId: linked, recipientUserId: nil, event: copy))))
-                    continue
+            if let origin = edgeOrigins[roomId]?.node {
+                // An edge holds none of the room's links: the copy the broadcast sends the origin
+                // asks it to pass the message on to them.
+                for index in actions.indices {
+                    guard case .notify(.message(var message)) = actions[index], message.node == origin, message.roomId == roomId else { continue }
+                    message.toLinkedRooms = true
+                    actions[index] = .notify(.message(message))
                 }
-                // Through broadcast: the linked room's edges hear it too.
-                broadcast(.roomMessageReceived(copy), in: linked, except: sender.userId, into: &actions)
+            } else {
+                deliverToLinkedRooms(event, of: roomId, except: sender.userId, into: &actions)
             }
         }
         return EngineOutcome(result: .success(EmptyResult()), actions: actions)
+    }
+
+    /// Passes a room message of `roomId` on to every room linked with it: a linked room on
+    /// another node through that node, one here through broadcast (its edges hear it too).
+    mutating func deliverToLinkedRooms(_ event: MessageReceivedEvent, of roomId: String, except senderUserId: String, into actions: inout [EngineAction]) {
+        for linked in linkedRooms(of: roomId) {
+            var copy = event
+            copy.roomId = linked
+            if let node = remoteNode(ofLinkedRoom: linked) {
+                actions.append(.notify(.message(RemoteMessage(node: node, roomId: linked, recipientUserId: nil, event: copy))))
+                continue
+            }
+            broadcast(.roomMessageReceived(copy), in: linked, except: senderUserId, into: &actions)
+        }
     }
 
     public mutating func sendUserMessage(

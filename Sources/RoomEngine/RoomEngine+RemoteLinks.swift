@@ -149,9 +149,9 @@ extension RoomEngine {
 
     /// A message from `node` for members of a room here: a room message to each member (mirrors
     /// aside), or a user message to its recipient. The room's origin passes a room message on to
-    /// the room's edges (but the one it came from), and a user message to the node that holds
-    /// its recipient.
-    public func deliverRemoteMessage(_ message: RemoteMessage, from node: String) -> [EngineAction] {
+    /// the room's edges (but the one it came from), and to the rooms linked with it when an
+    /// edge's member sent it `toLinkedRooms`; a user message to the node that holds its recipient.
+    public mutating func deliverRemoteMessage(_ message: RemoteMessage, from node: String) -> [EngineAction] {
         guard let room = rooms[message.roomId] else { return [] }
         let isOrigin = edgeOrigins[message.roomId] == nil
         if let recipient = message.recipientUserId {
@@ -175,7 +175,11 @@ extension RoomEngine {
                 var copy = message
                 copy.node = edge
                 copy.withinRoom = true
+                copy.toLinkedRooms = nil
                 actions.append(.notify(.message(copy)))
+            }
+            if message.withinRoom, message.toLinkedRooms == true {
+                deliverToLinkedRooms(message.event, of: message.roomId, except: message.event.userId, into: &actions)
             }
         }
         return actions

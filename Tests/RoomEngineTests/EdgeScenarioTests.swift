@@ -274,6 +274,39 @@ import Testing
         #expect(e.c.b.events(for: viewerB, since: mark) == [.roomMessage("from r2", from: "B", room: Scenario.room, fromRoom: "r2")])
     }
 
+    @Test func aViewerOnTheEdgeReachesTheLinkedRoomsThroughTheOrigin() throws {
+        // A's room on a, linked there with C's room r3; b serves A's room as an edge, which
+        // holds none of its links.
+        var e = Edge()
+        let viewerB = e.viewerOnB("vb")
+        let anchorC = e.c.a.enter("C", room: "r3")
+        e.c.a.publish(anchorC, room: "r3")
+        #expect(e.c.a.connectOtherRoom(anchorC, room: "r3", to: Scenario.room, "A").error == nil)
+        e.c.deliver()
+        let marks = (a: e.c.a.mark, b: e.c.b.mark)
+        e.c.b.roomMessage(viewerB, room: Scenario.room, "go A", toLinkedRooms: true)
+        e.c.deliver()
+        // Its own room on both nodes, once each, and the linked room, through the origin.
+        #expect(e.c.a.events(for: e.viewerA, since: marks.a) == [.roomMessage("go A", from: "vb", room: Scenario.room)])
+        #expect(
+            e.c.a.events(for: anchorC, since: marks.a).filter { if case .roomMessageReceived = $0 { true } else { false } }
+                == [.roomMessage("go A", from: "vb", room: "r3", fromRoom: Scenario.room)])
+        #expect(e.c.b.events(for: viewerB, since: marks.b).isEmpty, "the sender does not hear itself")
+        // Without toLinkedRooms the linked room hears nothing.
+        let again = e.c.a.mark
+        e.c.b.roomMessage(viewerB, room: Scenario.room, "just us")
+        e.c.deliver()
+        #expect(e.c.a.events(for: anchorC, since: again).filter { if case .roomMessageReceived = $0 { true } else { false } }.isEmpty)
+        // The mark crosses the connection; a node that predates it sends none, read as nil.
+        let event = MessageReceivedEvent(roomId: Scenario.room, fromRoomId: Scenario.room, userId: "vb", message: "go A", binary: nil)
+        let marked = NodeNotice.message(
+            RemoteMessage(node: "a", roomId: Scenario.room, recipientUserId: nil, event: event, withinRoom: true, toLinkedRooms: true))
+        #expect(try JSONDecoder().decode(NodeNotice.self, from: JSONEncoder().encode(marked)) == marked)
+        let plain = try JSONEncoder().encode(RemoteMessage(node: "a", roomId: Scenario.room, recipientUserId: nil, event: event, withinRoom: true))
+        #expect(!String(decoding: plain, as: UTF8.self).contains("toLinkedRooms"))
+        #expect(try JSONDecoder().decode(RemoteMessage.self, from: plain).toLinkedRooms == nil)
+    }
+
     @Test func userMessagesReachTheirRecipientOnItsNode() throws {
         var e = Edge()
         let viewerB = e.viewerOnB("vb", visible: true)
