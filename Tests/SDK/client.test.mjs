@@ -619,3 +619,33 @@ test('a refused join whose event the relay sends in a later message still gets o
   assert.deepEqual(order, [['event', -1000], ['rejected', -1000]]);
   assert.equal(seen.filter(([n]) => n === 'onRoomStateChanged').length, 1, 'the relay\'s copy is dropped');
 });
+
+test('switchRole to anchor on an edge rejects with MoveToRoomNode naming the room\'s node; leaving and joining there as anchor, as SDK.md shows', async () => {
+  const EDGE_URL = 'ws://relay-1.test/rtc';
+  const ROOM_NODE_URL = 'ws://relay-2.test/rtc';
+  const relay = scriptedRelay({
+    switchRole: (socket, {params}) => {
+      if (socket.url === ROOM_NODE_URL) return {result: {}};
+      socket.event('onSwitchRole', {roomId: params.roomId, role: 'audience', errorCode: 4032});
+      return {error: {code: 4032, message: 'anchors are served by the room\'s node', data: {controlURL: ROOM_NODE_URL, nodeId: 'node-2'}}};
+    },
+  });
+  const {client, sockets} = makeClient(relay, {url: EDGE_URL});
+  const viewerJoin = {...JOIN, userId: 'viewer-1', role: 'audience', visible: false};
+  const audienceRoom = await client.joinRoom(viewerJoin);
+  let moved;
+  await assert.rejects(audienceRoom.switchRole('anchor'), (e) => {
+    moved = e;
+    return e.code === ErrorCode.MoveToRoomNode && e.method === 'switchRole';
+  });
+  assert.deepEqual(moved.data, {controlURL: ROOM_NODE_URL, nodeId: 'node-2'});
+  assert.equal(audienceRoom.role, 'audience', 'the role stays until a switch succeeds');
+  // The recipe: leave here, join on the room's node as anchor.
+  await audienceRoom.leave();
+  const anchor = makeClient(relay, {url: moved.data.controlURL});
+  const room = await anchor.client.joinRoom({...viewerJoin, role: 'anchor', visible: true});
+  assert.equal(room.role, 'anchor');
+  assert.equal(anchor.sockets[0].url, ROOM_NODE_URL);
+  assert.deepEqual(sockets[0].methods(), ['joinRoom', 'switchRole', 'leaveRoom']);
+  assert.equal(anchor.sockets[0].sent.find((r) => r.method === 'joinRoom').params.role, 'anchor');
+});

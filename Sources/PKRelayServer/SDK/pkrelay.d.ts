@@ -87,7 +87,7 @@ export interface PKRelayErrorData {
   [key: string]: unknown;
 }
 
-/** An error of the relay (`code`, `message`, `data` for 4030) or of the SDK (4901-4906). */
+/** An error of the relay (`code`, `message`, `data` for 4030 and 4032) or of the SDK (4901-4906). */
 export declare class PKRelayError extends Error {
   constructor(code: number, message: string, method?: string, data?: PKRelayErrorData, cause?: unknown);
   readonly name: 'PKRelayError';

@@ -172,7 +172,7 @@ const ROOM_EVENTS = new Set([...ALL_EVENTS].filter((event) => !CLIENT_ONLY_EVENT
 // Errors
 
 /**
- * An error of the relay (its `code`, `message` and, for 4030, `data`) or of the SDK (codes
+ * An error of the relay (its `code`, `message` and, for 4030 and 4032, `data`) or of the SDK (codes
  * 4901-4906), with the method it answered and, when it wraps another error, that as `cause`.
  */
 export class PKRelayError extends Error {
@@ -180,7 +180,7 @@ export class PKRelayError extends Error {
    * @param {number} code the relay's error code, or one of the SDK's
    * @param {string} message a sentence for developers
    * @param {string} [method] the request it answers
-   * @param {object} [data] machine-readable details (4030: `{controlURL, nodeId}`)
+   * @param {object} [data] machine-readable details (4030 and 4032: `{controlURL, nodeId}`)
    * @param {*} [cause] the error this one reports (e.g. what a tokenProvider threw)
    */
   constructor(code, message, method, data, cause) {
