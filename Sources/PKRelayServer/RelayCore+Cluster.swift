@@ -32,7 +32,7 @@ extension RelayCore {
         case .elsewhere(let placement):
             // Audience may stay here, served as an edge of the room's node, when this node does
             // that and can reach that node; anchors always go to the room's node.
-            if configuration.cluster.edges, (join.role ?? .anchor) == .audience, await serveAsEdge(join.roomId, of: placement) { return true }
+            if configuration.cluster.edges, join.role == .audience, await serveAsEdge(join.roomId, of: placement) { return true }
             directory.redirected()
             refusal = RelayError(
                 .roomOnAnotherNode, "room '\(join.roomId)' lives on node \(placement.node.id): connect to \(placement.node.controlURL) and join there",

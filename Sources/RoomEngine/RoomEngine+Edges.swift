@@ -49,7 +49,7 @@ extension RoomEngine {
 
     /// The audience members of `roomId` this node serves itself (not the other nodes' replicas).
     public func localAudienceCount(roomId: String) -> Int {
-        rooms[roomId]?.members.values.filter { !$0.isMirror && $0.role == .audience }.count ?? 0
+        rooms[roomId]?.members.values.count { !$0.isMirror && $0.role == .audience } ?? 0
     }
 
     /// The nodes serving viewers of `roomId` as its edges, when this node is its origin, sorted.
@@ -193,16 +193,22 @@ extension RoomEngine {
             userId = left.userId
             leaving = left.reason
         case .roomMessageReceived(let message):
-            // The other nodes serving the room pass it to their members (the origin to its other
-            // edges as well).
-            for node in (replicaTargets[roomId] ?? [:]).keys.sorted() {
-                actions.append(.notify(.message(RemoteMessage(node: node, roomId: roomId, recipientUserId: nil, event: message, withinRoom: true))))
-            }
+            replicateMessage(message, in: roomId, toLinkedRooms: nil, into: &actions)
             return
         default: return
         }
         for node in (replicaTargets[roomId] ?? [:]).keys.sorted() {
             replicate(roomId: roomId, userId: userId, to: node, leaving: leaving, unpublishReason: unpublishReason, into: &actions)
+        }
+    }
+
+    /// Sends a room message of `roomId` to each other node serving it, which passes it to its
+    /// members (the origin to its other edges as well); `toLinkedRooms`, from an edge, asks the
+    /// origin to pass it on to the rooms linked with this one too.
+    mutating func replicateMessage(_ message: MessageReceivedEvent, in roomId: String, toLinkedRooms: Bool?, into actions: inout [EngineAction]) {
+        for node in (replicaTargets[roomId] ?? [:]).keys.sorted() {
+            let copy = RemoteMessage(node: node, roomId: roomId, recipientUserId: nil, event: message, withinRoom: true, toLinkedRooms: toLinkedRooms)
+            actions.append(.notify(.message(copy)))
         }
     }
 

@@ -14,19 +14,14 @@ extension RoomEngine {
         }
         var actions: [EngineAction] = []
         let event = MessageReceivedEvent(roomId: roomId, fromRoomId: roomId, userId: sender.userId, message: payload.text, binary: payload.base64)
-        broadcast(.roomMessageReceived(event), in: roomId, except: sender.userId, into: &actions)
-        if toLinkedRooms {
-            if let origin = edgeOrigins[roomId]?.node {
-                // An edge holds none of the room's links: the copy the broadcast sends the origin
-                // asks it to pass the message on to them.
-                for index in actions.indices {
-                    guard case .notify(.message(var message)) = actions[index], message.node == origin, message.roomId == roomId else { continue }
-                    message.toLinkedRooms = true
-                    actions[index] = .notify(.message(message))
-                }
-            } else {
-                deliverToLinkedRooms(event, of: roomId, except: sender.userId, into: &actions)
-            }
+        if toLinkedRooms, edgeOrigins[roomId] != nil {
+            // An edge holds none of the room's links: its members hear the message here, and the
+            // origin, asked to, passes it on to the linked rooms as well as to its own members.
+            for session in others(in: roomId, except: sender.userId) { actions.append(.event(session, .roomMessageReceived(event))) }
+            replicateMessage(event, in: roomId, toLinkedRooms: true, into: &actions)
+        } else {
+            broadcast(.roomMessageReceived(event), in: roomId, except: sender.userId, into: &actions)
+            if toLinkedRooms { deliverToLinkedRooms(event, of: roomId, except: sender.userId, into: &actions) }
         }
         return EngineOutcome(result: .success(EmptyResult()), actions: actions)
     }
